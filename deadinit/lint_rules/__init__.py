@@ -1,0 +1,15 @@
+"""Rule registry: one module per rule, each with a stable code."""
+
+from __future__ import annotations
+
+from deadinit.lint_rules.di001_overwritten_parent_allocation import OverwrittenParentAllocation
+from deadinit.lint_rules.di002_unread_parent_allocation import UnreadParentAllocation
+
+ALL_RULES = [OverwrittenParentAllocation, UnreadParentAllocation]
+
+
+def by_code_or_name(token: str):
+    for r in ALL_RULES:
+        if token.upper() == r.code or token.lower() == r.name:
+            return r
+    return None

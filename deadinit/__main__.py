@@ -1,0 +1,3 @@
+from deadinit.cli import main
+
+main()

@@ -1,0 +1,125 @@
+"""Reads of ``obj.attr`` outside ``self``: does the receiver possibly hold the class?
+
+The rule (documented in the README): such a read counts as a read of the
+attribute on class S unless the receiver's class is known and unrelated to S:
+
+* a parameter or variable annotated with class T counts when T is S, a subclass
+  of S, or an ancestor of S (an instance of S is a T);
+* a variable or ``self.a`` assigned from a constructor call ``T(...)`` holds
+  exactly T: it counts only when T is S or a subclass of S;
+* ``isinstance(x, T)`` narrows ``x`` to T;
+* a class outside the project (``torch.Tensor``, ``int``) is unrelated;
+* anything else (unknown receiver, ``Any``, a chain of attributes) counts.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Optional
+
+from deadinit.project.index import ProjectIndex
+from deadinit.summary.model import Access, TypeRef
+
+_BUILTINS = set(dir(builtins))
+
+
+class ExternalReads:
+    def __init__(self, index: ProjectIndex):
+        self.index = index
+        self.by_attr: dict[str, list[tuple[Access, str]]] = {}
+        for mod, s in index.modules.items():
+            for a in s.accesses:
+                self.by_attr.setdefault(a.attr, []).append((a, mod))
+        self._sites: Optional[dict] = None
+        self._attr_cache: dict[tuple[str, str], Optional[list[tuple[TypeRef, str]]]] = {}
+
+    def names(self) -> set[str]:
+        return set(self.by_attr)
+
+    def _ref_target(self, ref: TypeRef, module: str) -> tuple[str, Optional[str]]:
+        """("project", qualname) | ("external", None) | ("unknown", None)."""
+        qn = self.index.resolve(module, ref.dotted)
+        if qn is not None:
+            return "project", qn
+        head = ref.dotted.split(".")[0]
+        if head in _BUILTINS:
+            return "external", None
+        imports = self.index._imports.get(module, {})
+        if head in imports:
+            imp = imports[head]
+            full = self.index.canonical(module, ref.dotted)
+            top = full.split(".")[0]
+            if not self.index._is_module(top) and imp.level == 0:
+                return "external", None
+        return "unknown", None
+
+    def _self_attr_types(self, in_class: str, attr: str) -> Optional[list[tuple[TypeRef, str]]]:
+        key = (in_class, attr)
+        if key in self._attr_cache:
+            return self._attr_cache[key]
+        out: list[tuple[TypeRef, str]] = []
+        classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
+        result: Optional[list] = out
+        declared = any(attr in self.index.classes[qn].attr_declared for qn in classes if qn in self.index.classes)
+        for qn in classes:
+            c = self.index.classes.get(qn)
+            if c is None:
+                continue
+            if attr in c.attr_unknown and not declared:
+                result = None
+                break
+            # a declared annotation governs, as for a type checker; constructor assignments add exact classes
+            for t in c.attr_declared.get(attr, []) + c.attr_types.get(attr, []):
+                out.append((t, self.index.class_module[qn]))
+        if result is not None and not out:
+            result = None
+        self._attr_cache[key] = result
+        return result
+
+    def _from_call_sites(self, access: Access) -> Optional[list[tuple[TypeRef, str]]]:
+        """A constructor parameter that every construction site fills with the caller's ``self``."""
+        if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
+            return None
+        if self._sites is None:
+            self._sites = {}
+            for mod, s in self.index.modules.items():
+                for c in s.constructs:
+                    qn = self.index.resolve(mod, c.callee)
+                    if qn is not None:
+                        self._sites.setdefault(qn, []).append(c)
+        sites = self._sites.get(access.in_class, [])
+        pos, name = access.param
+        out = []
+        for c in sites:
+            if not (pos in c.self_args or name in c.self_args) or c.in_class is None:
+                return None
+            out.append((TypeRef(c.in_class, False), self.index.class_module[c.in_class]))
+        return out or None
+
+    def could_hold(self, access: Access, module: str, cls: str) -> tuple[bool, str]:
+        """Whether the receiver of ``access`` could be an instance of ``cls``, and why."""
+        refs: Optional[list[tuple[TypeRef, str]]]
+        if access.self_attr is not None and access.in_class is not None and access.in_class in self.index.classes:
+            refs = self._self_attr_types(access.in_class, access.self_attr)
+        elif access.types is not None:
+            refs = [(t, module) for t in access.types]
+        else:
+            refs = None
+        if refs is not None and any(self._ref_target(r, m)[0] == "unknown" for r, m in refs):
+            refs = self._from_call_sites(access) or refs
+        elif refs is None:
+            refs = self._from_call_sites(access)
+        if refs is None:
+            return True, f"receiver `{access.receiver}` has no known class"
+        for ref, mod in refs:
+            kind, qn = self._ref_target(ref, mod)
+            if kind == "unknown":
+                return True, f"receiver `{access.receiver}` is typed `{ref.dotted}`, which is not resolved"
+            if kind == "external":
+                continue
+            if qn == cls or self.index.is_subclass(qn, cls):
+                return True, f"receiver `{access.receiver}` may hold {qn.rsplit('.', 1)[-1]}"
+            if not ref.exact and self.index.is_subclass(cls, qn):
+                return True, f"receiver `{access.receiver}` is typed {qn.rsplit('.', 1)[-1]}, an ancestor"
+        names = ", ".join(sorted({r.dotted for r, _ in refs})) or "None"
+        return False, f"receiver `{access.receiver}` holds {names}, unrelated"

@@ -1,0 +1,97 @@
+"""What can run on an instance of a class: reachable methods and the attributes they read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from deadinit.project.index import ProjectIndex
+from deadinit.summary.model import MethodSummary
+
+
+@dataclass
+class Reach:
+    cls: str
+    mro: list[str]
+    methods: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, name) -> why reached
+    reads: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)  # attr -> [(owner, method, line)]
+    dynamic: list[tuple[str, str, str, int]] = field(default_factory=list)  # (owner, method, reason, line)
+
+
+def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:
+    return index.resolve_method(mro, name) is not None
+
+
+def method_reads(index: ProjectIndex, mro: list[str], start: list[tuple[str, MethodSummary]], why: str,
+                 reach: Optional[Reach] = None) -> Reach:
+    """Follow self calls, callbacks and super() calls from ``start``; collect reads."""
+    reach = reach or Reach(mro[0], mro)
+    stack = [(o, m, why) for o, m in start]
+    while stack:
+        owner, m, why = stack.pop()
+        key = (owner, m.name)
+        if key in reach.methods:
+            continue
+        reach.methods[key] = why
+        for reason, line in m.dynamic:
+            reach.dynamic.append((owner, m.name, reason, line))
+        for attr, line, _col in m.reads:
+            r = index.resolve_method(mro, attr)
+            if r is not None:
+                stack.append((r[0], r[1], f"self.{attr} from {short(owner)}.{m.name}"))
+            else:
+                reach.reads.setdefault(attr, []).append((owner, m.name, line))
+        for name in m.super_calls:
+            r = index.resolve_method(mro, name, after=owner)
+            if r is not None:
+                stack.append((r[0], r[1], f"super().{name} from {short(owner)}.{m.name}"))
+        for base, name in m.parent_calls:
+            qn = index.resolve(index.class_module[owner], base)
+            if qn is not None and qn in mro:
+                r = index.resolve_method(mro[mro.index(qn):], name)
+                if r is not None:
+                    stack.append((r[0], r[1], f"{base}.{name}(self) from {short(owner)}.{m.name}"))
+    return reach
+
+
+def short(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
+def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -> dict[str, str]:
+    """Method names that are entry points for a class with this MRO, with the reason."""
+    out: dict[str, str] = {}
+    root = mro[-1]
+    seen: set[str] = set()
+    for qn in mro:
+        for name, m in index.classes[qn].methods.items():
+            if name in seen:
+                continue
+            seen.add(name)
+            if name == "__init__":
+                continue
+            if name.startswith("__") and name.endswith("__"):
+                out[name] = "dunder method"
+            elif m.is_property:
+                out[name] = "property"
+            elif name in index.classes[root].methods:
+                out[name] = f"declared by the hierarchy root {short(root)}"
+            elif name in external_names:
+                out[name] = "called or referenced outside the class"
+    return out
+
+
+def reachable(index: ProjectIndex, cls: str, external_names: set[str]) -> Reach:
+    mro = index.mro(cls) or [cls]
+    entries = entry_names(index, mro, external_names)
+    start = []
+    reasons = {}
+    for name, why in entries.items():
+        r = index.resolve_method(mro, name)
+        if r is not None:
+            start.append(r)
+            reasons[(r[0], name)] = why
+    reach = Reach(cls, mro)
+    for owner, m in start:
+        method_reads(index, mro, [(owner, m)], reasons[(owner, m.name)], reach)
+    return reach

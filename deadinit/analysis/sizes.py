@@ -1,0 +1,118 @@
+"""Constant-fold allocation sizes where the source makes them static."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from deadinit.project.index import ProjectIndex
+from deadinit.summary.model import AllocInfo
+
+DTYPE_BYTES = {
+    "uint8": 1, "int8": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1,
+    "float16": 2, "half": 2, "bfloat16": 2, "int16": 2, "short": 2,
+    "float32": 4, "float": 4, "int32": 4, "int": 4, "uint32": 4,
+    "float64": 8, "double": 8, "int64": 8, "long": 8, "uint64": 8, "complex64": 8,
+}
+
+
+class Folder:
+    def __init__(self, index: ProjectIndex):
+        self.index = index
+        self.env_defaults: dict[str, tuple] = {}
+        for s in index.modules.values():
+            for k, v in s.env_defaults.items():
+                self.env_defaults.setdefault(k, v)
+
+    def fold(self, e, module: str, env: dict, self_vals: dict, depth: int = 0) -> Optional[int]:
+        if e is None or depth > 20:
+            return None
+        k = e[0]
+        d = depth + 1
+        if k == "const":
+            return e[1] if isinstance(e[1], int) and not isinstance(e[1], bool) else None
+        if k == "name":
+            v = env.get(e[1])
+            if v is not None and v[0] == "const":
+                return self.fold(v, module, env, self_vals, d)
+            return self._constant(module, e[1], d)
+        if k == "self":
+            v = self_vals.get(e[1])
+            return self.fold(v[0], v[1], v[2], self_vals, d) if v else None
+        if k == "dotted":
+            head, _, last = e[1].rpartition(".")
+            mod = self.index.resolve_any(module, head) if head else None
+            if mod and mod[0] == "module":
+                return self._constant(mod[1], last, d)
+            return None
+        if k == "call":
+            func = e[1]
+            if func.endswith(".get") and not e[2]:
+                name = func[:-4].split(".")[-1]
+                if name in self.env_defaults:
+                    return self.fold(self.env_defaults[name], module, {}, {}, d)
+            return None
+        if k == "bin":
+            a, b = self.fold(e[2], module, env, self_vals, d), self.fold(e[3], module, env, self_vals, d)
+            if a is None or b is None:
+                return None
+            op = e[1]
+            try:
+                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else None,
+                        "<<": a << b, "**": a ** b if b < 64 else None, "%": a % b if b else None,
+                        "/": a // b if b and a % b == 0 else None}[op]
+            except (KeyError, OverflowError):
+                return None
+        if k == "ifexp":
+            a, b = self.fold(e[2], module, env, self_vals, d), self.fold(e[3], module, env, self_vals, d)
+            if a == b:
+                return a
+            test = e[1]
+            if test[0] == "call" and test[1].endswith(".is_set"):
+                return b  # an environment override that is not set by default
+            return None
+        return None
+
+    def _constant(self, module: str, name: str, depth: int) -> Optional[int]:
+        s = self.index.modules.get(module)
+        if s is None:
+            return None
+        if name in s.constants:
+            return self.fold(s.constants[name], module, {}, {}, depth + 1)
+        r = self.index._imports.get(module, {}).get(name)
+        if r is not None and r.name is not None:
+            src = self.index._abs_module(module, r)
+            if src in self.index.modules and src != module:
+                return self._constant(src, r.name, depth + 1)
+        return None
+
+    def alloc_bytes(self, alloc: Optional[AllocInfo], module: str, env: dict, self_vals: dict) -> Optional[int]:
+        if alloc is None:
+            return None
+        if alloc.kind in ("cached-buffer", "global-singleton"):
+            return self.alloc_bytes(alloc.element, module, env, self_vals)
+        if alloc.kind == "container":
+            each = self.alloc_bytes(alloc.element, module, env, self_vals)
+            n = self.fold(alloc.count, module, env, self_vals) if alloc.count is not None else None
+            return each * n if each is not None and n is not None else None
+        if alloc.kind != "tensor":
+            return None
+        fn = alloc.callee.rsplit(".", 1)[-1]
+        shape = list(alloc.shape)
+        if fn == "arange":
+            vals = [self.fold(x, module, env, self_vals) for x in shape[:3]]
+            if not vals or any(v is None for v in vals):
+                return None
+            start, end, step = (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
+            numel = max(0, -(-(end - start) // step))
+            return numel * DTYPE_BYTES.get(alloc.dtype or "int64", 8)
+        if fn == "full":
+            shape = shape[:1]
+        if fn in ("tensor", "as_tensor", "from_numpy") or fn.endswith("_like") or not shape:
+            return None
+        numel = 1
+        for x in shape:
+            v = self.fold(x, module, env, self_vals)
+            if v is None:
+                return None
+            numel *= v
+        return numel * DTYPE_BYTES.get(alloc.dtype or "float32", 4)

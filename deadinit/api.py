@@ -1,0 +1,125 @@
+"""The engine as a library: discover, summarise, index, analyse, run rules.
+
+Front-ends (CLI, pre-commit hook, codemods, tests) call ``run_check``; they never
+reach into the stages themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional
+
+from deadinit.analysis.attrs import Analyzer, ClassAnalysis
+from deadinit.findings import Finding
+from deadinit.lint_rules import ALL_RULES
+from deadinit.project.discovery import discover
+from deadinit.project.index import ProjectIndex
+from deadinit.settings import Settings
+from deadinit.summary.model import FileSummary
+from deadinit.summary.parse import FileError, summarize_many
+
+
+@dataclass
+class RuleContext:
+    index: ProjectIndex
+    analyzer: Analyzer
+    analyses: list[ClassAnalysis]
+    settings: Settings
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
+    errors: list[str] = field(default_factory=list)
+    files: int = 0
+    index: Optional[ProjectIndex] = None
+    analyzer: Optional[Analyzer] = None
+    analyses: list[ClassAnalysis] = field(default_factory=list)
+    suppressed: list[Finding] = field(default_factory=list)
+    used_suppressions: set = field(default_factory=set)
+
+
+def summarize(paths: Iterable[str], settings: Settings, summarizer: Optional[Callable] = None,
+              excluded=None) -> tuple[list[FileSummary], list[str], int]:
+    disc = discover(paths, settings.roots, excluded)
+    errors = [f"{p}: {m}" for p, m in disc.errors]
+    items = [(f.path, f.module, f.is_package) for f in disc.files]
+    results = (summarizer or summarize_many)(items, settings)
+    summaries = []
+    for r in results:
+        if isinstance(r, FileError):
+            errors.append(str(r))
+        else:
+            summaries.append(r)
+    return summaries, errors, len(disc.files)
+
+
+def candidate_classes(index: ProjectIndex) -> list[str]:
+    return sorted(qn for qn in index.classes if any(b.kind == "class" for b in index.bases(qn)))
+
+
+def analyse(index: ProjectIndex, settings: Settings, only: Optional[set] = None) -> tuple[Analyzer, list[ClassAnalysis]]:
+    analyzer = Analyzer(index, settings)
+    analyses = []
+    for qn in candidate_classes(index):
+        if only is not None and qn not in only:
+            continue
+        an = analyzer.analyse(qn)
+        if an is not None and an.facts:
+            analyses.append(an)
+    return analyzer, analyses
+
+
+def selected_rules(settings: Settings):
+    rules = ALL_RULES
+    if settings.select:
+        rules = [r for r in rules if r.code in settings.select or r.name in settings.select]
+    if settings.ignore:
+        rules = [r for r in rules if r.code not in settings.ignore and r.name not in settings.ignore]
+    return rules
+
+
+def findings_for(index: ProjectIndex, analyzer: Analyzer, analyses: list[ClassAnalysis], settings: Settings) -> list[Finding]:
+    ctx = RuleContext(index, analyzer, analyses, settings)
+    out: list[Finding] = []
+    for rule in selected_rules(settings):
+        out.extend(rule().check(ctx))
+    out.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.cls, f.attribute))
+    return out
+
+
+def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
+    by_path = {s.path: s for s in index.modules.values()}
+    for path, line in f.related_lines:
+        s = by_path.get(path)
+        if s is None:
+            continue
+        codes = s.suppressions.get(line, False)
+        if codes is False:
+            continue
+        if codes is None or f.code in codes or f.name in codes:
+            used.add((path, line))
+            return True
+    return False
+
+
+def run_check(paths: Iterable[str], settings: Optional[Settings] = None, summarizer: Optional[Callable] = None,
+              excluded=None, summaries: Optional[list[FileSummary]] = None) -> CheckResult:
+    settings = settings or Settings()
+    res = CheckResult()
+    if summaries is None:
+        summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded)
+    else:
+        res.files = len(summaries)
+    index = ProjectIndex(summaries)
+    analyzer, analyses = analyse(index, settings)
+    res.index, res.analyzer, res.analyses = index, analyzer, analyses
+    for f in findings_for(index, analyzer, analyses, settings):
+        if _suppressed(f, index, res.used_suppressions):
+            res.suppressed.append(f)
+        elif f.unsure and not settings.show_unsure:
+            res.unsure.append(f)
+        else:
+            res.findings.append(f)
+    return res

@@ -1,0 +1,49 @@
+"""The finding record every rule produces and every reporter formats."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Optional
+
+
+@dataclass
+class Finding:
+    code: str
+    name: str
+    path: str
+    line: int
+    column: int
+    cls: str  # qualified name of the subclass
+    parent: str  # qualified name of the class whose __init__ allocates
+    attribute: str
+    kind: str
+    estimated_bytes: Optional[int]
+    message: str
+    evidence: list[dict] = field(default_factory=list)
+    fix_safety: str = "safe"  # safe | unsafe | none
+    unsure: list[str] = field(default_factory=list)
+    related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
+    related_lines: list[tuple[str, int]] = field(default_factory=list)  # (path, line) where a suppression may sit
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """Stable identity that survives line moves (for baselines)."""
+        return f"{self.code}:{self.cls}:{self.parent}:{self.attribute}"
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["class"] = d.pop("cls")
+        d.pop("related_lines", None)
+        d["key"] = self.key
+        return d
+
+
+def human_bytes(n: Optional[int]) -> str:
+    if n is None:
+        return "unknown"
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            v = n / size
+            return f"{v:.1f} {unit}" if v != int(v) else f"{int(v)} {unit}"
+    return f"{n} B"

@@ -1,0 +1,266 @@
+"""Spawn one fresh measurement child per (class, tree) and compare the results.
+
+No torch here: the children (``harness.py``) import it. This module prepares the
+trees (a directory, or a git ref exported with ``git archive``), writes one job file
+per measurement, runs the children (``--jobs`` at a time), and turns their JSON into
+the comparison the report prints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+from . import inputs
+from .profiles import Profile
+
+HARNESS = Path(__file__).with_name("harness.py")
+ORIGINAL = "original"
+
+
+class RunnerError(RuntimeError):
+    pass
+
+
+@dataclass
+class Tree:
+    label: str
+    path: Path
+    source: str
+
+    def as_dict(self) -> Dict[str, str]:
+        return {"label": self.label, "path": str(self.path), "source": self.source}
+
+
+@dataclass
+class Options:
+    device: str = "cuda"
+    stub: List[str] = field(default_factory=list)
+    python: str = sys.executable
+    timeout: float = 600.0
+    jobs: int = 1
+    depth: int = 2
+    measure: str = "auto"  # auto | allocated | reachable
+    extra_paths: List[str] = field(default_factory=list)
+    env: Dict[str, str] = field(default_factory=dict)
+    keep_jobs: Optional[Path] = None
+
+    @property
+    def measure_mode(self) -> str:
+        if self.measure != "auto":
+            return self.measure
+        return "allocated" if self.device.startswith("cuda") else "reachable"
+
+
+# -- trees ----------------------------------------------------------------------------
+def _git(args: List[str], cwd: Path, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, **kw)
+
+
+def tree_from_ref(original: Path, ref: str, workdir: Path, repo: Optional[Path] = None) -> Path:
+    """Export ``ref`` of the repository holding ``original`` and return the same subfolder."""
+    try:
+        top = Path(repo) if repo else Path(
+            _git(["rev-parse", "--show-toplevel"], original, text=True).stdout.strip())
+        _git(["rev-parse", "--verify", f"{ref}^{{commit}}"], top)
+    except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        raise RunnerError(f"cannot use git ref {ref!r} for {original}: "
+                          f"{detail.decode(errors='replace').strip() or exc}") from exc
+    rel = original.resolve().relative_to(top.resolve())
+    dest = workdir / ("ref-" + re.sub(r"[^\w.-]", "_", ref))
+    dest.mkdir(parents=True, exist_ok=True)
+    archive = ["archive", "--format=tar", ref] + ([] if str(rel) == "." else ["--", str(rel)])
+    tar = _git(archive, top).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=tar, check=True)
+    return dest / rel
+
+
+# -- children -------------------------------------------------------------------------
+def run_child(job: Dict[str, Any], opts: Options, env_extra: Dict[str, str]) -> Dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="deadinit-gpu-") as tmp:
+        job_path, out_path = Path(tmp) / "job.json", Path(tmp) / "result.json"
+        job_path.write_text(json.dumps(job, indent=1, default=str), encoding="utf-8")
+        env = dict(os.environ)
+        env.update(opts.env)
+        env.update(env_extra)
+        env.update(PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run([opts.python, str(HARNESS), str(job_path), str(out_path)],
+                                  cwd=tmp, env=env, capture_output=True, text=True,
+                                  timeout=opts.timeout, errors="replace")
+            rc, stderr = proc.returncode, (proc.stderr or "") + (proc.stdout or "")
+        except subprocess.TimeoutExpired as exc:
+            rc, stderr = None, f"timed out after {opts.timeout:.0f}s\n{exc.stderr or ''}"
+        wall = round(time.perf_counter() - started, 2)
+        if opts.keep_jobs:
+            opts.keep_jobs.mkdir(parents=True, exist_ok=True)
+            stem = f"{job['label']}-{job['class'].rsplit('.', 1)[-1]}"
+            shutil.copy(job_path, opts.keep_jobs / f"{stem}.job.json")
+            (opts.keep_jobs / f"{stem}.log").write_text(stderr, encoding="utf-8")
+        if out_path.exists():
+            result = json.loads(out_path.read_text(encoding="utf-8"))
+        else:
+            result = {"class": job["class"], "tree": job["tree"], "label": job["label"], "ok": False,
+                      "error": f"measurement child exited with {rc} and wrote no result"}
+        result["wall_seconds"] = wall
+        if not result.get("ok"):
+            result["log_tail"] = stderr[-4000:]
+        return result
+
+
+def make_job(target: inputs.Target, tree: Tree, profile: Profile, opts: Options) -> Dict[str, Any]:
+    expect = target.expect_for(tree.label) if tree.label != ORIGINAL else inputs.Expect()
+    return {
+        "class": target.qualname, "tree": str(tree.path), "label": tree.label,
+        "device": opts.device, "stub": opts.stub, "profile": profile.for_child(),
+        "depth": int(profile.data.get("depth", opts.depth)),
+        "extra_paths": opts.extra_paths,
+        "expect_read": expect.reads, "expect_skipped": expect.skipped,
+    }
+
+
+# -- comparison -----------------------------------------------------------------------
+def measured_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
+    if not result.get("ok"):
+        return None
+    if mode == "allocated":
+        return result.get("device_bytes")
+    return (result.get("reachable") or {}).get("bytes")
+
+
+def pinned_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
+    if not result.get("ok"):
+        return None
+    if mode == "allocated" and result.get("pinned_host_bytes") is not None:
+        return result["pinned_host_bytes"]
+    return (result.get("reachable") or {}).get("pinned_bytes")
+
+
+def attribute_savings(orig: Dict[str, Any], rew: Dict[str, Any]) -> Dict[str, int]:
+    a = (orig.get("reachable") or {}).get("attributes", {})
+    b = (rew.get("reachable") or {}).get("attributes", {})
+    out = {}
+    for name in list(a) + [n for n in b if n not in a]:
+        diff = a.get(name, {}).get("bytes", 0) - b.get(name, {}).get("bytes", 0)
+        if diff:
+            out[name] = diff
+    return out
+
+
+def check(target: inputs.Target, label: str, rew: Dict[str, Any]) -> Dict[str, List[str]]:
+    """Problems found on the rewritten instance: 'fail' ones set the exit code."""
+    fail, warn = [], []
+    expect = target.expect_for(label)
+    checks = rew.get("checks", {})
+    for attr, state in checks.get("reads", {}).items():
+        if state != "set":
+            fail.append(f"reads {attr} but it is {state}")
+    for attr, state in checks.get("skipped", {}).items():
+        if state == "set":
+            warn.append(f"skipped attribute {attr} is still built")
+    bases = rew.get("bases", [])
+    for name in expect.new_bases:
+        if not any(inputs.base_matches(name, b) for b in bases):
+            warn.append(f"expected direct base {name}, has {', '.join(bases)}")
+    for name in expect.not_in_mro:
+        if any(inputs.base_matches(name, q) for q in rew.get("mro", [])[1:]):
+            warn.append(f"{name} is still in the MRO")
+    return {"fail": fail, "warn": warn}
+
+
+def compare(target: inputs.Target, orig: Dict[str, Any], label: str, rew: Dict[str, Any],
+            mode: str, strict: bool) -> Dict[str, Any]:
+    ob, rb = measured_bytes(orig, mode), measured_bytes(rew, mode)
+    op, rp = pinned_bytes(orig, mode), pinned_bytes(rew, mode)
+    problems = check(target, label, rew) if rew.get("ok") else {"fail": [], "warn": []}
+    if not rew.get("ok"):
+        status, failed = "rewritten failed to build", True
+    elif not orig.get("ok"):
+        status, failed = "original failed to build", True
+    elif problems["fail"]:
+        status, failed = "missing reads", True
+    elif problems["warn"]:
+        status, failed = "check warnings", strict
+    else:
+        status, failed = "ok", False
+    estimated = [f.get("estimated_bytes") for f in target.fix
+                 if f.get("label") in (inputs.ALL, label) and f.get("estimated_bytes") is not None]
+    return {
+        "label": label, "status": status, "failed": failed, "problems": problems,
+        "original_bytes": ob, "rewritten_bytes": rb,
+        "saved_bytes": None if ob is None or rb is None else ob - rb,
+        "original_pinned_bytes": op, "rewritten_pinned_bytes": rp,
+        "pinned_saved_bytes": None if op is None or rp is None else op - rp,
+        "attribute_savings": attribute_savings(orig, rew) if orig.get("ok") and rew.get("ok") else {},
+        "estimated_bytes": sum(estimated) if estimated else None,
+        "expect": target.expect_for(label).as_dict(),
+    }
+
+
+def run(targets: List[inputs.Target], original: Tree, rewritten: List[Tree],
+        profile_for: Callable[[inputs.Target], Profile], opts: Options, strict: bool = False,
+        progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+    """Measure every target in every tree; return the report data (see report.py)."""
+    trees = [original, *rewritten]
+    jobs = []
+    for target in targets:
+        profile = profile_for(target)
+        for tree in trees:
+            jobs.append((target, tree, profile, make_job(target, tree, profile, opts)))
+
+    def one(item):
+        target, tree, profile, job = item
+        if progress:
+            progress(f"building {target.name} from {tree.label} ({tree.path})")
+        result = run_child(job, opts, profile.env)
+        if progress:
+            took = result.get("construct_seconds")
+            progress(f"  {target.name} [{tree.label}]: " + ("ok" if result.get("ok") else
+                     f"FAILED: {result.get('error')}") + (f" in {took}s" if took is not None else ""))
+        return result
+
+    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+        results = list(pool.map(one, jobs))
+
+    mode = opts.measure_mode
+    entries, stubbed, environment = [], set(), {}
+    by_key = {(id(t), tree.label): r for (t, tree, _p, _j), r in zip(jobs, results)}
+    for target in targets:
+        profile = profile_for(target)
+        orig = by_key[(id(target), original.label)]
+        rew = {tree.label: by_key[(id(target), tree.label)] for tree in rewritten}
+        for r in [orig, *rew.values()]:
+            stubbed.update(r.get("stubbed") or [])
+            environment = environment or r.get("environment") or {}
+        comparisons = [compare(target, orig, label, r, mode, strict) for label, r in rew.items()]
+        if not comparisons:  # original only: a plain measurement
+            comparisons = [{"label": None, "status": "ok" if orig.get("ok") else "original failed to build",
+                            "failed": not orig.get("ok"), "problems": {"fail": [], "warn": []},
+                            "original_bytes": measured_bytes(orig, mode), "rewritten_bytes": None,
+                            "saved_bytes": None, "original_pinned_bytes": pinned_bytes(orig, mode),
+                            "rewritten_pinned_bytes": None, "pinned_saved_bytes": None,
+                            "attribute_savings": {}, "estimated_bytes": None, "expect": {}}]
+        entries.append({"class": target.qualname, "name": target.name, "profile": profile.name,
+                        "fix": target.fix, "original": orig, "rewritten": rew,
+                        "comparisons": comparisons})
+    failed = sum(1 for e in entries for c in e["comparisons"] if c["failed"])
+    return {
+        "tool": "deadinit gpu-check", "schema": 1, "device": opts.device, "measure": mode,
+        "stub_requested": opts.stub, "stubbed": sorted(stubbed), "environment": environment,
+        "trees": [t.as_dict() for t in trees], "results": entries,
+        "summary": {"classes": len(entries), "comparisons": sum(len(e["comparisons"]) for e in entries),
+                    "failed": failed},
+        "exit_code": 1 if failed else 0,
+    }

@@ -1,0 +1,150 @@
+"""Find the Python files under the given paths and name their modules."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Optional
+
+_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv", ".mypy_cache",
+              ".pytest_cache", ".ruff_cache", ".deadinit_cache", "node_modules", "build", "dist", ".eggs"}
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # as shown to the user
+    real: str  # resolved path, used to de-duplicate
+    module: str
+    is_package: bool  # an __init__.py
+
+
+@dataclass
+class Discovery:
+    files: list[SourceFile] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
+
+
+def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
+    """Dotted module name: walk up through ``__init__.py`` packages, or use a configured root."""
+    path = Path(os.path.abspath(path))
+    is_pkg = path.name == "__init__.py"
+    for root in sorted(roots, key=lambda r: -len(str(r))):
+        root = Path(os.path.abspath(root))
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            continue
+        parts = list(rel.with_suffix("").parts)
+        if is_pkg:
+            parts = parts[:-1]
+        if parts:
+            return ".".join(parts), is_pkg
+    # Walk up through packages.  Namespace folders (no __init__.py) in between are
+    # crossed when a regular package sits above them (sglang/srt/... is laid out so).
+    top = _package_top(path.parent)
+    if top is None:
+        return (path.parent.name if is_pkg else path.stem), is_pkg
+    rel = path.relative_to(top.parent).with_suffix("")
+    parts = list(rel.parts)
+    if is_pkg:
+        parts = parts[:-1]
+    return ".".join(parts), is_pkg
+
+
+_TOP_CACHE: dict = {}
+
+
+def _package_top(d: Path) -> Optional[Path]:
+    """The highest ancestor folder that is a regular package, or None."""
+    key = str(d)
+    if key in _TOP_CACHE:
+        return _TOP_CACHE[key]
+    best = None
+    cur = d
+    while cur.parent != cur:
+        if (cur / "__init__.py").is_file():
+            best = cur
+        cur = cur.parent
+    # a folder that is not itself inside any package path chain is its own top
+    if best is not None and not _chain_ok(d, best):
+        best = None
+    _TOP_CACHE[key] = best
+    return best
+
+
+def _chain_ok(d: Path, top: Path) -> bool:
+    """Every folder from ``d`` up to ``top`` is an identifier (a plausible package path)."""
+    cur = d
+    while True:
+        if not cur.name.isidentifier():
+            return False
+        if cur == top:
+            return True
+        cur = cur.parent
+
+
+def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Optional[Callable[[str, bool], bool]] = None) -> Discovery:
+    """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config)."""
+    out = Discovery()
+    seen: set[str] = set()
+    root_paths = tuple(Path(r) for r in roots)
+    for raw in paths:
+        p = Path(raw)
+        if not os.path.lexists(p):
+            out.errors.append((raw, "no such file or directory"))
+            continue
+        if p.is_symlink() and not p.exists():
+            out.errors.append((raw, "dangling symbolic link"))
+            continue
+        if p.is_file():
+            _add(out, seen, p, root_paths, explicit=True)
+            continue
+        if not p.is_dir():
+            out.errors.append((raw, "not a regular file or directory"))
+            continue
+        visited_dirs: set[str] = set()
+        for dirpath, dirnames, filenames in os.walk(p, followlinks=True, onerror=lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))):
+            real = os.path.realpath(dirpath)
+            if real in visited_dirs:
+                out.errors.append((dirpath, "symbolic link loop, skipped"))
+                dirnames[:] = []
+                continue
+            visited_dirs.add(real)
+            keep = []
+            for d in sorted(dirnames):
+                full = os.path.join(dirpath, d)
+                if d in _SKIP_DIRS or d.endswith(".egg-info"):
+                    continue
+                if excluded is not None and excluded(full, True):
+                    continue
+                if os.path.islink(full) and os.path.realpath(full) in visited_dirs:
+                    out.errors.append((full, "symbolic link loop, skipped"))
+                    continue
+                keep.append(d)
+            dirnames[:] = keep
+            for fn in sorted(filenames):
+                if not fn.endswith((".py", ".pyi")) or fn.endswith(".pyi"):
+                    continue
+                full = os.path.join(dirpath, fn)
+                if excluded is not None and excluded(full, False):
+                    continue
+                if os.path.islink(full) and not os.path.exists(full):
+                    out.errors.append((full, "dangling symbolic link"))
+                    continue
+                _add(out, seen, Path(full), root_paths, explicit=False)
+            # directories named like x.py are listed as directories by os.walk: report them
+            for d in keep:
+                if d.endswith(".py"):
+                    out.errors.append((os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder"))
+    out.files.sort(key=lambda f: f.path)
+    return out
+
+
+def _add(out: Discovery, seen: set, p: Path, roots, explicit: bool) -> None:
+    real = os.path.realpath(p)
+    if real in seen:
+        return
+    seen.add(real)
+    mod, is_pkg = module_name(p, roots)
+    out.files.append(SourceFile(str(p), real, mod, is_pkg))

@@ -1,0 +1,68 @@
+"""Rich text output, grouped by subclass, with code frames and evidence."""
+
+from __future__ import annotations
+
+import linecache
+from collections import defaultdict
+
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree
+
+from deadinit.findings import human_bytes
+
+
+def _frame(path: str, line: int, context: int = 1) -> Text:
+    out = Text()
+    for n in range(max(1, line - context), line + context + 1):
+        src = linecache.getline(path, n)
+        if not src:
+            continue
+        mark = ">" if n == line else " "
+        out.append(f"  {mark} {n:>5} | ", style="dim" if n != line else "bold")
+        out.append(src.rstrip("\n")[:160] + "\n", style="" if n == line else "dim")
+    return out
+
+
+def render(result, console: Console, show_evidence: bool = True, quiet: bool = False) -> None:
+    by_cls = defaultdict(list)
+    for f in result.findings:
+        by_cls[f.cls].append(f)
+    index = result.index
+    for cls in sorted(by_cls):
+        chain = " -> ".join(q.rsplit(".", 1)[-1] for q in (index.mro(cls) or [cls])) if index else cls
+        head = Text()
+        head.append(cls, style="bold cyan")
+        head.append(f"  ({chain})", style="dim")
+        tree = Tree(head)
+        for f in by_cls[cls]:
+            label = Text()
+            label.append(f"{f.code} ", style="bold red" if f.code == "DI001" else "bold yellow")
+            label.append(f"{f.path}:{f.line}:{f.column} ", style="magenta")
+            label.append(f.message)
+            label.append(f"  [{human_bytes(f.estimated_bytes)}]", style="green")
+            node = tree.add(label)
+            if quiet:
+                continue
+            node.add(_frame(f.path, f.line))
+            if show_evidence:
+                ev = node.add(Text("evidence", style="dim"))
+                for e in f.evidence:
+                    loc = f" ({e['path']}:{e['line']})" if e.get("path") else ""
+                    ev.add(Text(f"{e['kind']}: {e['text']}{loc}", style="dim"))
+            for u in f.unsure:
+                node.add(Text(f"unsure: {u}", style="italic yellow"))
+        console.print(tree)
+    total = sum(f.estimated_bytes or 0 for f in result.findings)
+    unknown = sum(1 for f in result.findings if f.estimated_bytes is None)
+    counts = defaultdict(int)
+    for f in result.findings:
+        counts[f.code] += 1
+    parts = ", ".join(f"{c}: {n}" for c, n in sorted(counts.items())) or "no findings"
+    summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); estimated {human_bytes(total)} per instance"
+    if unknown:
+        summary += f" + {unknown} of unknown size"
+    summary += f"; {result.files} file(s) analysed"
+    if result.unsure:
+        summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"
+    console.print(Text(summary, style="bold"))

@@ -1,0 +1,27 @@
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+CORPUS_DIR = Path(os.environ.get("SGLANG_CORPUS_DIR", Path.home() / ".cache" / "sglang-corpus"))
+
+
+def sglang_tree(version: str = "0.5.20") -> Path:
+    root = CORPUS_DIR / f"sglang-{version}"
+    if not (root / ".complete").exists():
+        pytest.skip(f"sglang {version} corpus absent (run ../shared/corpus/fetch-sglang {version})")
+    return root / "sglang"
+
+
+@pytest.fixture
+def write_project(tmp_path):
+    """Write {relpath: source} under tmp_path and return the root."""
+    def _write(files: dict) -> Path:
+        for rel, src in files.items():
+            p = tmp_path / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(src)
+        return tmp_path
+    return _write

@@ -1,0 +1,1 @@
+"""A two-class sample for gpu-check's CPU tests (original tree)."""

@@ -1,0 +1,44 @@
+"""Skip-flag rewrite: Child asks Parent not to build the workspace and the wrappers."""
+
+import torch
+
+WORKSPACE_BYTES = 1 << 20  # 1 MiB
+WRAPPER_BYTES = 64 << 10  # 64 KiB of private buffer per wrapper
+
+
+class Base:
+    def __init__(self):
+        self.forward_metadata = None
+
+
+class Wrapper:
+    def __init__(self, workspace):
+        self._workspace = workspace
+        self._int_buffer = torch.empty(WRAPPER_BYTES, dtype=torch.uint8, device=workspace.device)
+
+
+class Parent(Base):
+    def __init__(self, runner, skip_init_workspace: bool = False):
+        super().__init__()
+        self.device = runner.device
+        self.req_to_token = runner.req_to_token  # the runner's, not allocated here
+        if not skip_init_workspace:
+            self.workspace = torch.empty(WORKSPACE_BYTES, dtype=torch.uint8, device=runner.device)
+            self.wrappers = [Wrapper(self.workspace) for _ in range(2)]
+        else:
+            self.workspace = None
+            self.wrappers = None
+        self.kv_indptr = torch.zeros(runner.max_bs + 1, dtype=torch.int32, device=runner.device)
+
+    def plan(self):
+        return [w._int_buffer.numel() for w in self.wrappers]
+
+
+class Child(Parent):
+    def __init__(self, runner):
+        super().__init__(runner, skip_init_workspace=True)
+        self.workspace = torch.zeros(2 * WORKSPACE_BYTES, dtype=torch.uint8, device=runner.device)
+        self.page_table = torch.zeros((runner.max_bs, 64), dtype=torch.int32, device=runner.device)
+
+    def plan(self):
+        return self.page_table.shape
