@@ -85,7 +85,29 @@ def findings_for(index: ProjectIndex, analyzer: Analyzer, analyses: list[ClassAn
     out: list[Finding] = []
     for rule in selected_rules(settings):
         out.extend(rule().check(ctx))
+    out = _dedupe_subclasses(index, out)
     out.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.cls, f.attribute))
+    return out
+
+
+def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Finding]:
+    """Report a (code, parent, attribute) once, at the most-base subclass where it holds.
+
+    Subclasses of that class run the same chain; they are listed in ``extra["subclasses"]``.
+    """
+    groups: dict[tuple, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault((f.code, f.parent, f.attribute), []).append(f)
+    out = []
+    for group in groups.values():
+        classes = {f.cls for f in group}
+        for f in group:
+            mro = index.mro(f.cls) or [f.cls]
+            if any(a in classes for a in mro[1:]):
+                continue
+            subs = sorted(c for c in classes if c != f.cls and f.cls in (index.mro(c) or []))
+            f.extra["subclasses"] = subs
+            out.append(f)
     return out
 
 

@@ -38,6 +38,7 @@ class AttrFact:
     unsure: list[str] = field(default_factory=list)
     external_judged: bool = False  # depends on judging obj.x reads as unrelated
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
+    kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
 
 
 @dataclass
@@ -152,10 +153,7 @@ class Analyzer:
             return out
 
         ev_reads = [reads_of(c) for c in events]
-        for c, rs in zip(events, ev_reads):
-            if c.stmt.kind not in ("assign", "fill", "kill"):
-                for a in rs:
-                    mark(a, f"read in {short(c.owner)}.__init__ (line {c.stmt.line})")
+        # reads inside the chain reach only the bindings made before them (see the scan below)
 
         # construct sites inside the chain, for classes built only by dead statements
         def dead_built(effective: set) -> set:
@@ -186,42 +184,74 @@ class Analyzer:
 
         effective: set[int] = set()
         killed: dict[int, int] = {}
+        kept: dict[int, list[str]] = {}
+
+        def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
+            """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
+            a, b = c.stmt, k.stmt
+            return (a.kind == "fill" and a.fill_kind == "append" and b.kind == "fill" and b.fill_kind == "setitem"
+                    and a.attr == b.attr and k.owner != c.owner and a.loop_iter is not None
+                    and a.loop_iter == b.loop_iter and k.guards_hold is True and not b.after_return
+                    and b.alloc is not None)
+
+        def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:
+            return k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line
+
         while True:
             dead_classes = frozenset(dead_built(effective))
             changed = False
-            killed = {}
+            killed = {i: j for i, j in killed.items() if i in effective}
+            kept = {i: h for i, h in kept.items() if i in effective}
             for i, c in enumerate(events):
                 st = c.stmt
                 if st.kind not in ("assign", "fill") or i in effective:
                     continue
                 y = st.attr
-                # overwritten later, before any read that counts?
+                used = None
+                holders: list[str] = []
                 for j in range(i + 1, len(events)):
                     k = events[j]
-                    if y in ev_reads[j] and (j in effective or k.stmt.kind not in ("assign", "fill", "kill")):
-                        break
-                    if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not (
-                        k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= st.line <= k.stmt.end_line
-                    ):
+                    if y in ev_reads[j]:
+                        if k.stmt.kind not in ("assign", "fill", "kill"):
+                            used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
+                            break
+                        if j in effective:
+                            if k.stmt.alloc is not None and k.stmt.attr != y:
+                                holders.append(k.stmt.attr)  # the object lives on inside it
+                            else:
+                                used = f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
+                                break
+                    if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not own_if_kill(k, c):
                         killed[i] = j
                         break
-                if i in killed:
+                    if replaces_elements(c, k):
+                        killed[i] = j
+                        break
+                if used is None and holders and i in killed:
+                    kept[i] = sorted(set(holders))
+                if used is None and i not in killed:
+                    if y in live:
+                        used = read_why[y]
+                    else:
+                        used = ext_read(y, dead_classes)
+                        if used is not None:
+                            mark(y, used)
+                if used is None and holders:
+                    used = f"kept alive by self.{holders[0]}"
+                if used is None:
                     continue
-                if y not in live:
-                    why = ext_read(y, dead_classes)
-                    if why is None:
-                        continue
-                    mark(y, why)
                 effective.add(i)
                 changed = True
                 for a in ev_reads[i]:
-                    mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
+                    if a not in live and not any(e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events):
+                        mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
             if not changed:
                 break
+        self._kept = kept
 
         facts = self._facts(cls, events, effective, killed, live, reach, mro, unsure, ev_reads)
         return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)
 
     def _facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads) -> list[AttrFact]:
         from deadinit.analysis.evidence import build_facts
-        return build_facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads)
+        return build_facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, self._kept)

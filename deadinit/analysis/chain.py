@@ -26,6 +26,7 @@ class ChainStmt:
     path: str
     active: Optional[bool]  # True definite, None maybe, False never
     env: dict = field(default_factory=dict, repr=False)
+    guards_hold: Optional[bool] = None  # the guards alone (loops and returns aside)
 
     @property
     def definite(self) -> bool:
@@ -147,9 +148,10 @@ def _walk(index, mro, owner, method, env, self_env, active, chain: Chain, depth:
                 break
             if v is None and state is True:
                 state = None
+        guards_hold = state
         if state is not False and (st.in_loop or st.after_return) and state is True:
             state = None if st.kind != "super_init" else True
-        cs = ChainStmt(st, owner, path, state, env)
+        cs = ChainStmt(st, owner, path, state, env, guards_hold)
         chain.stmts.append(cs)
         if state is False:
             continue

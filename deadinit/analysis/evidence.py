@@ -15,7 +15,8 @@ def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
     return vals
 
 
-def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev_reads):
+def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, kept=None):
+    kept = kept or {}
     from deadinit.analysis.attrs import AttrFact
 
     index = an.index
@@ -26,7 +27,12 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         groups.setdefault((c.owner, c.stmt.attr), []).append(i)
     facts = []
     for (owner, attr), idxs in groups.items():
-        if any(i in effective for i in idxs):
+        live_idxs = [i for i in idxs if i in effective]
+        if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
+            # elements replaced one by one: the (cheap) empty list itself stays
+            live_idxs = [i for i in live_idxs if events[i].stmt.value != ("empty",)]
+        kept_by = sorted({a for i in live_idxs for a in kept.get(i, [])})
+        if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
             continue
         module = index.class_module[owner]
         allocs = [(i, events[i].stmt.alloc) for i in idxs if events[i].stmt.alloc is not None]
@@ -48,13 +54,15 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         # overwritten inside the same __init__ is not an inherited waste
         status = None
         killer = None
-        if killers and all(i in killed for i in idxs if events[i].stmt.kind == "assign"):
+        alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or \
+            [i for i in idxs if events[i].stmt.alloc is not None]
+        if killers and all(i in killed for i in alloc_idxs):
             kj = max(killers)
             if events[kj].owner != owner:
                 status, killer = "overwritten", events[kj]
         if status is None:
-            if attr in live:
-                continue
+            if killers or attr in live:
+                continue  # overwritten inside its own __init__, or read after all
             status = "unread"
         c = events[rep]
         alloc = c.stmt.alloc
@@ -64,6 +72,7 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
             size = None  # filled in a loop: count unknown
         fact = AttrFact(cls, attr, owner, status, [events[i] for i in idxs], alloc, kind, killer, size,
                         conditional=any(events[i].active is None for i in idxs))
+        fact.kept_by = kept_by
         fact.evidence = _evidence(an, fact, events, idxs, reach, mro, live)
         fact.unsure = list(unsure)
         fact.external_judged = bool(an.ext.by_attr.get(attr))
@@ -94,6 +103,8 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
     if fact.killer is not None:
         k = fact.killer
         out.append(_ev("overwritten", f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts", k.path, k.stmt.line))
+        for h in getattr(fact, "kept_by", []):
+            out.append(_ev("kept-alive", f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation"))
     checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})
     out.append(_ev("checked", f"{len(checked)} methods reachable on {short(fact.cls)} checked: " + ", ".join(checked[:40]) + (" ..." if len(checked) > 40 else "")))
     # reads that exist but do not count

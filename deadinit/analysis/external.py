@@ -38,6 +38,8 @@ class ExternalReads:
 
     def _ref_target(self, ref: TypeRef, module: str) -> tuple[str, Optional[str]]:
         """("project", qualname) | ("external", None) | ("unknown", None)."""
+        if ref.dotted in self.index.classes:
+            return "project", ref.dotted
         qn = self.index.resolve(module, ref.dotted)
         if qn is not None:
             return "project", qn

@@ -196,10 +196,12 @@ def measure(job: Dict[str, Any], result: Dict[str, Any]) -> None:
     if not _is_under(module_file, tree):
         raise ImportError(f"{job['class']} was loaded from {module_file}, not from the tree {tree}")
 
+    t0 = time.perf_counter()
     refs, named_buffers = _setup_hook(profile.get("setup", "none"))(profile.get("setup_options", {}))
     builder = standins.Builder(profile.get("objects", {}), job["device"], refs)
     args, kwargs = builder.build_call(profile.get("construct", {}))
     external = storages.storage_keys([args, kwargs, refs], depth=job.get("depth", 2) + 1)
+    result["setup_seconds"] = round(time.perf_counter() - t0, 3)
 
     gc.collect()
     meter.sync()

@@ -94,7 +94,7 @@ def run_child(job: Dict[str, Any], opts: Options, env_extra: Dict[str, str]) -> 
         env = dict(os.environ)
         env.update(opts.env)
         env.update(env_extra)
-        env.update(PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+        env.update(PYTHONUNBUFFERED="1")
         started = time.perf_counter()
         try:
             proc = subprocess.run([opts.python, str(HARNESS), str(job_path), str(out_path)],

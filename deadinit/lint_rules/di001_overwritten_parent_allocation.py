@@ -43,7 +43,10 @@ the fix is unsafe and applied only with `--unsafe-fixes`.
     VALID = [
         Example({"pkg/__init__.py": "", "pkg/m.py": """
 import torch
-class P:
+class Base:
+    def run(self):
+        raise NotImplementedError
+class P(Base):
     def __init__(self):
         self.ws = torch.empty(10)
 class C(P):
@@ -52,7 +55,7 @@ class C(P):
         self.n = self.ws.numel()   # read before the re-assignment
         self.ws = torch.zeros(4)
     def run(self):
-        return self.ws
+        return self.ws, self.n
 """}, note="read before overwrite"),
         Example({"pkg/__init__.py": "", "pkg/m.py": """
 import torch

@@ -68,6 +68,7 @@ class InitFlattener:
         self.out: list[InitStmt] = []
         self.after_return = False
         self.top_index = 0
+        self.loop_iters: list = []
         params = func.params
         for p in list(params.params) + list(params.kwonly_params) + list(params.posonly_params):
             self.locals[p.name.value] = _Local()
@@ -94,7 +95,7 @@ class InitFlattener:
         rng = self.pos(node)
         st = InitStmt(kind=kind, line=rng.start.line, col=rng.start.column, end_line=rng.end.line,
                       guards=guards, in_loop=in_loop, after_return=self.after_return,
-                      stmt_index=self.top_index, **kw)
+                      stmt_index=self.top_index, loop_iter=self.loop_iters[-1] if self.loop_iters else None, **kw)
         self.out.append(st)
         return st
 
@@ -140,7 +141,9 @@ class InitFlattener:
                 for n in tr.names:
                     self.locals[n] = _Local(reads=self._all_reads(r))
             self._emit("effect", head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
+            self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, cst.For) else ("while",))
             self._block(st.body, guards, True)
+            self.loop_iters.pop()
             if st.orelse is not None:
                 self._block(st.orelse.body, guards, True)
             return None
@@ -259,7 +262,7 @@ class InitFlattener:
             attr = self._is_self_attr(t)
             if attr is not None:
                 if aug:
-                    self._emit("fill", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})))
+                    self._emit("fill", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})), fill_kind="aug")
                 else:
                     self._emit("assign", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads)), alloc=alloc,
                                value=vexpr, passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
@@ -268,7 +271,7 @@ class InitFlattener:
                 base = self._is_self_attr(t.value)
                 if base is not None:
                     self._emit("fill", small, guards, in_loop, attr=base, reads=tuple(sorted(reads | set(self._reads(t.slice[0]).attrs) if t.slice else reads)), alloc=alloc,
-                               passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+                               passes_self=bool(r.passes_self), constructs=tuple(r.passes_self), fill_kind="setitem")
                     continue
             if isinstance(t, cst.Name):
                 name = t.value
@@ -327,7 +330,7 @@ class InitFlattener:
                 r = self._reads(call)
                 reads = self._all_reads(r) - {base}
                 self._emit("fill", small, guards, in_loop, attr=base, reads=tuple(sorted(reads)), alloc=alloc,
-                           passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+                           passes_self=bool(r.passes_self), constructs=tuple(r.passes_self), fill_kind=func.attr.value)
                 return None
         r = self._reads(call)
         self._emit("effect", small, guards, in_loop, reads=tuple(sorted(self._all_reads(r))),

@@ -90,6 +90,8 @@ class InitStmt:
     kwargs: tuple = ()  # (name, Expr) pairs
     star_args: bool = False  # *args / **kwargs forwarded
     stmt_index: int = 0  # index of the top-level statement in the body
+    loop_iter: Optional[Expr] = None  # iterable of the innermost enclosing ``for``
+    fill_kind: str = ""  # append | setitem | aug, for fills
 
 
 @dataclass

@@ -99,11 +99,11 @@ class SummaryVisitor(cst.CSTVisitor):
             mod = dotted(alias.name) or ""
             if alias.asname is not None:
                 local = alias.asname.name.value
-                self.import_map[local] = mod
+                self.import_map.setdefault(local, mod)
                 self.s.imports.append(Import(local, mod, None, 0, line))
             else:
                 head = mod.split(".")[0]
-                self.import_map[head] = head
+                self.import_map.setdefault(head, head)
                 self.s.imports.append(Import(head, mod, None, 0, line))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
@@ -118,7 +118,10 @@ class SummaryVisitor(cst.CSTVisitor):
             local = alias.asname.name.value if alias.asname is not None else name
             self.s.imports.append(Import(local, mod or "", name, level, line))
             if level == 0:
-                self.import_map[local] = f"{mod}.{name}" if mod else name
+                # first binding wins: ``try: import torch / except ImportError: import stub as torch``
+                self.import_map.setdefault(local, f"{mod}.{name}" if mod else name)
+            else:
+                self.import_map.setdefault(local, f"{'.' * level}{mod}.{name}" if mod else f"{'.' * level}{name}")
 
     def _module_level(self) -> bool:
         return not self.class_stack and not self.func_stack
