@@ -12,6 +12,7 @@ from typing import Callable, Iterable, Optional
 from deadinit.analysis.attrs import Analyzer, ClassAnalysis
 from deadinit.findings import Finding
 from deadinit.lint_rules import ALL_RULES
+from deadinit.pathfilter import per_file_ignored
 from deadinit.project.discovery import discover
 from deadinit.project.index import ProjectIndex
 from deadinit.settings import Settings
@@ -111,18 +112,32 @@ def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Fin
     return out
 
 
-def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
+def suppression_covers(codes, f: Finding) -> bool:
+    """Whether a suppression comment's codes (None: bare ``ignore``) cover the finding."""
+    if codes is None:
+        return True
+    wanted = {c.upper() for c in codes}
+    return f.code.upper() in wanted or f.name.upper() in wanted
+
+
+def matching_suppression(f: Finding, index: ProjectIndex) -> Optional[tuple[str, int]]:
+    """The first (path, line) among the finding's related lines whose suppression covers it."""
     by_path = {s.path: s for s in index.modules.values()}
     for path, line in f.related_lines:
         s = by_path.get(path)
         if s is None:
             continue
         codes = s.suppressions.get(line, False)
-        if codes is False:
-            continue
-        if codes is None or f.code in codes or f.name in codes:
-            used.add((path, line))
-            return True
+        if codes is not False and suppression_covers(codes, f):
+            return path, line
+    return None
+
+
+def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
+    hit = matching_suppression(f, index)
+    if hit is not None:
+        used.add(hit)
+        return True
     return False
 
 
@@ -138,7 +153,7 @@ def run_check(paths: Iterable[str], settings: Optional[Settings] = None, summari
     analyzer, analyses = analyse(index, settings)
     res.index, res.analyzer, res.analyses = index, analyzer, analyses
     for f in findings_for(index, analyzer, analyses, settings):
-        if _suppressed(f, index, res.used_suppressions):
+        if _suppressed(f, index, res.used_suppressions) or per_file_ignored(f, settings):
             res.suppressed.append(f)
         elif f.unsure and not settings.show_unsure:
             res.unsure.append(f)

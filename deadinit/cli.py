@@ -22,32 +22,51 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github", "concise"]), default="text",
+              show_default=True, help="Output format (json: schema in the README; sarif: SARIF 2.1.0).")
+@click.option("--project", "project_dir", metavar="DIR", type=click.Path(),
+              help="Analyse DIR as the project; PATHS then only pick which findings are reported: those whose "
+                   "allocation, re-assignment or subclass lies in PATHS (the pre-commit hook uses this).")
+@click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE instead of the nearest "
+              "pyproject.toml with [tool.deadinit].")
 @click.option("--show-unsure", is_flag=True, help="Also report findings where analysis is unsure (dynamic getattr, __dict__...).")
-@click.option("--select", default="", help="Comma-separated rule codes or names to run.")
-@click.option("--ignore", default="", help="Comma-separated rule codes or names to skip.")
+@click.option("--select", default="", help="Comma-separated rule codes or names to run (replaces the configured list).")
+@click.option("--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list).")
 @click.option("--no-evidence", is_flag=True, help="Text format: hide the evidence chain.")
-def check(paths, fmt, show_unsure, select, ignore, no_evidence) -> None:
-    """Analyse PATHS as one project and report dead parent allocations."""
-    from deadinit.api import run_check
-    from deadinit.settings import Settings
+@click.option("--baseline", metavar="FILE", type=click.Path(), help="Report only findings not recorded in FILE.")
+@click.option("--write-baseline", metavar="FILE", type=click.Path(), help="Record today's findings in FILE and exit 0.")
+@click.option("--report-unused-ignores", is_flag=True, help="Report `# deadinit: ignore` comments that suppress nothing (DI100).")
+@click.option("--statistics", is_flag=True, help="Print counts per rule instead of the findings.")
+@click.option("--output-file", "-o", metavar="FILE", type=click.Path(), help="Write the report to FILE instead of stdout.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are reported (errors still exit 2).")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="With `deadinit fix`: exit 1 when files changed; accepted "
+              "by check for ruff parity.")
+@click.option("--quiet", "-q", is_flag=True, help="Only the findings: no code frames, summary, notes or progress.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour output; auto respects NO_COLOR and whether output is a terminal.")
+def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evidence, baseline, write_baseline,
+          report_unused_ignores, statistics, output_file, exit_zero, exit_non_zero_on_fix, quiet, color) -> None:
+    """Analyse PATHS as one project and report dead parent allocations.
 
-    settings = Settings(show_unsure=show_unsure,
-                        select=tuple(s.strip() for s in select.split(",") if s.strip()),
-                        ignore=tuple(s.strip() for s in ignore.split(",") if s.strip()))
-    err = _console(stderr=True)
-    result = run_check(list(paths) or ["."], settings)
-    for e in result.errors:
-        err.print(f"deadinit: error: {e}", markup=False)
-    if fmt == "json":
-        from deadinit.report import json_report
-        sys.stdout.write(json_report.render(result))
-    else:
-        from deadinit.report import text
-        text.render(result, _console(), show_evidence=not no_evidence)
-    if result.files == 0 or (result.errors and not result.index.modules):
-        sys.exit(2)
-    sys.exit(1 if result.findings else 0)
+    Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
+    """
+    from deadinit.commands.check import CheckOptions, run
+
+    sys.exit(run(CheckOptions(
+        paths=tuple(paths), fmt=fmt, project_dir=project_dir, config=config, select=select, ignore=ignore,
+        show_unsure=show_unsure, no_evidence=no_evidence, baseline=baseline, write_baseline=write_baseline,
+        report_unused_ignores=report_unused_ignores, statistics=statistics, exit_zero=exit_zero,
+        exit_non_zero_on_fix=exit_non_zero_on_fix, quiet=quiet, color=color, output_file=output_file)))
+
+
+from deadinit.commands.explain import explain  # noqa: E402
+from deadinit.commands.graph import graph  # noqa: E402
+from deadinit.commands.rules import rule, rules  # noqa: E402
+
+main.add_command(rules)
+main.add_command(rule)
+main.add_command(explain)
+main.add_command(graph)
 
 
 if __name__ == "__main__":  # pragma: no cover

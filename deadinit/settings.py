@@ -30,6 +30,8 @@ class Settings:
     roots: tuple[str, ...] = ()
     di003_threshold: float = 0.25
     flag_name_template: str = "skip_init_{name}"
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
+    config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
     _heavy_re: re.Pattern = field(init=False, repr=False, compare=False, default=None)
 
     def heavy_re(self) -> re.Pattern:

@@ -185,6 +185,7 @@ class Analyzer:
         effective: set[int] = set()
         killed: dict[int, int] = {}
         kept: dict[int, list[str]] = {}
+        self._between = {}
 
         def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
             """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
@@ -209,8 +210,12 @@ class Analyzer:
                 y = st.attr
                 used = None
                 holders: list[str] = []
+                replaced = next((j for j in range(i + 1, len(events)) if replaces_elements(c, events[j])), None)
                 for j in range(i + 1, len(events)):
                     k = events[j]
+                    if replaced is not None and j < replaced and y in ev_reads[j]:
+                        holders.append(f"(read) {k.stmt.attr or 'effect'} at line {k.stmt.line}")
+                        continue
                     if y in ev_reads[j]:
                         if k.stmt.kind not in ("assign", "fill", "kill"):
                             used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
@@ -227,8 +232,11 @@ class Analyzer:
                     if replaces_elements(c, k):
                         killed[i] = j
                         break
-                if used is None and holders and i in killed:
+                if used is None and holders and i in killed and replaced is None:
                     kept[i] = sorted(set(holders))
+                elif replaced is not None and i in killed:
+                    self._between[i] = holders
+                    holders = []
                 if used is None and i not in killed:
                     if y in live:
                         used = read_why[y]

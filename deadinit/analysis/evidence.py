@@ -103,6 +103,9 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
     if fact.killer is not None:
         k = fact.killer
         out.append(_ev("overwritten", f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts", k.path, k.stmt.line))
+        for i in idxs:
+            for note in an._between.get(i, []):
+                out.append(_ev("read-between", f"an element is read before being replaced: {note.replace('(read) ', 'self.')}; the fix must keep that value"))
         for h in getattr(fact, "kept_by", []):
             out.append(_ev("kept-alive", f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation"))
     checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})

@@ -8,6 +8,8 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 * a variable or ``self.a`` assigned from a constructor call ``T(...)`` holds
   exactly T: it counts only when T is S or a subclass of S;
 * ``isinstance(x, T)`` narrows ``x`` to T;
+* a constructor parameter that every construction site in the project fills with
+  the caller's ``self`` (``Updater(runner, self)``) holds the caller's class;
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated;
 * anything else (unknown receiver, ``Any``, a chain of attributes) counts.
 """
@@ -107,10 +109,9 @@ class ExternalReads:
             refs = [(t, module) for t in access.types]
         else:
             refs = None
-        if refs is not None and any(self._ref_target(r, m)[0] == "unknown" for r, m in refs):
-            refs = self._from_call_sites(access) or refs
-        elif refs is None:
-            refs = self._from_call_sites(access)
+        # a constructor parameter that every construction site fills with the caller's self
+        # is known more precisely from those sites than from its annotation
+        refs = self._from_call_sites(access) or refs
         if refs is None:
             return True, f"receiver `{access.receiver}` has no known class"
         for ref, mod in refs:

@@ -10,6 +10,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from deadinit.findings import human_bytes
+from deadinit.report.paths import display
 
 
 def _frame(path: str, line: int, context: int = 1) -> Text:
@@ -24,10 +25,22 @@ def _frame(path: str, line: int, context: int = 1) -> Text:
     return out
 
 
+def _loose(findings, console: Console) -> None:
+    """Findings that belong to no class (DI100 unused suppressions): one line each."""
+    for f in findings:
+        label = Text()
+        label.append(f"{f.code} ", style="bold blue")
+        label.append(f"{display(f.path)}:{f.line}:{f.column} ", style="magenta")
+        label.append(f.message)
+        console.print(label)
+
+
 def render(result, console: Console, show_evidence: bool = True, quiet: bool = False) -> None:
+    """Findings grouped by subclass; ``quiet`` drops code frames, evidence and the summary line."""
     by_cls = defaultdict(list)
     for f in result.findings:
-        by_cls[f.cls].append(f)
+        if f.cls:
+            by_cls[f.cls].append(f)
     index = result.index
     for cls in sorted(by_cls):
         chain = " -> ".join(q.rsplit(".", 1)[-1] for q in (index.mro(cls) or [cls])) if index else cls
@@ -38,7 +51,7 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         for f in by_cls[cls]:
             label = Text()
             label.append(f"{f.code} ", style="bold red" if f.code == "DI001" else "bold yellow")
-            label.append(f"{f.path}:{f.line}:{f.column} ", style="magenta")
+            label.append(f"{display(f.path)}:{f.line}:{f.column} ", style="magenta")
             label.append(f.message)
             label.append(f"  [{human_bytes(f.estimated_bytes)}]", style="green")
             node = tree.add(label)
@@ -53,8 +66,11 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
             for u in f.unsure:
                 node.add(Text(f"unsure: {u}", style="italic yellow"))
         console.print(tree)
+    _loose([f for f in result.findings if not f.cls], console)
+    if quiet:
+        return
     total = sum(f.estimated_bytes or 0 for f in result.findings)
-    unknown = sum(1 for f in result.findings if f.estimated_bytes is None)
+    unknown = sum(1 for f in result.findings if f.cls and f.estimated_bytes is None)
     counts = defaultdict(int)
     for f in result.findings:
         counts[f.code] += 1

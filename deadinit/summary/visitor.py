@@ -145,14 +145,14 @@ class SummaryVisitor(cst.CSTVisitor):
             ctx = self.func_stack[-1]
             t = node.target
             if isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == ctx.self_name:
-                types = annotation_types(node.annotation)
+                types = annotation_types(node.annotation.annotation)
                 cls = self.class_stack[-1]
                 if types is None:
                     cls.attr_unknown.add(t.attr.value)
                 else:
                     cls.attr_declared.setdefault(t.attr.value, []).extend(types)
         elif self.class_stack and not self.func_stack and isinstance(node.target, cst.Name):
-            types = annotation_types(node.annotation)
+            types = annotation_types(node.annotation.annotation)
             cls = self.class_stack[-1]
             cls.class_attrs.setdefault(node.target.value, self.pos(node).start.line)
             if types is not None:

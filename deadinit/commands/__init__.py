@@ -1,0 +1,1 @@
+"""Command implementations behind ``deadinit.cli``: the CLI only wires options to these."""

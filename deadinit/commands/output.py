@@ -1,0 +1,63 @@
+"""Consoles (colour, NO_COLOR, TTY), output files, one-line errors and exit codes shared by commands."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from typing import Iterator, Optional, TextIO
+
+import click
+from rich.console import Console
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input on the command line or in files it names: one line, exit 2."""
+
+
+def make_console(color: str = "auto", stderr: bool = False, file: Optional[TextIO] = None) -> Console:
+    """``color``: auto (TTY and NO_COLOR/FORCE_COLOR decide), always, never."""
+    kw = dict(highlight=False, soft_wrap=False, stderr=stderr)
+    if file is not None:
+        kw["file"] = file
+    if color == "always":
+        return Console(force_terminal=True, no_color=False, color_system="standard", **kw)
+    if color == "never":
+        return Console(no_color=True, color_system=None, **kw)
+    if file is not None and file not in (sys.stdout, sys.stderr):
+        return Console(color_system=None, **kw)
+    return Console(**kw)
+
+
+def fail(message: str) -> "NoReturn":  # noqa: F821
+    """Print ``deadinit: error: message`` on stderr and exit 2 (no traceback)."""
+    click.echo(f"deadinit: error: {message}", err=True)
+    sys.exit(EXIT_ERROR)
+
+
+@contextmanager
+def output_stream(output_file: Optional[str]) -> Iterator[TextIO]:
+    """stdout, or ``--output-file`` (folders created, written whole at the end)."""
+    if not output_file:
+        yield sys.stdout
+        return
+    folder = os.path.dirname(os.path.abspath(output_file))
+    try:
+        os.makedirs(folder, exist_ok=True)
+        f = open(output_file, "w", encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write output file {output_file}: {e.strerror or e}") from None
+    with f:
+        yield f
+
+
+def exit_code(findings: int, exit_zero: bool = False, fixed: int = 0, exit_non_zero_on_fix: bool = False) -> int:
+    """ruff's rules: findings -> 1; ``--exit-zero`` -> 0 whatever was found;
+    ``--exit-non-zero-on-fix`` -> 1 when a fix changed files, even if nothing remains."""
+    if exit_zero:
+        return EXIT_CLEAN
+    if findings or (exit_non_zero_on_fix and fixed):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN

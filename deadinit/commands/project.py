@@ -1,0 +1,82 @@
+"""Load the configuration once and run the engine over a project (shared by every command)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Iterable, Optional
+
+from rich.console import Console
+
+from deadinit.api import CheckResult, run_check
+from deadinit.commands.output import UsageError
+from deadinit.commands.progress import ProgressSummarizer
+from deadinit.config import Config, load_config, split_codes
+from deadinit.pathfilter import PathFilter
+
+
+def require_paths(paths: Iterable[str]) -> None:
+    for p in paths:
+        if not os.path.lexists(p):
+            raise UsageError(f"path does not exist: {p}")
+
+
+def configure(paths: list[str], config_file: Optional[str] = None, select: str = "", ignore: str = "",
+              show_unsure: bool = False) -> Config:
+    """The run's configuration: the file's, then command-line overrides.
+
+    ``--select`` replaces the configured selection; ``--ignore`` adds to it.
+    """
+    cfg = load_config(paths, config_file)
+    s = cfg.settings
+    if select.strip():
+        s.select = split_codes("--select", select)
+    if ignore.strip():
+        s.ignore = tuple(dict.fromkeys(s.ignore + split_codes("--ignore", ignore)))
+    if show_unsure:
+        s.show_unsure = True
+    return cfg
+
+
+def analyse(paths: list[str], cfg: Config, progress_console: Optional[Console] = None) -> CheckResult:
+    """``run_check`` with the configured path filter, and a progress bar when a console is given."""
+    summarizer = ProgressSummarizer(progress_console) if progress_console is not None else None
+    try:
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg))
+    finally:
+        if summarizer is not None:
+            summarizer.close()
+
+
+def no_files_message(paths: list[str]) -> str:
+    return "no Python files found in " + ", ".join(paths)
+
+
+def scope_to(findings, errors, files: Iterable[str]):
+    """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (pre-commit)."""
+    wanted = {os.path.realpath(p) for p in files}
+
+    def hit(paths) -> bool:
+        return any(os.path.realpath(p) in wanted for p in paths)
+
+    kept = [f for f in findings if hit([f.path, *f.related_paths])]
+    errs = [e for e in errors if hit([e.split(": ", 1)[0]])]
+    return kept, errs
+
+
+def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:
+    return dataclasses.replace(result, findings=list(findings), errors=list(result.errors if errors is None else errors))
+
+
+def resolve_class(result: CheckResult, name: str) -> str:
+    """A class's qualified name from a full or trailing dotted name; ambiguity is a usage error."""
+    classes = result.index.classes if result.index else {}
+    if name in classes:
+        return name
+    matches = sorted(q for q in classes if q.endswith("." + name))
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise UsageError(f"no class {name!r} in the analysed files")
+    shown = ", ".join(matches[:5]) + (" ..." if len(matches) > 5 else "")
+    raise UsageError(f"class name {name!r} is ambiguous: {shown}")

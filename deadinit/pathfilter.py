@@ -1,0 +1,120 @@
+"""Gitignore-style path matching (``pathspec``): include/exclude, .gitignore, per-file-ignores.
+
+``PathFilter`` is the ``excluded(path, is_dir)`` hook that discovery calls while it
+walks the tree.  Patterns are relative to the configuration's folder.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+import pathspec
+
+
+def _spec(patterns) -> Optional[pathspec.GitIgnoreSpec]:
+    patterns = [p for p in patterns if p.strip()]
+    return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+
+
+def relative_to(path: str, root: str) -> Optional[str]:
+    """``path`` relative to ``root`` in posix form, or None when it lies outside."""
+    rel = os.path.relpath(os.path.abspath(path), root)
+    if rel == os.curdir:
+        return ""
+    if rel.startswith(os.pardir + os.sep) or rel == os.pardir or os.path.isabs(rel):
+        return None
+    return Path(rel).as_posix()
+
+
+def _git_top(root: Path) -> Path:
+    for d in [root, *root.parents]:
+        if (d / ".git").exists():
+            return d
+    return root
+
+
+class PathFilter:
+    """Decides which files and folders discovery skips."""
+
+    def __init__(self, root: Path, include=(), exclude=(), respect_gitignore: bool = True):
+        self.root = str(Path(root).resolve())
+        self.include = _spec(include)
+        self.exclude = _spec(exclude)
+        self.respect_gitignore = respect_gitignore
+        self.top = str(_git_top(Path(self.root))) if respect_gitignore else self.root
+        self._gitignores: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+
+    @classmethod
+    def from_config(cls, cfg) -> "PathFilter":
+        return cls(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
+
+    def __call__(self, path: str, is_dir: bool) -> bool:
+        rel = relative_to(path, self.root)
+        if rel:
+            probe = rel + "/" if is_dir else rel
+            if self.exclude is not None and self.exclude.match_file(probe):
+                return True
+            # include never prunes folders: a folder may hold included files further down
+            if not is_dir and self.include is not None and not self.include.match_file(rel):
+                return True
+        return self.respect_gitignore and self.gitignored(path, is_dir)
+
+    def _gitignore(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+        if folder not in self._gitignores:
+            spec = None
+            try:
+                with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as f:
+                    spec = _spec(f.read().splitlines())
+            except OSError:
+                pass
+            self._gitignores[folder] = spec
+        return self._gitignores[folder]
+
+    def gitignored(self, path: str, is_dir: bool) -> bool:
+        """Whether the .gitignore files from the git top-level down to ``path`` ignore it."""
+        full = os.path.abspath(path)
+        if relative_to(full, self.top) in (None, ""):
+            return False
+        folders = []
+        d = os.path.dirname(full)
+        while True:
+            folders.append(d)
+            if d == self.top or os.path.dirname(d) == d:
+                break
+            d = os.path.dirname(d)
+        ignored = False
+        for folder in reversed(folders):  # outermost first; deeper files override
+            spec = self._gitignore(folder)
+            if spec is None:
+                continue
+            rel = Path(os.path.relpath(full, folder)).as_posix() + ("/" if is_dir else "")
+            r = spec.check_file(rel)
+            if r.include is not None:
+                ignored = r.include
+        return ignored
+
+
+@lru_cache(maxsize=8)
+def _per_file_specs(per_file_ignores: tuple, root: str) -> tuple:
+    return tuple((pathspec.GitIgnoreSpec.from_lines([pat]), frozenset(codes)) for pat, codes in per_file_ignores)
+
+
+def per_file_ignored(finding, settings) -> bool:
+    """Whether ``per-file-ignores`` turns the finding off.
+
+    A finding spans files (the allocation, the subclass, the re-assignment); it is
+    ignored when any of them matches a pattern listing its code, the same places
+    where a suppression comment is honoured.
+    """
+    if not settings.per_file_ignores:
+        return False
+    root = settings.config_root or os.getcwd()
+    paths = dict.fromkeys([finding.path, *finding.related_paths])
+    rels = [r for r in (relative_to(p, root) for p in paths) if r]
+    for spec, codes in _per_file_specs(settings.per_file_ignores, root):
+        if (finding.code in codes or finding.name in codes) and any(spec.match_file(r) for r in rels):
+            return True
+    return False

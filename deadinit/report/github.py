@@ -1,0 +1,40 @@
+"""GitHub Actions workflow commands: one ``::warning`` annotation per finding.
+
+https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+"""
+
+from __future__ import annotations
+
+from deadinit.findings import human_bytes
+from deadinit.report.paths import display
+
+
+def _data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(s: str) -> str:
+    return _data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(f) -> str:
+    msg = f"{f.message} ({f.name}"
+    if f.estimated_bytes is not None:
+        msg += f", ~{human_bytes(f.estimated_bytes)} per instance"
+    msg += ")"
+    return (f"::warning file={_prop(display(f.path))},line={f.line},col={f.column},"
+            f"title={_prop(f.code)}::{_data(msg)}")
+
+
+def error(e: str) -> str:
+    """An error line ``path: message`` as an ``::error`` annotation on that file."""
+    path, sep, msg = e.partition(": ")
+    if sep:
+        return f"::error file={_prop(display(path))},title=deadinit::{_data(msg)}"
+    return f"::error title=deadinit::{_data(e)}"
+
+
+def render(result, **_) -> str:
+    lines = [error(e) for e in result.errors]
+    lines += [annotation(f) for f in result.findings]
+    return "".join(s + "\n" for s in lines)
