@@ -1,0 +1,158 @@
+"""Constructor-argument sensitivity, reachability and per-binding liveness."""
+
+from deadinit.api import run_check
+from deadinit.settings import Settings
+
+BASE = '''
+import torch
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+'''
+
+
+def findings(write_project, src, **kw):
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + src})
+    kw.setdefault("select", ("DI001", "DI002"))
+    res = run_check([str(root)], Settings(**kw))
+    return sorted((f.code, f.cls.rsplit(".", 1)[-1], f.attribute) for f in res.findings), res
+
+
+def test_literal_flag_disables_parent_branch(write_project):
+    got, _ = findings(write_project, '''
+class P(Base):
+    def __init__(self, skip_prefill=False, buf=None):
+        if not skip_prefill:
+            self.prefill = PrefillWrapper()
+        if buf is None:
+            self.buf = torch.zeros(8)
+        else:
+            self.buf = buf
+        self.decode = DecodeWrapper()
+    def forward(self, x):
+        return self.prefill, self.decode, self.buf
+class C(P):
+    def __init__(self):
+        super().__init__(skip_prefill=True, buf=torch.ones(2))
+    def forward(self, x):
+        return self.buf
+''')
+    assert got == [("DI002", "C", "decode")]
+
+
+def test_private_helper_only_called_by_overridden_method_is_dead(write_project):
+    got, _ = findings(write_project, '''
+class P(Base):
+    def __init__(self):
+        self.w = DecodeWrapper()
+    def forward(self, x):
+        return self._plan(x)
+    def _plan(self, x):
+        return self.w
+class C(P):
+    def forward(self, x):
+        return x
+''')
+    assert got == [("DI002", "C", "w")]
+
+
+def test_super_property_and_external_reads_keep_alive(write_project):
+    got, _ = findings(write_project, '''
+class P(Base):
+    def __init__(self):
+        self.a = DecodeWrapper()
+        self.b = DecodeWrapper()
+        self.c = DecodeWrapper()
+    def forward(self, x):
+        return self.a
+    @property
+    def bee(self):
+        return self.b
+class C(P):
+    def forward(self, x):
+        return super().forward(x)
+def use(backend: P):
+    return backend.c
+''')
+    assert got == []
+
+
+def test_exact_constructor_receiver_does_not_count(write_project):
+    got, _ = findings(write_project, '''
+class P(Base):
+    def __init__(self):
+        self.w = DecodeWrapper()
+    def forward(self, x):
+        return self.w
+class C(P):
+    def forward(self, x):
+        return x
+class Holder:
+    def __init__(self):
+        self.p = P()
+    def run(self):
+        return self.p.w
+''')
+    assert got == [("DI002", "C", "w")]
+
+
+def test_dynamic_getattr_is_unsure_and_quiet_by_default(write_project):
+    src = '''
+class P(Base):
+    def __init__(self):
+        self.w = DecodeWrapper()
+class C(P):
+    def forward(self, name):
+        return getattr(self, name)
+'''
+    got, res = findings(write_project, src)
+    assert got == [] and len(res.unsure) == 1
+    got, _ = findings(write_project, src, show_unsure=True)
+    assert got == [("DI002", "C", "w")]
+
+
+def test_child_without_super_init_gets_nothing(write_project):
+    got, _ = findings(write_project, '''
+class P(Base):
+    def __init__(self):
+        self.w = DecodeWrapper()
+class C(P):
+    def __init__(self):
+        self.v = 1
+    def forward(self, x):
+        return x
+''')
+    assert got == []
+
+
+def test_nn_module_subclass_rebuilt_is_an_allocation(write_project):
+    got, _ = findings(write_project, '''
+class Layer(torch.nn.Module):
+    pass
+class Model(Base):
+    def __init__(self):
+        self.layers = torch.nn.ModuleList([Layer() for _ in range(4)])
+    def forward(self, x):
+        return self.layers
+class Child(Model):
+    def __init__(self):
+        super().__init__()
+        self.layers = torch.nn.ModuleList([Layer() for _ in range(4)])
+''')
+    assert got == [("DI001", "Child", "layers")]
+
+
+def test_size_is_constant_folded(write_project):
+    _, res = findings(write_project, '''
+WS_MB = 64
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(WS_MB * 1024 * 1024, dtype=torch.uint8)
+class C(P):
+    def __init__(self):
+        super().__init__()
+        self.ws = torch.empty(8, dtype=torch.int32)
+    def forward(self, x):
+        return self.ws
+''')
+    assert [f.estimated_bytes for f in res.findings] == [64 << 20]
