@@ -17,18 +17,20 @@
 # Exit status: gpu-check's (1 when a rewritten class fails) or the acceptance check's.
 #
 # Knobs: PY (python3), OUT, DEVICE (cuda), NO_INSTALL=1 with SGLANG_ROOT=DIR to use an
-# sglang tree and packages already importable (a local dry run), JOBS (1),
-# EXTRA_STUBS=a,b (more packages to stub where missing; local dry runs only).
+# sglang tree and packages already importable (a local dry run), JOBS (3 measurement
+# children at a time: each is its own process, so the figures do not change),
+# EXTRA_STUBS=a,b (more packages to stub where missing; local dry runs only),
+# CLASSES="A B" (other classes than the five backends).
 set -uo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 PY="${PY:-python3}"
 OUT="${OUT:-$REPO/gpu-out}"
 DEVICE="${DEVICE:-cuda}"
-JOBS="${JOBS:-1}"
+JOBS="${JOBS:-3}"
 WORK="${WORK:-/tmp/deadinit-gpu}"
 SKIP_DIR="${1:-}"
 DIRECT_DIR="${2:-}"
-CLASSES=(FlashInferAttnBackend TRTLLMHAAttnBackend FlashInferMLAAttnBackend TRTLLMMLABackend TokenspeedMLABackend)
+CLASSES=(${CLASSES:-FlashInferAttnBackend TRTLLMHAAttnBackend FlashInferMLAAttnBackend TRTLLMMLABackend TokenspeedMLABackend})
 mkdir -p "$OUT" "$WORK"
 cd "$REPO"
 
@@ -79,7 +81,7 @@ else
 fi
 cat "$OUT/trees.txt"
 for c in "${CLASSES[@]}"; do ARGS+=(--class "$c"); done
-ARGS+=(--device "$DEVICE" --stub "sgl_kernel,xgrammar${EXTRA_STUBS:+,$EXTRA_STUBS}" --jobs "$JOBS" --output "$OUT/gpu_check.json" -v)
+ARGS+=(--device "$DEVICE" --stub "sgl_kernel,xgrammar${EXTRA_STUBS:+,$EXTRA_STUBS}" --jobs "$JOBS" --timeout 300 --output "$OUT/gpu_check.json" -v)
 
 echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${ARGS[*]}" | tee "$OUT/command.txt"
 "$PY" -m deadinit.gpu_check "${ARGS[@]}" 2>&1 | tee "$OUT/gpu_check.txt"

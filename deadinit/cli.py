@@ -67,6 +67,8 @@ main.add_command(rules)
 main.add_command(rule)
 main.add_command(explain)
 main.add_command(graph)
+main.add_command(__import__("deadinit.codemods.fix_cli", fromlist=["fix"]).fix)
+main.add_command(__import__("deadinit.gpu_check.cli", fromlist=["gpu_check"]).gpu_check)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -178,10 +178,7 @@ def find_config(paths: Iterable[str]) -> Optional[Path]:
     for d in [start, *start.parents]:
         candidate = d / "pyproject.toml"
         if candidate.is_file():
-            try:
-                data = _read(candidate)
-            except ConfigError:
-                raise
+            data = _read(candidate)  # a broken pyproject.toml on the way up is an error too
             if isinstance(data.get("tool"), dict) and "deadinit" in data["tool"]:
                 return candidate
     return None

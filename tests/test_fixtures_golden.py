@@ -8,7 +8,7 @@ import os
 
 from click.testing import CliRunner
 
-from conftest import REPO
+from corpus_paths import REPO
 from deadinit.cli import main
 
 GOLDEN = REPO / "tests" / "golden" / "fixtures_report.json"

@@ -53,7 +53,7 @@ def _run(o: CheckOptions) -> int:
     project.require_paths(targets + (scope or []))
     cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
     base = load_baseline(o.baseline) if o.baseline else None
-    show_progress = o.fmt in HUMAN and not o.quiet and not o.statistics and err.is_terminal
+    show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     result = project.analyse(targets, cfg, err if show_progress else None)
     if result.files == 0:
         raise UsageError(project.no_files_message(targets))

@@ -7,8 +7,6 @@ that keeps it live or the evidence that no read counts.
 
 from __future__ import annotations
 
-import os
-
 import click
 from rich.text import Text
 from rich.tree import Tree
@@ -16,6 +14,7 @@ from rich.tree import Tree
 from deadinit.commands.output import UsageError, fail, make_console
 from deadinit.config import ConfigError
 from deadinit.findings import human_bytes
+from deadinit.report import reuse_table
 from deadinit.report.paths import display
 
 STATUS_STYLE = {"overwritten": "bold red", "unread": "bold yellow", "live": "green", "skipped": "dim",
@@ -40,6 +39,8 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
         head = f"{code} {fact.status} ({fact.kind}, {size})"
         lines = []
         for e in fact.evidence:
+            if e["kind"] in ("allocated", "chain", "checked"):  # shown once above / in the header
+                continue
             loc = f"  [{display(e['path'])}:{e['line']}]" if e.get("path") else ""
             lines.append(f"{e['kind']}: {e['text']}{loc}")
         lines += [f"builds only dead self.{x}" for x in fact.feeds]
@@ -53,7 +54,7 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
     why = an.read_why.get(attr)
     if attr in an.live or any(id(c) in effective_ids for c in stmts):
         label = f"live ({kind})" if kind else "live (plain value, not an allocation)"
-        return "live", label, [why or "its value is used (read, or kept alive inside a live attribute)"]
+        return "live", label, [why or "its value is used within the __init__ chain, or kept alive inside a live attribute"]
     if kind is None:
         return "plain", "not an allocation (plain value): never reported", ["no read that counts was found"]
     return "not reported", f"{kind}: not reported", ["overwritten inside its own __init__, or kept by a live attribute"]
@@ -75,6 +76,7 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
     an = analyzer.analyse(qualname)
     if an is None:
         console.print("No ancestor __init__ runs for this class: nothing inherited to explain.")
+        reuse_table.render_for(console, index, analyzer, qualname)
         return
     console.print(Text("__init__ chain: " + " -> ".join(f"{o.rsplit('.', 1)[-1]}.__init__" for o in an.chain.inits),
                        style="dim"))
@@ -107,6 +109,7 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
     if not groups:
         tree.add(Text("(none)", style="dim"))
     console.print(tree)
+    reuse_table.render_for(console, index, analyzer, qualname, an)
 
 
 @click.command("explain")
@@ -133,4 +136,3 @@ def explain(qualname: str, paths, config, verbose: bool, color: str) -> None:
     render(result, qn, console, verbose)
     for e in result.errors:
         click.echo(f"deadinit: error: {e}", err=True)
-    _ = os  # keep import for path helpers used by tests

@@ -48,8 +48,9 @@ def _rewritten_label(label: Optional[str], index: int, used: set) -> str:
 @click.option("--class", "classes", multiple=True, metavar="QUALNAME",
               help="Class to build (pkg.mod.Class, pkg.mod:Class or a unique bare name); repeatable.")
 @click.option("--from-fix-report", "fix_reports", multiple=True, metavar="[LABEL=]FILE",
-              help="JSON report of `deadinit fix --report`; its classes are built and checked. "
-                   "LABEL ties it to one --rewritten tree (default: all).")
+              help="JSON report of `deadinit fix --report`: its classes are built and checked "
+                   "(with --class: only those, the report adds checks). LABEL ties it to one "
+                   "--rewritten tree (default: all).")
 @click.option("--profile", "profile_name", metavar="NAME|PATH.toml",
               help=f"Stand-in profile (bundled: {', '.join(profiles.bundled_names())}); "
                    "default: inferred per class.")
@@ -96,16 +97,18 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
     it reads (or a measurement could not be made), 0 otherwise.
     """
     console = Console(stderr=fmt == "json")
+    if not console.is_terminal:  # logs: no wrapping at 80 columns
+        console = Console(stderr=fmt == "json", width=160)
     try:
         reports = []
         for value in fix_reports:
             label, path = inputs.split_labeled(value)
             reports.append((label, inputs.load_fix_report(Path(path))))
-        targets = inputs.collect_targets(classes, reports)
-        if not targets:
+        if not classes and not reports:
             raise click.UsageError("nothing to build: give --class or --from-fix-report")
-        for target in targets:
-            target.qualname = inputs.resolve(target, original)
+        targets = inputs.collect_targets(classes, reports, original)
+        if not targets:
+            raise click.UsageError("the fix reports name none of the --class classes")
         for option, field_name in ((expect_read, "reads"), (expect_skipped, "skipped"),
                                    (expect_base, "new_bases"), (expect_not_in_mro, "not_in_mro")):
             for value in option:

@@ -187,15 +187,28 @@ def resolve(target: Target, tree: Path) -> str:
                      "give the qualname pkg.module.Class")
 
 
-def collect_targets(classes: Sequence[str], reports: Iterable[tuple]) -> List[Target]:
-    """Targets from ``--class`` values and (label, records) fix reports, in order, merged."""
+def collect_targets(classes: Sequence[str], reports: Iterable[tuple], tree: Path) -> List[Target]:
+    """Targets from ``--class`` values and (label, records) fix reports, resolved against ``tree``.
+
+    With ``--class`` given, only those classes are built and the reports only add
+    checks to them (a report may name classes, e.g. draft backends, that need another
+    profile); without, every class a report names is built.
+    """
     targets: Dict[str, Target] = {}
     for spec in classes:
-        targets.setdefault(spec, Target(spec=spec))
+        target = Target(spec=spec)
+        target.qualname = resolve(target, tree)
+        targets.setdefault(target.qualname, target)
+    only_listed = bool(classes)
     for label, records in reports:
         for rec in records:
-            spec = str(rec["class"])
-            target = targets.setdefault(spec, Target(spec=spec))
+            probe = Target(spec=str(rec["class"]), file=rec.get("file"))
+            probe.qualname = resolve(probe, tree)
+            if probe.qualname not in targets:
+                if only_listed:
+                    continue
+                targets[probe.qualname] = probe
+            target = targets[probe.qualname]
             target.file = target.file or rec.get("file")
             target.add_expect(label or ALL, expect_from_record(rec))
             target.fix.append({k: rec.get(k) for k in ("file", "strategy", "estimated_bytes",

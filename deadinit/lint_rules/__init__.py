@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from deadinit.lint_rules.di001_overwritten_parent_allocation import OverwrittenParentAllocation
 from deadinit.lint_rules.di002_unread_parent_allocation import UnreadParentAllocation
+from deadinit.lint_rules.di003_low_reuse_inheritance import LowReuseInheritance
 
-ALL_RULES = [OverwrittenParentAllocation, UnreadParentAllocation]
+ALL_RULES = [OverwrittenParentAllocation, UnreadParentAllocation, LowReuseInheritance]
 
 
 def by_code_or_name(token: str):

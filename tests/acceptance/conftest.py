@@ -1,6 +1,6 @@
 import pytest
 
-from conftest import sglang_tree
+from corpus_paths import sglang_tree
 
 _RESULTS = {}
 

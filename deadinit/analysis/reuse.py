@@ -1,0 +1,373 @@
+"""How much of its parent a subclass still uses (DI003, ``explain``, the direct-base fix).
+
+For a class C with direct project parent P, the *dropped* classes are P and every
+ancestor of P up to (not including) the *suggested base*: the nearest ancestor
+beyond P whose reached behaviour C still needs (a method C reaches resolves to
+it or to one of its ancestors, or one of their ``__init__`` statements builds
+something C needs), else ``object``.  Over what can run on C (the DI002
+reachability) the dropped classes' members fall into:
+
+* methods (``__init__`` and interface stubs aside: a body that only raises
+  ``NotImplementedError`` or is ``pass`` / ``...`` / a docstring): *reused* when C
+  still resolves to them and reaches them, *overridden* when C (or a class
+  between) defines them, *dead* otherwise;
+* ``__init__`` attributes: *used* when an assignment of it is effective for C
+  (the DI001/DI002 fixpoint), *overwritten* / *dead* when it is a DI001 / DI002
+  fact, *unused* when it is a plain value nothing reads;
+* class attributes: *read* when a reached method reads ``self.X``, code outside
+  may read ``obj.X`` on an instance, or the suggested base defines the same
+  name (generic code reads it off any instance), *overridden* or *unread*
+  otherwise.
+
+Metric: ``share = (reused methods + used allocations) / (methods + allocations)``,
+counting only allocations (what DI001/DI002 call an allocation), not plain
+references.  DI003 reports C when ``share <= Settings.di003_threshold`` (default
+0.25), at least one dropped allocation is dead (there is redundant
+initialization to remove) and C has at least one non-stub override.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+from typing import Optional
+
+from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.project.index import ProjectIndex
+
+_STUB_CACHE: dict[tuple[str, int], bool] = {}
+_TEXT_CACHE: dict[str, list[str]] = {}
+
+
+@dataclass
+class MethodUse:
+    owner: str
+    name: str
+    lines: int
+    status: str  # reused | overridden | dead | stub
+    why: str = ""
+
+
+@dataclass
+class AttrUse:
+    owner: str
+    attr: str
+    kind: str  # allocation kind, or "plain"
+    status: str  # used | overwritten | dead | unused | skipped
+    line: int = 0
+    why: str = ""
+    bytes: Optional[int] = None  # estimated size, for dead allocations
+
+    @property
+    def allocation(self) -> bool:
+        return self.kind != "plain"
+
+
+@dataclass
+class ClassAttrUse:
+    owner: str
+    name: str
+    line: int
+    status: str  # read | unread | overridden
+    why: str = ""
+
+
+@dataclass
+class Reuse:
+    cls: str
+    parent: str
+    suggestion: str  # qualname of the suggested base, or "object"
+    dropped: list[str]
+    methods: list[MethodUse] = field(default_factory=list)
+    attrs: list[AttrUse] = field(default_factory=list)
+    class_attrs: list[ClassAttrUse] = field(default_factory=list)
+    super_into_dropped: list[tuple[str, str, str]] = field(default_factory=list)  # (caller, method, resolved owner)
+    external_bases: list[str] = field(default_factory=list)  # non-project bases of dropped classes
+    dead_bytes: Optional[int] = None
+    threshold: float = 0.25
+
+    # -- figures -------------------------------------------------------------
+    def _m(self, *status) -> list[MethodUse]:
+        return [m for m in self.methods if m.status in status]
+
+    @property
+    def counted_methods(self) -> list[MethodUse]:
+        return self._m("reused", "overridden", "dead")
+
+    @property
+    def reused_methods(self) -> list[MethodUse]:
+        return self._m("reused")
+
+    @property
+    def allocations(self) -> list[AttrUse]:
+        return [a for a in self.attrs if a.allocation and a.status != "skipped"]
+
+    @property
+    def used_allocations(self) -> list[AttrUse]:
+        return [a for a in self.allocations if a.status == "used"]
+
+    @property
+    def dead_allocations(self) -> list[AttrUse]:
+        return [a for a in self.allocations if a.status in ("dead", "overwritten")]
+
+    @property
+    def share(self) -> float:
+        total = len(self.counted_methods) + len(self.allocations)
+        if total == 0:
+            return 1.0
+        return (len(self.reused_methods) + len(self.used_allocations)) / total
+
+    @property
+    def flagged(self) -> bool:
+        return (self.share <= self.threshold and bool(self.dead_allocations)
+                and bool(self._m("overridden")) and not self.external_bases)
+
+    # -- what would move -----------------------------------------------------
+    @property
+    def move_attrs(self) -> list[str]:
+        seen: list[str] = []
+        for a in self.attrs:
+            if a.status == "used" and a.attr not in seen:
+                seen.append(a.attr)
+        return seen
+
+    @property
+    def move_methods(self) -> list[MethodUse]:
+        return self.reused_methods
+
+    @property
+    def move_class_attrs(self) -> list[ClassAttrUse]:
+        return [c for c in self.class_attrs if c.status == "read"]
+
+    def summary(self) -> str:
+        cm = self.counted_methods
+        al = self.allocations
+        return (f"{short(self.cls)} reuses {len(self.reused_methods)}/{len(cm)} methods and "
+                f"{len(self.used_allocations)}/{len(al)} allocations of {short(self.parent)} "
+                f"(share {self.share:.0%}, threshold {self.threshold:.0%})")
+
+
+# -- stubs ------------------------------------------------------------------
+def _lines(path: str) -> list[str]:
+    if path not in _TEXT_CACHE:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                _TEXT_CACHE[path] = f.read().splitlines()
+        except OSError:
+            _TEXT_CACHE[path] = []
+    return _TEXT_CACHE[path]
+
+
+def is_stub(path: str, line: int, end_line: int) -> bool:
+    """A method whose body only raises NotImplementedError, or is pass / ... / a docstring."""
+    key = (path, line)
+    if key in _STUB_CACHE:
+        return _STUB_CACHE[key]
+    text = "\n".join(_lines(path)[line - 1:end_line])
+    result = False
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+        fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+        if fn is not None:
+            result = all(_stub_stmt(s) for s in fn.body)
+    except SyntaxError:
+        result = False
+    _STUB_CACHE[key] = result
+    return result
+
+
+def _stub_stmt(s: ast.stmt) -> bool:
+    if isinstance(s, ast.Pass):
+        return True
+    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
+        return True  # docstring or ``...``
+    if isinstance(s, ast.Raise) and s.exc is not None:
+        exc = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False
+
+
+def clear_caches() -> None:
+    _STUB_CACHE.clear()
+    _TEXT_CACHE.clear()
+
+
+# -- the computation ------------------------------------------------------------
+def _needed_owners(index: ProjectIndex, an, reach, cls: str) -> set[str]:
+    """Classes whose methods still run on ``cls`` (attributes and class attributes can move; behaviour stays)."""
+    return {o for (o, _m) in reach.methods if o != cls}
+
+
+def with_init_calls(index: ProjectIndex, an, reach, cls: str):
+    """``reach`` plus the methods that ``__init__`` statements which still run call (``self.m(...)``)."""
+    if an is None:
+        return reach
+    mro = reach.mro
+    events = [c for c in an.chain.stmts if c.active is not False]
+    names: set[str] = set()
+    for i, c in enumerate(events):
+        if c.owner == cls or i in an.effective or (c.stmt.kind not in ("assign", "fill") and c.active is True):
+            names |= {a for a in c.stmt.reads if index.resolve_method(mro, a) is not None}
+    out = Reach(reach.cls, mro, dict(reach.methods), dict(reach.reads), list(reach.dynamic))
+    for name in sorted(names):
+        owner, m = index.resolve_method(mro, name)
+        if (owner, name) not in out.methods:
+            method_reads(index, mro, [(owner, m)], "called in __init__", out)
+    return out
+
+
+def suggest_base(index: ProjectIndex, cls: str, parent: str, needed: set[str]) -> str:
+    """The nearest ancestor beyond ``parent`` whose behaviour is still needed, else "object"."""
+    pmro = index.mro(parent) or [parent]
+    for qn in pmro[1:]:
+        if any(o in (index.mro(qn) or [qn]) for o in needed):
+            return qn
+    return "object"
+
+
+def compute_reuse(index: ProjectIndex, analyzer, cls: str, threshold: float = 0.25, an=None,
+                  parent: Optional[str] = None) -> Optional[Reuse]:
+    """The reuse table of ``cls`` against its first project base (or ``parent``)."""
+    bases = [b.name for b in index.bases(cls) if b.kind == "class"]
+    if not bases:
+        return None
+    parent = parent or bases[0]
+    mro = index.mro(cls)
+    if not mro or parent not in mro:
+        return None
+    if an is None:
+        an = analyzer.analyse(cls)
+    reach = an.reach if an is not None else analyzer.reach_of(cls)
+    reach = with_init_calls(index, an, reach, cls)
+    needed = _needed_owners(index, an, reach, cls)
+    suggestion = suggest_base(index, cls, parent, needed)
+    kept = set(index.mro(suggestion) or [suggestion]) if suggestion != "object" else set()
+    for other in bases:
+        if other != parent:
+            kept |= set(index.mro(other) or [other])
+    dropped = [qn for qn in mro[1:] if qn not in kept]
+    r = Reuse(cls, parent, suggestion, dropped, threshold=threshold)
+    for qn in dropped:
+        r.external_bases += [b.name for b in index.bases(qn) if b.kind != "class"]
+    _methods(index, r, mro, reach)
+    _attrs(index, analyzer, r, an)
+    _class_attrs(index, analyzer, r, mro, reach, kept)
+    _super_calls(index, r, mro, reach)
+    return r
+
+
+def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+    for qn in r.dropped:
+        path = index.file_of(qn).path
+        for name, m in index.classes[qn].methods.items():
+            if name == "__init__":
+                continue
+            res = index.resolve_method(mro, name)
+            if is_stub(path, m.line, m.end_line):
+                status, why = "stub", "interface stub"
+            elif res is not None and res[0] != qn:
+                status, why = "overridden", f"overridden by {short(res[0])}"
+            elif (qn, name) in reach.methods:
+                status, why = "reused", reach.methods[(qn, name)]
+            else:
+                status, why = "dead", "not reachable on this class"
+            r.methods.append(MethodUse(qn, name, m.lines, status, why))
+
+
+def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
+    if an is None:
+        return
+    events = [c for c in an.chain.stmts if c.active is not False]
+    eff_ids = {id(events[i]) for i in an.effective if i < len(events)}
+    facts = {(f.owner, f.attr): f for f in an.facts}
+    groups: dict[tuple[str, str], list] = {}
+    for c in an.chain.stmts:
+        if c.owner in r.dropped and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
+            groups.setdefault((c.owner, c.stmt.attr), []).append(c)
+    total_dead = 0
+    any_size = False
+    for (owner, attr), stmts in groups.items():
+        module = index.class_module[owner]
+        kind = next((k for k in (analyzer.classify(c.stmt.alloc, module) for c in stmts if c.stmt.alloc) if k), None)
+        line = stmts[0].stmt.line
+        fact = facts.get((owner, attr))
+        size = fact.estimated_bytes if fact is not None else None
+        if fact is not None:
+            status = "overwritten" if fact.status == "overwritten" else "dead"
+            kind = fact.kind
+            if fact.estimated_bytes is not None:
+                total_dead += fact.estimated_bytes
+                any_size = True
+            why = f"DI00{1 if status == 'overwritten' else 2}"
+        elif any(id(c) in eff_ids for c in stmts):
+            status, why = "used", an.read_why.get(attr, "used within the __init__ chain")
+        elif all(c.active is False for c in stmts):
+            status, why = "skipped", "never runs for this class"
+        else:
+            status, why = "unused", "nothing that counts reads it"
+        r.attrs.append(AttrUse(owner, attr, kind or "plain", status, line, why, size))
+    r.dead_bytes = total_dead if any_size else None
+
+
+def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach, kept: set) -> None:
+    ext = analyzer.ext
+    for qn in r.dropped:
+        for name, line in index.classes[qn].class_attrs.items():
+            if name in index.classes[qn].methods:
+                continue
+            owner = next((c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn)
+            if owner != qn:
+                r.class_attrs.append(ClassAttrUse(qn, name, line, "overridden", f"defined again by {short(owner)}"))
+                continue
+            why = ""
+            if name in reach.reads:
+                o, m, ln = reach.reads[name][0]
+                why = f"read by {short(o)}.{m} (line {ln})"
+            else:
+                for a, mod in ext.by_attr.get(name, []):
+                    if a.in_class in r.dropped:
+                        continue
+                    ok, reason = ext.could_hold(a, mod, r.cls)
+                    if ok:
+                        why = f"read as `{a.receiver}.{name}` at {index.modules[mod].path}:{a.line} ({reason})"
+                        break
+            if not why and any(name in index.classes[k].class_attrs for k in kept):
+                why = "the new base defines it too: generic code reads it off any instance"
+            r.class_attrs.append(ClassAttrUse(qn, name, line, "read" if why else "unread", why or "no read found"))
+
+
+def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+    """``super().m()`` / ``Parent.m(self)`` in code that stays whose target is a dropped class."""
+    for (owner, name) in reach.methods:
+        if owner in r.dropped:
+            continue
+        m = index.classes[owner].methods.get(name)
+        if m is None:
+            continue
+        for target in m.super_calls:
+            res = index.resolve_method(mro, target, after=owner)
+            if res is not None and res[0] in r.dropped:
+                r.super_into_dropped.append((f"{short(owner)}.{name}", f"super().{target}", res[0]))
+        for base, target in m.parent_calls:
+            qn = index.resolve(index.class_module[owner], base)
+            if qn in r.dropped:
+                r.super_into_dropped.append((f"{short(owner)}.{name}", f"{base}.{target}(self)", qn))
+
+
+def to_dict(r: Reuse) -> dict:
+    """Plain JSON-able form of the table (findings' ``extra``, ``--format json``)."""
+    return {
+        "parent": r.parent, "suggested_base": r.suggestion, "dropped": list(r.dropped),
+        "share": round(r.share, 3), "threshold": r.threshold,
+        "methods": [{"owner": m.owner, "name": m.name, "lines": m.lines, "status": m.status, "why": m.why}
+                    for m in r.methods],
+        "attributes": [{"owner": a.owner, "name": a.attr, "kind": a.kind, "status": a.status, "line": a.line,
+                        "why": a.why} for a in r.attrs],
+        "class_attributes": [{"owner": c.owner, "name": c.name, "line": c.line, "status": c.status, "why": c.why}
+                             for c in r.class_attrs],
+        "move": {"attributes": r.move_attrs,
+                 "methods": [{"name": m.name, "lines": m.lines} for m in r.move_methods],
+                 "class_attributes": [c.name for c in r.move_class_attrs]},
+        "super_calls_into_dropped": [list(x) for x in r.super_into_dropped],
+    }

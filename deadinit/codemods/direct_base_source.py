@@ -1,0 +1,124 @@
+"""Parsed files for the direct-base rewrite: one parse per file, with positions and scopes."""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
+
+BUILTINS = set(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__package__", "__loader__",
+                                 "__builtins__", "__path__", "__annotations__", "__dict__", "__module__",
+                                 "__qualname__", "__class__"}
+
+
+@dataclass
+class Src:
+    path: str
+    module_name: str
+    is_package: bool
+    text: str
+    module: cst.Module
+    positions: dict = field(repr=False, default_factory=dict)
+    scopes: dict = field(repr=False, default_factory=dict)
+
+    def pos(self, node) -> tuple[int, int]:
+        p = self.positions.get(node)
+        return (p.start.line, p.start.column) if p is not None else (0, 0)
+
+    def end(self, node) -> int:
+        p = self.positions.get(node)
+        return p.end.line if p is not None else 0
+
+    def class_node(self, qualname: str) -> Optional[cst.ClassDef]:
+        """The ClassDef of ``qualname`` (module-level or nested in classes)."""
+        rest = qualname[len(self.module_name) + 1:] if qualname.startswith(self.module_name + ".") else qualname
+        body = self.module.body
+        node = None
+        for part in rest.split("."):
+            node = next((s for s in body if isinstance(s, cst.ClassDef) and s.name.value == part), None)
+            if node is None:
+                return None
+            body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+        return node
+
+    def methods(self, cls_node: cst.ClassDef, name: str) -> list[cst.FunctionDef]:
+        body = cls_node.body.body if isinstance(cls_node.body, cst.IndentedBlock) else []
+        return [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == name]
+
+    def resolution(self, name_node: cst.Name) -> str:
+        """"local" | "global" | "builtin" | "unresolved" for a loaded name."""
+        scope = self.scopes.get(name_node)
+        if scope is None:
+            return "unresolved"
+        assignments = scope[name_node.value]
+        if not assignments:
+            return "builtin" if name_node.value in BUILTINS else "unresolved"
+        kinds = {type(a.scope).__name__ for a in assignments}
+        if kinds <= {"GlobalScope"}:
+            return "global"
+        if kinds <= {"BuiltinScope"}:
+            return "builtin"
+        if "GlobalScope" in kinds and "ClassScope" in kinds:
+            return "global"
+        return "local"
+
+    def global_scope(self) -> Optional[GlobalScope]:
+        for s in self.scopes.values():
+            if isinstance(s, GlobalScope):
+                return s
+        return None
+
+
+def parse(path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> Src:
+    if text is None:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    module = cst.parse_module(text)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    scopes = wrapper.resolve(ScopeProvider)
+    return Src(path, module_name, is_package, text, module, dict(positions), dict(scopes))
+
+
+class Sources:
+    def __init__(self, index):
+        self.index = index
+        self._by_path: dict[str, Src] = {}
+
+    def of_class(self, qualname: str) -> Src:
+        mod = self.index.class_module[qualname]
+        s = self.index.modules[mod]
+        return self.get(s.path, mod, s.is_package)
+
+    def of_module(self, module: str) -> Src:
+        s = self.index.modules[module]
+        return self.get(s.path, module, s.is_package)
+
+    def get(self, path: str, module_name: str, is_package: bool) -> Src:
+        if path not in self._by_path:
+            self._by_path[path] = parse(path, module_name, is_package)
+        return self._by_path[path]
+
+
+def undefined_names(text: str) -> list[tuple[str, int]]:
+    """Names loaded somewhere in ``text`` that no scope (nor builtins) binds: (name, line)."""
+    src = parse("<memory>", "__m__", False, text)
+    out = []
+    seen = set()
+    for scope in set(src.scopes.values()):
+        if scope is None:
+            continue
+        for access in scope.accesses:
+            node = access.node
+            if not isinstance(node, cst.Name):
+                continue
+            if access.referents or node.value in BUILTINS:
+                continue
+            key = (node.value, src.pos(node)[0])
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return sorted(out, key=lambda x: (x[1], x[0]))

@@ -1,0 +1,58 @@
+"""json (documented schema), github annotations, concise lines, statistics rows."""
+
+import json
+
+import jsonschema
+
+from deadinit.findings import Finding
+from deadinit.report import github, statistics
+from sample_project import REPO, invoke, sample
+
+JSON_SCHEMA = json.loads((REPO / "deadinit" / "report" / "findings.schema.json").read_text())
+
+
+def _finding(**kw):
+    base = dict(code="DI002", name="unread-parent-allocation", path="a, b.py", line=3, column=5, cls="m.C",
+                parent="m.P", attribute="x", kind="tensor", estimated_bytes=2048, message="50% of it: gone\nreally")
+    base.update(kw)
+    return Finding(**base)
+
+
+def test_json_matches_documented_schema(write_project):
+    for args, cwd in ((["check", "fixtures"], REPO), (["check", ".", "--report-unused-ignores"], None)):
+        if cwd is None:
+            cwd = write_project(sample(ws="  # deadinit: ignore[DI002]"))
+        data = json.loads(invoke([*args, "--format", "json"], cwd=cwd).stdout)
+        assert data
+        jsonschema.Draft202012Validator(JSON_SCHEMA).validate(data)
+
+
+def test_readme_documents_every_json_field():
+    readme = (REPO / "README.md").read_text()
+    for key in JSON_SCHEMA["items"]["required"]:
+        assert f"`{key}`" in readme, key
+
+
+def test_github_annotation_escaping():
+    line = github.annotation(_finding())
+    assert line == ("::warning file=a%2C b.py,line=3,col=5,title=DI002::"
+                    "50%25 of it: gone%0Areally (unread-parent-allocation, ~2 KiB per instance)")
+    assert github.error("x.py: syntax error at line 1") == "::error file=x.py,title=deadinit::syntax error at line 1"
+
+
+def test_github_format_end_to_end(write_project):
+    root = write_project(sample(extra={"pkg/bad.py": "def (:\n"}))
+    res = invoke(["check", ".", "--format", "github"], cwd=root)
+    assert res.exit_code == 1
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("::error file=pkg/bad.py,title=deadinit::")
+    assert lines[1].startswith("::warning file=pkg/base.py,line=11,col=9,title=DI001::`self.ws`")
+    assert lines[2].startswith("::warning file=pkg/base.py,line=12,col=9,title=DI002::")
+    assert res.stderr == ""  # errors went out as annotations only
+
+
+def test_statistics_rows():
+    rows = statistics.rows([_finding(), _finding(estimated_bytes=None, fix_safety="unsafe"), _finding(code="DI001")])
+    assert rows[0] == {"code": "DI002", "name": "unread-parent-allocation", "count": 2, "fixable": 1,
+                       "estimated_bytes": 2048, "unknown_size": 1}
+    assert rows[1]["code"] == "DI001"

@@ -1,0 +1,130 @@
+"""The pre-commit hooks for real: `pre-commit try-repo` installs this repository and runs the hook.
+
+A committed copy of the working tree is the hook repository (try-repo installs from
+git); a second temp repository holds the fixtures.  Each try-repo builds a fresh
+environment from PyPI, so this takes about half a minute per run.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sample_project import FIXTURES, REPO, invoke
+
+pytestmark = pytest.mark.slow
+pytest.importorskip("pre_commit")
+yaml = pytest.importorskip("yaml")  # a pre-commit dependency
+if shutil.which("git") is None:  # pragma: no cover
+    pytest.skip("git is not installed", allow_module_level=True)
+
+GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+FINDING = re.compile(r"\b(DI\d{3}) (\S+):(\d+):(\d+) ")
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True, text=True).stdout
+
+
+def _commit_copy(files: list[str], src: Path, dst: Path) -> Path:
+    for rel in files:
+        if (src / rel).is_file():
+            (dst / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / rel, dst / rel)
+    _git(dst, "init", "-q")
+    _git(dst, "add", "-A")
+    _git(dst, "commit", "-q", "-m", "snapshot")
+    return dst
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Path:
+    """This repository's working tree (tracked and untracked, not ignored), committed in a temp clone."""
+    if (REPO / ".git").exists():
+        files = _git(REPO, "ls-files", "-co", "--exclude-standard").splitlines()
+    else:  # pragma: no cover - a source tree without git
+        files = [str(p.relative_to(REPO)) for p in REPO.rglob("*") if p.is_file() and ".venv" not in p.parts]
+    return _commit_copy(files, REPO, tmp_path_factory.mktemp("hook-repo"))
+
+
+@pytest.fixture
+def user_repo(tmp_path) -> Path:
+    files = [str(Path("fixtures") / p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*.py")]
+    return _commit_copy(files, REPO, tmp_path / "user")
+
+
+def _try_repo(hook_repo: Path, cwd: Path, *args: str, hook: str = "deadinit") -> subprocess.CompletedProcess:
+    env = {**os.environ, "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"), "COLUMNS": "400",
+           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "NO_COLOR": "1"}
+    env.pop("FORCE_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, *args],
+                          cwd=cwd, env={**GIT_ENV, **env}, capture_output=True, text=True, timeout=900)
+
+
+def _expected(cwd: Path, *files: str) -> set:
+    """What the hook must print, from the same engine in-process."""
+    res = invoke(["check", "--project", ".", "--format", "json", *files], cwd=cwd)
+    return {(f["code"], os.path.normpath(f["path"]), f["line"], f["column"]) for f in json.loads(res.stdout)}
+
+
+def _reported(output: str) -> set:
+    return {(m[0], os.path.normpath(m[1]), int(m[2]), int(m[3])) for m in FINDING.findall(output)}
+
+
+def test_hooks_file_declares_both_hooks():
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"deadinit", "deadinit-fix"}
+    for h in hooks.values():
+        assert h["require_serial"] is True and h["language"] == "python" and h["types"] == ["python"]
+    assert hooks["deadinit"]["entry"] == "deadinit check --project ."
+    assert hooks["deadinit-fix"]["entry"].startswith("deadinit fix") and hooks["deadinit-fix"]["pass_filenames"] is False
+
+
+def test_try_repo_all_files_then_one_staged_file(hook_repo, user_repo):
+    everything = _expected(user_repo)
+    assert everything
+    res = _try_repo(hook_repo, user_repo, "--all-files")
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert "deadinit" in out and "Failed" in out
+    assert _reported(out) == everything, out
+
+    # one staged subclass file: only the findings whose subclass, allocation or overwrite lies there
+    staged = "fixtures/backends/speed_mla_backend.py"
+    with open(user_repo / staged, "a") as f:
+        f.write("# touched\n")
+    _git(user_repo, "add", staged)
+    scoped = _expected(user_repo, staged)
+    assert scoped and scoped < everything
+    res = _try_repo(hook_repo, user_repo)
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert _reported(out) == scoped, out
+    _git(user_repo, "commit", "-q", "-m", "touch")
+
+    # a staged file no finding touches: the hook passes
+    quiet = "fixtures/negatives/super_call.py"
+    assert _expected(user_repo, quiet) == set()
+    with open(user_repo / quiet, "a") as f:
+        f.write("# touched\n")
+    _git(user_repo, "add", quiet)
+    res = _try_repo(hook_repo, user_repo)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "Passed" in out, out
+
+
+def test_try_repo_fix_hook_rewrites_and_fails_the_commit(hook_repo, user_repo):
+    before = _expected(user_repo)
+    res = _try_repo(hook_repo, user_repo, "--all-files", hook="deadinit-fix")
+    out = res.stdout + res.stderr
+    assert res.returncode == 1, out
+    assert "files were modified by this hook" in out, out
+    assert _git(user_repo, "status", "--porcelain").strip()  # the working tree was rewritten
+    after = _expected(user_repo)
+    assert len(after) < len(before)
