@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from corpus_paths import CORPUS_DIR, FIXTURES, REPO, sglang_tree  # noqa: F401  (re-exported)

@@ -30,6 +30,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "TrtMLAMultiStepDraft", "FlashMLAMultiStepDraft", "attn_backends"),
     ("DI001", "AliasedFlash", "FlashBackend", "prefill_wrapper_ragged"),
     ("DI001", "FromModule", "Parent", "scratch"),
+    ("DI003", "TrtMHABackend", "FlashBackend", ""),  # fixtures/EXPECTED.md, DI003 table
 }
 
 

@@ -70,6 +70,8 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         size = an.folder.alloc_bytes(alloc, module, env, _self_values(events, rep, index))
         if size is not None and alloc.kind not in ("container",) and fills and events[rep].stmt.kind == "fill" and events[rep].stmt.in_loop:
             size = None  # filled in a loop: count unknown
+        if size == 0:
+            continue  # a known-empty allocation wastes nothing worth a finding
         fact = AttrFact(cls, attr, owner, status, [events[i] for i in idxs], alloc, kind, killer, size,
                         conditional=any(events[i].active is None for i in idxs))
         fact.kept_by = kept_by

@@ -104,6 +104,8 @@ class AllocClassifier:
                         el = self.classify(a.value, local_alloc, self_name)
                         if el is not None:
                             break
+                    if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
+                        return AllocInfo("container", callee=canon, element=el.element, count=el.count)
                     return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
                 return AllocInfo("module", callee=canon)
         kind = heavy_kind(canon, self.s)
