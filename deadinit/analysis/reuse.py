@@ -221,7 +221,7 @@ def suggest_base(index: ProjectIndex, cls: str, parent: str, needed: set[str]) -
     """The nearest ancestor beyond ``parent`` whose behaviour is still needed, else "object"."""
     pmro = index.mro(parent) or [parent]
     for qn in pmro[1:]:
-        if any(o in (index.mro(qn) or [qn]) for o in needed):
+        if qn in needed:
             return qn
     return "object"
 

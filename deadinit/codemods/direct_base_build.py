@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from deadinit.analysis.reach import method_reads, short
-from deadinit.codemods.direct_base_checks import isinstance_blockers, mangled_names, super_blockers
+from deadinit.analysis.reach import short
+from deadinit.codemods.direct_base_checks import (
+    class_blockers, explicit_super, global_blockers, isinstance_blockers, mangled_names, super_blockers,
+)
 from deadinit.codemods.direct_base_class import ClassEdit, apply, find_super_line
+from deadinit.codemods.direct_base_copy import class_attrs_to_copy, element_appends, methods_to_copy
 from deadinit.codemods.direct_base_imports import ImportSpec, add_imports, bindings, plan_imports, remove_unused
-from deadinit.codemods.direct_base_inline import Inliner, _all_names
+from deadinit.codemods.direct_base_inline import Inliner
 from deadinit.codemods.direct_base_live import StayReads
-from deadinit.codemods.direct_base_slice import names_of
+from deadinit.codemods.direct_base_names import name_loads, names_of
 from deadinit.summary.expr import dotted
 
 
@@ -29,6 +32,7 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
     for b in sorted(set(r.external_bases)):
         p.block(f"{short(r.parent)} (or an ancestor that would be dropped) derives from {b}, outside the project")
     isinstance_blockers(p)
+    class_blockers(p)
     cmod = index.class_module[cls]
     base_arg = next((a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None)
     if base_arg is None:
@@ -79,35 +83,40 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
             inl = Inliner(p, an, set(names) | {"self"}, retained, _class_attr_names(p), StayReads(p, an))
             body = inl.inline(owner, {n: cst.Name(n) for n in names})
             inl.out.globals_used += [(psrc, n.value) for q in list(pfn.params.params) + list(pfn.params.kwonly_params)
-                                     if q.default is not None for n in _all_names(q.default)
+                                     if q.default is not None for n in name_loads(q.default)
                                      if psrc.resolution(n) in ("global", "unresolved")]
             edit.new_init = pfn.with_changes(body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])]))
     if p.blockers:
         return
     used = list(inl.out.globals_used) if inl is not None else []
     # helpers and class attributes to copy
-    methods = _methods_to_copy(p, inl)
+    methods = methods_to_copy(p, inl)
+    labels = []
     for owner_q, name in methods:
         src = p.sources.of_class(owner_q)
         nodes = src.methods(src.class_node(owner_q), name)
         edit.methods += nodes
+        labels += [f"{short(owner_q)}.{name}"] * len(nodes)
         for n in nodes:
-            used += [(src, x.value) for x in _all_names(n) if src.resolution(x) in ("global", "unresolved")]
+            used += [(src, x.value) for x in name_loads(n) if src.resolution(x) in ("global", "unresolved")]
         out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
-    for owner_q, name, stmt, src in _class_attrs_to_copy(p, inl, edit.methods):
+    for owner_q, name, stmt, src in class_attrs_to_copy(p, inl, edit.methods):
         edit.class_attrs.append(stmt)
-        used += [(src, x.value) for x in _all_names(stmt) if src.resolution(x) in ("global", "unresolved")]
+        used += [(src, x.value) for x in name_loads(stmt) if src.resolution(x) in ("global", "unresolved")]
         out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
+    if explicit_super(edit.init_body + edit.methods):
+        p.block("moved code calls super(Class, self) with explicit arguments")
     for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
         p.block(f"moved code uses the class-private name {what} (name mangling would change)")
     super_blockers(p, edit.methods, methods)
+    global_blockers(p, edit.methods, labels)
     inlined = sum(cst_lines(s) for s in edit.init_body) if inl is not None else 0
     out.copied_lines = inlined + sum(n for _, n in out.copied_methods) + sum(cst_lines(s) for s in edit.class_attrs)
     if out.copied_lines > max_copy_lines:
         listing = ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods) or "no helpers"
         p.block(f"would copy {out.copied_lines} lines (limit {max_copy_lines}): __init__ {inlined} lines, {listing}")
     if inl is not None:
-        _element_appends(p, an, child, init, inl, edit)
+        element_appends(p, an, child, init, inl, edit)
         out.kept_attrs = sorted(inl.out.attrs)
         out.dropped_attrs = sorted(inl.out.dropped_attrs - inl.out.attrs)
         out.dropped_effects = list(inl.out.dropped_effects)
@@ -212,88 +221,6 @@ def _retained(p, cnode, init, r, line) -> set:
     for n in nodes:
         n.visit(V())
     return out
-
-
-def _methods_to_copy(p, inl) -> list:
-    index, mro = p.index, p.mro
-    reach = {(m.owner, m.name) for m in p.reuse.move_methods}
-    start = []
-    names = set(inl.out.self_reads) if inl is not None else set()
-    for name in sorted(names):
-        res = index.resolve_method(mro, name)
-        if res is not None and res[0] in p.dropped and (res[0], name) not in reach:
-            start.append(res)
-    if start:
-        extra = method_reads(index, mro, start, "called by inlined __init__ code")
-        reach |= {k for k in extra.methods if k[0] in p.dropped}
-    order = []
-    for qn in p.dropped:
-        for name in index.classes[qn].methods:
-            if (qn, name) in reach and index.resolve_method(mro, name)[0] == qn:
-                order.append((qn, name))
-    return order
-
-
-def _class_attrs_to_copy(p, inl, methods: list) -> list:
-    index = p.index
-    wanted = {c.name for c in p.reuse.move_class_attrs}
-    reads = set(inl.out.self_reads) if inl is not None else set()
-    for m in methods:
-        reads |= names_of(m, "self").self_reads
-    for qn in p.dropped:
-        for name in index.classes[qn].class_attrs:
-            if name in reads and name not in index.classes[qn].methods:
-                owner = next((c for c in p.mro if name in index.classes[c].class_attrs), qn)
-                if owner == qn:
-                    wanted.add(name)
-    out = []
-    for qn in p.dropped:
-        src = p.sources.of_class(qn)
-        cnode = src.class_node(qn)
-        for st in cnode.body.body if cnode is not None else []:
-            if not isinstance(st, cst.SimpleStatementLine):
-                continue
-            for s in st.body:
-                targets = [t.target for t in s.targets] if isinstance(s, cst.Assign) else [s.target] if isinstance(s, cst.AnnAssign) else []
-                hit = [t.value for t in targets if isinstance(t, cst.Name) and t.value in wanted]
-                if hit:
-                    out.append((qn, hit[0], st, src))
-                    wanted -= set(hit)
-                    break
-    return out
-
-
-def _element_appends(p, an, child, init, inl, edit) -> None:
-    """``self.X[i] = v`` over the range the dropped parent appended X's elements on: make it ``append``."""
-    if init is None or edit.super_line is None:
-        return
-    events = an.chain.stmts
-    appends = {(c.stmt.attr, c.stmt.loop_iter) for c in events
-                if c.owner in p.dropped and c.stmt.kind == "fill" and c.stmt.fill_kind == "append"}
-    for c in events:
-        st = c.stmt
-        if c.owner != p.cls or st.kind != "fill" or st.fill_kind != "setitem":
-            continue
-        if (st.attr, st.loop_iter) not in appends or st.attr not in inl.out.attrs or st.attr not in inl.out.dropped_attrs:
-            continue
-        if not (st.loop_iter and st.loop_iter[0] == "call" and st.loop_iter[1] == "range" and len(st.loop_iter[2]) == 1):
-            continue
-        for node in _assigns_at(child, init, st.line, st.col):
-            edit.to_append.add(id(node))
-
-
-def _assigns_at(child, init, line: int, col: int) -> list:
-    found = []
-
-    class V(cst.CSTVisitor):
-        def visit_Assign(self, node):
-            t = node.targets[0].target if len(node.targets) == 1 else None
-            if child.pos(node) == (line, col) and isinstance(t, cst.Subscript) and len(t.slice) == 1 \
-                    and isinstance(t.slice[0].slice, cst.Index) and isinstance(t.slice[0].slice.value, cst.Name):
-                found.append(node)
-
-    init.visit(V())
-    return found
 
 
 def _regions(child, cnode) -> list:

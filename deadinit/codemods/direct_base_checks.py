@@ -37,6 +37,43 @@ def isinstance_blockers(p) -> None:
                     f"which {short(p.cls)} would stop passing")
 
 
+def class_blockers(p) -> None:
+    """Dropped classes whose members or effects deadinit cannot see; subclasses' super() into them."""
+    index = p.index
+    for qn in p.dropped:
+        k = index.classes[qn]
+        if k.decorators:
+            p.block(f"{short(qn)} is decorated ({', '.join(k.decorators)}): generated members cannot be moved")
+        if k.keywords:
+            p.block(f"{short(qn)} has class keywords ({', '.join(k.keywords)}): its metaclass would be dropped")
+        for hook in ("__init_subclass__", "__set_name__", "__class_getitem__", "__new__"):
+            if hook in k.methods:
+                p.block(f"{short(qn)} defines {hook}, which acts on {short(p.cls)} beyond its methods")
+    for sub in sorted(index.all_subclasses(p.cls)):
+        for (owner, name) in p.analyzer.reach_of(sub).methods:
+            if owner in p.dropped:
+                continue
+            for target in index.classes[owner].methods[name].super_calls:
+                res = index.resolve_method(index.mro(sub) or [sub], target, after=owner)
+                if res is not None and res[0] in p.dropped:
+                    p.block(f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
+                            f"which runs {short(res[0])}'s version")
+
+
+def explicit_super(nodes: list) -> bool:
+    """``super(X, self)`` in moved code: X would no longer be in the MRO."""
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "super" and node.args:
+                found.append(node)
+
+    for n in nodes:
+        n.visit(V())
+    return bool(found)
+
+
 def mangled_names(nodes: list) -> list[str]:
     found: list[str] = []
 
@@ -49,6 +86,23 @@ def mangled_names(nodes: list) -> list[str]:
     for n in nodes:
         n.visit(V())
     return found
+
+
+def global_blockers(p, nodes: list, labels: list) -> None:
+    """Moved code that rebinds module globals (``global x``) would rebind the wrong module's."""
+    for node, label in zip(nodes, labels):
+        found: list = []
+
+        class V(cst.CSTVisitor):
+            def visit_Global(self, n: cst.Global) -> None:
+                found.extend(x.name.value for x in n.names)
+
+            def visit_Nonlocal(self, n: cst.Nonlocal) -> None:
+                found.extend(x.name.value for x in n.names)
+
+        node.visit(V())
+        if found:
+            p.block(f"copied {label} rebinds `{', '.join(found)}` of its own module (global statement)")
 
 
 def super_blockers(p, method_nodes: list, methods: list) -> None:
@@ -110,10 +164,10 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     nindex = ProjectIndex([new_sum if m == module else x for m, x in index.modules.items()])
     only = affected_classes(nindex, module, out.cls, out.reuse.dropped if out.reuse else [])
     analyzer, analyses = analyse(nindex, settings, only=only if findings else {out.cls})
-    missing = sorted((set(analyzer.reach_of(out.cls).reads) & _assigned(result.index, out.cls))
-                     - _assigned(nindex, out.cls))
-    if missing:
-        problems.append(f"attributes read by {short(out.cls)} are no longer set: {', '.join(missing)}")
+    for qn in [out.cls] + sorted(nindex.all_subclasses(out.cls)):
+        missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
+        if missing:
+            problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
     if not findings:
         return problems
     found = [f for f in findings_for(nindex, analyzer, analyses, settings) if not f.unsure]

@@ -125,10 +125,12 @@ def _statement_of(module: cst.Module, node) -> Optional[cst.CSTNode]:
     return None
 
 
-def _same(parent: list, child: list) -> bool:
+def _same(parent: list, child: list, parent_module: str, name: str) -> bool:
+    """Whether two modules' bindings of ``name`` are the same object (same import, same statement,
+    or the child imports it from the parent's module)."""
     pk = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in parent}
     ck = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in child}
-    return bool(pk & ck)
+    return bool(pk & ck) or ("from", parent_module, name) in ck
 
 
 def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tuple[list[ImportSpec], list[str]]:
@@ -148,10 +150,14 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
             blockers.append(f"`{name}` (used by moved code from {src.module_name}) is not bound in that module")
             continue
         if cb:
-            if not _same(pb, cb):
+            if not _same(pb, cb, src.module_name, name):
                 blockers.append(f"`{name}` means something else in {child.module_name} than in {src.module_name}")
             continue
         key, guard, spec = pb[0]
+        if name in rebound_globals(src):
+            blockers.append(f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
+                            f"an import would copy a stale value")
+            continue
         if key[0] == "def":
             specs.append(ImportSpec(src.module_name, name, None))
         elif guard in ("", "TYPE_CHECKING"):
@@ -159,6 +165,23 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
         else:
             blockers.append(f"`{name}` is imported conditionally ({guard}) in {src.module_name}")
     return _dedupe(specs), blockers
+
+
+_REBOUND: dict = {}
+
+
+def rebound_globals(src: Src) -> set:
+    """Names some function of ``src`` declares ``global``."""
+    if src.path not in _REBOUND:
+        found: set = set()
+
+        class V(cst.CSTVisitor):
+            def visit_Global(self, node: cst.Global) -> None:
+                found.update(n.name.value for n in node.names)
+
+        src.module.visit(V())
+        _REBOUND[src.path] = found
+    return _REBOUND[src.path]
 
 
 def _dedupe(specs: list[ImportSpec]) -> list[ImportSpec]:

@@ -18,11 +18,11 @@ import libcst as cst
 
 from deadinit.analysis.chain import UNKNOWN, evaluate, value_of
 from deadinit.analysis.reach import short
-from deadinit.codemods.direct_base_slice import SliceInput, Unit, build, is_check_block, names_of, walk
+from deadinit.codemods.direct_base_keep import KeepDecisions
+from deadinit.codemods.direct_base_names import name_loads
+from deadinit.codemods.direct_base_rebuild import Rebuild
+from deadinit.codemods.direct_base_slice import SliceInput, Unit, build, walk
 from deadinit.summary.expr import dotted, to_expr
-
-_PASS = cst.SimpleStatementLine([cst.Pass()])
-
 
 @dataclass
 class InlineResult:
@@ -34,7 +34,7 @@ class InlineResult:
     self_reads: set = field(default_factory=set)  # self attributes / methods the kept code reads
 
 
-class Inliner:
+class Inliner(KeepDecisions, Rebuild):
     def __init__(self, plan, an, clash: set, retained: set, extra_attrs: set, stay=None):
         self.p = plan
         self.stay = stay  # direct_base.ClassPlan: index, sources, cls, dropped, mro, new methods...
@@ -150,10 +150,11 @@ class Inliner:
         fscope = src.scopes.get(body[0]) if body else None
         replace: dict[int, cst.BaseExpression] = {}
         prologue = []
+        kept_ids = {id(n) for node in _kept_nodes(units) for n in name_loads(node)}
         for q in [plist[0]] + named:
             name = q.name.value
             refs, stores = self._refs(fscope, name, param=True)
-            if not refs and not stores:
+            if not any(id(r) in kept_ids for r in refs):
                 continue
             if q is plist[0]:
                 if self_name != p.self_name:
@@ -217,184 +218,11 @@ class Inliner:
 
     def _collect_globals(self, src, nodes: list) -> None:
         for node in nodes:
-            for n in _all_names(node):
+            for n in name_loads(node):
                 if src.resolution(n) in ("global", "unresolved"):
                     self.out.globals_used.append((src, n.value))
 
     # -- keep decisions ------------------------------------------------------------
-    def _decide(self, units: list[Unit], si: SliceInput, params: set, owner: str, path: str) -> None:
-        needed_names: set = set()
-        needed_attrs: set = set()
-        base_ranges = list(self.stay.kept_ranges) if self.stay is not None else []
-        while True:
-            self._mark(units, needed_names, needed_attrs)
-            names, attrs = set(), set()
-            if self.stay is not None:
-                self.stay.kept_ranges = base_ranges + [(path, u.line, u.end_line) for u in walk(units)
-                                                       if u.keep and u.kind in ("small", "def", "opaque")]
-                self.stay.kept_pos |= {(owner, u.line, u.col) for u in walk(units) if u.keep}
-            for u in walk(units):
-                if not u.keep:
-                    continue
-                names |= u.uses
-                attrs |= u.self_reads
-                for m in u.self_reads & si.methods:
-                    attrs |= si.method_reads(m)
-            if names <= needed_names and attrs <= needed_attrs and self._stable(units, needed_names, needed_attrs):
-                break
-            needed_names |= names
-            needed_attrs |= attrs
-        defined = set(params) | {"self"}
-        written = set(self.extra_attrs)
-        for u in walk(units):
-            if u.keep:
-                defined |= u.defs
-                written |= u.self_writes
-        local_names = set(params)
-        for u in walk(units):
-            local_names |= u.defs
-        def ok(u: Unit) -> bool:
-            return (u.uses & local_names) <= defined and u.self_reads <= (written | si.methods) \
-                and all(ok(x) for b in u.blocks for x in b)
-
-        for u in walk(units):
-            if (u.kind == "small" and u.role == "check") or is_check_block(u):
-                u.keep = ok(u)
-                if u.keep:
-                    for x in walk([u]):
-                        x.keep = True
-            elif u.kind == "small" and u.role == "effect":
-                what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
-                if si.self_name in u.uses:
-                    self.p.block(f"{short(owner)}.__init__ line {u.line} passes self to another object: `{what}`")
-                elif self._needed(u.receiver):
-                    self.p.block(f"{short(owner)}.__init__ line {u.line} changes `{u.receiver}`, which code that stays reads: `{what}`")
-                else:
-                    self.out.dropped_effects.append(f"{short(owner)}.__init__ line {u.line}: `{what}`")
-            elif u.kind == "small" and u.role == "return" and u is not units[-1]:
-                self.p.block(f"{short(owner)}.__init__ returns early (line {u.line}): inlining would skip the subclass's own code")
-        declared = set()
-        for u in walk(units):
-            if u.role == "global":
-                declared |= u.defs
-        for u in walk(units):
-            if u.keep and u.defs & declared:
-                self.p.block(f"{short(owner)}.__init__ rebinds module global(s) {', '.join(sorted(u.defs & declared))} of its own module")
-
-    def _stable(self, units: list[Unit], names: set, attrs: set) -> bool:
-        before = [u.keep for u in walk(units)]
-        self._mark(units, names, attrs)
-        return before == [u.keep for u in walk(units)]
-
-    def _effective(self, u: Unit, attrs: set) -> bool:
-        if not u.eff:
-            return False
-        if self.stay is None:
-            return True
-        if all(self.stay.overwritten(self._owner, u.line, u.col, a) for a in u.self_writes):
-            return False
-        return self.stay.stays(u.self_writes, attrs)
-
-    def _mark(self, units: list[Unit], names: set, attrs: set) -> bool:
-        any_kept = False
-        for u in units:
-            if u.kind == "small":
-                if u.role == "attr":
-                    u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
-                elif u.role == "local":
-                    u.keep = bool(u.defs & names)
-                elif u.role in ("self_call", "super"):
-                    u.keep = True
-                else:
-                    u.keep = False
-            elif u.kind == "def":
-                u.keep = bool(u.defs & names)
-            elif u.kind == "opaque":
-                u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
-            else:
-                kids = [self._mark(b, names, attrs) for b in u.blocks]
-                u.keep = any(kids) and not is_check_block(u)
-            any_kept |= u.keep
-        return any_kept
-
-    def _needed(self, receiver: str) -> bool:
-        if not receiver or receiver.startswith("<"):
-            return True
-        return any(r == receiver or r.startswith(receiver + ".") or receiver.startswith(r + ".") and r.count(".") >= 1
-                   for r in self.retained)
-
-    # -- rebuilding ------------------------------------------------------------------
-    def _rebuild(self, units: list[Unit], owner: str, src, self_name: str, replace: dict) -> list:
-        out: list = []
-        line_node, smalls = None, []
-
-        def flush():
-            nonlocal line_node, smalls
-            if smalls:
-                smalls[-1] = smalls[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
-                if isinstance(line_node, cst.SimpleStatementLine):
-                    out.append(line_node.with_changes(body=smalls))
-                else:
-                    out.append(cst.SimpleStatementLine(body=smalls))
-            line_node, smalls = None, []
-
-        for u in units:
-            if not u.keep:
-                continue
-            if u.kind == "small":
-                if u.role == "super" and u.inline is not None:
-                    flush()
-                    out.extend(self._inline_call(owner, u.inline, u.receiver, replace))
-                    continue
-                if u.line_node is not line_node:
-                    flush()
-                    line_node = u.line_node
-                smalls.append(u.node)
-                continue
-            flush()
-            out.append(self._compound(u, owner, src, self_name, replace))
-        flush()
-        return out
-
-    def _suite(self, suite, units, owner, src, self_name, replace):
-        stmts = self._rebuild(units, owner, src, self_name, replace)
-        if isinstance(suite, cst.IndentedBlock):
-            return suite.with_changes(body=stmts or [_PASS])
-        return cst.IndentedBlock(body=stmts or [_PASS])
-
-    def _compound(self, u: Unit, owner, src, self_name, replace):
-        n = u.node
-        if u.kind in ("def", "opaque"):
-            return n
-        if u.kind == "if":
-            body = self._suite(n.body, u.blocks[0], owner, src, self_name, replace)
-            orelse = None
-            if len(u.blocks) > 1 and any(x.keep for x in u.blocks[1]):
-                if isinstance(n.orelse, cst.If):
-                    sub = self._rebuild(u.blocks[1], owner, src, self_name, replace)
-                    orelse = sub[0] if len(sub) == 1 and isinstance(sub[0], cst.If) else cst.Else(cst.IndentedBlock(sub))
-                else:
-                    orelse = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace))
-            return n.with_changes(body=body, orelse=orelse)
-        if u.kind in ("loop", "with"):
-            body = self._suite(n.body, u.blocks[0], owner, src, self_name, replace)
-            changes = {"body": body}
-            if u.kind == "loop" and len(u.blocks) > 1:
-                kept = any(x.keep for x in u.blocks[1])
-                changes["orelse"] = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace)) if kept else None
-            return n.with_changes(**changes)
-        if u.kind == "try":
-            body = self._suite(n.body, u.blocks[0], owner, src, self_name, replace)
-            handlers = [h.with_changes(body=self._suite(h.body, b, owner, src, self_name, replace))
-                        for h, b in zip(n.handlers, u.blocks[1:1 + len(n.handlers)])]
-            k = 1 + len(n.handlers)
-            orelse = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[k], owner, src, self_name, replace)) \
-                if n.orelse is not None else None
-            final = n.finalbody.with_changes(body=self._suite(n.finalbody.body, u.blocks[k + 1], owner, src, self_name, replace)) \
-                if n.finalbody is not None else None
-            return n.with_changes(body=body, handlers=handlers, orelse=orelse, finalbody=final)
-        return n
-
     def _inline_call(self, owner: str, call: cst.Call, target: str, replace: dict) -> list:
         nxt = self.p.init_target(owner, target)
         args_nodes = list(call.args) if target == "super" else list(call.args)[1:]
@@ -429,25 +257,6 @@ def _simple(node) -> bool:
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
         return True
     return isinstance(node, cst.Name)
-
-
-def _all_names(node):
-    out = []
-
-    class V(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute):
-            n.value.visit(self)
-            return False
-
-        def visit_Arg(self, n: cst.Arg):
-            n.value.visit(self)
-            return False
-
-        def visit_Name(self, n: cst.Name):
-            out.append(n)
-
-    node.visit(V())
-    return out
 
 
 def _kept_nodes(units: list[Unit]):

@@ -54,7 +54,8 @@ class FixOutcome:
         for fp in self.plan.files:
             files += 1
             enc = _encoding(fp.old)
-            for line in difflib.unified_diff(fp.old.decode(enc).splitlines(), fp.new.decode(enc).splitlines(), lineterm=""):
+            a, b = fp.old.decode(enc).splitlines(), fp.new.decode(enc).splitlines()
+            for line in difflib.unified_diff(a, b, lineterm=""):
                 if line.startswith("+") and not line.startswith("+++"):
                     added += 1
                 elif line.startswith("-") and not line.startswith("---"):

@@ -40,7 +40,8 @@ class _Strategies(click.Choice):
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--strategy", type=_Strategies(), default="skip-flag", show_default=True,
               help="How to fix: skip-flag guards the parent's dead allocations with a flag the subclass passes.")
-@click.option("--diff", "diff_only", is_flag=True, help="Print a unified diff and write nothing (exit 1 if it is not empty).")
+@click.option("--diff", "diff_only", is_flag=True,
+              help="Print a unified diff and write nothing (exit 1 if it is not empty).")
 @click.option("--class", "classes", multiple=True, metavar="QUALNAME",
               help="Only fix this subclass (qualified or trailing dotted name); repeatable.")
 @click.option("--select", default="", help="Comma-separated rule codes or names to fix (default: DI001,DI002).")

@@ -209,6 +209,9 @@ class _Planner:
             c.owner != g.leaf and c.stmt.kind == "assign" and c.stmt.attr == a and c.stmt.alloc is not None
             and c.active is not False for c in an.chain.stmts))
         notes = [f"{short(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
+        notes += [f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
+                  f"{short(o)}.__init__ into {short(cls)}.__init__, after it refills the list"
+                  for o, gd in g.guards.items() for cls, _, st in gd.moves]
         notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
         return Change(g.id, STRATEGY, g.leaf, self.index.file_of(g.leaf).path, unread, [f.key for f in fixed],
                       over, sorted(self._files.get(g.id, ())), g.flag, [c for c in g.path[1:]],

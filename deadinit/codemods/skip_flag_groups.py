@@ -100,11 +100,12 @@ class GroupBuilder:
                 nxt = self.index.resolve_method(mro, "__init__", after=g.path[i]) if g.path[i] in mro else None
                 if nxt is not None and nxt[0] != g.path[i + 1]:
                     return (f"{short(sub)} inherits {short(g.path[i])}.__init__, but in its MRO super().__init__ "
-                            f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the wrong class")
+                            f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
+                            "wrong class")
         top = self.src.init(g.path[-1])
         if top.has_star():
-            return (f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter could capture an "
-                    "argument that is forwarded today")
+            return (f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
+                    "arguments they capture")
         _, _, env = an.chain.calls[g.path[-1]]
         bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
         g.reuse = bound[0] if bound else None

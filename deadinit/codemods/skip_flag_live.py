@@ -26,7 +26,7 @@ class Liveness:
     mixed: set = field(default_factory=set)  # id(node) of compounds to guard inside
     dead_units: list = field(default_factory=list)  # the units in ``dead``
     dead_locals: set = field(default_factory=set)
-    live_reads: dict = field(default_factory=dict)  # self attr -> (first line read by kept code, attrs that code writes)
+    live_reads: dict = field(default_factory=dict)  # self attr -> (first line kept code reads it, what it writes)
     live_writes: dict = field(default_factory=dict)  # attr in D -> line of kept code that writes it
     live_units: list = field(default_factory=list)  # every unit that stays (its header, for compounds)
 

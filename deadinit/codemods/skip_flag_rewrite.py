@@ -169,18 +169,20 @@ def _append(elements: list, new) -> list:
 
 
 def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
+    """``flag: bool = False`` as the last parameter that can be passed by keyword."""
     new = cst.Param(name=cst.Name(flag), annotation=cst.Annotation(cst.Name("bool")), default=cst.Name("False"),
                     equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")))
-    if params.star_kwarg is not None or isinstance(params.star_arg, (cst.Param, cst.ParamStar)):
-        seq = list(params.params) + ([params.star_arg] if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else [])
-        kw = list(params.kwonly_params)
-        before = (kw or seq)[-1] if (kw or seq) else None
-        if params.star_kwarg is not None:  # ``..., new, **kwargs``: new takes the comma before **kwargs
-            new = new.with_changes(comma=before.comma if before is not None else cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            return params.with_changes(kwonly_params=kw + [new])
-        if kw:
-            return params.with_changes(kwonly_params=_append(kw, new))
-        star = params.star_arg
+    star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else None
+    kw = list(params.kwonly_params)
+    if params.star_kwarg is not None:  # ``..., new, **kwargs``: new takes the comma before **kwargs
+        before = kw[-1] if kw else (star if star is not None else params.params[-1])
+        new = new.with_changes(comma=before.comma)
+        if star is None:
+            return params.with_changes(params=list(params.params) + [new])
+        return params.with_changes(kwonly_params=kw + [new])
+    if kw:
+        return params.with_changes(kwonly_params=_append(kw, new))
+    if star is not None:
         if not isinstance(star.comma, cst.Comma):
             star = star.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         return params.with_changes(star_arg=star, kwonly_params=[new])

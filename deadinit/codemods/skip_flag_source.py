@@ -121,7 +121,9 @@ def _find_init(body, parts: list[str]) -> Optional[cst.FunctionDef]:
             inits = [s for s in inner if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"]
             return inits[-1] if inits else None
         if isinstance(st, (cst.If, cst.Try)):  # classes defined under ``if TYPE_CHECKING`` / try
-            for blk in [st.body] + ([st.orelse.body] if getattr(st, "orelse", None) is not None and not isinstance(st.orelse, cst.If) else []):
+            orelse = getattr(st, "orelse", None)
+            blocks = [st.body] + ([orelse.body] if orelse is not None and not isinstance(orelse, cst.If) else [])
+            for blk in blocks:
                 if isinstance(blk, cst.IndentedBlock):
                     r = _find_init(blk.body, parts)
                     if r is not None:

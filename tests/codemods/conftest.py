@@ -1,78 +1,41 @@
-"""Helpers for the fix tests: fixture copies, one-call fixes, the CPU probe, cached summaries."""
+"""Fixtures for the fix tests; the helpers live in ``codemod_helpers`` (re-exported here)."""
 
-import hashlib
-import json
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-from deadinit.api import run_check
-from deadinit.codemods.driver import run_fix
-from deadinit.codemods.model import FixOptions
-from deadinit.summary.parse import summarize_source
-
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
-GOLDEN = HERE / "golden"
-PROBE = HERE / "fixture_probe.py"
-
-B = "fixtures.backends."
-# scenario -> (classes to fix, --unsafe-fixes, probe keys whose construction may change)
-SCENARIOS = {
-    "mla_chain": ((B + "trt_mla_backend.TrtMLABackend", B + "speed_mla_backend.SpeedMLABackend"), False,
-                  {"TrtMLABackend", "TrtMLABackend[dsl]", "SpeedMLABackend", "TrtMLAMultiStepDraft"}),
-    "mha_child": ((B + "trt_mha_backend.TrtMHABackend",), True, {"TrtMHABackend", "TrtMHAMultiStepDraft"}),
-    "drafts": ((B + "trt_mha_backend.TrtMHAMultiStepDraft", B + "trt_mla_backend.TrtMLAMultiStepDraft"), False,
-               {"TrtMHAMultiStepDraft", "TrtMLAMultiStepDraft"}),
-}
+from codemod_helpers import (  # noqa: F401  (re-exported for tests that import conftest)
+    GOLDEN,
+    HERE,
+    PROBE,
+    REPO,
+    SCENARIOS,
+    CachingSummarizer,
+    copy_fixtures,
+    fix,
+    probe,
+)
 
 
 @pytest.fixture
 def fixture_tree(tmp_path, monkeypatch):
     """A private copy of ``fixtures/`` as the current folder (finding paths are relative)."""
-    shutil.copytree(REPO / "fixtures", tmp_path / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
+    copy_fixtures(tmp_path)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
 
-def fix(paths=("fixtures",), classes=(), unsafe=False, write=True, summarizer=None, **kw):
-    result = run_check(list(paths), summarizer=summarizer)
-    return run_fix(result, "skip-flag", FixOptions(classes=tuple(classes), unsafe_fixes=unsafe, **kw), write=write)
-
-
-def probe(tree) -> dict:
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    p = subprocess.run([sys.executable, str(PROBE), str(tree)], capture_output=True, text=True, env=env, timeout=120)
-    assert p.returncode == 0, p.stderr
-    return json.loads(p.stdout)
-
-
 @pytest.fixture(scope="session")
 def original_probe(tmp_path_factory):
-    tree = tmp_path_factory.mktemp("original")
-    shutil.copytree(REPO / "fixtures", tree / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
-    return probe(tree)
+    return probe(copy_fixtures(tmp_path_factory.mktemp("original")))
 
 
-class CachingSummarizer:
-    """``run_check(summarizer=...)`` that re-summarises only files whose bytes changed."""
-
-    def __init__(self):
-        self.cache = {}
-        self.misses = 0
-
-    def __call__(self, items, settings):
-        out = []
-        for path, module, is_pkg in items:
-            with open(path, "rb") as f:
-                data = f.read()
-            key = (path, module, is_pkg, hashlib.sha256(data).hexdigest(), settings.summary_key())
-            if key not in self.cache:
-                self.misses += 1
-                self.cache[key] = summarize_source(data, path, module, is_pkg, settings)
-            out.append(self.cache[key])
-        return out
+@pytest.fixture
+def write_project(tmp_path):
+    """Write {relpath: source} under tmp_path and return the root."""
+    def _write(files: dict) -> Path:
+        for rel, src in files.items():
+            p = tmp_path / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(src)
+        return tmp_path
+    return _write

@@ -6,7 +6,7 @@ Regenerate the golden files with ``DEADINIT_UPDATE_GOLDEN=1 pytest tests/codemod
 import os
 
 import pytest
-from conftest import HERE, probe
+from codemod_helpers import HERE, probe
 
 from deadinit.api import run_check
 from deadinit.codemods.driver import run_fix

@@ -186,3 +186,34 @@ def test_plan_without_class_uses_di003(write_project, max_lines):
     assert [f.cls for f in res.findings if f.code == "DI003"] == ["pkg.c.C"]
     plan = make_plan(res, FixOptions())
     assert [c.cls for c in plan.changes] == ["pkg.c.C"]
+
+
+def test_copied_helper_rebinding_a_module_global_blocks(write_project):
+    extra = "\n    def helper(self, x):\n        global COUNTER\n        COUNTER = x\n        return self.idx\n\n\nCOUNTER = 0\n"
+    res = project(write_project, extra=extra, run="        return self.helper(x)")
+    assert any("rebinds `COUNTER`" in b for b in outcome(res).blockers), outcome(res).blockers
+
+
+def test_decorated_parent_blocks(write_project):
+    res = project(write_project)
+    path = res.index.file_of("pkg.p.P").path
+    src = open(path).read().replace("class P(Base):", "@register\nclass P(Base):").replace(
+        "class Wrapper:", "def register(c):\n    return c\n\n\nclass Wrapper:")
+    open(path, "w").write(src)
+    out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
+    assert any("decorated" in b for b in out.blockers), out.blockers
+
+
+def test_subclass_super_call_into_the_old_parent_blocks(write_project):
+    res = project(write_project, more={"pkg/d.py": "from pkg.c import C\n\n\nclass D(C):\n"
+                                                   "    def run(self, x):\n        return super().scale(x)\n"})
+    assert any("subclass D" in b and "super().scale" in b for b in outcome(res).blockers), outcome(res).blockers
+
+
+def test_explicit_super_arguments_block(write_project):
+    res = project(write_project)
+    path = res.index.file_of("pkg.p.P").path
+    src = open(path).read().replace("super().__init__()", "super(P, self).__init__()")
+    open(path, "w").write(src)
+    out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
+    assert any("super(Class, self)" in b for b in out.blockers), out.blockers

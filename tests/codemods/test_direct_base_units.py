@@ -223,3 +223,59 @@ def test_undefined_names():
     src = "import os\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from x import T\n" \
           "def f(a: T):\n    return os.sep, missing, [q for q in a], __name__\n"
     assert undefined_names(src) == [("missing", 6)]
+
+
+def test_parent_in_the_same_module(write_project):
+    out = rewrite(write_project, {"pkg/c.py": '''
+        import torch
+        from pkg.base import Base
+
+        class P(Base):
+            def __init__(self, n):
+                self.idx = torch.zeros(n)
+                self.ws = torch.empty(1000)
+            def run(self, x):
+                return self.ws
+            def pick(self, x):
+                return self.idx[x]
+
+        class C(P):
+            def __init__(self, n):
+                super().__init__(n)
+
+            def run(self, x):
+                return self.pick(x)
+        '''})
+    assert "class P(Base):" in out.new and "class C(Base):" in out.new
+    assert out.new.count("def pick(self, x):") == 2
+    assert out.new.count("import torch") == 1 and undefined_names(out.new) == []
+
+
+def test_helpers_a_subclass_reaches_are_copied_too(write_project):
+    out = rewrite(write_project, {"pkg/p.py": '''
+        import torch
+        from pkg.base import Base
+
+        class P(Base):
+            def __init__(self, n):
+                self.idx = torch.zeros(n)
+                self.ws = torch.empty(1000)
+            def run(self, x):
+                return self.ws
+            def only_for_d(self, x):
+                return self.idx[x]
+        ''', "pkg/c.py": '''
+        from pkg.p import P
+
+        class C(P):
+            def __init__(self, n):
+                super().__init__(n)
+
+            def run(self, x):
+                return self.idx[x]
+
+        class D(C):
+            def run(self, x):
+                return self.only_for_d(x)
+        '''})
+    assert "    def only_for_d(self, x):\n" in out.new

@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from conftest import SCENARIOS, fix
+from codemod_helpers import SCENARIOS, fix, probe
 
 from deadinit.cli import main
 from deadinit.gpu_check.inputs import expect_from_record, load_fix_report
@@ -30,16 +30,21 @@ def test_diff_mode_prints_and_writes_nothing(fixture_tree):
     assert snapshot(fixture_tree) == before
 
 
-def test_write_then_second_run_changes_nothing(fixture_tree):
+def test_write_then_second_run_changes_nothing(fixture_tree, original_probe):
     r = cli("fixtures", "--unsafe-fixes", "--report", "fix.json")
     assert r.exit_code == 1  # not-fixable findings remain (TrtMLA's overwritten workspace)
-    assert "skip_init_workspace_buffer" in r.stdout and "not fixed" in r.stdout
+    assert "class(es) changed" in r.stdout and "not fixed" in r.stdout
     after_first = snapshot(fixture_tree)
     assert after_first != snapshot(Path(__file__).resolve().parents[2] / "fixtures")
     r2 = cli("fixtures", "--unsafe-fixes", "--diff")
     assert r2.exit_code == 0 and r2.stdout == ""
     r3 = cli("fixtures", "--unsafe-fixes")
     assert snapshot(fixture_tree) == after_first
+    # everything fixed at once (two flags on FlashBackend: TrtMHABackend's and AliasedFlash's) still runs
+    res = probe(fixture_tree)
+    assert all(rec["paths"] == "ok" for rec in res.values())
+    for untouched in ("FlashBackend", "FlashMLABackend", "FlashMultiStepDraft", "FlashMLAMultiStepDraft"):
+        assert res[untouched] == original_probe[untouched]
     assert "nothing to fix" in r3.stdout or "class(es) changed" not in r3.stdout
 
 

@@ -6,7 +6,7 @@ and every class the fix does not concern builds exactly what it built before.
 """
 
 import pytest
-from conftest import SCENARIOS, fix, probe
+from codemod_helpers import SCENARIOS, fix, probe
 
 
 def short(q: str) -> str:

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import GOLDEN, SCENARIOS, fix
+from codemod_helpers import GOLDEN, SCENARIOS, fix
 
 
 def golden_name(scenario: str, path: str) -> str:
