@@ -69,6 +69,12 @@ def _threshold(key: str, value) -> float:
     return float(value)
 
 
+def _positive_int(key: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"expected a positive integer, got {value!r}")
+    return value
+
+
 def _template(key: str, value) -> str:
     if not isinstance(value, str) or "{name}" not in value:
         raise ValueError("expected a string containing `{name}`, e.g. \"skip_init_{name}\"")
@@ -115,6 +121,7 @@ _KEYS = {
     "module-bases": ("module_bases", _str_list),
     "di003-threshold": ("di003_threshold", _threshold),
     "flag-name-template": ("flag_name_template", _template),
+    "direct-base-max-lines": ("direct_base_max_lines", _positive_int),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)

@@ -30,6 +30,7 @@ class Settings:
     roots: tuple[str, ...] = ()
     di003_threshold: float = 0.25
     flag_name_template: str = "skip_init_{name}"
+    direct_base_max_lines: int = 400
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
     config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
     _heavy_re: re.Pattern = field(init=False, repr=False, compare=False, default=None)

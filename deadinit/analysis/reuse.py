@@ -29,6 +29,7 @@ initialization to remove) and C has at least one non-stub override.
 from __future__ import annotations
 
 import ast
+import os
 import textwrap
 from dataclasses import dataclass, field
 from typing import Optional
@@ -36,8 +37,8 @@ from typing import Optional
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.project.index import ProjectIndex
 
-_STUB_CACHE: dict[tuple[str, int], bool] = {}
-_TEXT_CACHE: dict[str, list[str]] = {}
+_STUB_CACHE: dict[tuple, bool] = {}
+_TEXT_CACHE: dict[tuple, list[str]] = {}
 
 
 @dataclass
@@ -149,27 +150,39 @@ class Reuse:
 
 
 # -- stubs ------------------------------------------------------------------
-def _lines(path: str) -> list[str]:
-    if path not in _TEXT_CACHE:
+def _stamp(path: str) -> tuple:
+    try:
+        st = os.stat(path)
+        return (path, st.st_mtime_ns, st.st_size)
+    except OSError:
+        return (path, None, None)
+
+
+def _lines(stamp: tuple) -> list[str]:
+    if stamp not in _TEXT_CACHE:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                _TEXT_CACHE[path] = f.read().splitlines()
+            with open(stamp[0], encoding="utf-8", errors="replace") as f:
+                _TEXT_CACHE[stamp] = f.read().splitlines()
         except OSError:
-            _TEXT_CACHE[path] = []
-    return _TEXT_CACHE[path]
+            _TEXT_CACHE[stamp] = []
+    return _TEXT_CACHE[stamp]
 
 
-def is_stub(path: str, line: int, end_line: int) -> bool:
-    """A method whose body only raises NotImplementedError, or is pass / ... / a docstring."""
-    key = (path, line)
+def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> bool:
+    """A method whose body only raises NotImplementedError, or is pass / ... / a docstring.
+
+    Read from the file (summaries keep no bodies); cached per file version.  When the file on disk is
+    not the summarised text (an in-memory re-analysis), a ``name`` mismatch makes the answer False."""
+    stamp = _stamp(path)
+    key = (stamp, line, end_line, name)
     if key in _STUB_CACHE:
         return _STUB_CACHE[key]
-    text = "\n".join(_lines(path)[line - 1:end_line])
+    text = "\n".join(_lines(stamp)[line - 1:end_line])
     result = False
     try:
         tree = ast.parse(textwrap.dedent(text))
         fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-        if fn is not None:
+        if fn is not None and (name is None or fn.name == name):
             result = all(_stub_stmt(s) for s in fn.body)
     except SyntaxError:
         result = False
@@ -264,7 +277,7 @@ def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
             if name == "__init__":
                 continue
             res = index.resolve_method(mro, name)
-            if is_stub(path, m.line, m.end_line):
+            if is_stub(path, m.line, m.end_line, name):
                 status, why = "stub", "interface stub"
             elif res is not None and res[0] != qn:
                 status, why = "overridden", f"overridden by {short(res[0])}"

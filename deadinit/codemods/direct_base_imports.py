@@ -17,7 +17,7 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ImportAssignment
 
-from deadinit.codemods.direct_base_source import BUILTINS, Src, parse
+from deadinit.codemods.direct_base_source import BUILTINS, Src, parse, rebound_globals
 from deadinit.summary.expr import dotted
 
 
@@ -165,23 +165,6 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
         else:
             blockers.append(f"`{name}` is imported conditionally ({guard}) in {src.module_name}")
     return _dedupe(specs), blockers
-
-
-_REBOUND: dict = {}
-
-
-def rebound_globals(src: Src) -> set:
-    """Names some function of ``src`` declares ``global``."""
-    if src.path not in _REBOUND:
-        found: set = set()
-
-        class V(cst.CSTVisitor):
-            def visit_Global(self, node: cst.Global) -> None:
-                found.update(n.name.value for n in node.names)
-
-        src.module.visit(V())
-        _REBOUND[src.path] = found
-    return _REBOUND[src.path]
 
 
 def _dedupe(specs: list[ImportSpec]) -> list[ImportSpec]:

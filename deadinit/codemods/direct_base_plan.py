@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from deadinit.analysis.reach import short
 from deadinit.codemods.direct_base_checks import verify
 from deadinit.codemods.direct_base_source import Sources
@@ -72,7 +74,9 @@ def make_plan(result, options) -> Plan:
         plan.files.append(FilePlan(out.path, out.old.encode(), out.new.encode(), out.regions, [cid]))
         own = _own_attrs(result.index, cls)
         allocations = {a.attr for a in r.attrs if a.allocation}
-        plan.changes.append(Change(
+        extra = {k: v for k, v in (("new_bases", out.new_bases), ("removed_bases", out.removed_bases))
+                 if k in {f.name for f in dataclasses.fields(Change)}}  # once model.Change has them
+        plan.changes.append(Change(**extra,
             id=cid, strategy=STRATEGY, cls=cls, file=out.path, findings=keys,
             attributes=[a for a in out.dropped_attrs if a not in own],
             overwritten=[a for a in out.dropped_attrs if a in own], files=[out.path], parents=list(r.dropped), estimated_bytes=r.dead_bytes,

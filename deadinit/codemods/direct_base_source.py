@@ -122,3 +122,18 @@ def undefined_names(text: str) -> list[tuple[str, int]]:
                 seen.add(key)
                 out.append(key)
     return sorted(out, key=lambda x: (x[1], x[0]))
+
+
+def rebound_globals(src: Src) -> set:
+    """Names some function of ``src`` declares ``global`` (cached on ``src``)."""
+    found = src.__dict__.get("_rebound")
+    if found is None:
+        found = set()
+
+        class V(cst.CSTVisitor):
+            def visit_Global(self, node: cst.Global) -> None:
+                found.update(n.name.value for n in node.names)
+
+        src.module.visit(V())
+        src.__dict__["_rebound"] = found
+    return found

@@ -49,19 +49,27 @@ class _Strategies(click.Choice):
               help="Write a JSON record of every change ({\"changes\": [...]}) for reviewers and `deadinit gpu-check`.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that rest on judging reads outside the hierarchy.")
 @click.option("--flag-name", metavar="NAME", help="Name of the new parameter (default: skip_init_<attribute>).")
+@click.option("--max-copy-lines", type=click.IntRange(min=1), default=None,
+              help="direct-base: refuse when more lines than this would be copied (default 400).")
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, config,
+def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, max_copy_lines, config,
         exit_non_zero_on_fix, quiet, color) -> None:
-    """Rewrite PATHS so subclasses stop paying for parent allocations they never use."""
+    """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
+
+    Strategies: skip-flag (the parent skips what the subclass never uses, behind a
+    ``skip_init_<name>`` parameter) and direct-base (re-base a low-reuse subclass on
+    the nearest ancestor it still needs, inlining what it uses).
+    """
     sys.exit(run(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, config,
-                 exit_non_zero_on_fix, quiet, color))
+                 exit_non_zero_on_fix, quiet, color, max_copy_lines))
 
 
 def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", report_file=None, unsafe_fixes=False,
-        flag_name=None, config=None, exit_non_zero_on_fix=False, quiet=False, color="auto") -> int:
+        flag_name=None, config=None, exit_non_zero_on_fix=False, quiet=False, color="auto",
+        max_copy_lines=None) -> int:
     from deadinit.codemods.driver import run_fix
     from deadinit.codemods.model import FixOptions
     from deadinit.commands import project
@@ -85,7 +93,8 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
     for e in result.errors:
         err.print(f"deadinit: error: {e}", markup=False)
     options = FixOptions(settings=cfg.settings, classes=wanted, select=cfg.settings.select,
-                         unsafe_fixes=unsafe_fixes, flag_name=flag_name)
+                         unsafe_fixes=unsafe_fixes, flag_name=flag_name,
+                         max_copy_lines=max_copy_lines or cfg.settings.direct_base_max_lines)
     out = run_fix(result, strategy, options, write=not diff_only)
     if diff_only:
         sys.stdout.write(out.diff())

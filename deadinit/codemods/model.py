@@ -22,6 +22,7 @@ class FixOptions:
     select: tuple[str, ...] = ()  # rule codes or names; empty = DI001 and DI002
     unsafe_fixes: bool = False
     flag_name: Optional[str] = None  # overrides the derived ``skip_init_<name>``
+    max_copy_lines: Optional[int] = None  # direct-base: refuse past this many copied lines
     exclude: frozenset = frozenset()  # Change.id values a previous attempt rejected
 
 
@@ -42,6 +43,8 @@ class Change:
     estimated_bytes: Optional[int] = None  # known part of the saving, per instance
     unknown_sizes: int = 0  # attributes whose size could not be estimated
     reads: list[str] = field(default_factory=list)  # inherited allocations the class still reads
+    new_bases: list[str] = field(default_factory=list)  # direct-base: the bases after the rewrite
+    removed_bases: list[str] = field(default_factory=list)  # direct-base: ancestors no longer in the MRO
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:

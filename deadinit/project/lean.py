@@ -234,23 +234,40 @@ def visit_with_positions(module: cst.Module, visitor: cst.CSTVisitor) -> None:
         visitor.metadata = {}
 
 
-def summarize_source(source: bytes, path: str, module: str, is_package: bool, settings):
-    """``deadinit.summary.parse.summarize_source`` with lean metadata and traversal.
+def summarize_tree(tree: cst.Module, source: bytes, path: str, module: str, is_package: bool, settings):
+    """``deadinit.summary.visitor.summarize_module`` with lean positions and traversal.
 
-    Failures (syntax errors, decoding, nesting) are handed to the stock function so
-    that their messages stay exactly the same.
+    ``source`` gives the suppression comments and the line count (the tree may have
+    been parsed from a reduced text, see ``deadinit.project.prefilter``).
     """
-    from deadinit.summary import parse
     from deadinit.summary.model import FileSummary
     from deadinit.summary.visitor import SummaryVisitor, suppressions
 
-    try:
-        tree = cst.parse_module(source)
-        summary = FileSummary(path=path, module=module, is_package=is_package)
-        visit_with_positions(tree, SummaryVisitor(summary, settings))
-    except Exception:
-        return parse.summarize_source(source, path, module, is_package, settings)
-    # the tail of deadinit.summary.visitor.summarize_module
+    summary = FileSummary(path=path, module=module, is_package=is_package)
+    visit_with_positions(tree, SummaryVisitor(summary, settings))
+    # the tail of summarize_module
     summary.suppressions = suppressions(source)
     summary.lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
     return summary
+
+
+def summarize_source(source: bytes, path: str, module: str, is_package: bool, settings):
+    """``deadinit.summary.parse.summarize_source``, lean.  Failures (syntax errors,
+    decoding, nesting) are handed to the stock function so that messages stay the same."""
+    try:
+        return summarize_tree(cst.parse_module(source), source, path, module, is_package, settings)
+    except Exception:
+        from deadinit.summary import parse
+
+        return parse.summarize_source(source, path, module, is_package, settings)
+
+
+def summarize_file(path: str, module: str, is_package: bool, settings):
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError:
+        from deadinit.summary import parse
+
+        return parse.summarize_file(path, module, is_package, settings)  # same messages
+    return summarize_source(source, path, module, is_package, settings)

@@ -24,7 +24,8 @@ def lines(r) -> list[str]:
     out.append(f"would move: attributes {', '.join(r.move_attrs) or 'none'}; helpers {helpers}; "
                f"class attributes {', '.join(c.name for c in r.move_class_attrs) or 'none'}")
     if r.dead_allocations:
-        out.append(f"dead allocations: {', '.join(a.attr for a in r.dead_allocations)} ({human_bytes(r.dead_bytes)} known)")
+        size = f"{human_bytes(r.dead_bytes)} known" if r.dead_bytes is not None else "size unknown"
+        out.append(f"dead allocations: {', '.join(a.attr for a in r.dead_allocations)} ({size})")
     for caller, call, owner in r.super_into_dropped:
         out.append(f"note: {caller} calls {call} into {short(owner)}")
     return out

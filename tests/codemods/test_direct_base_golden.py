@@ -3,12 +3,15 @@
 Regenerate the golden files with ``DEADINIT_UPDATE_GOLDEN=1 pytest tests/codemods`` and review the diff.
 """
 
+import json
 import os
 
 import pytest
+from click.testing import CliRunner
 from codemod_helpers import HERE, probe
 
 from deadinit.api import run_check
+from deadinit.cli import main
 from deadinit.codemods.driver import run_fix
 from deadinit.codemods.model import FixOptions
 
@@ -120,3 +123,16 @@ def test_both_rewrites_together(fixture_tree, original_probe):
         assert new[name]["paths"] == "ok", new[name]["paths"]
         assert not [c for c in new[name]["created"] if c.startswith("backend:")]
     assert new["TrtMHAMultiStepDraft"]["bytes"] < old["TrtMHAMultiStepDraft"]["bytes"]
+
+
+def test_cli_diff_and_report(fixture_tree):
+    res = CliRunner().invoke(main, ["fix", "fixtures", "--strategy", "direct-base", "--class", "TrtMHABackend",
+                                    "--diff", "--report", "report.json", "--color", "never"])
+    assert res.exit_code == 1, res.output
+    assert "+class TrtMHABackend(AttentionBackend):" in res.stdout
+    assert "-from fixtures.backends.flash_backend import FlashBackend" in res.stdout
+    rep = json.loads((fixture_tree / "report.json").read_text())
+    assert rep["strategy"] == "direct-base" and not rep["applied"]
+    assert [c["class"] for c in rep["changes"]] == [MHA]
+    assert (fixture_tree / "fixtures/backends/trt_mha_backend.py").read_text() == (
+        HERE.parent.parent / "fixtures/backends/trt_mha_backend.py").read_text()
