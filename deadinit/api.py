@@ -43,7 +43,7 @@ class CheckResult:
 
 def summarize(paths: Iterable[str], settings: Settings, summarizer: Optional[Callable] = None,
               excluded=None) -> tuple[list[FileSummary], list[str], int]:
-    disc = discover(paths, settings.roots, excluded)
+    disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
     errors = [f"{p}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
     results = (summarizer or summarize_many)(items, settings)
@@ -102,12 +102,16 @@ def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Fin
     out = []
     for group in groups.values():
         classes = {f.cls for f in group}
+        subs: dict[str, list[str]] = {}  # class -> the group's classes below it (linear in the MRO sizes)
+        for c in classes:
+            for a in (index.mro(c) or [c])[1:]:
+                if a in classes:
+                    subs.setdefault(a, []).append(c)
         for f in group:
             mro = index.mro(f.cls) or [f.cls]
             if any(a in classes for a in mro[1:]):
                 continue
-            subs = sorted(c for c in classes if c != f.cls and f.cls in (index.mro(c) or []))
-            f.extra["subclasses"] = subs
+            f.extra["subclasses"] = sorted(subs.get(f.cls, ()))
             out.append(f)
     return out
 

@@ -44,8 +44,16 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Only the findings: no code frames, summary, notes or progress.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour output; auto respects NO_COLOR and whether output is a terminal.")
+# -- speed (issue 6): cache, worker processes, prefilter ------------------------
+@click.option("--no-cache", is_flag=True, help="Summarise every file again; do not read or write the cache.")
+@click.option("--cache-dir", metavar="DIR", type=click.Path(), help="Keep the cache in DIR instead of "
+              ".deadinit_cache/ at the project root.")
+@click.option("--jobs", "-j", metavar="N", type=click.IntRange(min=1), help="Worker processes for summarising "
+              "files [default: all cores].")
+@click.option("--no-prefilter", is_flag=True, help="Parse every function with libcst (slower; same findings).")
 def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evidence, baseline, write_baseline,
-          report_unused_ignores, statistics, output_file, exit_zero, exit_non_zero_on_fix, quiet, color) -> None:
+          report_unused_ignores, statistics, output_file, exit_zero, exit_non_zero_on_fix, quiet, color,
+          no_cache, cache_dir, jobs, no_prefilter) -> None:
     """Analyse PATHS as one project and report dead parent allocations.
 
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
@@ -56,7 +64,8 @@ def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evide
         paths=tuple(paths), fmt=fmt, project_dir=project_dir, config=config, select=select, ignore=ignore,
         show_unsure=show_unsure, no_evidence=no_evidence, baseline=baseline, write_baseline=write_baseline,
         report_unused_ignores=report_unused_ignores, statistics=statistics, exit_zero=exit_zero,
-        exit_non_zero_on_fix=exit_non_zero_on_fix, quiet=quiet, color=color, output_file=output_file)))
+        exit_non_zero_on_fix=exit_non_zero_on_fix, quiet=quiet, color=color, output_file=output_file,
+        no_cache=no_cache, cache_dir=cache_dir, jobs=jobs, no_prefilter=no_prefilter)))  # speed options: issue 6
 
 
 from deadinit.commands.explain import explain  # noqa: E402

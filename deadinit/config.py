@@ -122,6 +122,7 @@ _KEYS = {
     "di003-threshold": ("di003_threshold", _threshold),
     "flag-name-template": ("flag_name_template", _template),
     "direct-base-max-lines": ("direct_base_max_lines", _positive_int),
+    "max-file-size": ("max_file_size", _positive_int),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)

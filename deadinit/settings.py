@@ -29,6 +29,7 @@ class Settings:
     ignore: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
     di003_threshold: float = 0.25
+    max_file_size: int = 2_000_000  # bytes; larger files are skipped with a note (libcst needs ~0.5 GB per MB)
     flag_name_template: str = "skip_init_{name}"
     direct_base_max_lines: int = 400
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)

@@ -85,13 +85,15 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
         result = project.analyse(targets, cfg, err if (err.is_terminal and not quiet) else None)
         if result.files == 0:
+            for e in result.errors:
+                click.echo(f"deadinit: error: {e}", err=True)
             raise UsageError(project.no_files_message(targets))
         wanted = tuple(project.resolve_class(result, c) for c in classes)
     except (UsageError, ConfigError) as e:
         click.echo(f"deadinit: error: {e}", err=True)
         return EXIT_ERROR
     for e in result.errors:
-        err.print(f"deadinit: error: {e}", markup=False)
+        err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
     options = FixOptions(settings=cfg.settings, classes=wanted, select=cfg.settings.select,
                          unsafe_fixes=unsafe_fixes, flag_name=flag_name,
                          max_copy_lines=max_copy_lines or cfg.settings.direct_base_max_lines)

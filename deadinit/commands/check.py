@@ -34,6 +34,11 @@ class CheckOptions:
     quiet: bool = False
     color: str = "auto"
     output_file: Optional[str] = None
+    # speed (issue 6): see deadinit.project.pipeline
+    no_cache: bool = False
+    cache_dir: Optional[str] = None
+    jobs: Optional[int] = None
+    no_prefilter: bool = False
 
 
 def run(o: CheckOptions) -> int:
@@ -54,8 +59,13 @@ def _run(o: CheckOptions) -> int:
     cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
-    result = project.analyse(targets, cfg, err if show_progress else None)
+    from deadinit.project.pipeline import ProjectSummarizer  # issue 6: cache, workers, prefilter
+
+    fast = ProjectSummarizer(jobs=o.jobs, use_cache=not o.no_cache, cache_dir=o.cache_dir,
+                             use_prefilter=not o.no_prefilter, freeze_gc=True)
+    result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
     if result.files == 0:
+        _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
         raise UsageError(project.no_files_message(targets))
 
     findings = list(result.findings)
@@ -100,7 +110,7 @@ def _run(o: CheckOptions) -> int:
 
 def _errors(err, errors, o: CheckOptions) -> None:
     for e in errors:
-        err.print(f"deadinit: error: {e}", markup=False)
+        err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
 
 
 def _render(view, o: CheckOptions) -> None:

@@ -38,9 +38,14 @@ def configure(paths: list[str], config_file: Optional[str] = None, select: str =
     return cfg
 
 
-def analyse(paths: list[str], cfg: Config, progress_console: Optional[Console] = None) -> CheckResult:
-    """``run_check`` with the configured path filter, and a progress bar when a console is given."""
-    summarizer = ProgressSummarizer(progress_console) if progress_console is not None else None
+def analyse(paths: list[str], cfg: Config, progress_console: Optional[Console] = None,
+            summarizer=None) -> CheckResult:
+    """``run_check`` with the configured path filter, and a progress bar when a console is given.
+
+    ``summarizer`` (issue 6): e.g. ``deadinit.project.pipeline.ProjectSummarizer``; default the stock one.
+    """
+    base = summarizer
+    summarizer = ProgressSummarizer(progress_console, base=base) if progress_console is not None else base
     try:
         return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg))
     finally:

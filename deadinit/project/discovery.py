@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional
@@ -84,21 +86,29 @@ def _chain_ok(d: Path, top: Path) -> bool:
         cur = cur.parent
 
 
-def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Optional[Callable[[str, bool], bool]] = None) -> Discovery:
-    """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config)."""
+def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Optional[Callable[[str, bool], bool]] = None,
+             max_bytes: Optional[int] = None) -> Discovery:
+    """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config).
+
+    Symbolic links are followed only where they stay inside the given paths: a link
+    that points outside them (or loops, or points nowhere) is skipped with a note, so
+    nothing outside the analysed roots is read, reported or rewritten.  Files larger
+    than ``max_bytes`` and anything that is not a regular file are skipped with a note.
+    """
     out = Discovery()
     seen: set[str] = set()
     root_paths = tuple(Path(r) for r in roots)
+    given = [os.path.realpath(r) for r in paths if os.path.isdir(r)]
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
             out.errors.append((raw, "no such file or directory"))
             continue
         if p.is_symlink() and not p.exists():
-            out.errors.append((raw, "dangling symbolic link"))
+            out.errors.append((raw, _link_problem(raw)))
             continue
         if p.is_file():
-            _add(out, seen, p, root_paths, explicit=True)
+            _add(out, seen, p, root_paths, max_bytes)
             continue
         if not p.is_dir():
             out.errors.append((raw, "not a regular file or directory"))
@@ -118,21 +128,27 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
                     continue
                 if excluded is not None and excluded(full, True):
                     continue
-                if os.path.islink(full) and os.path.realpath(full) in visited_dirs:
-                    out.errors.append((full, "symbolic link loop, skipped"))
-                    continue
+                if os.path.islink(full):
+                    why = _link_escapes(full, given)
+                    if why is None and os.path.realpath(full) in visited_dirs:
+                        why = "symbolic link loop, skipped"
+                    if why:
+                        out.errors.append((full, why))
+                        continue
                 keep.append(d)
             dirnames[:] = keep
             for fn in sorted(filenames):
-                if not fn.endswith((".py", ".pyi")) or fn.endswith(".pyi"):
+                if not fn.endswith(".py"):
                     continue
                 full = os.path.join(dirpath, fn)
                 if excluded is not None and excluded(full, False):
                     continue
-                if os.path.islink(full) and not os.path.exists(full):
-                    out.errors.append((full, "dangling symbolic link"))
-                    continue
-                _add(out, seen, Path(full), root_paths, explicit=False)
+                if os.path.islink(full):
+                    why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
+                    if why:
+                        out.errors.append((full, why))
+                        continue
+                _add(out, seen, Path(full), root_paths, max_bytes)
             # directories named like x.py are listed as directories by os.walk: report them
             for d in keep:
                 if d.endswith(".py"):
@@ -141,10 +157,43 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
     return out
 
 
-def _add(out: Discovery, seen: set, p: Path, roots, explicit: bool) -> None:
+def _link_problem(path: str) -> str:
+    """Why a symbolic link that does not resolve is skipped."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "symbolic link loop, skipped"
+        if e.errno == errno.ENOENT:
+            return "dangling symbolic link, skipped"
+        return f"cannot follow symbolic link: {e.strerror}"
+    return "cannot follow symbolic link"
+
+
+def _link_escapes(path: str, given: list[str]) -> Optional[str]:
+    """A note when the link at ``path`` resolves outside every analysed folder."""
+    real = os.path.realpath(path)
+    if any(real == g or real.startswith(g.rstrip(os.sep) + os.sep) for g in given):
+        return None
+    return "symbolic link to a path outside the analysed folders, skipped"
+
+
+def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: Optional[int] = None) -> None:
     real = os.path.realpath(p)
     if real in seen:
         return
     seen.add(real)
+    try:
+        st = os.stat(real)
+    except OSError as e:
+        out.errors.append((str(p), f"cannot read: {e.strerror or e}"))
+        return
+    if not stat.S_ISREG(st.st_mode):
+        out.errors.append((str(p), "not a regular file, skipped"))
+        return
+    if max_bytes is not None and st.st_size > max_bytes:
+        out.errors.append((str(p), f"{st.st_size / 1e6:.1f} MB is larger than max-file-size "
+                                   f"({max_bytes / 1e6:g} MB), skipped"))
+        return
     mod, is_pkg = module_name(p, roots)
     out.files.append(SourceFile(str(p), real, mod, is_pkg))

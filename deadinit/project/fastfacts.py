@@ -18,115 +18,11 @@ import bisect
 import re
 from typing import Optional
 
-import libcst as cst
-
+from deadinit.project.astsource import (Source, Unsure, arg_value, children, dotted, name_of, params, position,
+                                        short)
 from deadinit.summary.model import Access, Construct, TypeRef
 
-_KEYWORDS = {None: "None", True: "True", False: "False"}
 _FROM = re.compile(rb"from(?:[ \t\f.]|\\\r?\n)*")
-
-
-class Unsure(Exception):
-    """This function needs the libcst visitor."""
-
-
-class Source:
-    """The file's bytes with (line, byte column) -> libcst's (line, character column)."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.starts = [0]
-        for m in re.finditer(rb"\n", data):
-            self.starts.append(m.end())
-        self._ann: dict[str, Optional[tuple]] = {}
-
-    def col(self, line: int, col: int) -> int:
-        start = self.starts[line - 1]
-        head = self.data[start:start + col]
-        return col if head.isascii() else len(head.decode("utf-8"))
-
-    def segment(self, node: ast.AST) -> str:
-        a = self.starts[node.lineno - 1] + node.col_offset
-        b = self.starts[node.end_lineno - 1] + node.end_col_offset
-        return self.data[a:b].decode("utf-8")
-
-    def annotation(self, node: ast.AST) -> Optional[tuple]:
-        """``annotation_types`` of the visitor, on the same expression parsed by libcst."""
-        from deadinit.summary.visitor import annotation_types
-
-        text = self.segment(node)
-        if text not in self._ann:
-            try:
-                self._ann[text] = annotation_types(cst.parse_expression(text))
-            except Exception as e:
-                raise Unsure(f"annotation {text!r}") from e
-        return self._ann[text]
-
-
-def dotted(node) -> Optional[str]:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    elif isinstance(node, ast.Constant) and any(node.value is k for k in _KEYWORDS):
-        parts.append(_KEYWORDS[node.value])  # libcst reads True/False/None as names
-    else:
-        return None
-    return ".".join(reversed(parts))
-
-
-def _short(node) -> str:
-    d = dotted(node)
-    if d:
-        return d if len(d) < 60 else d[:57] + "..."
-    return "<expr>"
-
-
-def _name(node) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Constant) and any(node.value is k for k in _KEYWORDS):
-        return _KEYWORDS[node.value]
-    return None
-
-
-def _pos(node) -> tuple[int, int]:
-    return node.lineno, node.col_offset
-
-
-def params(a: ast.arguments) -> list[tuple[ast.arg, Optional[ast.expr]]]:
-    """(parameter, default) in source order."""
-    pos = a.posonlyargs + a.args
-    out = list(zip(pos, [None] * (len(pos) - len(a.defaults)) + a.defaults))
-    if a.vararg:
-        out.append((a.vararg, None))
-    out += list(zip(a.kwonlyargs, a.kw_defaults))
-    if a.kwarg:
-        out.append((a.kwarg, None))
-    return out
-
-
-def children(node) -> list:
-    """Child nodes in the order libcst visits the matching nodes (source order)."""
-    t = type(node)
-    if t is ast.IfExp:
-        return [node.body, node.test, node.orelse]
-    if t is ast.Dict:
-        out = []
-        for k, v in zip(node.keys, node.values):
-            if k is not None:
-                out.append(k)
-            out.append(v)
-        return out
-    if t is ast.Call:
-        return [node.func] + sorted(node.args + node.keywords, key=_pos)
-    if t is ast.MatchMapping:
-        return [x for kv in zip(node.keys, node.patterns) for x in kv]
-    if t is ast.Lambda:
-        return [d for _, d in params(node.args) if d is not None] + [node.body]
-    return list(ast.iter_child_nodes(node))
 
 
 class _Ctx:
@@ -186,8 +82,8 @@ class FunctionFacts:
         elif t is ast.Import or t is ast.ImportFrom:
             self._import(node)
             return
-        elif t is ast.JoinedStr and node.lineno != node.end_lineno:
-            raise Unsure("multi-line f-string")  # CPython 3.11 positions inside them are unreliable
+        elif t is ast.FormattedValue and node.value.lineno != node.value.end_lineno:
+            raise Unsure("multi-line expression in an f-string")  # positions there differ between CPythons
         for c in children(node):
             self._visit(c)
 
@@ -321,41 +217,35 @@ class FunctionFacts:
                 and value.value.id == ctx.self_name:
             self_attr = value.attr
         col = self.src.col(node.lineno, node.col_offset)
-        ctx.pending.append((node.attr, node.lineno, col, _short(value), _name(value), self_attr))
+        ctx.pending.append((node.attr, node.lineno, col, short(value), name_of(value), self_attr))
 
     def _call(self, node: ast.Call) -> None:
         fn = dotted(node.func)
         if fn is None:
             return
         ctx = self.stack[-1]
-        args = sorted(node.args + node.keywords, key=_pos)
+        args = sorted(node.args + node.keywords, key=position)
         if fn.split(".")[-1][:1].isupper():
             self_args = ()
             if ctx.self_name:
                 self_args = tuple(
                     (a.arg if a.arg is not None else i) if isinstance(a, ast.keyword) else i
-                    for i, a in enumerate(args) if _name(_value(a)) == ctx.self_name
+                    for i, a in enumerate(args) if name_of(arg_value(a)) == ctx.self_name
                 )
-            self.constructs.append(Construct(fn, node.lineno, self.cls.qualname if self.cls else None, ctx.name, self_args))
+            cls = self.cls.qualname if self.cls else None
+            self.constructs.append(Construct(fn, node.lineno, cls, ctx.name, self_args))
         if fn in ("isinstance", "issubclass") and len(args) == 2:
-            second = _value(args[1])
-            classes = [_value(e) for e in second.elts] if isinstance(second, ast.Tuple) else [second]
+            second = arg_value(args[1])
+            classes = [arg_value(e) for e in second.elts] if isinstance(second, ast.Tuple) else [second]
             refs = []
             for c in classes:
                 d = dotted(c)
                 if d:
                     self.isinstance_checks.append((d, node.lineno))
                     refs.append(TypeRef(d, False))
-            first = _name(_value(args[0]))
+            first = name_of(arg_value(args[0]))
             if first is not None and refs:
                 ctx.isinst[first] = ctx.isinst.get(first, ()) + tuple(refs)
-
-
-def _value(a):
-    """The expression of a call argument (``*x`` and ``**x`` included, as libcst's ``Arg.value``)."""
-    if isinstance(a, ast.keyword):
-        return a.value
-    return a.value if isinstance(a, ast.Starred) else a
 
 
 def class_annotations(src: Source, cls: ClassFacts, stmt) -> None:

@@ -150,6 +150,28 @@ class ProjectIndex:
         """C3 linearisation over project classes; None when inconsistent or cyclic."""
         if qualname in self._mro:
             return self._mro[qualname]
+        # ancestors first (iteratively), so that the recursion below stays one level deep
+        # even for inheritance chains thousands of classes long
+        for q in self._ancestors_first(qualname):
+            if q not in self._mro:
+                self._c3(q)
+        return self._mro[qualname] if qualname in self._mro else self._c3(qualname)
+
+    def _ancestors_first(self, qualname: str) -> list[str]:
+        order, stack, seen = [], [(qualname, False)], {qualname}
+        while stack:
+            q, done = stack.pop()
+            if done:
+                order.append(q)
+                continue
+            stack.append((q, True))
+            for b in self.bases(q):
+                if b.kind == "class" and b.name not in seen and b.name not in self._mro:
+                    seen.add(b.name)
+                    stack.append((b.name, False))
+        return order
+
+    def _c3(self, qualname: str) -> Optional[list[str]]:
         self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):

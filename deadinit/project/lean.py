@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Optional
 
 import libcst as cst
 from libcst._position import CodePosition, CodeRange
@@ -251,14 +250,17 @@ def summarize_tree(tree: cst.Module, source: bytes, path: str, module: str, is_p
     return summary
 
 
-def summarize_source(source: bytes, path: str, module: str, is_package: bool, settings):
-    """``deadinit.summary.parse.summarize_source``, lean.  Failures (syntax errors,
-    decoding, nesting) are handed to the stock function so that messages stay the same."""
+def summarize_source(source: bytes, path: str, module: str, is_package: bool, settings, checked: bool = False):
+    """``deadinit.summary.parse.summarize_source``, lean.  A source CPython refuses
+    (``checked``: known not to be), and any failure, goes to the stock function, so
+    that messages stay the same and libcst never sees nesting that overflows its stack."""
+    from deadinit.summary import parse
+
+    if not checked and parse.python_refusal(source) is not None:
+        return parse.summarize_source(source, path, module, is_package, settings)
     try:
         return summarize_tree(cst.parse_module(source), source, path, module, is_package, settings)
     except Exception:
-        from deadinit.summary import parse
-
         return parse.summarize_source(source, path, module, is_package, settings)
 
 

@@ -1,0 +1,168 @@
+"""Speed of `deadinit check` against vulture and ruff on sglang (issue 6).  Run by hand:
+
+    ../shared/corpus/fetch-sglang 0.5.5 0.5.20 0.5.23
+    python bench/speed.py [--repeat 3] [--jobs N] [--skip-scaling] [--json out.json]
+
+In one run, alternating the tools round by round (each at least ``--repeat`` times)
+on a private copy of sglang 0.5.23, it times: deadinit cold (``--no-cache``), warm
+(cache full, nothing changed), after one backend file changed; vulture; and
+``ruff check --no-cache`` (default rules).  Then deadinit cold on 0.5.5, 0.5.20 and
+0.5.23, in lines per second.  Prints a table of medians, ratios against the
+targets and peak RSS (largest process, and the whole process tree summed).
+Needs vulture and ruff on PATH or next to this Python (they are not dependencies).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+CORPUS = Path(os.environ.get("SGLANG_CORPUS_DIR", Path.home() / ".cache" / "sglang-corpus"))
+CHANGED = "srt/layers/attention/flashinfer_backend.py"
+TARGETS = {"cold": ("vulture", 0.35), "warm": ("ruff", 0.25), "changed": ("ruff", 0.30)}
+GB = 1 << 30
+
+
+def tool(name: str) -> str:
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else (shutil.which(name) or name)
+
+
+def _tree_rss(pid: int) -> int:
+    """Summed RSS (bytes) of ``pid`` and its descendants, from /proc."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+    return total
+
+
+def run(cmd: list[str], cwd: Path) -> dict:
+    """Wall time, peak RSS of the largest process and of the process tree summed."""
+    peak = [0]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            done.wait(0.05)
+
+    th = threading.Thread(target=sample, daemon=True)
+    th.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    done.set()
+    th.join()
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(cmd)} failed ({code}):\n{err[-2000:]}")
+    return {"wall": wall, "max_rss": usage.ru_maxrss * 1024, "tree_rss": peak[0]}
+
+
+def deadinit(tree: Path, cache: Path, jobs, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "deadinit", "check", str(tree), "--format", "json", "-q", "-o", os.devnull,
+           "--cache-dir", str(cache), *extra]
+    return cmd + (["--jobs", str(jobs)] if jobs else [])
+
+
+def lines_of(tree: Path) -> int:
+    return sum(p.read_bytes().count(b"\n") for p in tree.rglob("*.py"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--json", type=Path, help="also write every measurement here")
+    a = ap.parse_args()
+    src = CORPUS / "sglang-0.5.23" / "sglang"
+    if not src.is_dir():
+        raise SystemExit(f"{src} missing: run ../shared/corpus/fetch-sglang 0.5.23")
+    work = Path(tempfile.mkdtemp(prefix="deadinit-bench-"))
+    tree = work / "sglang"
+    shutil.copytree(src, tree)
+    cache = work / "cache"
+    changed = tree / CHANGED
+    original = changed.read_bytes()
+    data: dict = {k: [] for k in ("cold", "warm", "changed", "vulture", "ruff")}
+    try:
+        for r in range(a.repeat):
+            data["cold"].append(run(deadinit(tree, work / "nocache", a.jobs, "--no-cache"), work))
+            if r == 0:  # fill the cache once
+                run(deadinit(tree, cache, a.jobs), work)
+            data["warm"].append(run(deadinit(tree, cache, a.jobs), work))
+            changed.write_bytes(original + f"\n# benchmark edit {r}\n".encode())
+            data["changed"].append(run(deadinit(tree, cache, a.jobs), work))
+            data["vulture"].append(run([tool("vulture"), str(tree)], work))
+            data["ruff"].append(run([tool("ruff"), "check", "--no-cache", str(tree)], work))
+            _progress(r, data)
+        changed.write_bytes(original)
+        scaling = {}
+        if not a.skip_scaling:
+            for v in ("0.5.5", "0.5.20", "0.5.23"):
+                t = CORPUS / f"sglang-{v}" / "sglang"
+                if t.is_dir():
+                    m = run(deadinit(t, work / "nocache", a.jobs, "--no-cache"), work)
+                    scaling[v] = {"lines": lines_of(t), **m}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if a.json:
+        a.json.write_text(json.dumps({"runs": data, "scaling": scaling}, indent=1))
+    print(table(data, scaling, lines_of(src)))
+
+
+def _progress(r: int, data: dict) -> None:
+    print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]['wall']:.1f}s" for k, v in data.items()), file=sys.stderr)
+
+
+def table(data: dict, scaling: dict, lines: int) -> str:
+    med = {k: statistics.median(m["wall"] for m in v) for k, v in data.items()}
+    out = [f"sglang 0.5.23, {lines:,} lines, {os.cpu_count()} cores, {len(data['cold'])} alternating rounds",
+           "", "| run | median s | all runs s | ratio | target | peak RSS, largest process | peak RSS, all processes |",
+           "|---|---:|---|---:|---|---:|---:|"]
+    names = {"cold": "deadinit cold (`--no-cache`)", "warm": "deadinit warm (nothing changed)",
+             "changed": "deadinit, one backend file changed", "vulture": "vulture", "ruff": "ruff check --no-cache"}
+    for k, v in data.items():
+        ratio, target = "", ""
+        if k in TARGETS:
+            ref, limit = TARGETS[k]
+            ratio = f"{med[k] / med[ref]:.2f} x {ref}"
+            target = f"<= {limit} x {ref}: {'met' if med[k] <= limit * med[ref] else 'missed'}"
+        rss = max(m["max_rss"] for m in v)
+        tree = max(m["tree_rss"] for m in v)
+        walls = ", ".join(f"{m['wall']:.1f}" for m in v)
+        out.append(f"| {names[k]} | {med[k]:.1f} | {walls} | {ratio} | {target} "
+                   f"| {rss / 2**20:.0f} MiB | {tree / 2**20:.0f} MiB{' (over 1 GB)' if tree > GB else ''} |")
+    if scaling:
+        out += ["", "| sglang | lines | deadinit cold s | lines/s | peak RSS, all processes |",
+                "|---|---:|---:|---:|---:|"]
+        for v, m in scaling.items():
+            out.append(f"| {v} | {m['lines']:,} | {m['wall']:.1f} | {m['lines'] / m['wall']:,.0f} "
+                       f"| {m['tree_rss'] / 2**20:.0f} MiB |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    main()
