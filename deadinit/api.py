@@ -14,6 +14,7 @@ from deadinit.findings import Finding
 from deadinit.lint_rules import ALL_RULES
 from deadinit.pathfilter import per_file_ignored
 from deadinit.project.discovery import discover
+from deadinit.project.hierarchy_problems import hierarchy_problems
 from deadinit.project.index import ProjectIndex
 from deadinit.settings import Settings
 from deadinit.summary.model import FileSummary
@@ -154,6 +155,7 @@ def run_check(paths: Iterable[str], settings: Optional[Settings] = None, summari
     else:
         res.files = len(summaries)
     index = ProjectIndex(summaries)
+    res.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
     analyzer, analyses = analyse(index, settings)
     res.index, res.analyzer, res.analyses = index, analyzer, analyses
     for f in findings_for(index, analyzer, analyses, settings):

@@ -1,20 +1,70 @@
-"""Command-line front-end: click wiring only; the engine lives in ``deadinit.api``."""
+"""Command-line front-end: click wiring only; the engine lives in ``deadinit.api``.
+
+Ctrl-C never prints a traceback: while the program starts (imports, option parsing)
+it ends the process at once (nothing has been written yet); once a command runs, it
+is a ``KeyboardInterrupt`` (``deadinit fix`` restores the files it had rewritten)
+that ends in ``deadinit: interrupted`` and exit status 130.
+"""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
 
-import click
-from rich.console import Console
 
-from deadinit import __version__
+def _interrupted_at_startup(signum, frame) -> None:  # pragma: no cover - timing dependent
+    os.write(2, b"deadinit: interrupted\n")
+    os._exit(130)
+
+
+if (__name__ == "__main__" or os.path.basename(sys.argv[0]) in ("deadinit", "deadinit.exe")) \
+        and threading.current_thread() is threading.main_thread():
+    signal.signal(signal.SIGINT, _interrupted_at_startup)
+
+import click  # noqa: E402
+from rich.console import Console  # noqa: E402
+
+from deadinit import __version__  # noqa: E402
 
 
 def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(click.Group):
+    def invoke(self, ctx):
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_startup:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
+            raise
+        except BaseException as e:  # noqa: BLE001 - the one place that turns crashes into one line
+            if _interrupted(e):
+                click.echo("deadinit: interrupted", err=True)
+                sys.exit(130)
+            if os.environ.get("DEADINIT_TRACEBACK"):
+                raise
+            click.echo(f"deadinit: internal error: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''} "
+                       "(set DEADINIT_TRACEBACK=1 to see the traceback, and please report it)", err=True)
+            sys.exit(2)
+
+
+def _interrupted(e: BaseException) -> bool:
+    """Ctrl-C, possibly turned into another exception by code that was running (libcst's
+    code generator re-raises a ``KeyError`` while handling a ``KeyboardInterrupt``)."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deadinit")
 def main() -> None:
     """Find and remove redundant inherited initialization."""

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import tempfile
+import threading
 from typing import Optional
 
 import libcst as cst
@@ -145,7 +147,12 @@ def atomic_write(path: str, data: bytes) -> None:
 
 
 def write_files(files: list[FilePlan]) -> Optional[str]:
-    """Write every file or none: None on success, else the reason (all files restored)."""
+    """Write every file or none: None on success, else the reason (all files restored).
+
+    Each file is replaced atomically (a reader, or a crash, sees the old or the new
+    text, never a mix).  A failed write or a ``KeyboardInterrupt`` (Ctrl-C) restores
+    every file already replaced, then reports (or re-raises).
+    """
     for fp in files:
         try:
             with open(fp.path, "rb") as f:
@@ -153,16 +160,47 @@ def write_files(files: list[FilePlan]) -> Optional[str]:
                     return f"{fp.path} changed on disk since it was read; nothing written"
         except OSError as e:
             return f"cannot read {fp.path}: {e.strerror or e}; nothing written"
-    done: list[FilePlan] = []
-    for fp in files:
-        try:
+        why = _read_only(fp.path)
+        if why:
+            return f"cannot write {fp.path}: {why}; nothing written"
+    started: list[FilePlan] = []
+    try:
+        for fp in files:
+            started.append(fp)
             atomic_write(fp.path, fp.new)
-            done.append(fp)
-        except OSError as e:
-            for back in reversed(done):
-                try:
-                    atomic_write(back.path, back.old)
-                except OSError:  # pragma: no cover - best effort
-                    pass
-            return f"cannot write {fp.path}: {e.strerror or e}; every file left as it was"
+    except OSError as e:
+        _restore(started)
+        return f"cannot write {fp.path}: {e.strerror or e}; every file left as it was"
+    except BaseException:  # Ctrl-C, or anything else: never leave a half-applied fix
+        _restore(started)
+        raise
     return None
+
+
+def _read_only(path: str) -> Optional[str]:
+    """Why ``path`` must not be rewritten: no write permission bit (even for root) or no access."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return e.strerror or str(e)
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        return "the file is read-only"
+    return None
+
+
+def _restore(started: list[FilePlan]) -> None:
+    """Put back the old text of every file that no longer has it (best effort, Ctrl-C ignored meanwhile)."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        for fp in reversed(started):
+            try:
+                with open(fp.path, "rb") as f:
+                    if f.read() == fp.old:
+                        continue
+                atomic_write(fp.path, fp.old)
+            except OSError:  # pragma: no cover - best effort
+                pass
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)

@@ -116,8 +116,9 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
         visited_dirs: set[str] = set()
         for dirpath, dirnames, filenames in os.walk(p, followlinks=True, onerror=lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))):
             real = os.path.realpath(dirpath)
-            if real in visited_dirs:
-                out.errors.append((dirpath, "symbolic link loop, skipped"))
+            if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
+                if _is_loop(dirpath):
+                    out.errors.append((dirpath, "symbolic link loop, skipped"))
                 dirnames[:] = []
                 continue
             visited_dirs.add(real)
@@ -130,7 +131,7 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
                     continue
                 if os.path.islink(full):
                     why = _link_escapes(full, given)
-                    if why is None and os.path.realpath(full) in visited_dirs:
+                    if why is None and _is_loop(full):
                         why = "symbolic link loop, skipped"
                     if why:
                         out.errors.append((full, why))
@@ -170,6 +171,13 @@ def _link_problem(path: str) -> str:
     return "cannot follow symbolic link"
 
 
+def _is_loop(path: str) -> bool:
+    """The folder at ``path`` is (through links) itself or one of its own ancestors."""
+    real = os.path.realpath(path)
+    above = os.path.realpath(os.path.dirname(path))
+    return above == real or above.startswith(real.rstrip(os.sep) + os.sep)
+
+
 def _link_escapes(path: str, given: list[str]) -> Optional[str]:
     """A note when the link at ``path`` resolves outside every analysed folder."""
     real = os.path.realpath(path)
@@ -192,8 +200,11 @@ def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: Optional[int] = N
         out.errors.append((str(p), "not a regular file, skipped"))
         return
     if max_bytes is not None and st.st_size > max_bytes:
-        out.errors.append((str(p), f"{st.st_size / 1e6:.1f} MB is larger than max-file-size "
-                                   f"({max_bytes / 1e6:g} MB), skipped"))
+        out.errors.append((str(p), f"{_size(st.st_size)} is larger than max-file-size ({_size(max_bytes)}), skipped"))
         return
     mod, is_pkg = module_name(p, roots)
     out.files.append(SourceFile(str(p), real, mod, is_pkg))
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.1f} kB" if n >= 1e3 else f"{n} bytes"

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Optional
 
+from deadinit.summary.mangle import mangle_file
 from deadinit.summary.model import ClassSummary, FileSummary, MethodSummary
 
 
@@ -19,6 +20,7 @@ class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
         self.modules: dict[str, FileSummary] = {}
         for s in summaries:
+            mangle_file(s)  # ``self.__x`` in class K is ``_K__x`` (idempotent)
             # first file wins when two files claim one module name
             self.modules.setdefault(s.module, s)
         self.classes: dict[str, ClassSummary] = {}
@@ -137,6 +139,8 @@ class ProjectIndex:
             if b == "object":
                 continue
             r = self.resolve(module, b)
+            if r == qualname:  # ``from m import X`` then ``class X(X)``: the base is the X bound before
+                r = self.resolve_shadowed(module, b)
             if r is not None and r != qualname:
                 out.append(Base("class", r))
             elif r == qualname:
@@ -145,6 +149,18 @@ class ProjectIndex:
                 out.append(Base("external", self.canonical(module, b)))
         self._bases[qualname] = out
         return out
+
+    def resolve_shadowed(self, module: str, dotted: str) -> Optional[str]:
+        """``dotted`` resolved without the module's own class of that name (which a
+        ``class X(X):`` statement binds only after evaluating its bases)."""
+        head = dotted.partition(".")[0]
+        local = self._toplevel.get(module, {})
+        saved = local.pop(head, None)
+        try:
+            return self.resolve(module, dotted)
+        finally:
+            if saved is not None:
+                local[head] = saved
 
     def mro(self, qualname: str) -> Optional[list[str]]:
         """C3 linearisation over project classes; None when inconsistent or cyclic."""

@@ -1,0 +1,120 @@
+"""Compare deadinit's DI001/DI002 findings on a generated package with what ran (``runtime_oracle``).
+
+A finding (class C, parent P, attribute x), and the same for every subclass listed
+in ``extra["subclasses"]``, claims: on an instance of C, what ``P.__init__`` stores in
+``x`` is never used by anything that can run.  It is a false positive when such an
+allocation was used at runtime (read after construction, or held by a used
+wrapper).  A DI001 with ``kept_by`` claims less (the *binding* is overwritten while
+a live object keeps the value): it is false only when the value was read through an
+attribute after construction.  Recall: the (C, P, x) triples that were allocated and
+never used at runtime, and how many of them deadinit reported.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hierarchy_gen import Spec, render
+from runtime_oracle import Instance, demangle, observe
+
+from deadinit.api import run_check
+from deadinit.settings import Settings
+
+_COUNTER = itertools.count()
+
+
+def write_package(root: Path, spec: Spec, name: str | None = None) -> Path:
+    pkg = root / (name or f"dg_{next(_COUNTER)}")
+    pkg.mkdir(parents=True)
+    for rel, src in render(spec).items():
+        (pkg / rel).write_text(src)
+    return pkg
+
+
+def short(q: str) -> str:
+    return q.rsplit(".", 1)[-1]
+
+
+@dataclass
+class Verdict:
+    false_positives: list = field(default_factory=list)
+    dead: set = field(default_factory=set)  # (C, P, x) allocated and never used at runtime
+    reported: set = field(default_factory=set)  # (C, P, x) claimed by findings (expanded to subclasses)
+    unsure: set = field(default_factory=set)  # claimed only by findings hidden as unsure
+    dead_unsure: set = field(default_factory=set)  # dead triples of classes the analysis is unsure of
+    unsure_false: list = field(default_factory=list)
+
+    @property
+    def found(self) -> set:
+        return self.dead & self.reported
+
+
+def ancestors(spec: Spec, name: str) -> set[str]:
+    i = next(k for k, c in enumerate(spec.classes) if c.name == name)
+    return {spec.classes[j].name for j in spec.chain(i)[1:]}
+
+
+def _claims(findings) -> dict:
+    out: dict = {}
+    for f in findings:
+        if f.code not in ("DI001", "DI002"):
+            continue
+        for c in [f.cls, *f.extra.get("subclasses", [])]:
+            out.setdefault((short(c), short(f.parent), demangle(f.attribute)), []).append(f)
+    return out
+
+
+def _wrong(f, inst: Instance, parent: str, attr: str) -> str | None:
+    bufs = [b for b in inst.allocs if b.site == f"{parent}.__init__" and b.attr == attr]
+    kept = bool(f.extra.get("kept_by"))
+    for b in bufs:
+        if id(b) in (inst.read if kept else inst.used):
+            how = "read after construction" if id(b) in inst.read else "held by a used wrapper"
+            return f"{f.code} {inst.cls}: {parent}.{attr} (line {b.line}) is {how}"
+    return None
+
+
+def _unsure_classes(result) -> set[str]:
+    out = set()
+    for qn in result.index.classes:
+        an = result.analyzer.analyse(qn)
+        if an is not None and an.unsure:
+            out.add(short(qn))
+    return out
+
+
+def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
+    v = Verdict()
+    unsure_classes = _unsure_classes(result)
+    for inst in obs.values():
+        if inst.error:
+            continue
+        groups: dict = {}
+        for b in inst.parent_allocs(ancestors(spec, inst.cls)):
+            groups.setdefault((inst.cls, b.site[:-9], b.attr), []).append(b)
+        for k, bs in groups.items():
+            # the last allocation of (P, x) in P.__init__: an earlier one P itself replaces is P's own waste
+            if id(bs[-1]) not in inst.used:
+                (v.dead_unsure if inst.cls in unsure_classes else v.dead).add(k)
+    for claims, into, wrong in ((_claims(result.findings), v.reported, v.false_positives),
+                                (_claims(result.unsure), v.unsure, v.unsure_false)):
+        for (c, p, x), fs in claims.items():
+            into.add((c, p, x))
+            inst = obs.get(c)
+            if inst is None or inst.error:
+                continue
+            for f in fs:
+                why = _wrong(f, inst, p, x)
+                if why:
+                    wrong.append(why)
+    v.unsure -= v.reported
+    return v
+
+
+def run_differential(tmp: Path, spec: Spec) -> tuple[Verdict, object, dict]:
+    pkg = write_package(tmp, spec)
+    result = run_check([str(pkg)], Settings())
+    obs = observe(pkg, [c.name for c in spec.classes])
+    return judge(spec, result, obs), result, obs
