@@ -66,6 +66,10 @@ class Analyzer:
                 qn = index.resolve(mod, c.callee)
                 if qn is not None:
                     self.sites.setdefault(qn, []).append((s.path, c.line))
+        self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
+        for qn, sites in self.sites.items():
+            for loc in sites:
+                self.sites_at.setdefault(loc, set()).add(qn)
 
     # -- helpers -------------------------------------------------------------
     def reach_of(self, cls: str) -> Reach:
@@ -160,8 +164,9 @@ class Analyzer:
             dead_lines = {(c.path, ln) for i, c in enumerate(events) if c.stmt.kind in ("assign", "fill") and i not in effective
                           for ln in range(c.stmt.line, c.stmt.end_line + 1)}
             out = set()
-            for qn, sites in self.sites.items():
-                if sites and all(s in dead_lines for s in sites):
+            candidates = {qn for loc in dead_lines for qn in self.sites_at.get(loc, ())}
+            for qn in candidates:  # only classes constructed somewhere on a dead line
+                if all(s in dead_lines for s in self.sites[qn]):
                     out.add(qn)
             return out
 

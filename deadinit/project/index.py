@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Optional
 
 from deadinit.summary.mangle import mangle_file
@@ -118,12 +117,16 @@ class ProjectIndex:
             return ("module", sub)
         return None
 
-    @lru_cache(maxsize=None)
     def _is_module(self, name: str) -> bool:
-        if name in self.modules:
-            return True
-        prefix = name + "."
-        return any(m.startswith(prefix) for m in self.modules)
+        """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
+        prefixes = self.__dict__.get("_module_prefixes")
+        if prefixes is None:
+            prefixes = set(self.modules)
+            for m in self.modules:
+                parts = m.split(".")
+                prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+            self._module_prefixes = prefixes
+        return name in prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
