@@ -8,7 +8,8 @@ on a private copy of sglang 0.5.23, it times: deadinit cold (``--no-cache``), wa
 (cache full, nothing changed), after one backend file changed; vulture; and
 ``ruff check --no-cache`` (default rules).  Then deadinit cold on 0.5.5, 0.5.20 and
 0.5.23, in lines per second.  Prints a table of medians, ratios against the
-targets and peak RSS (largest process, and the whole process tree summed).
+targets, peak RSS (largest process; whole process tree summed) and peak PSS of
+the tree summed (shared pages split: what the run really holds).
 Needs vulture and ruff on PATH or next to this Python (they are not dependencies).
 """
 
@@ -37,33 +38,40 @@ def tool(name: str) -> str:
     return str(here) if here.exists() else (shutil.which(name) or name)
 
 
-def _tree_rss(pid: int) -> int:
-    """Summed RSS (bytes) of ``pid`` and its descendants, from /proc."""
-    total, todo = 0, [pid]
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """(summed RSS, summed PSS) in bytes of ``pid`` and its descendants, from /proc.
+
+    RSS counts the pages a forked worker shares with its parent once per process;
+    PSS splits shared pages between the processes sharing them, so its sum is the
+    memory the run really holds."""
+    rss, pss, todo = 0, 0, [pid]
     while todo:
         p = todo.pop()
         try:
-            with open(f"/proc/{p}/status") as f:
+            with open(f"/proc/{p}/smaps_rollup") as f:
                 for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
+                    if line.startswith("Rss:"):
+                        rss += int(line.split()[1]) * 1024
+                    elif line.startswith("Pss:"):
+                        pss += int(line.split()[1]) * 1024
             with open(f"/proc/{p}/task/{p}/children") as f:
                 todo += [int(c) for c in f.read().split()]
         except OSError:
             pass
-    return total
+    return rss, pss
 
 
 def run(cmd: list[str], cwd: Path, ok=(0, 1)) -> dict:
     """Wall time, peak RSS of the largest process and of the process tree summed."""
-    peak = [0]
+    peak = [0, 0]
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            rss, pss = _tree_memory(proc.pid)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
             done.wait(0.05)
 
     th = threading.Thread(target=sample, daemon=True)
@@ -77,7 +85,7 @@ def run(cmd: list[str], cwd: Path, ok=(0, 1)) -> dict:
     code = os.waitstatus_to_exitcode(status)
     if code not in ok:
         raise SystemExit(f"{' '.join(cmd)} failed ({code}):\n{err[-2000:]}")
-    return {"wall": wall, "max_rss": usage.ru_maxrss * 1024, "tree_rss": peak[0]}
+    return {"wall": wall, "max_rss": usage.ru_maxrss * 1024, "tree_rss": peak[0], "tree_pss": peak[1]}
 
 
 def deadinit(tree: Path, cache: Path, jobs, *extra: str) -> list[str]:
@@ -140,8 +148,8 @@ def _progress(r: int, data: dict) -> None:
 def table(data: dict, scaling: dict, lines: int) -> str:
     med = {k: statistics.median(m["wall"] for m in v) for k, v in data.items()}
     out = [f"sglang 0.5.23, {lines:,} lines, {os.cpu_count()} cores, {len(data['cold'])} alternating rounds",
-           "", "| run | median s | all runs s | ratio | target | peak RSS, largest process | peak RSS, all processes |",
-           "|---|---:|---|---:|---|---:|---:|"]
+           "", "| run | median s | all runs s | ratio | target | peak RSS, largest process | peak RSS summed "
+           "| peak PSS summed (<= 1 GB) |", "|---|---:|---|---:|---|---:|---:|---:|"]
     names = {"cold": "deadinit cold (`--no-cache`)", "warm": "deadinit warm (nothing changed)",
              "changed": "deadinit, one backend file changed", "vulture": "vulture", "ruff": "ruff check --no-cache"}
     for k, v in data.items():
@@ -152,15 +160,17 @@ def table(data: dict, scaling: dict, lines: int) -> str:
             target = f"<= {limit} x {ref}: {'met' if med[k] <= limit * med[ref] else 'missed'}"
         rss = max(m["max_rss"] for m in v)
         tree = max(m["tree_rss"] for m in v)
+        pss = max(m.get("tree_pss", 0) for m in v)
         walls = ", ".join(f"{m['wall']:.1f}" for m in v)
         out.append(f"| {names[k]} | {med[k]:.1f} | {walls} | {ratio} | {target} "
-                   f"| {rss / 2**20:.0f} MiB | {tree / 2**20:.0f} MiB{' (over 1 GB)' if tree > GB else ''} |")
+                   f"| {rss / 2**20:.0f} MiB | {tree / 2**20:.0f} MiB | {pss / 2**20:.0f} MiB"
+                   f"{' (over 1 GB)' if pss > GB else ''} |")
     if scaling:
-        out += ["", "| sglang | lines | deadinit cold s | lines/s | peak RSS, all processes |",
+        out += ["", "| sglang | lines | deadinit cold s | lines/s | peak PSS summed |",
                 "|---|---:|---:|---:|---:|"]
         for v, m in scaling.items():
             out.append(f"| {v} | {m['lines']:,} | {m['wall']:.1f} | {m['lines'] / m['wall']:,.0f} "
-                       f"| {m['tree_rss'] / 2**20:.0f} MiB |")
+                       f"| {m.get('tree_pss', 0) / 2**20:.0f} MiB |")
     return "\n".join(out)
 
 

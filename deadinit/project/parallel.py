@@ -2,8 +2,9 @@
 
 ``Pool.map(func, items)`` returns ``[func(item) for item in items]`` in input order.
 Items go out in chunks (largest first, so that both cores stay busy to the end).
-In a worker, the garbage collector is paused while a chunk runs: summaries build
-many short-lived objects and no reference cycles worth a collection.  An exception
+In a worker, automatic garbage collection is paused while a chunk runs (summaries
+build many short-lived objects); after each item a generation-0 collection frees
+that item's reference cycles, so a worker's memory does not grow with the chunk.  An exception
 inside ``func`` is the item's result (``on_error`` turns it into a ``FileError``);
 a worker that dies (segfault, out of memory) breaks the process pool, the
 unfinished chunks are re-run, and an item that kills a worker on its own becomes
@@ -54,6 +55,8 @@ def _run_chunk(func: Callable, chunk: list, on_error: Callable) -> list:
                 out.append(func(item))
             except Exception as e:  # noqa: BLE001 - one file's failure must not stop the run
                 out.append(on_error(item, f"internal error: {type(e).__name__}: {e}"))
+            gc.collect(0)  # only this item's young objects: frees its reference cycles (a worker
+            # on sglang 0.5.23's 300 largest files: 296 MiB without, ~145-210 MiB with, ~5 % slower)
         return out
     finally:
         if was:

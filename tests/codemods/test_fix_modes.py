@@ -92,3 +92,13 @@ def test_usage_errors(fixture_tree):
     assert cli("fixtures", "--flag-name", "not an identifier").exit_code == 2
     assert cli("does/not/exist").exit_code == 2
     assert cli("fixtures", "--strategy", "nope").exit_code == 2
+
+
+def test_fix_reads_through_the_cache_and_gives_the_same_diff(fixture_tree):
+    first = cli("fixtures", "--diff", "--unsafe-fixes")
+    assert first.exit_code == 1
+    assert [p for p in fixture_tree.rglob(".deadinit_cache/.gitignore")]
+    warm = cli("fixtures", "--diff", "--unsafe-fixes", "--jobs", "1")
+    cold = cli("fixtures", "--diff", "--unsafe-fixes", "--no-cache", "--cache-dir", "elsewhere")
+    assert first.stdout == warm.stdout == cold.stdout
+    assert not (fixture_tree / "elsewhere").exists()
