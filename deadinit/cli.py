@@ -27,6 +27,7 @@ import click  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from deadinit import __version__  # noqa: E402
+from deadinit.commands.speed_options import speed_options  # noqa: E402
 
 
 def _console(stderr: bool = False) -> Console:
@@ -94,13 +95,7 @@ def main() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="Only the findings: no code frames, summary, notes or progress.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="Colour output; auto respects NO_COLOR and whether output is a terminal.")
-# -- speed (issue 6): cache, worker processes, prefilter ------------------------
-@click.option("--no-cache", is_flag=True, help="Summarise every file again; do not read or write the cache.")
-@click.option("--cache-dir", metavar="DIR", type=click.Path(), help="Keep the cache in DIR instead of "
-              ".deadinit_cache/ at the project root.")
-@click.option("--jobs", "-j", metavar="N", type=click.IntRange(min=1), help="Worker processes for summarising "
-              "files [default: all cores].")
-@click.option("--no-prefilter", is_flag=True, help="Parse every function with libcst (slower; same findings).")
+@speed_options  # issue 6
 def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evidence, baseline, write_baseline,
           report_unused_ignores, statistics, output_file, exit_zero, exit_non_zero_on_fix, quiet, color,
           no_cache, cache_dir, jobs, no_prefilter) -> None:

@@ -16,6 +16,8 @@ import sys
 
 import click
 
+from deadinit.commands.speed_options import speed_options, summarizer
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
@@ -55,13 +57,9 @@ class _Strategies(click.Choice):
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-@click.option("--no-cache", is_flag=True, help="Summarise every file again; do not read or write the cache.")
-@click.option("--cache-dir", metavar="DIR", type=click.Path(), help="Keep the cache in DIR instead of "
-              ".deadinit_cache/ at the project root.")
-@click.option("--jobs", "-j", metavar="N", type=click.IntRange(min=1), help="Worker processes for summarising "
-              "files [default: all cores].")
+@speed_options
 def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, max_copy_lines, config,
-        exit_non_zero_on_fix, quiet, color, no_cache, cache_dir, jobs) -> None:
+        exit_non_zero_on_fix, quiet, color, no_cache, cache_dir, jobs, no_prefilter) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
     Strategies: skip-flag (the parent skips what the subclass never uses, behind a
@@ -69,12 +67,12 @@ def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, 
     the nearest ancestor it still needs, inlining what it uses).
     """
     sys.exit(run(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, config,
-                 exit_non_zero_on_fix, quiet, color, max_copy_lines, no_cache, cache_dir, jobs))
+                 exit_non_zero_on_fix, quiet, color, max_copy_lines, no_cache, cache_dir, jobs, no_prefilter))
 
 
 def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", report_file=None, unsafe_fixes=False,
         flag_name=None, config=None, exit_non_zero_on_fix=False, quiet=False, color="auto",
-        max_copy_lines=None, no_cache=False, cache_dir=None, jobs=None) -> int:
+        max_copy_lines=None, no_cache=False, cache_dir=None, jobs=None, no_prefilter=False) -> int:
     from deadinit.codemods.driver import run_fix
     from deadinit.codemods.model import FixOptions
     from deadinit.commands import project
@@ -88,9 +86,7 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
         cfg = project.configure(targets, config, select, "", False)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
-        from deadinit.project.pipeline import ProjectSummarizer  # cache, workers, prefilter (as check)
-
-        fast = ProjectSummarizer(jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir)
+        fast = summarizer(no_cache, cache_dir, jobs, no_prefilter)  # cache, workers, prefilter (as check)
         result = project.analyse(targets, cfg, err if (err.is_terminal and not quiet) else None, summarizer=fast)
         if result.files == 0:
             for e in result.errors:

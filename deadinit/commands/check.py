@@ -59,10 +59,9 @@ def _run(o: CheckOptions) -> int:
     cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
-    from deadinit.project.pipeline import ProjectSummarizer  # issue 6: cache, workers, prefilter
+    from deadinit.commands.speed_options import summarizer  # issue 6: cache, workers, prefilter
 
-    fast = ProjectSummarizer(jobs=o.jobs, use_cache=not o.no_cache, cache_dir=o.cache_dir,
-                             use_prefilter=not o.no_prefilter, freeze_gc=True)
+    fast = summarizer(o.no_cache, o.cache_dir, o.jobs, o.no_prefilter, freeze_gc=True)
     result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
     if result.files == 0:
         _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
