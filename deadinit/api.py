@@ -6,13 +6,14 @@ reach into the stages themselves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
 from deadinit.analysis.attrs import Analyzer, ClassAnalysis
 from deadinit.findings import Finding
 from deadinit.lint_rules import ALL_RULES
 from deadinit.pathfilter import per_file_ignored
+from deadinit.result import CheckResult  # noqa: F401 - re-exported: front-ends import it from here
 from deadinit.project.discovery import discover
 from deadinit.project.hierarchy_problems import hierarchy_problems
 from deadinit.project.index import ProjectIndex
@@ -29,22 +30,10 @@ class RuleContext:
     settings: Settings
 
 
-@dataclass
-class CheckResult:
-    findings: list[Finding] = field(default_factory=list)
-    unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
-    errors: list[str] = field(default_factory=list)
-    files: int = 0
-    index: Optional[ProjectIndex] = None
-    analyzer: Optional[Analyzer] = None
-    analyses: list[ClassAnalysis] = field(default_factory=list)
-    suppressed: list[Finding] = field(default_factory=list)
-    used_suppressions: set = field(default_factory=set)
-
-
 def summarize(paths: Iterable[str], settings: Settings, summarizer: Optional[Callable] = None,
-              excluded=None) -> tuple[list[FileSummary], list[str], int]:
-    disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
+              excluded=None, discovery=None) -> tuple[list[FileSummary], list[str], int]:
+    """``discovery``: what ``discover`` found for these paths, when the caller already walked them."""
+    disc = discovery or discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
     errors = [f"{p}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
     results = (summarizer or summarize_many)(items, settings)
@@ -147,11 +136,11 @@ def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
 
 
 def run_check(paths: Iterable[str], settings: Optional[Settings] = None, summarizer: Optional[Callable] = None,
-              excluded=None, summaries: Optional[list[FileSummary]] = None) -> CheckResult:
+              excluded=None, summaries: Optional[list[FileSummary]] = None, discovery=None) -> CheckResult:
     settings = settings or Settings()
     res = CheckResult()
     if summaries is None:
-        summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded)
+        summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded, discovery)
     else:
         res.files = len(summaries)
     index = ProjectIndex(summaries)

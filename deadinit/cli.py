@@ -34,7 +34,28 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
+# the other commands load on first use: ``deadinit check`` (a pre-commit hook, a warm
+# run in ~1 s) does not import what explain/graph/fix/gpu-check need
+_LAZY = {
+    "rules": "deadinit.commands.rules:rules",
+    "rule": "deadinit.commands.rules:rule",
+    "explain": "deadinit.commands.explain:explain",
+    "graph": "deadinit.commands.graph:graph",
+    "fix": "deadinit.codemods.fix_cli:fix",
+    "gpu-check": "deadinit.gpu_check.cli:gpu_check",
+}
+
+
 class _Main(click.Group):
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *_LAZY})
+
+    def get_command(self, ctx, name):
+        if name in _LAZY and name not in self.commands:
+            module, attr = _LAZY[name].split(":")
+            self.add_command(getattr(__import__(module, fromlist=[attr]), attr), name)
+        return super().get_command(ctx, name)
+
     def invoke(self, ctx):
         if signal.getsignal(signal.SIGINT) is _interrupted_at_startup:
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -103,6 +124,10 @@ def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evide
 
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
     """
+    if not no_cache:  # in case a file changed: a process that loads the summarisers meanwhile
+        from deadinit.project.helper import prestart
+
+        prestart()
     from deadinit.commands.check import CheckOptions, run
 
     sys.exit(run(CheckOptions(
@@ -113,16 +138,6 @@ def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evide
         no_cache=no_cache, cache_dir=cache_dir, jobs=jobs, no_prefilter=no_prefilter)))  # speed options: issue 6
 
 
-from deadinit.commands.explain import explain  # noqa: E402
-from deadinit.commands.graph import graph  # noqa: E402
-from deadinit.commands.rules import rule, rules  # noqa: E402
-
-main.add_command(rules)
-main.add_command(rule)
-main.add_command(explain)
-main.add_command(graph)
-main.add_command(__import__("deadinit.codemods.fix_cli", fromlist=["fix"]).fix)
-main.add_command(__import__("deadinit.gpu_check.cli", fromlist=["gpu_check"]).gpu_check)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -46,6 +46,7 @@ class PathFilter:
         self.respect_gitignore = respect_gitignore
         self.top = str(_git_top(Path(self.root))) if respect_gitignore else self.root
         self._gitignores: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+        self._chains: dict[str, list] = {}
 
     @classmethod
     def from_config(cls, cfg) -> "PathFilter":
@@ -61,6 +62,46 @@ class PathFilter:
             if not is_dir and self.include is not None and not self.include.match_file(rel):
                 return True
         return self.respect_gitignore and self.gitignored(path, is_dir)
+
+    def in_folder(self, folder: str):
+        """``skip(name, is_dir)`` for the entries of ``folder``: the same answers as
+        ``self(os.path.join(folder, name), is_dir)``, with the folder's relative path and
+        its .gitignore chain worked out once (discovery asks this for every entry)."""
+        full = os.path.abspath(folder)
+        rel_dir = relative_to(full, self.root)
+        chain = self._chain(full) if self.respect_gitignore and relative_to(full, self.top) is not None else []
+
+        def skip(name: str, is_dir: bool) -> bool:
+            rel = f"{rel_dir}/{name}" if rel_dir else (name if rel_dir == "" else None)
+            if rel:
+                probe = rel + "/" if is_dir else rel
+                if self.exclude is not None and self.exclude.match_file(probe):
+                    return True
+                if not is_dir and self.include is not None and not self.include.match_file(rel):
+                    return True
+            ignored = False
+            for spec, prefix in chain:
+                r = spec.check_file(prefix + name + ("/" if is_dir else ""))
+                if r.include is not None:
+                    ignored = r.include
+            return ignored
+
+        return skip
+
+    def _chain(self, full: str) -> list:
+        """(spec, ``full`` relative to the spec's folder + "/", or "") for the .gitignore files
+        from the git top-level down to ``full`` (which lies inside it), outermost first."""
+        chains = self._chains
+        if full not in chains:
+            parent = os.path.dirname(full)
+            above = [] if full == self.top or parent == full else self._chain(parent)
+            name = os.path.basename(full)
+            chain = [(spec, prefix + name + "/") for spec, prefix in above]
+            spec = self._gitignore(full)
+            if spec is not None:
+                chain.append((spec, ""))
+            chains[full] = chain
+        return chains[full]
 
     def _gitignore(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
         if folder not in self._gitignores:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import os
 import textwrap
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -168,6 +169,21 @@ def _lines(stamp: tuple) -> list[str]:
     return _TEXT_CACHE[stamp]
 
 
+STUB_LOG: Optional[dict] = None  # set by ``log_stubs``: every answer given, for the result cache
+
+
+@contextmanager
+def log_stubs():
+    """Record every ``is_stub`` answer given meanwhile: {(path, line, end_line, name): answer}
+    (what the analysis read from source text besides the summaries)."""
+    global STUB_LOG
+    before, STUB_LOG = STUB_LOG, {}
+    try:
+        yield STUB_LOG
+    finally:
+        STUB_LOG = before
+
+
 def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> bool:
     """A method whose body only raises NotImplementedError, or is pass / ... / a docstring.
 
@@ -175,8 +191,14 @@ def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> 
     not the summarised text (an in-memory re-analysis), a ``name`` mismatch makes the answer False."""
     stamp = _stamp(path)
     key = (stamp, line, end_line, name)
-    if key in _STUB_CACHE:
-        return _STUB_CACHE[key]
+    if key not in _STUB_CACHE:
+        _STUB_CACHE[key] = _stub_text(stamp, line, end_line, name)
+    if STUB_LOG is not None:
+        STUB_LOG[(path, line, end_line, name)] = _STUB_CACHE[key]
+    return _STUB_CACHE[key]
+
+
+def _stub_text(stamp: tuple, line: int, end_line: int, name: Optional[str]) -> bool:
     text = "\n".join(_lines(stamp)[line - 1:end_line])
     result = False
     try:
@@ -186,7 +208,6 @@ def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> 
             result = all(_stub_stmt(s) for s in fn.body)
     except SyntaxError:
         result = False
-    _STUB_CACHE[key] = result
     return result
 
 

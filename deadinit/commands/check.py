@@ -62,7 +62,10 @@ def _run(o: CheckOptions) -> int:
     from deadinit.commands.speed_options import summarizer  # issue 6: cache, workers, prefilter
 
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, o.no_prefilter, freeze_gc=True)
-    result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
+    if fast.use_cache:  # a run over unchanged inputs reads one stored result
+        result = project.analyse_cached(targets, cfg, err if show_progress else None, fast)
+    else:
+        result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
     if result.files == 0:
         _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
         raise UsageError(project.no_files_message(targets))

@@ -6,13 +6,13 @@ import dataclasses
 import os
 from typing import Iterable, Optional
 
-from rich.console import Console
-
-from deadinit.api import CheckResult, run_check
 from deadinit.commands.output import UsageError
-from deadinit.commands.progress import ProgressSummarizer
 from deadinit.config import Config, load_config, split_codes
 from deadinit.pathfilter import PathFilter
+from deadinit.result import CheckResult
+
+# deadinit.api (the analysis, libcst) and the progress bar load when a run needs them:
+# a warm ``check`` answered by the result cache never does
 
 
 def require_paths(paths: Iterable[str]) -> None:
@@ -38,19 +38,62 @@ def configure(paths: list[str], config_file: Optional[str] = None, select: str =
     return cfg
 
 
-def analyse(paths: list[str], cfg: Config, progress_console: Optional[Console] = None,
-            summarizer=None) -> CheckResult:
+def analyse(paths: list[str], cfg: Config, progress_console = None,
+            summarizer=None, discovery=None) -> CheckResult:
     """``run_check`` with the configured path filter, and a progress bar when a console is given.
 
     ``summarizer`` (issue 6): e.g. ``deadinit.project.pipeline.ProjectSummarizer``; default the stock one.
     """
+    from deadinit.api import run_check
+    from deadinit.commands.progress import ProgressSummarizer
+
     base = summarizer
     summarizer = ProgressSummarizer(progress_console, base=base) if progress_console is not None else base
     try:
-        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg))
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg),
+                         discovery=discovery)
     finally:
         if summarizer is not None:
             summarizer.close()
+
+
+def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) -> CheckResult:
+    """``analyse`` through the whole-run result cache (``deadinit.project.results``), for ``check``.
+
+    A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
+    DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
+    """
+    from deadinit.project import results
+    from deadinit.project.discovery import discover
+    from deadinit.project import helper as helpers
+
+    s = cfg.settings
+    excluded = PathFilter.from_config(cfg)
+    with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
+        disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
+        items = [(f.path, f.module, f.is_package) for f in disc.files]
+        notes = [f"{p}: {m}" for p, m in disc.errors]
+        store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
+        snap = store.load()
+        if snap is not None:
+            fresh = results.refresh(snap, items, notes, s, summarizer, helper)
+            if fresh is not None:
+                snap, dirty = fresh
+                if dirty:
+                    store.store(snap)
+                summarizer.stats["result_cache"] = "hit"
+                return snap.result
+    from deadinit.analysis.reuse import log_stubs  # a miss: the full run, recorded
+
+    with log_stubs() as stubs:
+        result = analyse(paths, cfg, progress_console, summarizer, discovery=disc)
+    states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
+    if states is not None and len(states) == len(items) and result.index is not None:
+        lite = dataclasses.replace(result, index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure,
+                                                                                    *result.suppressed]),
+                                   analyzer=None, analyses=[])
+        store.store(results.Snapshot(items, notes, states, summarizer.last_inputs[2], dict(stubs), lite))
+    return result
 
 
 def no_files_message(paths: list[str]) -> str:

@@ -42,7 +42,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 1
+FORMAT = 2  # 2: scans are deadinit.project.plan.Scan
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
@@ -57,7 +57,7 @@ def content_hash(data: bytes) -> str:
 _KEYS: dict[Path, bytes] = {}
 
 
-def _user_key() -> bytes:
+def user_key() -> bytes:
     """A random per-user secret (created once, 0600) that authenticates cache payloads."""
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "deadinit"
     if base not in _KEYS:
@@ -86,7 +86,7 @@ def _read_or_create_key(base: Path) -> bytes:
             if len(path.read_bytes()) != 32:
                 os.replace(tmp, path)  # a damaged key file
         finally:
-            _unlink(tmp)
+            unlink_quietly(tmp)
         return path.read_bytes()
     except OSError:
         return secrets.token_bytes(32)
@@ -121,7 +121,7 @@ class Cache:
     @property
     def key(self) -> bytes:
         if self._key is None:
-            self._key = _user_key()
+            self._key = user_key()
         return self._key
 
     def _path(self, source_path: str) -> Path:
@@ -171,7 +171,7 @@ class Cache:
                     f.write(MAGIC + json.dumps(head).encode() + b"\n" + payload)
                 os.replace(tmp, target)
             except BaseException:
-                _unlink(tmp)
+                unlink_quietly(tmp)
                 raise
             self.stats["written"] += 1
         except OSError:
@@ -179,13 +179,18 @@ class Cache:
 
     def _prepare(self, sub: Path) -> None:
         if not self._ready:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _TAG)):
-                p = self.folder / name
-                if not p.exists():
-                    p.write_text(text)
+            prepare_folder(self.folder)
             self._ready = True
         sub.mkdir(parents=True, exist_ok=True)
+
+
+def prepare_folder(folder: Path) -> None:
+    """Create the cache folder with its ``.gitignore`` (``*``) and ``CACHEDIR.TAG``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _TAG)):
+        p = folder / name
+        if not p.exists():
+            p.write_text(text)
 
 
 def new_entry(st: os.stat_result, data_hash: str, variant, scan, summary_bytes: bytes) -> Entry:
@@ -196,7 +201,7 @@ def _untuple(v):
     return tuple(_untuple(x) for x in v) if isinstance(v, list) else v
 
 
-def _unlink(p: str) -> None:
+def unlink_quietly(p: str) -> None:
     try:
         os.unlink(p)
     except OSError:

@@ -62,17 +62,24 @@ def _package_top(d: Path) -> Optional[Path]:
     key = str(d)
     if key in _TOP_CACHE:
         return _TOP_CACHE[key]
-    best = None
-    cur = d
-    while cur.parent != cur:
-        if (cur / "__init__.py").is_file():
-            best = cur
-        cur = cur.parent
+    best = _highest_package(d)
     # a folder that is not itself inside any package path chain is its own top
     if best is not None and not _chain_ok(d, best):
         best = None
     _TOP_CACHE[key] = best
     return best
+
+
+_HIGHEST: dict = {}
+
+
+def _highest_package(d: Path) -> Optional[Path]:
+    """The highest of ``d`` and its ancestors that holds an ``__init__.py`` (one check per folder)."""
+    key = str(d)
+    if key not in _HIGHEST:
+        above = _highest_package(d.parent) if d.parent != d else None
+        _HIGHEST[key] = above if above is not None else (d if (d / "__init__.py").is_file() else None)
+    return _HIGHEST[key]
 
 
 def _chain_ok(d: Path, top: Path) -> bool:
@@ -114,7 +121,9 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
             out.errors.append((raw, "not a regular file or directory"))
             continue
         visited_dirs: set[str] = set()
-        for dirpath, dirnames, filenames in os.walk(p, followlinks=True, onerror=lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))):
+        modules = _Modules(root_paths)
+        onerror = lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))  # noqa: E731
+        for dirpath, dirnames, filenames, links in _walk(str(p), onerror):
             real = os.path.realpath(dirpath)
             if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
                 if _is_loop(dirpath):
@@ -122,14 +131,15 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
                 dirnames[:] = []
                 continue
             visited_dirs.add(real)
+            skip = _folder_filter(excluded, dirpath)
             keep = []
             for d in sorted(dirnames):
-                full = os.path.join(dirpath, d)
                 if d in _SKIP_DIRS or d.endswith(".egg-info"):
                     continue
-                if excluded is not None and excluded(full, True):
+                if skip is not None and skip(d, True):
                     continue
-                if os.path.islink(full):
+                if d in links:
+                    full = os.path.join(dirpath, d)
                     why = _link_escapes(full, given)
                     if why is None and _is_loop(full):
                         why = "symbolic link loop, skipped"
@@ -141,21 +151,84 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
             for fn in sorted(filenames):
                 if not fn.endswith(".py"):
                     continue
-                full = os.path.join(dirpath, fn)
-                if excluded is not None and excluded(full, False):
+                if skip is not None and skip(fn, False):
                     continue
-                if os.path.islink(full):
+                full = os.path.join(dirpath, fn)
+                if fn in links:
                     why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
                     if why:
                         out.errors.append((full, why))
                         continue
-                _add(out, seen, Path(full), root_paths, max_bytes)
-            # directories named like x.py are listed as directories by os.walk: report them
+                    _add(out, seen, Path(full), root_paths, max_bytes)
+                else:  # not a link: its real path is its folder's real path joined with its name
+                    _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
+            # directories named like x.py are listed as directories by the walk: report them
             for d in keep:
                 if d.endswith(".py"):
                     out.errors.append((os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder"))
     out.files.sort(key=lambda f: f.path)
     return out
+
+
+def _walk(top: str, onerror):
+    """``os.walk(top, followlinks=True)`` that also yields the names that are symbolic
+    links (from the directory entries: no extra system call per name)."""
+    try:
+        with os.scandir(top) as it:
+            entries = list(it)
+    except OSError as e:
+        onerror(e)
+        return
+    dirs, files, links = [], [], set()
+    for e in entries:
+        try:
+            is_dir = e.is_dir()
+        except OSError:
+            is_dir = False
+        (dirs if is_dir else files).append(e.name)
+        try:
+            if e.is_symlink():
+                links.add(e.name)
+        except OSError:
+            pass
+    yield top, dirs, files, links
+    for d in dirs:
+        yield from _walk(os.path.join(top, d), onerror)
+
+
+def _folder_filter(excluded, dirpath: str):
+    """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does
+    the per-folder work once (``in_folder``); any other callable gets the full path."""
+    if excluded is None:
+        return None
+    in_folder = getattr(excluded, "in_folder", None)
+    if in_folder is not None:
+        return in_folder(dirpath)
+    return lambda name, is_dir: excluded(os.path.join(dirpath, name), is_dir)
+
+
+class _Modules:
+    """``module_name`` for the plain files of a folder: the folder's dotted prefix is
+    worked out once (a module's name is its folder's prefix and its stem)."""
+
+    _PROBE = "_deadinit_probe_"
+
+    def __init__(self, roots) -> None:
+        self.roots = roots
+        self.prefix: dict[str, Optional[str]] = {}
+
+    def of(self, dirpath: str, fn: str) -> tuple[str, bool]:
+        if fn == "__init__.py":
+            return module_name(Path(dirpath, fn), self.roots)
+        if dirpath not in self.prefix:
+            probe, _ = module_name(Path(dirpath, self._PROBE + ".py"), self.roots)
+            self.prefix[dirpath] = ("" if probe == self._PROBE else probe[:-len(self._PROBE) - 1]
+                                    if probe.endswith("." + self._PROBE) else None)
+        prefix = self.prefix[dirpath]
+        if prefix is None:  # not expected; the general rule then
+            return module_name(Path(dirpath, fn), self.roots)
+        stem = fn[:-3]
+        return (f"{prefix}.{stem}" if prefix else stem), False
 
 
 def _link_problem(path: str) -> str:
@@ -204,6 +277,26 @@ def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: Optional[int] = N
         return
     mod, is_pkg = module_name(p, roots)
     out.files.append(SourceFile(str(p), real, mod, is_pkg))
+
+
+def _add_plain(out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool],
+               max_bytes: Optional[int]) -> None:
+    """``_add`` for a file that is not a link, with its real path and module known."""
+    if real in seen:
+        return
+    seen.add(real)
+    try:
+        st = os.stat(real)
+    except OSError as e:
+        out.errors.append((path, f"cannot read: {e.strerror or e}"))
+        return
+    if not stat.S_ISREG(st.st_mode):
+        out.errors.append((path, "not a regular file, skipped"))
+        return
+    if max_bytes is not None and st.st_size > max_bytes:
+        out.errors.append((path, f"{_size(st.st_size)} is larger than max-file-size ({_size(max_bytes)}), skipped"))
+        return
+    out.files.append(SourceFile(path, real, *module))
 
 
 def _size(n: int) -> str:

@@ -24,10 +24,11 @@ import time
 from pathlib import Path
 from typing import Callable, Optional
 
-from deadinit.project import prefilter, workers
 from deadinit.project.cache import Cache, new_entry
 from deadinit.project.parallel import Pool, default_jobs
-from deadinit.summary.parse import FileError
+
+# the prefilter, workers and parser (libcst) load in ``_summarize``: a ``check`` answered
+# by the result cache (``deadinit.project.results``) never imports them
 
 CACHE_DIR = ".deadinit_cache"
 
@@ -44,6 +45,10 @@ class ProjectSummarizer:
         self.cache_dir = cache_dir
         self.use_prefilter = use_prefilter
         self.stats: dict = {}
+        # what the last call saw, for the whole-run result cache (``deadinit.project.results``):
+        # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
+        # or None, the prefilter's hierarchy names)
+        self.last_inputs: Optional[tuple] = None
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
         pass
@@ -70,12 +75,17 @@ class ProjectSummarizer:
         return out
 
     def _summarize(self, items: list, settings, progress) -> list:
+        from deadinit.project import prefilter, workers
+        from deadinit.summary.parse import FileError
+
         n = len(items)
+        started_ns = time.time_ns()
         cache = Cache(self.folder(settings), settings.summary_key(), self.use_prefilter) if self.use_cache else None
         stats = [_stat(p) for p, _, _ in items]
         entries = [cache.load(p) if cache else None for p, _, _ in items]
         out: list = [None] * n
         hashes: list = [None] * n
+        done: list = [None] * n  # hash of the content each summary was made from
         scans: list = [None] * n
         todo = []
         for i, (e, st) in enumerate(zip(entries, stats)):
@@ -95,7 +105,7 @@ class ProjectSummarizer:
                 else:
                     hashes[i], scans[i] = r
             hier = prefilter.hierarchy_names(s for s in scans if s is not None) if self.use_prefilter else None
-            variants = [_variant(s, hier) for s in scans]
+            variants = [prefilter.variant(s, hier) for s in scans]
             todo = []
             for i in range(n):
                 if out[i] is not None:
@@ -103,11 +113,12 @@ class ProjectSummarizer:
                 e = entries[i]
                 if e is not None and e.hash == hashes[i] and e.variant == variants[i]:
                     out[i] = pickle.loads(e.summary_bytes)
+                    done[i] = e.hash
                     if not e.stat_matches(stats[i]):  # same content, new mtime: record it
                         cache.store(items[i][0], new_entry(stats[i], e.hash, e.variant, e.scan, e.summary_bytes))
                 else:
                     todo.append(i)
-            args = dict(pool=pool, items=items, hashes=hashes, stats=stats, cache=cache, settings=settings)
+            args = dict(pool=pool, items=items, hashes=hashes, stats=stats, cache=cache, settings=settings, done=done)
             self._summarise(todo, hier, variants, out, progress=progress, **args)
             redo = []
             if hier is not None:
@@ -118,7 +129,9 @@ class ProjectSummarizer:
                     hier = hier | missing
                     redo = [i for i in range(n) if not isinstance(out[i], FileError)
                             and any(c.name in missing for c in out[i].classes)]
-                    self._summarise(redo, hier, [_variant(s, hier) for s in scans], out, **args)
+                    self._summarise(redo, hier, [prefilter.variant(s, hier) for s in scans], out, **args)
+        self.last_inputs = (started_ns, [(st, h) if st is not None and h is not None else None
+                                         for st, h in zip(stats, done)], hier)
         self.stats = {"files": n, "bytes": size, "summarised": len(todo), "redone": len(redo), "jobs": pool.jobs,
                       **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {})}
         if progress:
@@ -127,7 +140,10 @@ class ProjectSummarizer:
 
 
     def _summarise(self, todo: list, hier, variants: list, out: list, pool, items, hashes, stats, cache, settings,
-                   progress=None) -> None:
+                   done, progress=None) -> None:
+        from deadinit.project import workers
+        from deadinit.summary.parse import FileError
+
         n, base = len(items), len(items) - len(todo)
         cache_args = (cache.folder, cache.settings_key, cache.prefilter) if cache else None
         got = pool.map(functools.partial(workers.summarize, settings=settings, hier=hier, cache=cache_args),
@@ -135,6 +151,7 @@ class ProjectSummarizer:
                        on_error=workers.error, progress=(lambda d, t: progress(base + d, n)) if progress else None)
         for i, r in zip(todo, got):
             out[i] = r if isinstance(r, FileError) else pickle.loads(r[1])
+            done[i] = None if isinstance(r, FileError) else r[0]
 
 
 def _stat(path: str) -> Optional[os.stat_result]:
@@ -146,10 +163,3 @@ def _stat(path: str) -> Optional[os.stat_result]:
 
 def _w(st: Optional[os.stat_result]) -> int:
     return st.st_size + 2000 if st else 2000
-
-
-def _variant(scan, hier: Optional[frozenset]):
-    """What a file's prefiltered summary depends on besides its content."""
-    if scan is None or hier is None:
-        return None
-    return tuple(sorted({name for name, _ in scan.classes if name in hier}))

@@ -22,12 +22,13 @@ import ast
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterable
 
 import libcst as cst
 
 from deadinit.project import fastfacts, lean
+from deadinit.project.plan import Scan, variant  # noqa: F401 - re-exported
 from deadinit.project.astsource import statements
 
 _ID = rb"[A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*"
@@ -37,12 +38,6 @@ _IDCHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 _SPACE = frozenset(b" \t\f\r\n\\")
 _TOKEN = re.compile(rb"(" + _ID + rb")|([\"'])|(#)|([()\[\]{}])|([,=.])")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)", re.M)
-
-
-@dataclass
-class Scan:
-    classes: list[tuple[str, frozenset]] = field(default_factory=list)  # (name, identifiers in bases)
-    aliases: list[tuple[str, str]] = field(default_factory=list)  # (original, alias)
 
 
 def _bases(data: bytes, i: int, limit: int = 20000) -> set[str]:

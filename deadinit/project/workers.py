@@ -13,6 +13,7 @@ from typing import Optional
 
 from deadinit.project import lean, prefilter
 from deadinit.project.cache import Cache, content_hash, new_entry
+from deadinit.project.plan import variant
 from deadinit.summary import parse
 from deadinit.summary.parse import FileError
 
@@ -70,3 +71,26 @@ def _stat(path: str):
 
 def error(item: tuple, message: str) -> FileError:
     return FileError(item[0], message)
+
+
+def resummarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[tuple] = None):
+    """For the result cache (``deadinit.project.recheck``): (content hash, pickled summary,
+    prefilter scan, (size, mtime_ns) seen before reading) of one (path, module,
+    is_package), or a ``FileError``; with ``cache`` the per-file entry is written too."""
+    path, module, is_package = item
+    st = _stat(path)
+    data = _read(path, module, is_package, settings)
+    if isinstance(data, FileError):
+        return data
+    scan = prefilter.scan(data) if hier is not None else None
+    if hier is None:
+        result = lean.summarize_source(data, path, module, is_package, settings)
+    else:
+        result = prefilter.summarize(data, path, module, is_package, settings, hier)
+    if isinstance(result, FileError):
+        return result
+    h = content_hash(data)
+    blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+    if cache is not None and st is not None:
+        Cache(*cache).store(path, new_entry(st, h, variant(scan, hier), scan, blob))
+    return h, blob, scan, (st.st_size, st.st_mtime_ns) if st is not None else None

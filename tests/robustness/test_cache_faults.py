@@ -2,6 +2,7 @@
 
 import json
 import pickle
+import shutil
 
 import pytest
 from robust_helpers import assert_no_crash, cli, count, error_lines, fixable_tree
@@ -43,8 +44,11 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path):
     marker = tmp_path / "unpickled"
     first = _run(tmp_path, tmp_path / "cache")
     assert first[0] == 1 and first[1]
-    entries = sorted((tmp_path / "cache").rglob("*.bin"))
+    entries = sorted((tmp_path / "cache" / "entries").rglob("*.bin"))
     assert len(entries) >= 12
+    # an unchanged tree is answered by the stored whole-run result without reading any
+    # entry (deadinit.project.results): remove it, so that every entry is read
+    shutil.rmtree(tmp_path / "cache" / "results", ignore_errors=True)
     originals = {}
     for i, path in enumerate(entries):
         originals[path] = path.read_bytes()
@@ -57,6 +61,25 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path):
         data = path.read_bytes()
         assert data.startswith(cache.MAGIC) and len(data) > 100
     assert _run(tmp_path, tmp_path / "cache") == first
+
+
+def test_corrupt_or_planted_results_file_is_rebuilt(tmp_path):
+    """The whole-run result (``results/*.res``) is signed like the entries: damaged or
+    planted, it is never unpickled; the run analyses and writes it again."""
+    results = pytest.importorskip("deadinit.project.results")
+    fixable_tree(tmp_path, 2)
+    marker = tmp_path / "unpickled"
+    first = _run(tmp_path, tmp_path / "cache")
+    (res,) = (tmp_path / "cache" / "results").glob("*.res")
+    good = res.read_bytes()
+    evil = pickle.dumps(_Trap(marker))
+    for bad in (b"", good[: len(good) // 2], good[:-5] + b"\xff" * 5, b"garbage\n" * 40,
+                results.MAGIC + b"0" * 32 + b"\n" + evil):
+        res.write_bytes(bad)
+        count("cache entries corrupted")
+        assert _run(tmp_path, tmp_path / "cache") == first
+        assert not marker.exists(), "a planted results file was unpickled"
+        assert res.read_bytes().startswith(results.MAGIC) and len(res.read_bytes()) > 100
 
 
 def test_corrupt_cache_key_and_misplaced_cache_folder(tmp_path):

@@ -1,0 +1,96 @@
+"""Whether files whose content changed still give a stored run's inputs (``results.refresh``).
+
+A changed file counts as unchanged for the analysis when, summarised again in a
+worker with the stored run's prefilter plan:
+
+* its summary equals the one the stored run used (the per-file cache entry of the
+  recorded content: same hash, same plan), compared field by field, in order,
+  sets sorted, ``FileSummary.lines`` aside (no stage reads it);
+* its prefilter scan is equal (the project's hierarchy names, so every other
+  file's plan, stay the same);
+* every ``is_stub`` answer the stored analysis read from its text is the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import pickle
+import time
+from typing import Optional
+
+from deadinit.project.cache import Cache
+from deadinit.project.plan import variant
+from deadinit.project.parallel import Pool
+
+# libcst and the summarisers load in the worker only (``_resummarize``): the main process
+# of a run answered from the result cache never imports them
+
+
+def same_inputs(snap, items: list, old_states: list, settings, summarizer, helper=None) -> Optional[list]:
+    """New ``FileState``s for ``items`` when each is unchanged for the analysis, else None."""
+    from deadinit.project.results import FileState
+
+    if not summarizer.use_cache or (snap.hier is not None) != summarizer.use_prefilter:
+        return None
+    cache = Cache(summarizer.folder(settings), settings.summary_key(), summarizer.use_prefilter)
+    olds = []
+    for (path, _, _), state in zip(items, old_states):
+        e = cache.load(path)  # before the workers write the new content's entry
+        if e is None or e.hash != state.hash or e.variant != variant(e.scan, snap.hier):
+            return None
+        olds.append(e)
+    started_ns = time.time_ns()
+    cache_args = (cache.folder, cache.settings_key, cache.prefilter)
+    # in another process even for one file: libcst's parser may crash on pathological input
+    work = functools.partial(_resummarize, settings=settings, hier=snap.hier, cache=cache_args)
+    if helper is not None and helper.available:  # forked at the start, libcst loaded meanwhile
+        helper.send(work, items)
+        old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in olds]  # meanwhile
+        got = helper.receive()
+    else:
+        with Pool(max(2, min(len(items), summarizer.jobs))) as pool:
+            got = pool.map(work, items, on_error=_failed)
+        old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in olds]
+    out = []
+    if got is None:
+        return None
+    for (path, _, _), e, old, r in zip(items, olds, old_canon, got):
+        if not isinstance(r, tuple) or r[3] is None:  # a FileError, a failure
+            return None
+        h, blob, scan, (size, mtime_ns) = r
+        if scan != e.scan or _canon(pickle.loads(blob), True) != old:
+            return None
+        if not same_stubs(snap.stubs, path):
+            return None
+        out.append(FileState(size, mtime_ns, started_ns, h))
+    return out
+
+
+def _resummarize(item: tuple, **kw):
+    from deadinit.project.workers import resummarize
+
+    return resummarize(item, **kw)
+
+
+def _failed(item: tuple, message: str) -> None:
+    return None
+
+
+def _canon(x, top: bool = False):
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return (type(x).__name__,) + tuple(_canon(getattr(x, f.name)) for f in dataclasses.fields(x)
+                                           if not (top and f.name == "lines"))
+    if isinstance(x, dict):
+        return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__,) + tuple(_canon(v) for v in x)
+    if isinstance(x, (set, frozenset)):
+        return (type(x).__name__,) + tuple(sorted((_canon(v) for v in x), key=repr))
+    return x
+
+
+def same_stubs(stubs: dict, path: str) -> bool:
+    from deadinit.analysis.reuse import is_stub
+
+    return all(is_stub(*key) == answer for key, answer in stubs.items() if key[0] == path)
