@@ -19,9 +19,16 @@ def _interrupted_at_startup(signum, frame) -> None:  # pragma: no cover - timing
     os._exit(130)
 
 
-if (__name__ == "__main__" or os.path.basename(sys.argv[0]) in ("deadinit", "deadinit.exe")) \
-        and threading.current_thread() is threading.main_thread():
+_AS_PROGRAM = (__name__ == "__main__" or os.path.basename(sys.argv[0]) in ("deadinit", "deadinit.exe")
+               or sys.argv[0].endswith(os.path.join("deadinit", "__main__.py")))  # python -m deadinit
+if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
     signal.signal(signal.SIGINT, _interrupted_at_startup)
+    if sys.argv[1:2] == ["check"] and not {"--no-cache", "-h", "--help"} & set(sys.argv):
+        # a cached check may need to summarise a changed file: fork the helper that loads
+        # libcst now, before click and rich load here (deadinit.project.helper)
+        from deadinit.project.helper import prestart
+
+        prestart()
 
 import click  # noqa: E402
 from rich.console import Console  # noqa: E402

@@ -63,30 +63,37 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
     A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
     DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
     """
+    from deadinit.project import helper as helpers
     from deadinit.project import results
     from deadinit.project.discovery import discover
-    from deadinit.project import helper as helpers
 
     s = cfg.settings
     excluded = PathFilter.from_config(cfg)
+    found = []
+
+    def walk() -> tuple[list, list]:
+        if not found:
+            disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
+            found.append((disc, [(f.path, f.module, f.is_package) for f in disc.files],
+                          [f"{p}: {m}" for p, m in disc.errors]))
+        return found[0][1], found[0][2]
+
+    store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
     with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
-        disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
-        items = [(f.path, f.module, f.is_package) for f in disc.files]
-        notes = [f"{p}: {m}" for p, m in disc.errors]
-        store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
         snap = store.load()
         if snap is not None:
-            fresh = results.refresh(snap, items, notes, s, summarizer, helper)
+            fresh = results.refresh(snap, walk, s, summarizer, helper)
             if fresh is not None:
                 snap, dirty = fresh
                 if dirty:
                     store.store(snap)
                 summarizer.stats["result_cache"] = "hit"
                 return snap.result
+    items, notes = walk()
     from deadinit.analysis.reuse import log_stubs  # a miss: the full run, recorded
 
     with log_stubs() as stubs:
-        result = analyse(paths, cfg, progress_console, summarizer, discovery=disc)
+        result = analyse(paths, cfg, progress_console, summarizer, discovery=found[0][0])
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
         lite = dataclasses.replace(result, index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure,

@@ -27,44 +27,56 @@ from deadinit.project.parallel import Pool
 # of a run answered from the result cache never imports them
 
 
-def same_inputs(snap, items: list, old_states: list, settings, summarizer, helper=None) -> Optional[list]:
-    """New ``FileState``s for ``items`` when each is unchanged for the analysis, else None."""
-    from deadinit.project.results import FileState
-
+def start(snap, items: list, old_states: list, settings, summarizer, helper=None):
+    """Begin re-summarising ``items`` (in the helper when there is one); ``finish`` gives the
+    new ``FileState``s when each file is unchanged for the analysis, else None.  None here
+    when the stored entries cannot tell (no cache, another prefilter plan)."""
     if not summarizer.use_cache or (snap.hier is not None) != summarizer.use_prefilter:
         return None
     cache = Cache(summarizer.folder(settings), settings.summary_key(), summarizer.use_prefilter)
     olds = []
     for (path, _, _), state in zip(items, old_states):
-        e = cache.load(path)  # before the workers write the new content's entry
+        e = cache.load(path)  # before the helper writes the new content's entry
         if e is None or e.hash != state.hash or e.variant != variant(e.scan, snap.hier):
             return None
         olds.append(e)
-    started_ns = time.time_ns()
     cache_args = (cache.folder, cache.settings_key, cache.prefilter)
     # in another process even for one file: libcst's parser may crash on pathological input
     work = functools.partial(_resummarize, settings=settings, hier=snap.hier, cache=cache_args)
-    if helper is not None and helper.available:  # forked at the start, libcst loaded meanwhile
+    pending = _Pending(snap, items, olds, time.time_ns())
+    if helper is not None and helper.available:  # forked at start-up, libcst loaded meanwhile
         helper.send(work, items)
-        old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in olds]  # meanwhile
-        got = helper.receive()
+        pending.helper = helper
     else:
         with Pool(max(2, min(len(items), summarizer.jobs))) as pool:
-            got = pool.map(work, items, on_error=_failed)
-        old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in olds]
-    out = []
-    if got is None:
-        return None
-    for (path, _, _), e, old, r in zip(items, olds, old_canon, got):
-        if not isinstance(r, tuple) or r[3] is None:  # a FileError, a failure
+            pending.got = pool.map(work, items, on_error=_failed)
+    return pending
+
+
+class _Pending:
+    def __init__(self, snap, items, olds, started_ns):
+        self.snap, self.items, self.olds, self.started_ns = snap, items, olds, started_ns
+        self.helper = None
+        self.got = None
+
+    def finish(self) -> Optional[list]:
+        from deadinit.project.results import FileState
+
+        old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in self.olds]  # while the helper works
+        got = self.helper.receive() if self.helper is not None else self.got
+        if got is None:
             return None
-        h, blob, scan, (size, mtime_ns) = r
-        if scan != e.scan or _canon(pickle.loads(blob), True) != old:
-            return None
-        if not same_stubs(snap.stubs, path):
-            return None
-        out.append(FileState(size, mtime_ns, started_ns, h))
-    return out
+        out = []
+        for (path, _, _), e, old, r in zip(self.items, self.olds, old_canon, got):
+            if not isinstance(r, tuple) or r[3] is None:  # a FileError, a failure
+                return None
+            h, blob, scan, (size, mtime_ns) = r
+            if scan != e.scan or _canon(pickle.loads(blob), True) != old:
+                return None
+            if not same_stubs(self.snap.stubs, path):
+                return None
+            out.append(FileState(size, mtime_ns, self.started_ns, h))
+        return out
 
 
 def _resummarize(item: tuple, **kw):

@@ -35,7 +35,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from deadinit.project import cache as filecache
 
@@ -192,16 +192,19 @@ def states_of(inputs: tuple) -> Optional[list]:
     return out
 
 
-def refresh(snap: Snapshot, items: list, notes: list, settings, summarizer,
+def refresh(snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, summarizer,
             helper=None) -> Optional[tuple[Snapshot, bool]]:
     """(snapshot with fresh states, whether any state changed) when the stored result holds
-    for the files as they are now; None for a miss."""
-    if snap.items != items or snap.notes != notes or len(snap.states) != len(items):
-        return None
+    for the files as they are now; None for a miss.
+
+    ``walk()`` discovers (items, notes); it runs after the stored files were checked
+    and any changed one was handed to the helper, so that both work at once."""
     now = time.time_ns()
     states = list(snap.states)
+    if len(states) != len(snap.items):
+        return None
     changed = []
-    for i, (item, state) in enumerate(zip(items, states)):
+    for i, (item, state) in enumerate(zip(snap.items, states)):
         try:
             st = os.stat(item[0])
         except OSError:
@@ -213,7 +216,7 @@ def refresh(snap: Snapshot, items: list, notes: list, settings, summarizer,
     edited = []
     for i, st in changed:
         try:
-            with open(items[i][0], "rb") as f:
+            with open(snap.items[i][0], "rb") as f:
                 h = filecache.content_hash(f.read())
         except OSError:
             return None
@@ -221,14 +224,21 @@ def refresh(snap: Snapshot, items: list, notes: list, settings, summarizer,
             states[i] = FileState(st.st_size, st.st_mtime_ns, now, h)  # touched, same content
         else:
             edited.append(i)
+    pending = None
     if edited:
-        from deadinit.project.recheck import same_inputs  # parses: only when a file changed
+        from deadinit.project import recheck  # parses: only when a file changed
 
-        fresh = same_inputs(snap, [items[i] for i in edited], [states[i] for i in edited], settings, summarizer,
-                            helper)
+        pending = recheck.start(snap, [snap.items[i] for i in edited], [states[i] for i in edited], settings,
+                                summarizer, helper)
+        if pending is None:
+            return None
+    items, notes = walk()
+    if snap.items != items or snap.notes != notes:
+        return None
+    if pending is not None:
+        fresh = pending.finish()
         if fresh is None:
             return None
         for i, s in zip(edited, fresh):
             states[i] = s
-    dirty = bool(changed)
-    return dataclasses.replace(snap, states=states), dirty
+    return dataclasses.replace(snap, states=states), bool(changed)
