@@ -53,15 +53,18 @@ class PathFilter:
         return cls(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
 
     def __call__(self, path: str, is_dir: bool) -> bool:
-        rel = relative_to(path, self.root)
-        if rel:
-            probe = rel + "/" if is_dir else rel
-            if self.exclude is not None and self.exclude.match_file(probe):
-                return True
-            # include never prunes folders: a folder may hold included files further down
-            if not is_dir and self.include is not None and not self.include.match_file(rel):
-                return True
+        if self._configured_out(relative_to(path, self.root), is_dir):
+            return True
         return self.respect_gitignore and self.gitignored(path, is_dir)
+
+    def _configured_out(self, rel: Optional[str], is_dir: bool) -> bool:
+        """``exclude`` matches, or ``include`` does not (``rel``: None or "" outside the root / the root)."""
+        if not rel:
+            return False
+        if self.exclude is not None and self.exclude.match_file(rel + "/" if is_dir else rel):
+            return True
+        # include never prunes folders: a folder may hold included files further down
+        return not is_dir and self.include is not None and not self.include.match_file(rel)
 
     def in_folder(self, folder: str):
         """``skip(name, is_dir)`` for the entries of ``folder``: the same answers as
@@ -73,12 +76,8 @@ class PathFilter:
 
         def skip(name: str, is_dir: bool) -> bool:
             rel = f"{rel_dir}/{name}" if rel_dir else (name if rel_dir == "" else None)
-            if rel:
-                probe = rel + "/" if is_dir else rel
-                if self.exclude is not None and self.exclude.match_file(probe):
-                    return True
-                if not is_dir and self.include is not None and not self.include.match_file(rel):
-                    return True
+            if self._configured_out(rel, is_dir):
+                return True
             ignored = False
             for spec, prefix in chain:
                 r = spec.check_file(prefix + name + ("/" if is_dir else ""))

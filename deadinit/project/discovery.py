@@ -260,28 +260,12 @@ def _link_escapes(path: str, given: list[str]) -> Optional[str]:
 
 
 def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: Optional[int] = None) -> None:
-    real = os.path.realpath(p)
-    if real in seen:
-        return
-    seen.add(real)
-    try:
-        st = os.stat(real)
-    except OSError as e:
-        out.errors.append((str(p), f"cannot read: {e.strerror or e}"))
-        return
-    if not stat.S_ISREG(st.st_mode):
-        out.errors.append((str(p), "not a regular file, skipped"))
-        return
-    if max_bytes is not None and st.st_size > max_bytes:
-        out.errors.append((str(p), f"{_size(st.st_size)} is larger than max-file-size ({_size(max_bytes)}), skipped"))
-        return
-    mod, is_pkg = module_name(p, roots)
-    out.files.append(SourceFile(str(p), real, mod, is_pkg))
+    _add_plain(out, seen, str(p), os.path.realpath(p), module_name(p, roots), max_bytes)
 
 
 def _add_plain(out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool],
                max_bytes: Optional[int]) -> None:
-    """``_add`` for a file that is not a link, with its real path and module known."""
+    """Record one file (its real path and module known), or a note why it is skipped."""
     if real in seen:
         return
     seen.add(real)

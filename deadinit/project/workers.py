@@ -43,7 +43,19 @@ def summarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[
     prefilter; with ``cache`` (``Cache`` arguments) the entry is written here, in
     parallel, when the content is still the one the parent planned for.
     """
-    path, module, is_package, variant, expected = item
+    path, module, is_package, plan, expected = item
+    got = _summarize(path, module, is_package, settings, hier)
+    if isinstance(got, FileError):
+        return got
+    st, data, h, blob = got
+    if cache is not None and st is not None and h == expected:
+        scan = prefilter.scan(data) if hier is not None else None
+        Cache(*cache).store(path, new_entry(st, h, plan, scan, blob))
+    return h, blob
+
+
+def _summarize(path: str, module: str, is_package: bool, settings, hier: Optional[frozenset]):
+    """(stat before reading, content, content hash, pickled summary), or a ``FileError``."""
     st = _stat(path)  # before reading: a later change shows as a new mtime next run
     data = _read(path, module, is_package, settings)
     if isinstance(data, FileError):
@@ -54,12 +66,7 @@ def summarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[
         result = prefilter.summarize(data, path, module, is_package, settings, hier)
     if isinstance(result, FileError):
         return result
-    h = content_hash(data)
-    blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-    if cache is not None and st is not None and h == expected:
-        scan = prefilter.scan(data) if hier is not None else None
-        Cache(*cache).store(path, new_entry(st, h, variant, scan, blob))
-    return h, blob
+    return st, data, content_hash(data), pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _stat(path: str):
@@ -78,19 +85,11 @@ def resummarize(item: tuple, settings, hier: Optional[frozenset], cache: Optiona
     prefilter scan, (size, mtime_ns) seen before reading) of one (path, module,
     is_package), or a ``FileError``; with ``cache`` the per-file entry is written too."""
     path, module, is_package = item
-    st = _stat(path)
-    data = _read(path, module, is_package, settings)
-    if isinstance(data, FileError):
-        return data
+    got = _summarize(path, module, is_package, settings, hier)
+    if isinstance(got, FileError):
+        return got
+    st, data, h, blob = got
     scan = prefilter.scan(data) if hier is not None else None
-    if hier is None:
-        result = lean.summarize_source(data, path, module, is_package, settings)
-    else:
-        result = prefilter.summarize(data, path, module, is_package, settings, hier)
-    if isinstance(result, FileError):
-        return result
-    h = content_hash(data)
-    blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
     if cache is not None and st is not None:
         Cache(*cache).store(path, new_entry(st, h, variant(scan, hier), scan, blob))
     return h, blob, scan, (st.st_size, st.st_mtime_ns) if st is not None else None
