@@ -38,7 +38,7 @@ def configure(paths: list[str], config_file: Optional[str] = None, select: str =
     return cfg
 
 
-def analyse(paths: list[str], cfg: Config, progress_console = None,
+def analyse(paths: list[str], cfg: Config, progress_console=None,
             summarizer=None, discovery=None) -> CheckResult:
     """``run_check`` with the configured path filter, and a progress bar when a console is given.
 

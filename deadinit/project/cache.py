@@ -103,8 +103,26 @@ class Entry:
     summary_bytes: bytes
 
     def stat_matches(self, st: os.stat_result) -> bool:
-        return (st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
-                and self.recorded_ns - self.mtime_ns > RACY_NS)
+        return stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
+
+
+def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int) -> bool:
+    """The file still has the recorded size and mtime, and that mtime was not too close to
+    the moment it was recorded (a write in the same clock tick would not show)."""
+    return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``target`` and move it into place: readers
+    see the whole old file or the whole new one; a failure leaves no temporary file."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        unlink_quietly(tmp)
+        raise
 
 
 class Cache:
@@ -165,14 +183,7 @@ class Cache:
         target = self._path(source_path)
         try:
             self._prepare(target.parent)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(MAGIC + json.dumps(head).encode() + b"\n" + payload)
-                os.replace(tmp, target)
-            except BaseException:
-                unlink_quietly(tmp)
-                raise
+            write_atomically(target, MAGIC + json.dumps(head).encode() + b"\n" + payload)
             self.stats["written"] += 1
         except OSError:
             pass  # a read-only or full disk makes the run slower, never wrong

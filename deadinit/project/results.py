@@ -31,7 +31,6 @@ import dataclasses
 import hashlib
 import os
 import pickle
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,8 +51,7 @@ class FileState:
     hash: str
 
     def stat_matches(self, st: os.stat_result) -> bool:
-        return (st.st_size == self.size and st.st_mtime_ns == self.mtime_ns
-                and self.recorded_ns - self.mtime_ns > filecache.RACY_NS)
+        return filecache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
 
 
 @dataclass
@@ -164,14 +162,7 @@ class ResultStore:
         try:
             filecache.prepare_folder(self.folder)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(MAGIC + self._digest(payload).encode() + b"\n" + payload)
-                os.replace(tmp, self.path)
-            except BaseException:
-                filecache.unlink_quietly(tmp)
-                raise
+            filecache.write_atomically(self.path, MAGIC + self._digest(payload).encode() + b"\n" + payload)
         except OSError:
             pass  # read-only or full: the next run is slower, never wrong
 
