@@ -1,3 +1,3 @@
-from deadinit.cli import main
+from deadinit.cli.main import main
 
 main()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from deadinit.cli import main
+from deadinit.cli.main import main
 
 REPO = Path(__file__).resolve().parent.parent  # not `from conftest import`: several conftest modules exist
 FIXTURES = REPO / "fixtures"

@@ -9,7 +9,7 @@ import os
 from click.testing import CliRunner
 
 from corpus_paths import REPO
-from deadinit.cli import main
+from deadinit.cli.main import main
 
 GOLDEN = REPO / "tests" / "golden" / "fixtures_report.json"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from deadinit.project.index import ProjectIndex
-from deadinit.summary.expr import certainly_not_none
-from deadinit.summary.model import InitStmt, MethodSummary
+from deadinit.index.project_index import ProjectIndex
+from deadinit.semantics.exprs import certainly_not_none
+from deadinit.model.summary import InitStmt, MethodSummary
 
 UNKNOWN = ("?",)
 NOTNONE = ("notnone",)

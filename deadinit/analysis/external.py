@@ -19,8 +19,8 @@ from __future__ import annotations
 import builtins
 from typing import Optional
 
-from deadinit.project.index import ProjectIndex
-from deadinit.summary.model import Access, TypeRef
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import Access, TypeRef
 
 _BUILTINS = set(dir(builtins))
 

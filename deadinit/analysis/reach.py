@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from deadinit.project.index import ProjectIndex
-from deadinit.summary.model import MethodSummary
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import MethodSummary
 
 
 @dataclass

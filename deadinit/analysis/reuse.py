@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from deadinit.analysis.reach import Reach, method_reads, short
-from deadinit.project.index import ProjectIndex
+from deadinit.index.project_index import ProjectIndex
 
 _STUB_CACHE: dict[tuple, bool] = {}
 _TEXT_CACHE: dict[tuple, list[str]] = {}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from deadinit.project.index import ProjectIndex
-from deadinit.summary.model import AllocInfo
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import AllocInfo
 
 DTYPE_BYTES = {
     "uint8": 1, "int8": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1,

@@ -5,7 +5,7 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 
 from __future__ import annotations
 
-from deadinit.findings import human_bytes
+from deadinit.model.finding import human_bytes
 from deadinit.report.paths import display
 
 

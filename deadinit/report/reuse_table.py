@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from deadinit.analysis.reach import short
-from deadinit.findings import human_bytes
+from deadinit.model.finding import human_bytes
 
 STATUS_STYLE = {"reused": "green", "used": "green", "read": "green", "overridden": "yellow",
                 "overwritten": "bold red", "dead": "bold red", "unused": "dim", "unread": "dim",

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from deadinit import __version__
-from deadinit.findings import human_bytes
+from deadinit.model.finding import human_bytes
 from deadinit.report.paths import uri
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -88,7 +88,7 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
 
 
 def document(result, root: str = "") -> dict:
-    from deadinit.suppressions import all_rules
+    from deadinit.rules.di100_unused_suppression import all_rules
 
     root = os.path.abspath(root or os.getcwd())
     rules = all_rules()

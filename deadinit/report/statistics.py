@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from rich.console import Console
 from rich.table import Table
 
-from deadinit.findings import human_bytes
+from deadinit.model.finding import human_bytes
 
 
 def rows(findings) -> list[dict]:

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from deadinit.findings import human_bytes
+from deadinit.model.finding import human_bytes
 from deadinit.report.paths import display
 
 

@@ -1,7 +1,7 @@
 """Constructor-argument sensitivity, reachability and per-binding liveness."""
 
-from deadinit.api import run_check
-from deadinit.settings import Settings
+from deadinit.api.check import run_check
+from deadinit.model.settings import Settings
 
 BASE = '''
 import torch

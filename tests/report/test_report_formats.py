@@ -4,7 +4,7 @@ import json
 
 import jsonschema
 
-from deadinit.findings import Finding
+from deadinit.model.finding import Finding
 from deadinit.report import github, statistics
 from sample_project import REPO, invoke, sample
 

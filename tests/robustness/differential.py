@@ -19,8 +19,8 @@ from pathlib import Path
 from hierarchy_gen import Spec, render
 from runtime_oracle import Instance, demangle, observe
 
-from deadinit.api import run_check
-from deadinit.settings import Settings
+from deadinit.api.check import run_check
+from deadinit.model.settings import Settings
 
 _COUNTER = itertools.count()
 

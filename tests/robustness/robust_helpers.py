@@ -52,7 +52,7 @@ def env(tmp: Path, **extra) -> dict:
 
 
 def deadinit_cmd(*args) -> list[str]:
-    return [sys.executable, "-m", "deadinit.cli", *map(str, args)]
+    return [sys.executable, "-m", "deadinit.cli.main", *map(str, args)]
 
 
 def cli(*args, cwd: Path, timeout: int = 300, **kw) -> subprocess.CompletedProcess:

@@ -11,8 +11,8 @@ import pytest
 from bad_inputs import BAD_INPUTS
 from robust_helpers import GOOD, GOOD_LINE, assert_no_crash, cli, count, error_lines, findings, found, write
 
-from deadinit.api import run_check
-from deadinit.project.pipeline import ProjectSummarizer
+from deadinit.api.check import run_check
+from deadinit.runtime.summarizer import ProjectSummarizer
 
 
 def _project(tmp_path, case):
@@ -90,7 +90,7 @@ def test_only_a_too_large_file_says_why_and_exits_2(tmp_path):
 def test_file_that_disappears_between_discovery_and_reading(tmp_path, monkeypatch, summarizer):
     write(tmp_path, {"pkg/__init__.py": "", "pkg/good.py": GOOD, "pkg/vanish.py": GOOD})
     monkeypatch.chdir(tmp_path)
-    import deadinit.api as api
+    import deadinit.api.check as api
 
     real = api.discover
 

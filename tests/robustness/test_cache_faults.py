@@ -7,7 +7,7 @@ import shutil
 import pytest
 from robust_helpers import assert_no_crash, cli, count, error_lines, fixable_tree
 
-cache = pytest.importorskip("deadinit.project.cache", reason="the cache (issue 6) has not landed")
+cache = pytest.importorskip("deadinit.runtime.file_cache", reason="the cache (issue 6) has not landed")
 
 
 class _Trap:
@@ -47,7 +47,7 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path):
     entries = sorted((tmp_path / "cache" / "entries").rglob("*.bin"))
     assert len(entries) >= 12
     # an unchanged tree is answered by the stored whole-run result without reading any
-    # entry (deadinit.project.results): remove it, so that every entry is read
+    # entry (deadinit.runtime.result_cache): remove it, so that every entry is read
     shutil.rmtree(tmp_path / "cache" / "results", ignore_errors=True)
     originals = {}
     for i, path in enumerate(entries):
@@ -66,7 +66,7 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path):
 def test_corrupt_or_planted_results_file_is_rebuilt(tmp_path):
     """The whole-run result (``results/*.res``) is signed like the entries: damaged or
     planted, it is never unpickled; the run analyses and writes it again."""
-    results = pytest.importorskip("deadinit.project.results")
+    results = pytest.importorskip("deadinit.runtime.result_cache")
     fixable_tree(tmp_path, 2)
     marker = tmp_path / "unpickled"
     first = _run(tmp_path, tmp_path / "cache")

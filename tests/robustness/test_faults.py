@@ -18,9 +18,9 @@ import pytest
 from robust_helpers import (CRASH_MARKERS, FIGURES, assert_no_crash, cli, deadinit_cmd, env, error_lines, fixable_tree,
                             parses, snapshot)
 
-from deadinit.api import run_check
-from deadinit.codemods.driver import run_fix
-from deadinit.codemods.model import FixOptions
+from deadinit.api.check import run_check
+from deadinit.fixes.driver import run_fix
+from deadinit.model.fix import FixOptions
 
 @pytest.fixture(scope="module")
 def trees(tmp_path_factory):

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from robust_helpers import PROFILE, count
 from runtime_oracle import demangle, observe
 
-from deadinit.api import run_check
-from deadinit.codemods.driver import run_fix
-from deadinit.codemods.model import FixOptions
+from deadinit.api.check import run_check
+from deadinit.fixes.driver import run_fix
+from deadinit.model.fix import FixOptions
 
 
 def _descendants(spec, names: set[str]) -> set[str]:

@@ -4,7 +4,7 @@ kept as plain regression tests so they run first and need no search to reappear.
 
 import textwrap
 
-from deadinit.api import run_check
+from deadinit.api.check import run_check
 
 
 def _check(tmp_path, files: dict):

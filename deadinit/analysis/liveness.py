@@ -1,0 +1,270 @@
+"""Per-class fate of every attribute an ancestor's ``__init__`` allocates.
+
+For a class S: flatten its ``__init__`` chain, find what can run on an S (and on
+its subclasses, which run the same chain), then grow the set of *effective*
+assignments to a fixpoint: an assignment is effective when its attribute is read
+by something that counts and no later definite assignment overwrites it before
+such a read.  Reads made while building something dead do not count, so a
+workspace used only to build dead wrappers is dead too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from deadinit.analysis.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reach import Reach, method_reads, reachable, short
+from deadinit.analysis.sizes import Folder
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo
+
+
+@dataclass
+class AttrFact:
+    cls: str
+    attr: str
+    owner: str  # the ancestor whose __init__ allocates it
+    status: str  # overwritten | unread
+    stmts: list[ChainStmt]
+    alloc: AllocInfo
+    kind: str
+    killer: Optional[ChainStmt] = None
+    estimated_bytes: Optional[int] = None
+    conditional: bool = False
+    evidence: list[dict] = field(default_factory=list)
+    unsure: list[str] = field(default_factory=list)
+    external_judged: bool = False  # depends on judging obj.x reads as unrelated
+    feeds: list[str] = field(default_factory=list)  # dead attributes built from it
+    kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
+
+
+@dataclass
+class ClassAnalysis:
+    cls: str
+    chain: Chain
+    reach: Reach
+    facts: list[AttrFact]
+    live: set[str]
+    effective: set[int]
+    unsure: list[str]
+    read_why: dict[str, str]
+
+
+class Analyzer:
+    def __init__(self, index: ProjectIndex, settings: Settings):
+        self.index = index
+        self.settings = settings
+        self.ext = ExternalReads(index)
+        self.folder = Folder(index)
+        self._reach: dict[str, Reach] = {}
+        self.sites: dict[str, list[tuple[str, int]]] = {}
+        for mod, s in index.modules.items():
+            for c in s.constructs:
+                qn = index.resolve(mod, c.callee)
+                if qn is not None:
+                    self.sites.setdefault(qn, []).append((s.path, c.line))
+        self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
+        for qn, sites in self.sites.items():
+            for loc in sites:
+                self.sites_at.setdefault(loc, set()).add(qn)
+
+    # -- helpers -------------------------------------------------------------
+    def reach_of(self, cls: str) -> Reach:
+        if cls not in self._reach:
+            mro = self.index.mro(cls) or [cls]
+            names = set()
+            for qn in mro:
+                for name in self.index.classes[qn].methods:
+                    if name in self.ext.by_attr and any(self.ext.could_hold(a, m, cls)[0] for a, m in self.ext.by_attr[name]
+                                                        if not (a.in_class and a.in_class in mro)):
+                        names.add(name)
+            self._reach[cls] = reachable(self.index, cls, names)
+        return self._reach[cls]
+
+    def classify(self, alloc: Optional[AllocInfo], module: str) -> Optional[str]:
+        if alloc is None:
+            return None
+        if alloc.kind == "maybe-class":
+            qn = self.index.resolve(module, alloc.callee)
+            if qn is not None and self.index.derives_from_external(qn, self.settings.module_bases):
+                return "module"
+            return None
+        if alloc.kind == "container":
+            inner = self.classify(alloc.element, module)
+            return f"list of {inner}" if inner else None
+        if alloc.kind in ("cached-buffer", "global-singleton"):
+            return alloc.kind
+        return alloc.kind
+
+    # -- the analysis --------------------------------------------------------
+    def analyse(self, cls: str) -> Optional[ClassAnalysis]:
+        index = self.index
+        chain = init_chain(index, cls)
+        if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
+            return None
+        mro = index.mro(cls) or [cls]
+        reach = self.reach_of(cls)
+        unsure = [f"{short(o)}.{m} uses {r} (line {ln})" for o, m, r, ln in reach.dynamic]
+        for qn in mro:
+            if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
+                unsure.append(f"{short(qn)} defines __getattr__")
+        blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
+        if blind:
+            unsure.append("a base class expression could not be resolved: " + ", ".join(b.name for b in blind))
+
+        live: set[str] = set()
+        read_why: dict[str, str] = {}
+
+        def mark(attr: str, why: str) -> None:
+            if attr not in live:
+                live.add(attr)
+                read_why[attr] = why
+
+        for attr, sites in reach.reads.items():
+            o, m, ln = sites[0]
+            mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
+        for sub in sorted(index.all_subclasses(cls)):
+            if sub in mro:
+                continue
+            sreach = self.reach_of(sub)
+            for attr, sites in sreach.reads.items():
+                o, m, ln = sites[0]
+                mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
+            unsure.extend(f"subclass {short(sub)}: {short(o)}.{m} uses {r}" for o, m, r, _ in sreach.dynamic)
+            sm = index.classes[sub].methods.get("__init__")
+            if sm and sm.init_flow:
+                for st in sm.init_flow:
+                    for a in st.reads:
+                        mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
+
+        events = [c for c in chain.stmts if c.active is not False]
+        closure_cache: dict[str, set] = {}
+
+        def reads_of(c: ChainStmt) -> set:
+            out = set()
+            for a in c.stmt.reads:
+                r = index.resolve_method(mro, a)
+                if r is None:
+                    out.add(a)
+                    continue
+                if a not in closure_cache:
+                    rr = method_reads(index, mro, [r], "called in __init__")
+                    closure_cache[a] = set(rr.reads)
+                out |= closure_cache[a]
+            return out
+
+        ev_reads = [reads_of(c) for c in events]
+        # reads inside the chain reach only the bindings made before them (see the scan below)
+
+        # construct sites inside the chain, for classes built only by dead statements
+        def dead_built(effective: set) -> set:
+            dead_lines = {(c.path, ln) for i, c in enumerate(events) if c.stmt.kind in ("assign", "fill") and i not in effective
+                          for ln in range(c.stmt.line, c.stmt.end_line + 1)}
+            out = set()
+            candidates = {qn for loc in dead_lines for qn in self.sites_at.get(loc, ())}
+            for qn in candidates:  # only classes constructed somewhere on a dead line
+                if all(s in dead_lines for s in self.sites[qn]):
+                    out.add(qn)
+            return out
+
+        ext_cache: dict[tuple, tuple] = {}
+
+        def ext_read(attr: str, dead_classes: frozenset) -> Optional[str]:
+            key = (attr, dead_classes)
+            if key in ext_cache:
+                return ext_cache[key]
+            why = None
+            for a, mod in self.ext.by_attr.get(attr, []):
+                if a.in_class is not None and a.in_class in dead_classes:
+                    continue
+                ok, reason = self.ext.could_hold(a, mod, cls)
+                if ok:
+                    why = f"read as `{a.receiver}.{attr}` at {index.modules[mod].path}:{a.line}: {reason}"
+                    break
+            ext_cache[key] = why
+            return why
+
+        effective: set[int] = set()
+        killed: dict[int, int] = {}
+        kept: dict[int, list[str]] = {}
+        self._between = {}
+
+        def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
+            """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
+            a, b = c.stmt, k.stmt
+            return (a.kind == "fill" and a.fill_kind == "append" and b.kind == "fill" and b.fill_kind == "setitem"
+                    and a.attr == b.attr and k.owner != c.owner and a.loop_iter is not None
+                    and a.loop_iter == b.loop_iter and k.guards_hold is True and not b.after_return
+                    and b.alloc is not None)
+
+        def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:
+            return k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line
+
+        while True:
+            dead_classes = frozenset(dead_built(effective))
+            changed = False
+            killed = {i: j for i, j in killed.items() if i in effective}
+            kept = {i: h for i, h in kept.items() if i in effective}
+            for i, c in enumerate(events):
+                st = c.stmt
+                if st.kind not in ("assign", "fill") or i in effective:
+                    continue
+                y = st.attr
+                used = None
+                holders: list[str] = []
+                replaced = next((j for j in range(i + 1, len(events)) if replaces_elements(c, events[j])), None)
+                for j in range(i + 1, len(events)):
+                    k = events[j]
+                    if replaced is not None and j < replaced and y in ev_reads[j]:
+                        holders.append(f"(read) {k.stmt.attr or 'effect'} at line {k.stmt.line}")
+                        continue
+                    if y in ev_reads[j]:
+                        if k.stmt.kind not in ("assign", "fill", "kill"):
+                            used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
+                            break
+                        if j in effective:
+                            if k.stmt.alloc is not None and k.stmt.attr != y:
+                                holders.append(k.stmt.attr)  # the object lives on inside it
+                            else:
+                                used = f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
+                                break
+                    if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not own_if_kill(k, c):
+                        killed[i] = j
+                        break
+                    if replaces_elements(c, k):
+                        killed[i] = j
+                        break
+                if used is None and holders and i in killed and replaced is None:
+                    kept[i] = sorted(set(holders))
+                elif replaced is not None and i in killed:
+                    self._between[i] = holders
+                    holders = []
+                if used is None and i not in killed:
+                    if y in live:
+                        used = read_why[y]
+                    else:
+                        used = ext_read(y, dead_classes)
+                        if used is not None:
+                            mark(y, used)
+                if used is None and holders:
+                    used = f"kept alive by self.{holders[0]}"
+                if used is None:
+                    continue
+                effective.add(i)
+                changed = True
+                for a in ev_reads[i]:
+                    if a not in live and not any(e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events):
+                        mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
+            if not changed:
+                break
+        self._kept = kept
+
+        facts = self._facts(cls, events, effective, killed, live, reach, mro, unsure, ev_reads)
+        return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)
+
+    def _facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads) -> list[AttrFact]:
+        from deadinit.analysis.facts import build_facts
+        return build_facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, self._kept)

@@ -1,0 +1,137 @@
+"""Load the configuration once and run the engine over a project (shared by every command)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Iterable, Optional
+
+from deadinit.cli.output import UsageError
+from deadinit.api.config import Config, load_config, split_codes
+from deadinit.index.pathfilter import PathFilter
+from deadinit.model.result import CheckResult
+
+# deadinit.api (the analysis, libcst) and the progress bar load when a run needs them:
+# a warm ``check`` answered by the result cache never does
+
+
+def require_paths(paths: Iterable[str]) -> None:
+    for p in paths:
+        if not os.path.lexists(p):
+            raise UsageError(f"path does not exist: {p}")
+
+
+def configure(paths: list[str], config_file: Optional[str] = None, select: str = "", ignore: str = "",
+              show_unsure: bool = False) -> Config:
+    """The run's configuration: the file's, then command-line overrides.
+
+    ``--select`` replaces the configured selection; ``--ignore`` adds to it.
+    """
+    cfg = load_config(paths, config_file)
+    s = cfg.settings
+    if select.strip():
+        s.select = split_codes("--select", select)
+    if ignore.strip():
+        s.ignore = tuple(dict.fromkeys(s.ignore + split_codes("--ignore", ignore)))
+    if show_unsure:
+        s.show_unsure = True
+    return cfg
+
+
+def analyse(paths: list[str], cfg: Config, progress_console=None,
+            summarizer=None, discovery=None) -> CheckResult:
+    """``run_check`` with the configured path filter, and a progress bar when a console is given.
+
+    ``summarizer`` (issue 6): e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the stock one.
+    """
+    from deadinit.api.check import run_check
+    from deadinit.cli.progress import ProgressSummarizer
+
+    base = summarizer
+    summarizer = ProgressSummarizer(progress_console, base=base) if progress_console is not None else base
+    try:
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg),
+                         discovery=discovery)
+    finally:
+        if summarizer is not None:
+            summarizer.close()
+
+
+def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) -> CheckResult:
+    """``analyse`` through the whole-run result cache (``deadinit.runtime.result_cache``), for ``check``.
+
+    A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
+    DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
+    """
+    from deadinit.runtime import helper as helpers
+    from deadinit.runtime import result_cache as results
+    from deadinit.index.discovery import discover
+
+    s = cfg.settings
+    excluded = PathFilter.from_config(cfg)
+    found = []
+
+    def walk() -> tuple[list, list]:
+        if not found:
+            disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
+            found.append((disc, [(f.path, f.module, f.is_package) for f in disc.files],
+                          [f"{p}: {m}" for p, m in disc.errors]))
+        return found[0][1], found[0][2]
+
+    store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
+    with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
+        snap = store.load()
+        if snap is not None:
+            fresh = results.refresh(snap, walk, s, summarizer, helper)
+            if fresh is not None:
+                snap, dirty = fresh
+                if dirty:
+                    store.store(snap)
+                summarizer.stats["result_cache"] = "hit"
+                return snap.result
+    items, notes = walk()
+    from deadinit.analysis.reuse import log_stubs  # a miss: the full run, recorded
+
+    with log_stubs() as stubs:
+        result = analyse(paths, cfg, progress_console, summarizer, discovery=found[0][0])
+    states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
+    if states is not None and len(states) == len(items) and result.index is not None:
+        lite = dataclasses.replace(result, index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure,
+                                                                                    *result.suppressed]),
+                                   analyzer=None, analyses=[])
+        store.store(results.Snapshot(items, notes, states, summarizer.last_inputs[2], dict(stubs), lite))
+    return result
+
+
+def no_files_message(paths: list[str]) -> str:
+    return "no Python files found in " + ", ".join(paths)
+
+
+def scope_to(findings, errors, files: Iterable[str]):
+    """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (pre-commit)."""
+    wanted = {os.path.realpath(p) for p in files}
+
+    def hit(paths) -> bool:
+        return any(os.path.realpath(p) in wanted for p in paths)
+
+    kept = [f for f in findings if hit([f.path, *f.related_paths])]
+    errs = [e for e in errors if hit([e.split(": ", 1)[0]])]
+    return kept, errs
+
+
+def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:
+    return dataclasses.replace(result, findings=list(findings), errors=list(result.errors if errors is None else errors))
+
+
+def resolve_class(result: CheckResult, name: str) -> str:
+    """A class's qualified name from a full or trailing dotted name; ambiguity is a usage error."""
+    classes = result.index.classes if result.index else {}
+    if name in classes:
+        return name
+    matches = sorted(q for q in classes if q.endswith("." + name))
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise UsageError(f"no class {name!r} in the analysed files")
+    shown = ", ".join(matches[:5]) + (" ..." if len(matches) > 5 else "")
+    raise UsageError(f"class name {name!r} is ambiguous: {shown}")

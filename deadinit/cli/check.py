@@ -1,0 +1,135 @@
+"""``deadinit check``: configuration, analysis, suppressions, baseline, scope, format, exit code."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
+from deadinit.api import project
+from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
+from deadinit.api.config import ConfigError
+
+FORMATS = ("text", "json", "sarif", "github", "concise")
+HUMAN = ("text", "concise")
+
+
+@dataclass
+class CheckOptions:
+    paths: tuple[str, ...] = ()
+    fmt: str = "text"
+    project_dir: Optional[str] = None
+    config: Optional[str] = None
+    select: str = ""
+    ignore: str = ""
+    show_unsure: bool = False
+    no_evidence: bool = False
+    baseline: Optional[str] = None
+    write_baseline: Optional[str] = None
+    report_unused_ignores: bool = False
+    statistics: bool = False
+    exit_zero: bool = False
+    exit_non_zero_on_fix: bool = False  # nothing is fixed by check; kept for ruff parity
+    quiet: bool = False
+    color: str = "auto"
+    output_file: Optional[str] = None
+    # speed (issue 6): see deadinit.runtime.summarizer
+    no_cache: bool = False
+    cache_dir: Optional[str] = None
+    jobs: Optional[int] = None
+    no_prefilter: bool = False
+
+
+def run(o: CheckOptions) -> int:
+    try:
+        return _run(o)
+    except (ConfigError, UsageError, BaselineError) as e:
+        fail(str(e))
+    return EXIT_ERROR  # pragma: no cover
+
+
+def _run(o: CheckOptions) -> int:
+    err = make_console(o.color, stderr=True)
+    if o.project_dir is not None:
+        targets, scope = [o.project_dir], list(o.paths) or None
+    else:
+        targets, scope = list(o.paths) or ["."], None
+    project.require_paths(targets + (scope or []))
+    cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
+    base = load_baseline(o.baseline) if o.baseline else None
+    show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
+    from deadinit.cli.speed_options import summarizer  # issue 6: cache, workers, prefilter
+
+    fast = summarizer(o.no_cache, o.cache_dir, o.jobs, o.no_prefilter, freeze_gc=True)
+    if fast.use_cache:  # a run over unchanged inputs reads one stored result
+        result = project.analyse_cached(targets, cfg, err if show_progress else None, fast)
+    else:
+        result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
+    if result.files == 0:
+        _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
+        raise UsageError(project.no_files_message(targets))
+
+    findings = list(result.findings)
+    if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
+        from deadinit.rules.di100_unused_suppression import unused_suppressions
+
+        findings += unused_suppressions(result, cfg.settings)
+    errors = list(result.errors)
+    if scope is not None:
+        findings, errors = project.scope_to(findings, errors, scope)
+
+    if o.write_baseline:
+        n = write_baseline(o.write_baseline, findings)
+        _errors(err, errors, o)
+        if not o.quiet:
+            err.print(f"deadinit: wrote {n} finding(s) to baseline {o.write_baseline}", markup=False)
+        return EXIT_CLEAN
+
+    notes = []
+    if base is not None:
+        filtered = apply_baseline(base, findings)
+        findings = filtered.findings
+        if filtered.baselined:
+            notes.append(f"{filtered.baselined} finding(s) hidden by baseline {base.path}")
+        if filtered.stale and scope is None:
+            notes.append(f"{len(filtered.stale)} baseline entr{'y' if len(filtered.stale) == 1 else 'ies'} "
+                         f"no longer found (refresh with --write-baseline)")
+    if result.suppressed and scope is None:
+        notes.append(f"{len(result.suppressed)} finding(s) suppressed by comments or per-file-ignores")
+
+    view = project.with_findings(result, findings, errors)
+    if o.fmt != "github":
+        _errors(err, errors, o)
+    _render(view, o)
+    if not o.quiet and o.fmt in HUMAN:
+        for n in notes:
+            err.print(f"deadinit: {n}", markup=False, style="dim")
+    if errors and not (result.index and result.index.modules):
+        return EXIT_ERROR
+    return exit_code(len(findings), o.exit_zero)
+
+
+def _errors(err, errors, o: CheckOptions) -> None:
+    for e in errors:
+        err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
+
+
+def _render(view, o: CheckOptions) -> None:
+    with output_stream(o.output_file) as stream:
+        if o.statistics:
+            from deadinit.report import statistics
+
+            if o.fmt == "json":
+                stream.write(statistics.render_json(view.findings))
+            else:
+                statistics.render_text(view.findings, make_console(o.color, file=stream))
+            return
+        if o.fmt == "text":
+            from deadinit.report import text
+
+            text.render(view, make_console(o.color, file=stream), show_evidence=not o.no_evidence, quiet=o.quiet)
+            return
+        from deadinit.report import concise, github, json_report, sarif
+
+        module = {"json": json_report, "sarif": sarif, "github": github, "concise": concise}[o.fmt]
+        stream.write(module.render(view))

@@ -1,0 +1,65 @@
+"""A rich progress bar on stderr for runs longer than about a second, on a TTY only.
+
+``ProgressSummarizer`` wraps the summarizer ``run_check`` calls.  A summarizer
+that takes a ``progress`` keyword (``progress(done, total)``) is called once and
+reports itself; any other is called in chunks.  After summarising, a spinner
+stays up for the analysis until ``close()``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from typing import Callable, Optional
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+DELAY = 1.0
+
+
+class ProgressSummarizer:
+    def __init__(self, console: Console, base: Optional[Callable] = None, delay: float = DELAY):
+        self.console = console
+        self.base = base
+        self.delay = delay
+        self.start = time.monotonic()
+        self.progress: Optional[Progress] = None
+        self.task = None
+
+    def _show(self, done: int, total: int) -> None:
+        if self.progress is None:
+            if time.monotonic() - self.start < self.delay:
+                return
+            self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                     MofNCompleteColumn(), TimeElapsedColumn(), console=self.console, transient=True)
+            self.progress.start()
+            self.task = self.progress.add_task("summarising files", total=total)
+        self.progress.update(self.task, completed=done, total=total)
+
+    def __call__(self, items, settings):
+        from deadinit.frontends.parse import summarize_many
+
+        base = self.base or summarize_many
+        items = list(items)
+        total = len(items)
+        try:
+            takes_progress = "progress" in inspect.signature(base).parameters
+        except (TypeError, ValueError):
+            takes_progress = False
+        if takes_progress:
+            out = base(items, settings, progress=self._show)
+        else:
+            out = []
+            step = max(1, min(64, total // 50 or 1))
+            for i in range(0, total, step):
+                out.extend(base(items[i:i + step], settings))
+                self._show(len(out), total)
+        if self.progress is not None:
+            self.progress.update(self.task, completed=total, description="analysing class hierarchies")
+        return out
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+            self.progress = None

@@ -1,1 +1,0 @@
-"""Command implementations behind ``deadinit.cli``: the CLI only wires options to these."""

@@ -1,0 +1,238 @@
+"""Assemble the direct-base rewrite of one class: inline, copy, edit the class, fix imports."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from deadinit.analysis.reach import short
+from deadinit.fixes.direct_base.checks import (
+    class_blockers,
+    explicit_super,
+    global_blockers,
+    isinstance_blockers,
+    mangled_names,
+    super_blockers,
+)
+from deadinit.fixes.direct_base.class_edit import ClassEdit, apply, find_super_line
+from deadinit.fixes.direct_base.copy import class_attrs_to_copy, element_appends, methods_to_copy
+from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings, plan_imports, remove_unused
+from deadinit.fixes.direct_base.inline import Inliner
+from deadinit.fixes.direct_base.live import StayReads
+from deadinit.fixes.direct_base.names import name_loads, names_of
+from deadinit.semantics.exprs import dotted
+
+
+def build_rewrite(p, an, out, max_copy_lines: int) -> None:
+    from deadinit.fixes.direct_base.planner import cst_lines
+
+    index, r, cls = p.index, p.reuse, p.cls
+    child = p.sources.of_class(cls)
+    out.path, out.old = child.path, child.text
+    cnode = child.class_node(cls)
+    if cnode is None:
+        p.block(f"cannot find class {short(cls)} in {child.path}")
+        return
+    for caller, call, owner in r.super_into_dropped:
+        p.block(f"{caller} calls {call}, which runs {short(owner)}'s version: after the rewrite it would not")
+    for b in sorted(set(r.external_bases)):
+        p.block(f"{short(r.parent)} (or an ancestor that would be dropped) derives from {b}, outside the project")
+    isinstance_blockers(p)
+    class_blockers(p)
+    cmod = index.class_module[cls]
+    base_arg = next((a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None)
+    if base_arg is None:
+        p.block(f"cannot find the base expression naming {short(r.parent)}")
+        return
+    parent_local = dotted(base_arg.value)
+    specs: list[ImportSpec] = []
+    new_base = None
+    if r.suggestion != "object":
+        new_base, spec = _base_name(p, child, r.suggestion)
+        if spec is not None:
+            specs.append(spec)
+    inits = child.methods(cnode, "__init__")
+    init = inits[0] if inits else None
+    p.self_name = _self_name(init) if init is not None else "self"
+    edit = ClassEdit(cnode, base_arg, new_base, None)
+    dropped_names = {parent_local} | {dotted(a.value) for a in cnode.bases if dotted(a.value)}
+    line = None
+    if init is not None:
+        line, call, problem = find_super_line(init, p.self_name, dropped_names)
+        if problem:
+            p.block(f"{short(cls)}: {problem}")
+            return
+    # what the class's own code still reads (side effects on these block the rewrite)
+    retained = _retained(p, cnode, init, r, line)
+    if init is not None:
+        target = "super" if dotted(call.func.value) is None else dotted(call.func.value)
+        owner = p.init_target(cls, target)
+        edit.super_line = line
+        clash = _init_names(init, call)
+        pre_attrs = _attrs_before(init, line, p.self_name)
+        if owner in p.dropped:
+            args = _map_args(p, owner, call, target)
+            if args is None:
+                return
+            inl = Inliner(p, an, clash, retained, pre_attrs | _class_attr_names(p), StayReads(p, an))
+            edit.init_body = inl.inline(owner, args)
+        else:
+            inl = None
+            edit.init_body = [line]
+    else:
+        owner = p.init_target(cls, "super")
+        inl = None
+        if owner in p.dropped:
+            psrc = p.sources.of_class(owner)
+            pfn = psrc.methods(psrc.class_node(owner), "__init__")[0]
+            names = [q.name.value for q in list(pfn.params.posonly_params) + list(pfn.params.params)[1:] + list(pfn.params.kwonly_params)]
+            inl = Inliner(p, an, set(names) | {"self"}, retained, _class_attr_names(p), StayReads(p, an))
+            body = inl.inline(owner, {n: cst.Name(n) for n in names})
+            inl.out.globals_used += [(psrc, n.value) for q in list(pfn.params.params) + list(pfn.params.kwonly_params)
+                                     if q.default is not None for n in name_loads(q.default)
+                                     if psrc.resolution(n) in ("global", "unresolved")]
+            edit.new_init = pfn.with_changes(body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])]))
+    if p.blockers:
+        return
+    used = list(inl.out.globals_used) if inl is not None else []
+    # helpers and class attributes to copy
+    methods = methods_to_copy(p, inl)
+    labels = []
+    for owner_q, name in methods:
+        src = p.sources.of_class(owner_q)
+        nodes = src.methods(src.class_node(owner_q), name)
+        edit.methods += nodes
+        labels += [f"{short(owner_q)}.{name}"] * len(nodes)
+        for n in nodes:
+            used += [(src, x.value) for x in name_loads(n) if src.resolution(x) in ("global", "unresolved")]
+        out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
+    for owner_q, name, stmt, src in class_attrs_to_copy(p, inl, edit.methods):
+        edit.class_attrs.append(stmt)
+        used += [(src, x.value) for x in name_loads(stmt) if src.resolution(x) in ("global", "unresolved")]
+        out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
+    if explicit_super(edit.init_body + edit.methods):
+        p.block("moved code calls super(Class, self) with explicit arguments")
+    for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
+        p.block(f"moved code uses the class-private name {what} (name mangling would change)")
+    super_blockers(p, edit.methods, methods)
+    global_blockers(p, edit.methods, labels)
+    inlined = sum(cst_lines(s) for s in edit.init_body) if inl is not None else 0
+    out.copied_lines = inlined + sum(n for _, n in out.copied_methods) + sum(cst_lines(s) for s in edit.class_attrs)
+    if out.copied_lines > max_copy_lines:
+        listing = ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods) or "no helpers"
+        p.block(f"would copy {out.copied_lines} lines (limit {max_copy_lines}): __init__ {inlined} lines, {listing}")
+    if inl is not None:
+        element_appends(p, an, child, init, inl, edit)
+        out.kept_attrs = sorted(inl.out.attrs)
+        out.dropped_attrs = sorted(inl.out.dropped_attrs - inl.out.attrs)
+        out.dropped_effects = list(inl.out.dropped_effects)
+    add, blockers = plan_imports(child, used)
+    for b in blockers:
+        p.block(b)
+    if p.blockers:
+        return
+    text = apply(child.module, edit).code
+    text = add_imports(text, specs + add)
+    out.new = remove_unused(text, {parent_local.split(".")[0]} | {short(q) for q in p.dropped})
+    out.new_bases = [r.suggestion] if r.suggestion != "object" else []
+    out.removed_bases = [r.parent]
+    out.regions = _regions(child, cnode)
+
+
+def _self_name(init: cst.FunctionDef) -> str:
+    plist = list(init.params.posonly_params) + list(init.params.params)
+    return plist[0].name.value if plist else "self"
+
+
+def _base_name(p, child, qn: str):
+    """(local name for class ``qn`` in the child's module, import to add or None)."""
+    cmod = p.index.class_module[p.cls]
+    short_name = qn.rsplit(".", 1)[-1]
+    if p.index.resolve(cmod, short_name) == qn:
+        return short_name, None
+    if bindings(child, short_name):
+        p.block(f"`{short_name}` already means something else in {child.module_name}")
+        return short_name, None
+    return short_name, ImportSpec(p.index.class_module[qn], short_name, None)
+
+
+def _init_names(init: cst.FunctionDef, call) -> set:
+    n = names_of(init, "self")
+    out = set(n.loads) | set(n.stores)
+    for q in list(init.params.posonly_params) + list(init.params.params) + list(init.params.kwonly_params):
+        out.add(q.name.value)
+    return out
+
+
+def _attrs_before(init: cst.FunctionDef, line, self_name: str) -> set:
+    out = set()
+    for st in init.body.body:
+        if st is line:
+            break
+        out |= names_of(st, self_name).self_stores
+    return out
+
+
+def _class_attr_names(p) -> set:
+    out = set()
+    for qn in p.new_mro:
+        out |= set(p.index.classes[qn].class_attrs)
+    out |= {c.name for c in p.reuse.move_class_attrs}
+    return out
+
+
+def _map_args(p, owner: str, call: cst.Call, target: str):
+    src = p.sources.of_class(owner)
+    fn = src.methods(src.class_node(owner), "__init__")[0]
+    names = [q.name.value for q in list(fn.params.posonly_params) + list(fn.params.params)][1:]
+    args: dict = {}
+    nodes = list(call.args) if target == "super" else list(call.args)[1:]
+    for i, a in enumerate(nodes):
+        if a.star:
+            p.block(f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: arguments cannot be mapped")
+            return None
+        if a.keyword is not None:
+            args[a.keyword.value] = a.value
+        elif i < len(names):
+            args[names[i]] = a.value
+        else:
+            p.block(f"{short(p.cls)} passes more arguments than {short(owner)}.__init__ takes")
+            return None
+    return args
+
+
+def _retained(p, cnode, init, r, line) -> set:
+    out: set = set()
+    body = cnode.body.body
+    nodes = [st for st in body if not (isinstance(st, cst.FunctionDef) and st.name.value == "__init__")]
+    if init is not None:
+        seen = False
+        for st in init.body.body:
+            if seen:
+                nodes.append(st)
+            seen = seen or st is line
+    for m in r.move_methods:
+        src = p.sources.of_class(m.owner)
+        nodes += src.methods(src.class_node(m.owner), m.name)
+
+    class V(cst.CSTVisitor):
+        def visit_Attribute(self, node):
+            d = dotted(node)
+            if d:
+                out.add(d)
+
+        def visit_Name(self, node):
+            out.add(node.value)
+
+    for n in nodes:
+        n.visit(V())
+    return out
+
+
+def _regions(child, cnode) -> list:
+    header = 0
+    for st in child.module.body:
+        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            break
+        header = child.end(st) or header
+    start, end = child.pos(cnode)[0], child.end(cnode)
+    return [(1, max(header, 1)), (start, end)]

@@ -1,0 +1,197 @@
+"""Blockers of the direct-base rewrite, and the checks its result must pass.
+
+Blockers (nothing is written): ``isinstance`` / ``issubclass`` checks anywhere in
+the project against a class that would leave the MRO (unless the same check also
+names a class the subclass keeps), ``super()`` calls in moved or remaining code
+whose target would change, class-private (mangled) names in moved code.
+
+``verify`` is the after-the-fact check: the new module compiles, has no
+undefined name the old one did not have, and re-analysis of the project shows no
+DI001/DI002/DI003 left for the class and no new finding anywhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import libcst as cst
+
+from deadinit.analysis.reach import short
+from deadinit.fixes.direct_base.source import undefined_names
+
+
+
+def isinstance_blockers(p) -> None:
+    index = p.index
+    keep = set(p.new_mro)
+    for mod, s in index.modules.items():
+        by_line: dict[int, list[str]] = {}
+        for name, line in s.isinstance_checks:
+            by_line.setdefault(line, []).append(name)
+        for line, names in sorted(by_line.items()):
+            resolved = [index.resolve(mod, d) for d in names]
+            hits = [q for q in resolved if q in p.dropped]
+            if not hits or any(q in keep for q in resolved if q is not None):
+                continue
+            p.block(f"{s.path}:{line} checks isinstance/issubclass against {short(hits[0])}, "
+                    f"which {short(p.cls)} would stop passing")
+
+
+def class_blockers(p) -> None:
+    """Dropped classes whose members or effects deadinit cannot see; subclasses' super() into them."""
+    index = p.index
+    for qn in p.dropped:
+        k = index.classes[qn]
+        if k.decorators:
+            p.block(f"{short(qn)} is decorated ({', '.join(k.decorators)}): generated members cannot be moved")
+        if k.keywords:
+            p.block(f"{short(qn)} has class keywords ({', '.join(k.keywords)}): its metaclass would be dropped")
+        for hook in ("__init_subclass__", "__set_name__", "__class_getitem__", "__new__"):
+            if hook in k.methods:
+                p.block(f"{short(qn)} defines {hook}, which acts on {short(p.cls)} beyond its methods")
+    for sub in sorted(index.all_subclasses(p.cls)):
+        for (owner, name) in p.analyzer.reach_of(sub).methods:
+            if owner in p.dropped:
+                continue
+            for target in index.classes[owner].methods[name].super_calls:
+                res = index.resolve_method(index.mro(sub) or [sub], target, after=owner)
+                if res is not None and res[0] in p.dropped:
+                    p.block(f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
+                            f"which runs {short(res[0])}'s version")
+
+
+def explicit_super(nodes: list) -> bool:
+    """``super(X, self)`` in moved code: X would no longer be in the MRO."""
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            if isinstance(node.func, cst.Name) and node.func.value == "super" and node.args:
+                found.append(node)
+
+    for n in nodes:
+        n.visit(V())
+    return bool(found)
+
+
+def mangled_names(nodes: list) -> list[str]:
+    found: list[str] = []
+
+    class V(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            v = node.value
+            if v.startswith("__") and not v.endswith("__") and v not in found:
+                found.append(v)
+
+    for n in nodes:
+        n.visit(V())
+    return found
+
+
+def global_blockers(p, nodes: list, labels: list) -> None:
+    """Moved code that rebinds module globals (``global x``) would rebind the wrong module's."""
+    for node, label in zip(nodes, labels):
+        found: list = []
+
+        class V(cst.CSTVisitor):
+            def visit_Global(self, n: cst.Global) -> None:
+                found.extend(x.name.value for x in n.names)
+
+            def visit_Nonlocal(self, n: cst.Nonlocal) -> None:
+                found.extend(x.name.value for x in n.names)
+
+        node.visit(V())
+        if found:
+            p.block(f"copied {label} rebinds `{', '.join(found)}` of its own module (global statement)")
+
+
+def super_blockers(p, method_nodes: list, methods: list) -> None:
+    """``super().m()`` in copied helpers or in the class's ``__init__`` must reach the same method."""
+    index = p.index
+    new_mro = p.new_mro
+    for owner, name in methods:
+        m = index.classes[owner].methods[name]
+        for target in m.super_calls:
+            before = index.resolve_method(p.mro, target, after=owner)
+            after = index.resolve_method(new_mro, target, after=p.cls)
+            if (before and before[0]) != (after and after[0]):
+                p.block(f"copied {short(owner)}.{name} calls super().{target}(), which would reach "
+                        f"{short(after[0]) if after else 'nothing'} instead of {short(before[0]) if before else 'nothing'}")
+        for base, target in m.parent_calls:
+            qn = index.resolve(index.class_module[owner], base)
+            if qn in p.dropped:
+                p.block(f"copied {short(owner)}.{name} calls {base}.{target}(self) on a dropped class")
+    init = index.classes[p.cls].methods.get("__init__")
+    for target in (init.super_calls if init else []):
+        if target == "__init__":
+            continue
+        before = index.resolve_method(p.mro, target, after=p.cls)
+        if before is not None and before[0] in p.dropped:
+            p.block(f"{short(p.cls)}.__init__ calls super().{target}(), which runs {short(before[0])}'s version")
+
+
+def affected_classes(index, module: str, cls: str, dropped: list) -> set:
+    out = {qn for qn, m in index.class_module.items() if m == module}
+    for qn in list(out) + list(dropped) + [cls]:
+        if qn in index.classes:
+            out |= index.all_subclasses(qn)
+    return out
+
+
+def verify(result, out, settings, findings: bool = True) -> list[str]:
+    """Problems with ``out.new``: compile, undefined names, attributes no longer set, and (``findings``)
+    re-analysis: DI001/DI002/DI003 left for the class or new anywhere (``deadinit fix`` re-checks that itself)."""
+    from deadinit.api.check import analyse, findings_for
+    from deadinit.index.project_index import ProjectIndex
+    from deadinit.frontends.parse import FileError, summarize_source
+
+    try:
+        compile(out.new, out.path, "exec")
+    except SyntaxError as e:
+        return [f"the result does not compile: {e}"]
+    before = {n for n, _ in undefined_names(out.old)}
+    new_undef = [(n, ln) for n, ln in undefined_names(out.new) if n not in before]
+    problems = []
+    if new_undef:
+        problems.append("undefined names in the result: " + ", ".join(f"{n} (line {ln})" for n, ln in new_undef))
+    index = result.index
+    module = index.class_module[out.cls]
+    s = index.modules[module]
+    new_sum = summarize_source(out.new.encode(), s.path, module, s.is_package, settings)
+    if isinstance(new_sum, FileError):
+        return problems + [f"the result cannot be analysed: {new_sum.message}"]
+    settings = dataclasses.replace(settings, select=(), ignore=())
+    nindex = ProjectIndex([new_sum if m == module else x for m, x in index.modules.items()])
+    only = affected_classes(nindex, module, out.cls, out.reuse.dropped if out.reuse else [])
+    analyzer, analyses = analyse(nindex, settings, only=only if findings else {out.cls})
+    for qn in [out.cls] + sorted(nindex.all_subclasses(out.cls)):
+        missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
+        if missing:
+            problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
+    if not findings:
+        return problems
+    found = [f for f in findings_for(nindex, analyzer, analyses, settings) if not f.unsure]
+    left = sorted({f.code for f in found if f.cls == out.cls and f.code in ("DI001", "DI002", "DI003")})
+    if left:
+        problems.append(f"re-analysis still reports {', '.join(left)} for {short(out.cls)}")
+    old = {f.key for f in list(result.findings) + list(result.unsure) + list(result.suppressed)}
+    new = sorted({f.key for f in found if f.key not in old and f.cls != out.cls})
+    if new:
+        problems.append("re-analysis reports new findings: " + ", ".join(new[:5]))
+    return problems
+
+
+def _assigned(index, cls: str) -> set:
+    """Attributes some ``__init__`` of the chain, a method or a class body of ``cls``'s MRO sets."""
+    from deadinit.analysis.chain import init_chain
+
+    out = set()
+    for c in init_chain(index, cls).stmts:
+        if c.stmt.attr and c.active is not False:
+            out.add(c.stmt.attr)
+    for qn in index.mro(cls) or [cls]:
+        k = index.classes[qn]
+        out |= set(k.class_attrs) | set(k.methods)
+        for m in k.methods.values():
+            out |= {a for a, _l, _c in m.writes}
+    return out

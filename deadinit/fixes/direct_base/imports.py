@@ -1,0 +1,287 @@
+"""Imports for code moved into the subclass's module, and removal of the old parent's import.
+
+A module-level name the moved code uses is resolved to where the parent's module
+got it: an import (relative imports made absolute) is repeated, inside ``if
+TYPE_CHECKING:`` when the parent had it there; a name the parent's module
+defines itself is imported from that module.  Nothing is added when the
+subclass's module already binds the name the same way (same import, or the same
+module-level statement).  A name bound differently in the two modules, bound
+under another condition, from a star import, or not at all, is a blocker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+from libcst.metadata import ImportAssignment
+
+from deadinit.fixes.direct_base.source import BUILTINS, Src, parse, rebound_globals
+from deadinit.semantics.exprs import dotted
+
+
+@dataclass(frozen=True)
+class ImportSpec:
+    module: str  # absolute module
+    name: Optional[str]  # None: ``import module [as asname]``
+    asname: Optional[str]
+    guard: str = ""  # "" | "TYPE_CHECKING"
+
+    @property
+    def local(self) -> str:
+        return self.asname or self.name or self.module.split(".")[0]
+
+
+def _guards(module: cst.Module) -> dict:
+    """id(import statement) -> "" (top level) | "TYPE_CHECKING" | "if" | "try" | "nested"."""
+    out: dict = {}
+
+    def visit(stmts, guard):
+        for st in stmts:
+            if isinstance(st, cst.SimpleStatementLine):
+                for s in st.body:
+                    if isinstance(s, (cst.Import, cst.ImportFrom)):
+                        out[id(s)] = guard
+            elif isinstance(st, cst.If):
+                g = "TYPE_CHECKING" if (dotted(st.test) or "").endswith("TYPE_CHECKING") and guard == "" else "if"
+                visit(st.body.body, g if guard in ("", "TYPE_CHECKING") else guard)
+                orelse = st.orelse
+                while orelse is not None:
+                    if isinstance(orelse, cst.If):
+                        visit(orelse.body.body, "if")
+                        orelse = orelse.orelse
+                    else:
+                        visit(orelse.body.body, "if")
+                        orelse = None
+            elif isinstance(st, cst.Try):
+                visit(st.body.body, "try")
+                for h in st.handlers:
+                    visit(h.body.body, "try")
+            elif hasattr(st, "body") and isinstance(getattr(st, "body"), cst.IndentedBlock) and not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+                visit(st.body.body, "nested")
+
+    visit(module.body, "")
+    return out
+
+
+def _abs(src: Src, level: int, mod: str) -> str:
+    if level == 0:
+        return mod
+    parts = src.module_name.split(".")
+    if not src.is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: max(0, len(parts) - (level - 1))]
+    base = ".".join(parts)
+    return f"{base}.{mod}" if mod and base else (mod or base)
+
+
+def bindings(src: Src, name: str) -> list[tuple]:
+    """How ``src`` binds module-level ``name``: [(key, guard, spec-or-text)]."""
+    gs = src.global_scope()
+    if gs is None:
+        return []
+    guards = _guards(src.module)
+    out = []
+    for a in gs[name]:
+        if a.scope is not gs:
+            continue
+        if isinstance(a, ImportAssignment):
+            node = a.node
+            guard = guards.get(id(node), "nested")
+            for alias in node.names if not isinstance(node.names, cst.ImportStar) else []:
+                local = alias.evaluated_alias or (alias.evaluated_name.split(".")[0] if isinstance(node, cst.Import) else alias.evaluated_name)
+                if local != name:
+                    continue
+                if isinstance(node, cst.Import):
+                    full = alias.evaluated_name
+                    spec = ImportSpec(full if alias.asname else full, None, alias.evaluated_alias)
+                    key = ("module", full if alias.asname else full.split(".")[0])
+                else:
+                    mod = _abs(src, len(node.relative), dotted(node.module) if node.module is not None else "")
+                    spec = ImportSpec(mod, alias.evaluated_name, alias.evaluated_alias)
+                    key = ("from", mod, alias.evaluated_name)
+                out.append((key, guard, spec))
+        else:
+            text = ""
+            stmt = _statement_of(src.module, a.node)
+            if stmt is not None:
+                text = cst.Module([]).code_for_node(stmt).strip()
+            out.append((("def", src.module_name, name, text), "", text))
+    return out
+
+
+def _statement_of(module: cst.Module, node) -> Optional[cst.CSTNode]:
+    for st in module.body:
+        if st is node:
+            return st
+        if isinstance(st, cst.SimpleStatementLine):
+            for s in st.body:
+                if isinstance(s, (cst.Assign, cst.AnnAssign)):
+                    targets = [t.target for t in s.targets] if isinstance(s, cst.Assign) else [s.target]
+                    if any(t is node for t in targets):
+                        return st
+    return None
+
+
+def _same(parent: list, child: list, parent_module: str, name: str) -> bool:
+    """Whether two modules' bindings of ``name`` are the same object (same import, same statement,
+    or the child imports it from the parent's module)."""
+    pk = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in parent}
+    ck = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in child}
+    return bool(pk & ck) or ("from", parent_module, name) in ck
+
+
+def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tuple[list[ImportSpec], list[str]]:
+    """Imports to add to ``child`` for names used by moved code, and blockers."""
+    specs: list[ImportSpec] = []
+    blockers: list[str] = []
+    seen: set = set()
+    for src, name in used:
+        if (src.path, name) in seen or name in BUILTINS and not bindings(src, name):
+            continue
+        seen.add((src.path, name))
+        if src.path == child.path:
+            continue
+        pb = bindings(src, name)
+        cb = bindings(child, name)
+        if not pb:
+            blockers.append(f"`{name}` (used by moved code from {src.module_name}) is not bound in that module")
+            continue
+        if cb:
+            if not _same(pb, cb, src.module_name, name):
+                blockers.append(f"`{name}` means something else in {child.module_name} than in {src.module_name}")
+            continue
+        key, guard, spec = pb[0]
+        if name in rebound_globals(src):
+            blockers.append(f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
+                            f"an import would copy a stale value")
+            continue
+        if key[0] == "def":
+            specs.append(ImportSpec(src.module_name, name, None))
+        elif guard in ("", "TYPE_CHECKING"):
+            specs.append(ImportSpec(spec.module, spec.name, spec.asname, guard))
+        else:
+            blockers.append(f"`{name}` is imported conditionally ({guard}) in {src.module_name}")
+    return _dedupe(specs), blockers
+
+
+def _dedupe(specs: list[ImportSpec]) -> list[ImportSpec]:
+    out: list[ImportSpec] = []
+    for s in specs:
+        if s not in out:
+            out.append(s)
+    return out
+
+
+def add_imports(text: str, specs: list[ImportSpec]) -> str:
+    """Add ``specs`` to module source ``text``: merged into an existing ``from M import`` when possible."""
+    if not specs:
+        return text
+    module = cst.parse_module(text)
+    body = list(module.body)
+    need_tc = any(s.guard == "TYPE_CHECKING" for s in specs)
+    plain = [s for s in specs if s.guard == ""]
+    guarded = [s for s in specs if s.guard == "TYPE_CHECKING"]
+    for s in plain:
+        if s.name is not None and _merge(body, s):
+            continue
+        _insert(body, _stmt(s), _last_import(body) + 1)
+    if guarded:
+        tc = next((i for i, st in enumerate(body) if isinstance(st, cst.If) and (dotted(st.test) or "").endswith("TYPE_CHECKING")), None)
+        if tc is None:
+            if need_tc and not bindings(parse("<m>", "m", False, module.with_changes(body=body).code), "TYPE_CHECKING"):
+                _insert(body, _stmt(ImportSpec("typing", "TYPE_CHECKING", None)), _last_import(body) + 1)
+            block = cst.If(test=cst.Name("TYPE_CHECKING"), body=cst.IndentedBlock([_stmt(s) for s in guarded]),
+                           leading_lines=[cst.EmptyLine()])
+            _insert(body, block, _last_import(body) + 1)
+        else:
+            st = body[tc]
+            body[tc] = st.with_changes(body=st.body.with_changes(body=list(st.body.body) + [_stmt(s) for s in guarded]))
+    return module.with_changes(body=body).code
+
+
+def _stmt(s: ImportSpec) -> cst.SimpleStatementLine:
+    if s.name is None:
+        code = f"import {s.module}" + (f" as {s.asname}" if s.asname else "")
+    else:
+        code = f"from {s.module} import {s.name}" + (f" as {s.asname}" if s.asname else "")
+    return cst.parse_statement(code)
+
+
+def _last_import(body: list) -> int:
+    last = -1
+    for i, st in enumerate(body):
+        if isinstance(st, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in st.body):
+            last = i
+        elif isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            break
+    return last
+
+
+def _insert(body: list, stmt, at: int) -> None:
+    body.insert(max(at, 0), stmt)
+
+
+def _merge(body: list, s: ImportSpec) -> bool:
+    for i, st in enumerate(body):
+        if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1:
+            continue
+        imp = st.body[0]
+        if not isinstance(imp, cst.ImportFrom) or imp.relative or isinstance(imp.names, cst.ImportStar):
+            continue
+        if (dotted(imp.module) if imp.module is not None else "") != s.module:
+            continue
+        names = list(imp.names)
+        alias = cst.ImportAlias(cst.Name(s.name), asname=cst.AsName(cst.Name(s.asname)) if s.asname else None)
+        last = names[-1]
+        if imp.lpar is not None and len(names) > 1:
+            # parenthesized list: the old last item takes an inner separator, the new one the last's
+            names[-1] = last.with_changes(comma=names[0].comma)
+            names.append(alias.with_changes(comma=last.comma))
+        elif imp.lpar is not None:
+            names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            names.append(alias.with_changes(comma=last.comma))
+        else:
+            names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            names.append(alias)
+        body[i] = st.with_changes(body=[imp.with_changes(names=names)])
+        return True
+    return False
+
+
+def remove_unused(text: str, names: set[str]) -> str:
+    """Drop import aliases binding any of ``names`` when nothing in the module uses them any more."""
+    src = parse("<m>", "m", False, text)
+    gs = src.global_scope()
+    unused = set()
+    for n in names:
+        assigns = [a for a in gs[n] if a.scope is gs] if gs is not None else []
+        if assigns and all(isinstance(a, ImportAssignment) for a in assigns) and not any(a.references for a in assigns):
+            unused.add(n)
+    if not unused:
+        return text
+
+    class Drop(cst.CSTTransformer):
+        def leave_ImportFrom(self, original_node, updated_node):
+            if isinstance(updated_node.names, cst.ImportStar):
+                return updated_node
+            keep = [a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name) not in unused]
+            if len(keep) == len(updated_node.names):
+                return updated_node
+            if not keep:
+                return cst.RemoveFromParent()
+            keep[-1] = keep[-1].with_changes(comma=updated_node.names[-1].comma if updated_node.lpar else cst.MaybeSentinel.DEFAULT)
+            return updated_node.with_changes(names=keep)
+
+        def leave_Import(self, original_node, updated_node):
+            keep = [a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name.split(".")[0]) not in unused]
+            if len(keep) == len(updated_node.names):
+                return updated_node
+            if not keep:
+                return cst.RemoveFromParent()
+            keep[-1] = keep[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated_node.with_changes(names=keep)
+
+    return src.module.visit(Drop()).code

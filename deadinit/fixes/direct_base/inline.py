@@ -1,0 +1,282 @@
+"""Inline the sliced ``__init__`` of the dropped ancestors where the subclass called it.
+
+``Inliner.inline(owner, args)`` returns the statements that replace the call of
+``owner.__init__``: parameters are replaced by the arguments the caller passed
+(defaults applied; an argument that is not a name or literal is bound to a local
+once), locals that clash with the caller's names are renamed, literal branches
+are folded as the engine decides them, and a nested call of another dropped
+``__init__`` is inlined in turn.  Globals the kept code uses are collected for
+the import fixer; problems are collected as blockers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from deadinit.analysis.chain import UNKNOWN, evaluate, value_of
+from deadinit.analysis.reach import short
+from deadinit.fixes.direct_base.keep import KeepDecisions
+from deadinit.fixes.direct_base.names import name_loads
+from deadinit.fixes.direct_base.rebuild import Rebuild
+from deadinit.fixes.direct_base.slice import SliceInput, Unit, build, walk
+from deadinit.semantics.exprs import dotted, to_expr
+
+@dataclass
+class InlineResult:
+    statements: list = field(default_factory=list)
+    globals_used: list = field(default_factory=list)  # (Src, name) pairs
+    attrs: set = field(default_factory=set)  # self attributes the kept code assigns
+    dropped_effects: list = field(default_factory=list)
+    dropped_attrs: set = field(default_factory=set)
+    self_reads: set = field(default_factory=set)  # self attributes / methods the kept code reads
+
+
+class Inliner(KeepDecisions, Rebuild):
+    def __init__(self, plan, an, clash: set, retained: set, extra_attrs: set, stay=None):
+        self.p = plan
+        self.stay = stay  # direct_base.ClassPlan: index, sources, cls, dropped, mro, new methods...
+        self.an = an
+        self.clash = set(clash)
+        self.retained = retained  # dotted names read by code that stays
+        self.extra_attrs = set(extra_attrs)
+        self.out = InlineResult()
+        self._snap = self._self_env_snapshots()
+
+    # -- folding ---------------------------------------------------------------
+    def _self_env_snapshots(self) -> dict:
+        snap, env = {}, {}
+        for c in self.an.chain.stmts:
+            snap[(c.owner, c.stmt.line, c.stmt.col)] = dict(env)
+            st = c.stmt
+            if c.active is False:
+                continue
+            if st.kind == "assign" and st.value is not None and st.value[0] in ("name", "const") and c.active is True:
+                env[st.attr] = value_of(st.value, c.env, env)
+            elif st.kind == "assign" and st.attr in env and c.active is not True:
+                env[st.attr] = UNKNOWN
+        return snap
+
+    def _folder(self, owner: str, src, self_name: str, penv: dict):
+        index = self.p.index
+        module = index.class_module[owner]
+        old_mro = set(self.p.mro)
+
+        def cls_of(node) -> Optional[str]:
+            d = dotted(node)
+            return index.resolve(module, d) if d else None
+
+        def is_self_type(node) -> bool:
+            if isinstance(node, cst.Attribute) and node.attr.value == "__class__":
+                return isinstance(node.value, cst.Name) and node.value.value == self_name
+            return (isinstance(node, cst.Call) and dotted(node.func) == "type" and len(node.args) == 1
+                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == self_name)
+
+        def fold(test) -> Optional[bool]:
+            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                v = fold(test.expression)
+                return None if v is None else not v
+            if isinstance(test, cst.BooleanOperation):
+                a, b = fold(test.left), fold(test.right)
+                if isinstance(test.operator, cst.And):
+                    return False if False in (a, b) else (True if a is True and b is True else None)
+                return True if True in (a, b) else (False if a is False and b is False else None)
+            if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_self_type(test.left):
+                op = test.comparisons[0].operator
+                target = cls_of(test.comparisons[0].comparator)
+                if target is not None and target != self.p.cls and isinstance(op, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
+                    return isinstance(op, (cst.IsNot, cst.NotEqual))
+            if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
+                first = test.args[0].value
+                if isinstance(first, cst.Name) and first.value == self_name:
+                    target = cls_of(test.args[1].value)
+                    if target is not None and target in old_mro:
+                        return True
+            line, col = src.pos(test)
+            self_env = self._snap.get((owner, line, col))
+            if self_env is None:
+                keys = [k for k in self._snap if k[0] == owner and k[1] <= line]
+                self_env = self._snap[max(keys, key=lambda k: (k[1], k[2]))] if keys else {}
+            return evaluate(to_expr(test, self_name), penv, self_env)
+
+        return fold
+
+    # -- one ancestor ----------------------------------------------------------
+    def inline(self, owner: str, args: dict) -> list:
+        p = self.p
+        src = p.sources.of_class(owner)
+        cnode = src.class_node(owner)
+        fns = src.methods(cnode, "__init__") if cnode is not None else []
+        if not fns:
+            p.block(f"cannot find {short(owner)}.__init__ in {src.path}")
+            return []
+        fn = fns[0]
+        params = fn.params
+        if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) and isinstance(params.star_arg, cst.Param) \
+                or params.star_kwarg is not None:
+            p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
+            return []
+        plist = list(params.posonly_params) + list(params.params)
+        self_name = plist[0].name.value
+        named = plist[1:] + list(params.kwonly_params)
+        events = [c for c in self.an.chain.stmts if c.owner == owner]
+        effective = [c for i, c in enumerate(x for x in self.an.chain.stmts if x.active is not False)
+                     if i in self.an.effective and c.owner == owner]
+        penv = events[0].env if events else {}
+        method_names = p.method_names()
+        si = SliceInput(
+            self_name=self_name, pos=src.pos,
+            eff={(c.stmt.line, c.stmt.col) for c in effective},
+            events={(c.stmt.line, c.stmt.col) for c in events},
+            fold=self._folder(owner, src, self_name, penv),
+            methods=method_names,
+            method_reads=p.method_reads,
+            inline_target=lambda target: p.init_target(owner, target) in p.dropped,
+            end=src.end,
+        )
+        body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else fn.body.body
+        units = build(list(body), si)
+        self._owner = owner
+        self._decide(units, si, {q.name.value for q in named}, owner, src.path)
+        for u in walk(units):
+            if u.kind == "small" and u.role == "attr" and not u.keep:
+                self.out.dropped_attrs |= u.self_writes
+        # parameters and renames
+        local_defs = set()
+        for u in walk(units):
+            local_defs |= u.defs
+        fscope = src.scopes.get(body[0]) if body else None
+        replace: dict[int, cst.BaseExpression] = {}
+        prologue = []
+        kept_ids = {id(n) for node in _kept_nodes(units) for n in name_loads(node)}
+        for q in [plist[0]] + named:
+            name = q.name.value
+            refs, stores = self._refs(fscope, name, param=True)
+            if not any(id(r) in kept_ids for r in refs):
+                continue
+            if q is plist[0]:
+                if self_name != p.self_name:
+                    for r in refs:
+                        replace[id(r)] = cst.Name(p.self_name)
+                continue
+            arg = args.get(name)
+            if arg is None:
+                if q.default is None:
+                    p.block(f"{short(owner)}.__init__ parameter `{name}` gets no argument")
+                    continue
+                arg = q.default
+                self._collect_globals(src, [arg])
+            if not stores and _simple(arg) and not (isinstance(arg, cst.Name) and arg.value in local_defs):
+                if not (isinstance(arg, cst.Name) and arg.value == name):
+                    for r in refs:
+                        replace[id(r)] = arg
+                continue
+            new = self._fresh(name)
+            prologue.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(new))], arg)]))
+            for r in list(refs) + list(stores):
+                replace[id(r)] = cst.Name(new)
+        for name in sorted(local_defs - {q.name.value for q in named}):
+            if name in self.clash:
+                refs, stores = self._refs(fscope, name)
+                new = self._fresh(name)
+                for r in list(refs) + list(stores):
+                    replace[id(r)] = cst.Name(new)
+        self.clash |= local_defs
+        self._collect_globals(src, list(_kept_nodes(units)))
+        stmts = self._rebuild(units, owner, src, self_name, replace)
+        stmts = [s.visit(_Replace(replace)) for s in prologue + stmts]
+        for u in walk(units):
+            if u.keep:
+                self.out.attrs |= u.self_writes
+                self.out.self_reads |= u.self_reads
+        return stmts
+
+    def _fresh(self, name: str) -> str:
+        new = name if name not in self.clash else f"{name}_"
+        i = 2
+        while new in self.clash:
+            new = f"{name}_{i}"
+            i += 1
+        self.clash.add(new)
+        return new
+
+    @staticmethod
+    def _refs(scope, name: str, param: bool = False):
+        """(loads, plain-name stores) of the function-scope binding ``name``."""
+        refs, stores = [], []
+        if scope is None:
+            return refs, stores
+        for a in scope[name]:
+            if a.scope is not scope:
+                continue
+            if isinstance(a.node, cst.Name):
+                stores.append(a.node)
+            refs.extend(r.node for r in a.references if isinstance(r.node, cst.Name))
+        return refs, stores
+
+    def _collect_globals(self, src, nodes: list) -> None:
+        for node in nodes:
+            for n in name_loads(node):
+                if src.resolution(n) in ("global", "unresolved"):
+                    self.out.globals_used.append((src, n.value))
+
+    # -- keep decisions ------------------------------------------------------------
+    def _inline_call(self, owner: str, call: cst.Call, target: str, replace: dict) -> list:
+        nxt = self.p.init_target(owner, target)
+        args_nodes = list(call.args) if target == "super" else list(call.args)[1:]
+        src = self.p.sources.of_class(nxt)
+        cnode = src.class_node(nxt)
+        fn = src.methods(cnode, "__init__")[0]
+        plist = list(fn.params.posonly_params) + list(fn.params.params)
+        names = [q.name.value for q in plist[1:]]
+        args: dict = {}
+        for i, a in enumerate(args_nodes):
+            if a.star:
+                self.p.block(f"{short(owner)}.__init__ forwards *args/**kwargs to {short(nxt)}.__init__")
+                return []
+            v = a.value.visit(_Replace(replace))
+            if a.keyword is not None:
+                args[a.keyword.value] = v
+            elif i < len(names):
+                args[names[i]] = v
+        return self.inline(nxt, args)
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, replace: dict):
+        self.replace = replace
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+        r = self.replace.get(id(original_node))
+        return r if r is not None else updated_node
+
+
+def _simple(node) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+        return True
+    return isinstance(node, cst.Name)
+
+
+def _kept_nodes(units: list[Unit]):
+    """CST pieces of kept code, without the parts of compounds that were dropped."""
+    for u in units:
+        if not u.keep:
+            continue
+        if u.kind in ("small", "def", "opaque"):
+            if not (u.role == "super" and u.inline is not None):
+                yield u.node
+            else:
+                yield from (a.value for a in u.inline.args)
+            continue
+        n = u.node
+        for attr in ("test", "iter", "target"):
+            if getattr(n, attr, None) is not None:
+                yield getattr(n, attr)
+        if u.kind == "with":
+            yield from (i.item for i in n.items)
+        if u.kind == "try":
+            yield from (h.type for h in n.handlers if h.type is not None)
+        for b in u.blocks:
+            yield from _kept_nodes(b)

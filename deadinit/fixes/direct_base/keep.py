@@ -1,0 +1,116 @@
+"""Which units of a sliced ``__init__`` the direct-base inliner keeps (a fixpoint over names and attributes).
+
+Mixed into ``direct_base_inline.Inliner``; see ``direct_base_slice`` for the rules.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from deadinit.analysis.reach import short
+from deadinit.fixes.direct_base.slice import SliceInput, Unit, is_check_block, walk
+
+
+class KeepDecisions:
+    def _decide(self, units: list[Unit], si: SliceInput, params: set, owner: str, path: str) -> None:
+        needed_names: set = set()
+        needed_attrs: set = set()
+        base_ranges = list(self.stay.kept_ranges) if self.stay is not None else []
+        while True:
+            self._mark(units, needed_names, needed_attrs)
+            names, attrs = set(), set()
+            if self.stay is not None:
+                self.stay.kept_ranges = base_ranges + [(path, u.line, u.end_line) for u in walk(units)
+                                                       if u.keep and u.kind in ("small", "def", "opaque")]
+                self.stay.kept_pos |= {(owner, u.line, u.col) for u in walk(units) if u.keep}
+            for u in walk(units):
+                if not u.keep:
+                    continue
+                names |= u.uses
+                attrs |= u.self_reads
+                for m in u.self_reads & si.methods:
+                    attrs |= si.method_reads(m)
+            if names <= needed_names and attrs <= needed_attrs and self._stable(units, needed_names, needed_attrs):
+                break
+            needed_names |= names
+            needed_attrs |= attrs
+        defined = set(params) | {"self"}
+        written = set(self.extra_attrs)
+        for u in walk(units):
+            if u.keep:
+                defined |= u.defs
+                written |= u.self_writes
+        local_names = set(params)
+        for u in walk(units):
+            local_names |= u.defs
+        def ok(u: Unit) -> bool:
+            return (u.uses & local_names) <= defined and u.self_reads <= (written | si.methods) \
+                and all(ok(x) for b in u.blocks for x in b)
+
+        for u in walk(units):
+            if (u.kind == "small" and u.role == "check") or is_check_block(u):
+                u.keep = ok(u)
+                if u.keep:
+                    for x in walk([u]):
+                        x.keep = True
+            elif u.kind == "small" and u.role == "effect":
+                what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
+                if si.self_name in u.uses:
+                    self.p.block(f"{short(owner)}.__init__ line {u.line} passes self to another object: `{what}`")
+                elif self._needed(u.receiver):
+                    self.p.block(f"{short(owner)}.__init__ line {u.line} changes `{u.receiver}`, which code that stays reads: `{what}`")
+                else:
+                    self.out.dropped_effects.append(f"{short(owner)}.__init__ line {u.line}: `{what}`")
+            elif u.kind == "small" and u.role == "return" and u is not units[-1]:
+                self.p.block(f"{short(owner)}.__init__ returns early (line {u.line}): inlining would skip the subclass's own code")
+        declared = set()
+        for u in walk(units):
+            if u.role == "global":
+                declared |= u.defs
+        for u in walk(units):
+            if u.keep and u.defs & declared:
+                self.p.block(f"{short(owner)}.__init__ rebinds module global(s) {', '.join(sorted(u.defs & declared))} of its own module")
+
+    def _stable(self, units: list[Unit], names: set, attrs: set) -> bool:
+        before = [u.keep for u in walk(units)]
+        self._mark(units, names, attrs)
+        return before == [u.keep for u in walk(units)]
+
+    def _effective(self, u: Unit, attrs: set) -> bool:
+        if not u.eff:
+            return False
+        if self.stay is None:
+            return True
+        if all(self.stay.overwritten(self._owner, u.line, u.col, a) for a in u.self_writes):
+            return False
+        return self.stay.stays(u.self_writes, attrs)
+
+    def _mark(self, units: list[Unit], names: set, attrs: set) -> bool:
+        any_kept = False
+        for u in units:
+            if u.kind == "small":
+                if u.role == "attr":
+                    u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
+                elif u.role == "local":
+                    u.keep = bool(u.defs & names)
+                elif u.role in ("self_call", "super"):
+                    u.keep = True
+                else:
+                    u.keep = False
+            elif u.kind == "def":
+                u.keep = bool(u.defs & names)
+            elif u.kind == "opaque":
+                u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
+            else:
+                kids = [self._mark(b, names, attrs) for b in u.blocks]
+                u.keep = any(kids) and not is_check_block(u)
+            any_kept |= u.keep
+        return any_kept
+
+    def _needed(self, receiver: str) -> bool:
+        if not receiver or receiver.startswith("<"):
+            return True
+        return any(r == receiver or r.startswith(receiver + ".") or receiver.startswith(r + ".") and r.count(".") >= 1
+                   for r in self.retained)
+
+    # -- rebuilding ------------------------------------------------------------------

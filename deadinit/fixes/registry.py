@@ -1,0 +1,29 @@
+"""The fix strategies ``deadinit fix --strategy`` knows, loaded on first use.
+
+A strategy is a sub-package of ``deadinit.fixes`` whose ``planner`` module has a
+``plan(result: CheckResult, options: FixOptions) -> Plan`` function (records in
+``deadinit.model.fix``).  Strategies never write files: ``deadinit.fixes.driver``
+checks a plan with ``deadinit.fixes.safety`` and writes it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+STRATEGY_MODULES = {
+    "skip-flag": "deadinit.fixes.skip_flag.planner",
+    "direct-base": "deadinit.fixes.direct_base.planner",
+}
+LOAD_ERRORS: dict[str, str] = {}  # strategy -> error, for strategies that failed to import
+
+
+def load_strategies() -> dict[str, Callable]:
+    """Every strategy that imports, by name (a broken one does not take the others down)."""
+    out: dict[str, Callable] = {}
+    for name, module in STRATEGY_MODULES.items():
+        try:
+            out[name] = importlib.import_module(module).plan
+        except Exception as e:  # noqa: BLE001 - reported by ``deadinit fix``, never fatal
+            LOAD_ERRORS[name] = f"{type(e).__name__}: {e}"
+    return out

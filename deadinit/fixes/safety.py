@@ -1,0 +1,206 @@
+"""Checks every rewrite must pass before it is written, and the atomic write itself.
+
+Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writes):
+
+* ``check_file``: the new text parses (libcst), ``compile()`` accepts it, its
+  encoding (coding cookie, BOM) and line endings are the old ones, and every byte
+  outside the regions the strategy declared it edits is unchanged;
+* ``reanalyse`` / ``compare``: the analysis re-run on the rewritten project (only
+  the changed files are summarised again, in memory) no longer reports the findings
+  a change targets and reports nothing new;
+* ``write_files``: temp file in the same folder, fsync, ``os.replace``, the old
+  mode kept; all or nothing: a failed write restores the files already replaced.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import stat
+import tempfile
+import threading
+from typing import Optional
+
+import libcst as cst
+
+from deadinit.model.fix import Change, FilePlan
+
+BOM = b"\xef\xbb\xbf"
+
+
+def check_file(fp: FilePlan) -> Optional[str]:
+    """None when the rewrite of one file is acceptable, else the reason it is not."""
+    try:
+        new_mod = cst.parse_module(fp.new)
+    except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError) as e:
+        return f"the rewritten file does not parse: {str(e).splitlines()[0]}"
+    try:
+        compile(fp.new, fp.path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        return f"compile() rejects the rewritten file: {e}"
+    try:
+        old_mod = cst.parse_module(fp.old)
+    except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError) as e:  # pragma: no cover - planned from it
+        return f"the original file does not parse: {e}"
+    if old_mod.encoding != new_mod.encoding or fp.old.startswith(BOM) != fp.new.startswith(BOM):
+        return f"the rewrite changes the file's encoding ({old_mod.encoding} -> {new_mod.encoding})"
+    if newline_style(fp.old) != newline_style(fp.new):
+        return "the rewrite changes the file's line endings"
+    return outside_identical(fp.old, fp.new, fp.regions)
+
+
+def newline_style(data: bytes) -> str:
+    crlf = data.count(b"\r\n")
+    lf = data.count(b"\n") - crlf
+    if crlf and lf:
+        return "mixed"
+    return "crlf" if crlf else "lf"
+
+
+def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for s, e in sorted(regions):
+        if out and s <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return [(s, e) for s, e in out]
+
+
+def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) -> Optional[str]:
+    """Whether ``new`` is ``old`` with only the given 1-based line ranges replaced."""
+    lines = old.splitlines(keepends=True)
+    offsets = [0]
+    for ln in lines:
+        offsets.append(offsets[-1] + len(ln))
+    segments, cur = [], 0
+    for s, e in _merge(regions):
+        s, e = max(1, s), min(len(lines), e)
+        if s > e:
+            continue
+        segments.append(old[cur:offsets[s - 1]])
+        cur = offsets[e]
+    segments.append(old[cur:])
+    pattern = b"(?:.*?)".join(re.escape(seg) for seg in segments)
+    if re.fullmatch(pattern, new, re.DOTALL):
+        return None
+    return "the rewrite changes source outside the statements it edits"
+
+
+def reanalyse(result, files: list[FilePlan], settings):
+    """``run_check`` over the project as it would be after ``files`` are written (in memory)."""
+    from deadinit.api.check import run_check
+    from deadinit.frontends.parse import FileError, summarize_source
+
+    changed = {fp.path: fp.new for fp in files}
+    summaries = []
+    for s in result.index.modules.values():
+        if s.path in changed:
+            r = summarize_source(changed[s.path], s.path, s.module, s.is_package, settings)
+            if isinstance(r, FileError):
+                raise ValueError(str(r))
+            summaries.append(r)
+        else:
+            summaries.append(s)
+    return run_check([], settings, summaries=summaries)
+
+
+def compare(before, after, changes: list[Change]) -> tuple[dict, list]:
+    """(change id -> targeted finding keys still reported, findings that are new)."""
+    after_keys = {f.key for f in after.findings}
+    before_keys = {f.key for f in before.findings} | {f.key for f in before.unsure} | {f.key for f in before.suppressed}
+    remaining = {c.id: [k for k in c.findings if k in after_keys] for c in changes}
+    new = [f for f in after.findings if f.key not in before_keys]
+    return remaining, new
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace ``path`` by ``data``: temp file in the same folder, fsync, rename; mode kept."""
+    target = os.path.realpath(path)
+    st = os.stat(target)
+    folder = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".deadinit-tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    try:
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:  # pragma: no cover - platforms without directory fsync
+        pass
+
+
+def write_files(files: list[FilePlan]) -> Optional[str]:
+    """Write every file or none: None on success, else the reason (all files restored).
+
+    Each file is replaced atomically (a reader, or a crash, sees the old or the new
+    text, never a mix).  A failed write or a ``KeyboardInterrupt`` (Ctrl-C) restores
+    every file already replaced, then reports (or re-raises).
+    """
+    for fp in files:
+        try:
+            with open(fp.path, "rb") as f:
+                if f.read() != fp.old:
+                    return f"{fp.path} changed on disk since it was read; nothing written"
+        except OSError as e:
+            return f"cannot read {fp.path}: {e.strerror or e}; nothing written"
+        why = _read_only(fp.path)
+        if why:
+            return f"cannot write {fp.path}: {why}; nothing written"
+    started: list[FilePlan] = []
+    try:
+        for fp in files:
+            started.append(fp)
+            atomic_write(fp.path, fp.new)
+    except OSError as e:
+        _restore(started)
+        return f"cannot write {fp.path}: {e.strerror or e}; every file left as it was"
+    except BaseException:  # Ctrl-C, or anything else: never leave a half-applied fix
+        _restore(started)
+        raise
+    return None
+
+
+def _read_only(path: str) -> Optional[str]:
+    """Why ``path`` must not be rewritten: no write permission bit (even for root) or no access."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return e.strerror or str(e)
+    if not st.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        return "the file is read-only"
+    return None
+
+
+def _restore(started: list[FilePlan]) -> None:
+    """Put back the old text of every file that no longer has it (best effort, Ctrl-C ignored meanwhile)."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        for fp in reversed(started):
+            try:
+                with open(fp.path, "rb") as f:
+                    if f.read() == fp.old:
+                        continue
+                atomic_write(fp.path, fp.old)
+            except OSError:  # pragma: no cover - best effort
+                pass
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,274 @@
+"""Form one skip-flag group per subclass and decide, per ``__init__``, what it can guard.
+
+A group is a subclass S plus the fixable findings it has on its ancestors.  Its
+*path* is S's ``__init__`` chain from S up to the highest ancestor that allocates
+something dead: that ancestor gets the flag parameter, every class between gains
+it and forwards it, S passes ``True``.  Each ancestor that allocates something
+dead (the top one and any middle one) guards those statements with the flag.
+
+Attributes are dropped from the group, with the reason, when kept work still needs
+them: a statement that stays reads them (directly or through a ``self`` method), a
+statement writes them together with something that stays (it cannot be split), or
+a later ``__init__`` in the chain reads them before re-assigning them.  Dropping one
+attribute can keep the statements it reads alive, so this runs to a fixpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from deadinit.analysis.reach import method_reads, short
+from deadinit.fixes.skip_flag.live import solve
+from deadinit.fixes.skip_flag.move import alias_of, destination, movable
+from deadinit.fixes.skip_flag.rewrite import Guard
+from deadinit.fixes.skip_flag.source import Sources, module_reads_outside
+from deadinit.fixes.skip_flag.units import SIMPLE, _Reads, walk_units
+
+
+@dataclass
+class Group:
+    leaf: str
+    findings: list  # Finding
+    dead: dict  # owner -> set of attributes still planned
+    path: list = field(default_factory=list)  # chain.inits[0 .. top]
+    flag: str = ""
+    reuse: Optional[str] = None  # an existing flag parameter of the top class the leaf already passes
+    guards: dict = field(default_factory=dict)  # owner -> Guard
+    dropped: dict = field(default_factory=dict)  # (owner, attr) -> reason
+    refusal: Optional[str] = None
+
+    @property
+    def id(self) -> str:
+        return f"skip-flag:{self.leaf}"
+
+    @property
+    def top(self) -> str:
+        return self.path[-1]
+
+    def signature(self) -> tuple:
+        return (tuple(self.path[1:]), tuple(sorted((o, tuple(sorted(a))) for o, a in self.dead.items() if a)))
+
+
+class GroupBuilder:
+    def __init__(self, index, analyses: dict, sources: Sources, flag_re):
+        self.flag_re = flag_re  # compiled pattern of flag names (``skip_init_\w+``)
+        self.index = index
+        self.analyses = analyses
+        self.src = sources
+        self._closure: dict = {}
+
+    def build(self, leaf: str, findings: list) -> Group:
+        g = Group(leaf, findings, {})
+        for f in findings:
+            g.dead.setdefault(f.parent, set()).add(f.attribute)
+        an = self.analyses.get(leaf)
+        g.refusal = self._path(g, an)
+        if g.refusal is None:
+            self._solve(g, an)
+        return g
+
+    # -- the chain from the subclass to the top allocating ancestor ------------
+    def _path(self, g: Group, an) -> Optional[str]:
+        if an is None:
+            return "no analysis for this class"
+        inits = an.chain.inits
+        if not inits or inits[0] != g.leaf:
+            return f"{short(g.leaf)} has no __init__ of its own to pass a flag from"
+        missing = [o for o in g.dead if o not in inits]
+        if missing:
+            return f"{short(missing[0])}.__init__ is not on {short(g.leaf)}'s __init__ chain"
+        g.path = inits[: max(inits.index(o) for o in g.dead) + 1]
+        for i, cls in enumerate(g.path):
+            if self.src.init(cls) is None:
+                return f"cannot locate {short(cls)}.__init__ in {self.index.file_of(cls).path}"
+            if i == 0:
+                continue
+            caller, st, env = an.chain.calls.get(cls, (None, None, None))
+            if caller != g.path[i - 1]:
+                return f"{short(cls)}.__init__ is not called directly by {short(g.path[i - 1])}.__init__"
+            if st.star_args:
+                return (f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
+                        f"(line {st.line}): a flag cannot be threaded through it safely")
+            if self.src.super_call(caller, st.line) is None:
+                return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
+        for sub in sorted(self.index.all_subclasses(g.leaf)):
+            mro = self.index.mro(sub) or []
+            for i in range(len(g.path) - 1):
+                nxt = self.index.resolve_method(mro, "__init__", after=g.path[i]) if g.path[i] in mro else None
+                if nxt is not None and nxt[0] != g.path[i + 1]:
+                    return (f"{short(sub)} inherits {short(g.path[i])}.__init__, but in its MRO super().__init__ "
+                            f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
+                            "wrong class")
+        top = self.src.init(g.path[-1])
+        if top.has_star():
+            return (f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
+                    "arguments they capture")
+        _, _, env = an.chain.calls[g.path[-1]]
+        bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
+        g.reuse = bound[0] if bound else None
+        return None
+
+    # -- per-owner guards, to a fixpoint -----------------------------------------
+    def _solve(self, g: Group, an) -> None:
+        facts = {(f.owner, f.attr): f for f in an.facts}
+        mro = self.index.mro(g.leaf) or [g.leaf]
+        for _ in range(1 + sum(len(a) for a in g.dead.values())):
+            conflicts: dict = {}
+            for owner, attrs in g.dead.items():
+                if attrs:
+                    g.guards[owner] = self._owner(g, an, owner, attrs, facts, mro, conflicts)
+            self._chain_conflicts(g, an, facts, mro, conflicts)
+            if not conflicts:
+                break
+            for key, reason in conflicts.items():
+                g.dead[key[0]].discard(key[1])
+                g.dropped[key] = reason
+        g.guards = {o: gd for o, gd in g.guards.items() if g.dead.get(o)}
+
+    def _owner(self, g: Group, an, owner: str, attrs: set, facts: dict, mro: list, conflicts: dict) -> Guard:
+        src = self.src.init(owner)
+        list_iters, keep = self._lists(g, owner, attrs, conflicts)
+        aliases, moves = set(), {}
+        for u in src.units if list_iters else ():
+            hit = set(u.reads_self) & set(list_iters)
+            if not hit or u.kind != SIMPLE:
+                continue
+            if alias_of(u, src.self_name) in hit:
+                aliases.add(id(u.node))
+            elif movable(u, src.self_name):
+                dest, why = destination(self, g, an, owner, u, sorted(hit)[0], facts.get((owner, sorted(hit)[0])))
+                if dest is None:
+                    conflicts.setdefault((owner, sorted(hit)[0]), "kept by live work: " + why)
+                else:
+                    moves[id(u.node)] = dest
+        sf = self.src.file(self.index.file_of(owner).path)
+        globs = {n for u in walk_units(src.units) for n in u.globals_declared}
+        forbidden = module_reads_outside(sf, src.func, globs) if globs else set()
+        done = {id(u.node) for u in walk_units(src.units) if g.reuse and _guarded_by(u.node, g.reuse)}
+        live = solve(src.units, attrs, keep, forbidden, done, set(moves))
+        where = f"{short(owner)}.__init__"
+        for a, ln in live.live_writes.items():
+            conflicts.setdefault((owner, a), f"{where} line {ln} writes self.{a} in a statement that also does "
+                                              "work that stays: it cannot be split")
+        for u in live.live_units:
+            built = tuple(u.self_assigns) + tuple(sorted(u.self_fills))
+            for name, ln in u.reads_self.items():
+                if id(u.node) in aliases and name in list_iters:
+                    continue
+                for a in sorted(self.closure(mro, name) & attrs):
+                    via = "" if name == a else f" through self.{name}()"
+                    what = (f"builds {', '.join('self.' + b for b in built)}, which stays, from self.{a}{via}"
+                            if built else f"stays and reads self.{a}{via}")
+                    conflicts.setdefault((owner, a), f"kept by live work: {where} line {ln} {what}")
+        for a in attrs:
+            f = facts.get((owner, a))
+            for c in (f.stmts if f else ()):
+                if not live.covers(c.stmt.line, c.stmt.end_line):
+                    conflicts.setdefault((owner, a), f"{where} line {c.stmt.line} mixes building self.{a} with "
+                                                     "work that stays: it cannot be split")
+        return Guard("", live, set(attrs), list_iters, src.by_id, list(moves.values()))
+
+    def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:
+        """Lists a lower class fills element-wise: the loop iterable that gives their length."""
+        src = self.src.init(owner)
+        lower = g.path[: g.path.index(owner)]
+        items = {a for c in lower for u in walk_units(self.src.init(c).units) for a in u.self_items}
+        assigned = {a for u in walk_units(src.units) for a in u.self_assigns}
+        list_iters, keep = {}, set()
+        for a in sorted(attrs & items & assigned):
+            it = _list_iter(src.units, a)
+            if it is None:
+                conflicts[(owner, a)] = (f"{short(lower[0])} fills self.{a}[...] element-wise, but the list "
+                                         f"{short(owner)}.__init__ builds has no length that can be reproduced")
+                continue
+            r = _Reads(src.self_name, 0)
+            it.visit(r)
+            list_iters[a] = it
+            keep |= r.names
+        return list_iters, keep
+
+    def _chain_conflicts(self, g: Group, an, facts: dict, mro: list, conflicts: dict) -> None:
+        events = [c for c in an.chain.stmts if c.active is not False]
+        pos = {id(c): i for i, c in enumerate(events)}
+        for owner, attrs in g.dead.items():
+            for a in attrs:
+                f = facts.get((owner, a))
+                if f is None or (owner, a) in conflicts:
+                    continue
+                starts = [pos[id(c)] for c in f.stmts if id(c) in pos]
+                if not starts:
+                    continue
+                end = pos.get(id(f.killer), len(events)) if f.killer is not None else len(events)
+                for c in events[min(starts) + 1: end]:
+                    if c.owner == owner or not (self.closure_of(mro, c.stmt.reads) & {a}):
+                        continue
+                    gd = g.guards.get(c.owner)
+                    if gd is not None and gd.live.covers(c.stmt.line, c.stmt.end_line):
+                        continue
+                    conflicts[(owner, a)] = (f"{short(c.owner)}.__init__ line {c.stmt.line} reads self.{a} "
+                                             "before it is re-assigned")
+                    break
+
+    def closure(self, mro: list, name: str) -> set:
+        key = (tuple(mro), name)
+        if key not in self._closure:
+            r = self.index.resolve_method(mro, name)
+            self._closure[key] = {name} if r is None else set(method_reads(self.index, mro, [r], "").reads)
+        return self._closure[key]
+
+    def closure_of(self, mro: list, names) -> set:
+        out: set = set()
+        for n in names:
+            out |= self.closure(mro, n)
+        return out
+
+
+def _list_iter(units, attr: str) -> Optional[cst.BaseExpression]:
+    """The iterable of the loop (or comprehension) that builds ``self.attr`` with one element per item."""
+    for u in walk_units(units):
+        node = u.node
+        if isinstance(node, cst.For) and node.orelse is None and u.blocks and not _jumps(node.body):
+            body = u.blocks[0]
+            top = sum(v.appends.count(attr) for v in body if v.kind == SIMPLE)
+            nested = sum(w.appends.count(attr) for v in body if v.kind != SIMPLE for w in walk_units([v]))
+            if top == 1 and nested == 0:
+                return node.iter
+        if u.kind == SIMPLE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
+            small = node.body[0]
+            value = getattr(small, "value", None)
+            if isinstance(value, cst.ListComp) and value.for_in.inner_for_in is None and not value.for_in.ifs:
+                return value.for_in.iter
+    return None
+
+
+def _guarded_by(node, flag: str) -> bool:
+    """``if not <flag>:``: a block the flag already guards (left as it is)."""
+    t = getattr(node, "test", None) if isinstance(node, cst.If) else None
+    return (isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not)
+            and isinstance(t.expression, cst.Name) and t.expression.value == flag)
+
+
+def _jumps(node) -> bool:
+    found = []
+
+    class V(cst.CSTVisitor):
+        def visit_Break(self, n) -> None:
+            found.append(n)
+
+        def visit_Continue(self, n) -> None:
+            found.append(n)
+
+        def visit_For(self, n) -> bool:
+            return False
+
+        def visit_While(self, n) -> bool:
+            return False
+
+        def visit_FunctionDef(self, n) -> bool:
+            return False
+
+    node.visit(V())
+    return bool(found)

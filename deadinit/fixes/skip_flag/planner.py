@@ -1,0 +1,255 @@
+"""``deadinit fix --strategy skip-flag``: stop a parent from building what a subclass never uses.
+
+For every subclass S with fixable DI001/DI002 findings:
+
+* the highest ancestor P whose ``__init__`` allocates something dead gets a parameter
+  ``skip_init_<name>: bool = False`` (``<name>`` is the dead attribute the others are
+  built from, e.g. the workspace; ``--flag-name`` overrides).  Its dead statements are
+  guarded by ``if not skip_init_<name>:``; the ``else:`` sets each skipped attribute to
+  ``None`` so that it always exists;
+* every class between S and P gains the same parameter and forwards it, and guards
+  its own allocations that S never uses with it;
+* S passes ``skip_init_<name>=True`` to ``super().__init__``.  Every other subclass
+  keeps today's behaviour (the default is False).
+
+**Groups.**  One group per subclass.  Subclasses whose paths and dead sets are equal
+share one flag; a subclass with a different dead set on the same parent gets its
+own flag (``_2``, ``_3``... when the derived names clash), and a statement dead for
+several flags is guarded by ``if not (a or b):``.  Findings reported once on a
+class and listed for its subclasses (``extra["subclasses"]``) are fixed once, on
+that class: its subclasses inherit the flag it passes.
+
+**Reuse.**  When S already passes a ``skip_init_*`` flag to P, that flag is
+extended to the newly found dead statements instead of adding a second one.
+
+**Lists replaced element-wise** (speculative draft backends: the parent appends one
+backend per step, the subclass assigns ``self.attn_backends[i] = ...``): the
+guarded parent builds ``self.attn_backends = [None for _ in <the same iterable>]``
+so the subclass's element-wise assignment still works and the list keeps its length.
+
+**Not fixed, with the reason**: findings the engine marks ``fix_safety == "none"``
+(an overwritten value that a live attribute was built from: ``extra["kept_by"]``),
+unsafe ones without ``--unsafe-fixes``, and attributes kept work still needs (see
+``skip_flag_groups``), a chain that forwards ``*args/**kwargs``, a subclass with no
+``__init__`` of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from deadinit.analysis.reach import short
+from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
+from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
+from deadinit.fixes.skip_flag.layout import line_limit
+from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
+from deadinit.fixes.skip_flag.source import Sources
+
+STRATEGY = "skip-flag"
+CODES = ("DI001", "DI002")
+
+
+def plan(result, options: FixOptions) -> Plan:
+    return _Planner(result, options).run()
+
+
+
+
+def class_matches(qualname: str, wanted) -> bool:
+    return not wanted or any(qualname == w or qualname.endswith("." + w) for w in wanted)
+
+
+class _Planner:
+    def __init__(self, result, options: FixOptions):
+        self.result = result
+        self.o = options
+        self.index = result.index
+        self.analyses = {an.cls: an for an in result.analyses}
+        self.sources = Sources(self.index)
+        tpl = options.settings.flag_name_template
+        self.flag_re = re.compile(re.escape(tpl).replace(re.escape("{name}"), r"\w+"))
+        self.plan = Plan()
+
+    def refuse(self, f, reason: str, kind: str = "refused") -> None:
+        self.plan.refusals.append(Refusal(f.cls, f.parent, [f.attribute], reason, [f.key], kind))
+
+    def run(self) -> Plan:
+        wanted = {c.upper() for c in self.o.select}
+        cands: dict = {}
+        for f in self.result.findings:
+            if f.code not in CODES or (wanted and f.code not in wanted and f.name.upper() not in wanted):
+                continue
+            if not class_matches(f.cls, self.o.classes):
+                continue
+            if f.fix_safety == "none":
+                self.refuse(f, kept_reason(f), "not-fixable")
+            elif f.fix_safety == "unsafe" and not self.o.unsafe_fixes:
+                self.refuse(f, unsafe_reason(f), "unsafe")
+            else:
+                cands.setdefault(f.cls, []).append(f)
+        builder = GroupBuilder(self.index, self.analyses, self.sources, self.flag_re)
+        groups = []
+        for leaf in sorted(cands):
+            g = builder.build(leaf, cands[leaf])
+            if g.id in self.o.exclude:
+                continue
+            for f in g.findings:
+                if g.refusal:
+                    self.refuse(f, g.refusal)
+                elif (f.parent, f.attribute) in g.dropped:
+                    self.refuse(f, g.dropped[(f.parent, f.attribute)])
+            if not g.refusal and g.guards:
+                groups.append(g)
+        self.name(groups)
+        self.rewrite(self.edits(groups))
+        self.plan.changes = [self.change(g) for g in groups if g.id in self._touched]
+        return self.plan
+
+    # -- flag names ---------------------------------------------------------
+    def name(self, groups: list[Group]) -> None:
+        taken: dict = {}  # (class, flag) -> group signature
+        tpl = self.o.settings.flag_name_template
+        for g in sorted(groups, key=lambda g: (-len(g.path), g.leaf)):
+            if g.reuse:
+                g.flag = g.reuse
+                continue
+            base = self.o.flag_name or tpl.format(name=root_attr(g))
+            name, k = base, 2
+            while not self._free(g, name, taken):
+                name, k = f"{base}_{k}", k + 1
+            g.flag = name
+            for c in g.path[1:]:
+                taken[(c, name)] = g.signature()
+
+    def _free(self, g: Group, name: str, taken: dict) -> bool:
+        for c in g.path[1:]:
+            other = taken.get((c, name))
+            if other is not None and other != g.signature():
+                return False
+            src = self.sources.init(c)
+            written = {n for u in src.by_id.values() for n in u.names_written}
+            if other is None and (name in src.params() or name in written):
+                return False
+        return True
+
+    # -- edits per __init__ ---------------------------------------------------
+    def edits(self, groups: list[Group]) -> dict:
+        edits: dict = {}
+
+        def edit(cls: str) -> FunctionEdit:
+            if cls not in edits:
+                edits[cls] = FunctionEdit(cls, self.sources.init(cls).self_name)
+            return edits[cls]
+
+        self._owners: dict = {}
+        for g in groups:
+            an = self.analyses[g.leaf]
+            for owner, guard in g.guards.items():
+                guard.flag = g.flag
+                e = edit(owner)
+                if all(x.flag != g.flag for x in e.guards):
+                    e.guards.append(guard)
+                    for cls, after, stmt in guard.moves:
+                        lead = [ln.with_changes(comment=cst.Comment(ln.comment.value.replace("<flag>", g.flag)))
+                                for ln in stmt.leading_lines]
+                        stmt = stmt.with_changes(leading_lines=lead)
+                        edit(cls).inserts.setdefault(id(after), []).append(stmt)
+                self._owners.setdefault(owner, set()).add(g.id)
+            for i, cls in enumerate(g.path):
+                e = edit(cls)
+                self._owners.setdefault(cls, set()).add(g.id)
+                if i > 0 and g.flag not in self.sources.init(cls).params() and g.flag not in e.add_params:
+                    e.add_params.append(g.flag)
+                if i + 1 < len(g.path):
+                    _, st, env = an.chain.calls[g.path[i + 1]]
+                    value = "True" if i == 0 else g.flag
+                    passed = g.flag in {k for k, _ in st.kwargs}
+                    if not passed and all(k != g.flag for k, _ in e.call_kwargs):
+                        e.call_node = self.sources.super_call(cls, st.line)
+                        e.call_kwargs.append((g.flag, value))
+        return edits
+
+    def rewrite(self, edits: dict) -> None:
+        by_file: dict = {}
+        for cls, e in edits.items():
+            if e.guards or e.add_params or e.call_kwargs or e.inserts:
+                by_file.setdefault(self.index.file_of(cls).path, []).append(e)
+        self._touched: set = set()
+        self._files: dict = {}
+        for path, es in sorted(by_file.items()):
+            sf = self.sources.file(path)
+            repl, regions, ids = {}, [], set()
+            for e in es:
+                src = self.sources.init(e.cls)
+                new, regs = rewrite_function(src.func, e, sf.pos, line_limit(sf.data), sf.module.default_indent)
+                repl[id(src.func)] = new
+                regions += regs
+                ids |= self._owners.get(e.cls, set())
+            new_module = sf.module.visit(_Replace(repl))
+            if new_module.bytes == sf.data:
+                continue
+            self.plan.files.append(FilePlan(path, sf.data, new_module.bytes, sorted(regions), sorted(ids)))
+            self._touched |= ids
+            for i in ids:
+                self._files.setdefault(i, set()).add(path)
+
+    # -- report records ---------------------------------------------------------
+    def change(self, g: Group) -> Change:
+        an = self.analyses[g.leaf]
+        fixed = [f for f in g.findings if f.attribute in g.dead.get(f.parent, ())]
+        unread = _uniq(f.attribute for f in fixed if f.code == "DI002")
+        over = _uniq(f.attribute for f in fixed if f.code == "DI001")
+        sizes = [f.estimated_bytes for f in fixed]
+        skipped = set(unread) | set(over)
+        reads = sorted(a for a in an.live if a not in skipped and any(
+            c.owner != g.leaf and c.stmt.kind == "assign" and c.stmt.attr == a and c.stmt.alloc is not None
+            and c.active is not False for c in an.chain.stmts))
+        notes = [f"{short(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
+        notes += [f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
+                  f"{short(o)}.__init__ into {short(cls)}.__init__, after it refills the list"
+                  for o, gd in g.guards.items() for cls, _, st in gd.moves]
+        notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
+        return Change(g.id, STRATEGY, g.leaf, self.index.file_of(g.leaf).path, unread, [f.key for f in fixed],
+                      over, sorted(self._files.get(g.id, ())), g.flag, [c for c in g.path[1:]],
+                      sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
+                      sum(1 for s in sizes if s is None), reads, notes)
+
+
+class _Replace(cst.CSTTransformer):
+    def __init__(self, repl: dict):
+        self.repl = repl
+
+    def leave_FunctionDef(self, original, updated):
+        return self.repl.get(id(original), updated)
+
+
+def _uniq(items) -> list:
+    return list(dict.fromkeys(items))
+
+
+def root_attr(g: Group) -> str:
+    """The dead attribute the others are built from (the workspace), else the first one."""
+    dead = {a for attrs in g.dead.values() for a in attrs}
+    order = {o: i for i, o in enumerate(g.path)}
+
+    def key(f):
+        feeds = set(f.extra.get("feeds") or ()) & dead
+        return (-len(feeds), f.code != "DI001", -order.get(f.parent, 0), f.line, f.attribute)
+    return min((f for f in g.findings if f.attribute in g.dead.get(f.parent, ())), key=key).attribute
+
+
+def kept_reason(f) -> str:
+    kept = f.extra.get("kept_by") or []
+    if kept:
+        return ("not fixable: the parent's value is still used: " + ", ".join(f"self.{k}" for k in kept)
+                + f" {'is' if len(kept) == 1 else 'are'} built from it and stay live, so "
+                f"{short(f.parent)} must keep allocating self.{f.attribute}")
+    return "not fixable: " + str(f.extra.get("not_fixable") or "the analysis marks this finding as not fixable")
+
+
+def unsafe_reason(f) -> str:
+    ext = [e["text"] for e in f.evidence if e.get("kind") == "external-not-counted"]
+    why = f" ({'; '.join(ext[:2])})" if ext else ""
+    return f"unsafe fix: it rests on judging reads outside the hierarchy as unrelated{why}; use --unsafe-fixes"

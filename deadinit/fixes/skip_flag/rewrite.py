@@ -1,0 +1,238 @@
+"""The libcst rewrite of one ``__init__``: guard dead runs, add the flag, pass it on.
+
+Dead statements are guarded in maximal runs of consecutive statements that are
+dead for the same flags; a run's first statement gives its leading comments and
+blank lines to the new ``if``.  The ``else:`` sets every attribute the run
+assigns to ``None`` (or, for a list the subclass later fills element-wise, to
+``[None for _ in <the parent's loop iterable>]``), so the attribute always exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import libcst as cst
+
+from deadinit.fixes.skip_flag.layout import fit_call, fit_params
+from deadinit.fixes.skip_flag.live import Liveness
+from deadinit.fixes.skip_flag.units import walk_units
+
+
+@dataclass
+class Guard:
+    flag: str
+    live: Liveness
+    attrs: set
+    list_iters: dict = field(default_factory=dict)  # attr -> iterable node of the loop that builds it
+    units: dict = field(default_factory=dict)  # id(node) -> Unit, for the else branch
+    moves: list = field(default_factory=list)  # (class, statement to insert after, statement) for the subclass
+
+
+@dataclass
+class FunctionEdit:
+    cls: str
+    self_name: str = "self"
+    add_params: list = field(default_factory=list)  # flags to add as parameters
+    call_kwargs: list = field(default_factory=list)  # (flag, value source) for the super().__init__ call
+    call_node: Optional[cst.Call] = None
+    guards: list = field(default_factory=list)
+    inserts: dict = field(default_factory=dict)  # id(statement) -> statements to add after it
+
+
+_EMPTY = cst.Module(body=[])
+
+
+def _code(node: cst.CSTNode) -> str:
+    return _EMPTY.code_for_node(node)
+
+
+class _Rebuild:
+    def __init__(self, edit: FunctionEdit, pos: Callable):
+        self.e = edit
+        self.pos = pos
+        self.regions: list[tuple[int, int]] = []
+
+    def block(self, stmts) -> list:
+        out: list = []
+        run: list = []
+        run_flags: frozenset = frozenset()
+        for st in stmts:
+            full = frozenset(g.flag for g in self.e.guards if id(st) in g.live.dead)
+            inner = [g for g in self.e.guards if id(st) in g.live.mixed and g.flag not in full]
+            new = self.inside(st, inner) if inner else st
+            if full != run_flags:
+                self.flush(out, run, run_flags)
+                run, run_flags = [], full
+            run.append((st, new))
+            if id(st) in self.e.inserts:
+                self.flush(out, run, run_flags)
+                run, run_flags = [], frozenset()
+                out.extend(self.e.inserts[id(st)])
+                end = self.pos(st).end.line
+                self.regions.append((end, end))
+        self.flush(out, run, run_flags)
+        return out
+
+    def flush(self, out: list, run: list, flags: frozenset) -> None:
+        if not run:
+            return
+        if not flags:
+            out.extend(new for _, new in run)
+            return
+        first_old = run[0][0]
+        lead = list(first_old.leading_lines)
+        start = self.pos(first_old).start.line - len(lead)
+        self.regions.append((start, self.pos(run[-1][0]).end.line))
+        guards = [g for g in self.e.guards if g.flag in flags]
+        names = sorted(flags, key=[g.flag for g in self.e.guards].index)
+        test = f"not {names[0]}" if len(names) == 1 else "not (" + " or ".join(names) + ")"
+        body = [run[0][1].with_changes(leading_lines=[])] + [new for _, new in run[1:]]
+        attrs: list[str] = []
+        for old, _ in run:
+            unit = next((g.units[id(old)] for g in guards if id(old) in g.units), None)
+            for v in walk_units([unit]) if unit else ():
+                attrs.extend(a for a in v.self_assigns if a not in attrs and any(a in g.attrs for g in guards))
+        orelse = None
+        if attrs:
+            lines = [self.else_value(a, guards) for a in attrs]
+            orelse = cst.Else(body=cst.IndentedBlock(body=[cst.parse_statement(s) for s in lines]))
+        out.append(cst.If(test=cst.parse_expression(test), body=cst.IndentedBlock(body=body), orelse=orelse,
+                          leading_lines=lead))
+
+    def else_value(self, attr: str, guards) -> str:
+        for g in guards:
+            it = g.list_iters.get(attr)
+            if it is not None:
+                return f"{self.e.self_name}.{attr} = [None for _ in {_code(it).strip()}]\n"
+        return f"{self.e.self_name}.{attr} = None\n"
+
+    def inside(self, st, guards) -> cst.CSTNode:
+        saved = self.e.guards
+        self.e.guards = guards
+        try:
+            return self._inside(st)
+        finally:
+            self.e.guards = saved
+
+    def _suite(self, suite):
+        if isinstance(suite, cst.IndentedBlock):
+            return suite.with_changes(body=self.block(suite.body))
+        return suite
+
+    def _inside(self, st) -> cst.CSTNode:
+        if isinstance(st, cst.If):
+            orelse = st.orelse
+            if isinstance(orelse, cst.If):
+                orelse = self._inside(orelse) if any(id(orelse) in g.live.mixed for g in self.e.guards) else orelse
+            elif orelse is not None:
+                orelse = orelse.with_changes(body=self._suite(orelse.body))
+            return st.with_changes(body=self._suite(st.body), orelse=orelse)
+        if isinstance(st, (cst.For, cst.While)):
+            orelse = st.orelse.with_changes(body=self._suite(st.orelse.body)) if st.orelse else None
+            return st.with_changes(body=self._suite(st.body), orelse=orelse)
+        if isinstance(st, cst.With):
+            return st.with_changes(body=self._suite(st.body))
+        if isinstance(st, cst.Try) or type(st).__name__ == "TryStar":
+            handlers = [h.with_changes(body=self._suite(h.body)) for h in st.handlers]
+            orelse = st.orelse.with_changes(body=self._suite(st.orelse.body)) if st.orelse else None
+            final = st.finalbody.with_changes(body=self._suite(st.finalbody.body)) if st.finalbody else None
+            return st.with_changes(body=self._suite(st.body), handlers=handlers, orelse=orelse, finalbody=final)
+        return st
+
+
+def _with_comma_after(elements: list, i: int, template) -> list:
+    """Give ``elements[i]`` a comma copied from ``template`` (or ``, ``)."""
+    comma = template if isinstance(template, cst.Comma) else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    elements[i] = elements[i].with_changes(comma=comma)
+    return elements
+
+
+def _append(elements: list, new) -> list:
+    """Append ``new`` keeping the layout: a trailing comma stays trailing, and the
+    whitespace before the closing parenthesis moves to the new last element."""
+    if not elements:
+        return [new]
+    ws = "whitespace_after_arg" if isinstance(new, cst.Arg) else "whitespace_after_param"
+    elements = list(elements)
+    last = elements[-1]
+    prev = elements[-2] if len(elements) > 1 else None
+    new = new.with_changes(**{ws: getattr(last, ws)})
+    last = last.with_changes(**{ws: getattr(prev, ws) if prev is not None else cst.SimpleWhitespace("")})
+    if isinstance(last.comma, cst.Comma):  # trailing comma: the new element takes it
+        new = new.with_changes(comma=last.comma)
+        template = prev.comma if prev is not None and isinstance(prev.comma, cst.Comma) else last.comma
+    else:
+        template = prev.comma if prev is not None else None
+    elements[-1] = last
+    return _with_comma_after(elements, len(elements) - 1, template) + [new]
+
+
+def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
+    """``flag: bool = False`` as the last parameter that can be passed by keyword."""
+    new = cst.Param(name=cst.Name(flag), annotation=cst.Annotation(cst.Name("bool")), default=cst.Name("False"),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")))
+    star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else None
+    kw = list(params.kwonly_params)
+    if params.star_kwarg is not None:  # ``..., new, **kwargs``: new takes the comma before **kwargs
+        before = kw[-1] if kw else (star if star is not None else params.params[-1])
+        new = new.with_changes(comma=before.comma)
+        if star is None:
+            return params.with_changes(params=list(params.params) + [new])
+        return params.with_changes(kwonly_params=kw + [new])
+    if kw:
+        return params.with_changes(kwonly_params=_append(kw, new))
+    if star is not None:
+        if not isinstance(star.comma, cst.Comma):
+            star = star.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return params.with_changes(star_arg=star, kwonly_params=[new])
+    return params.with_changes(params=_append(list(params.params), new))
+
+
+def add_kwarg(call: cst.Call, flag: str, value: str) -> cst.Call:
+    new = cst.Arg(keyword=cst.Name(flag), value=cst.Name(value),
+                  equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+    args = list(call.args)
+    if args and args[-1].star == "**":
+        before = args[-2] if len(args) > 1 else None
+        new = new.with_changes(comma=before.comma if before is not None and isinstance(before.comma, cst.Comma)
+                               else cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return call.with_changes(args=args[:-1] + [new, args[-1]])
+    return call.with_changes(args=_append(args, new))
+
+
+class _CallEdit(cst.CSTTransformer):
+    def __init__(self, target: cst.Call, kwargs: list, fit):
+        self.target = target
+        self.kwargs = kwargs
+        self.fit = fit
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if original is self.target:
+            for flag, value in self.kwargs:
+                updated = add_kwarg(updated, flag, value)
+            updated = self.fit(updated)
+        return updated
+
+
+def rewrite_function(func: cst.FunctionDef, edit: FunctionEdit, pos: Callable, limit: int = 88,
+                     indent: str = "    ") -> tuple[cst.FunctionDef, list]:
+    """The rewritten function and the line ranges of the original it changes."""
+    rb = _Rebuild(edit, pos)
+    regions: list[tuple[int, int]] = []
+    new = func
+    if (edit.guards or edit.inserts) and isinstance(func.body, cst.IndentedBlock):
+        new = new.with_changes(body=func.body.with_changes(body=rb.block(func.body.body)))
+        regions += rb.regions
+    if edit.call_kwargs and edit.call_node is not None:
+        col = pos(edit.call_node).start.column
+        new = new.visit(_CallEdit(edit.call_node, edit.call_kwargs, lambda c: fit_call(c, col, limit, indent)))
+        r = pos(edit.call_node)
+        regions.append((r.start.line, r.end.line))
+    for flag in edit.add_params:
+        new = new.with_changes(params=add_param(new.params, flag))
+    if edit.add_params:
+        new = fit_params(new, pos(func).start.column, limit, indent)
+        r = pos(func.params) if func.params.params else pos(func)
+        regions.append((r.start.line, r.end.line + 1))
+    return new, regions

@@ -1,0 +1,256 @@
+"""Project index: resolve names across modules and build the class graph (C3 MRO)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from deadinit.semantics.mangling import mangle_file
+from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
+
+
+@dataclass(frozen=True)
+class Base:
+    kind: str  # "class" (project class) | "external" | "opaque"
+    name: str  # qualname for project classes, canonical dotted name otherwise
+
+
+class ProjectIndex:
+    def __init__(self, summaries: Iterable[FileSummary]):
+        self.modules: dict[str, FileSummary] = {}
+        for s in summaries:
+            mangle_file(s)  # ``self.__x`` in class K is ``_K__x`` (idempotent)
+            # first file wins when two files claim one module name
+            self.modules.setdefault(s.module, s)
+        self.classes: dict[str, ClassSummary] = {}
+        self.class_module: dict[str, str] = {}
+        for s in self.modules.values():
+            for c in s.classes:
+                self.classes.setdefault(c.qualname, c)
+                self.class_module[c.qualname] = s.module
+        self._imports = {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in self.modules.items()}
+        self._stars = {m: [i for i in s.imports if i.local == "*"] for m, s in self.modules.items()}
+        self._toplevel = {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()}
+        self._bases: dict[str, list[Base]] = {}
+        self._mro: dict[str, Optional[list[str]]] = {}
+        self.subclasses: dict[str, list[str]] = {}
+        for qn in self.classes:
+            for b in self.bases(qn):
+                if b.kind == "class":
+                    self.subclasses.setdefault(b.name, []).append(qn)
+
+    # -- name resolution ---------------------------------------------------
+    def _abs_module(self, module: str, imp) -> str:
+        if imp.level == 0:
+            return imp.module
+        summary = self.modules.get(module)
+        parts = module.split(".")
+        if not (summary and summary.is_package):
+            parts = parts[:-1]
+        if imp.level > 1:
+            parts = parts[: len(parts) - (imp.level - 1)] if imp.level - 1 <= len(parts) else []
+        base = ".".join(parts)
+        return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
+
+    def resolve(self, module: str, dotted: str, _depth: int = 0) -> Optional[str]:
+        """Qualified name of the project class ``dotted`` names in ``module``, else None."""
+        r = self.resolve_any(module, dotted, _depth)
+        return r[1] if r and r[0] == "class" else None
+
+    def canonical(self, module: str, dotted: str) -> str:
+        """Best-effort fully qualified dotted name (through imports), also for external names."""
+        r = self.resolve_any(module, dotted)
+        if r is not None:
+            return r[1]
+        head, _, rest = dotted.partition(".")
+        imp = self._imports.get(module, {}).get(head)
+        if imp is None:
+            return dotted
+        mod = self._abs_module(module, imp)
+        full = f"{mod}.{imp.name}" if imp.name else (imp.module if imp.local != imp.module.split(".")[0] else imp.local)
+        return full + ("." + rest if rest else "")
+
+    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> Optional[tuple[str, str]]:
+        """("class", qualname) or ("module", name) for a dotted name as seen from ``module``."""
+        if _depth > 20:
+            return None
+        head, _, rest = dotted.partition(".")
+        target = self._lookup_name(module, head, _depth)
+        if target is None:
+            return None
+        for part in rest.split(".") if rest else []:
+            kind, name = target
+            if kind == "module":
+                target = self._member(name, part, _depth + 1)
+            elif kind == "class":
+                nested = f"{name}.{part}"
+                target = ("class", nested) if nested in self.classes else None
+            if target is None:
+                return None
+        return target
+
+    def _lookup_name(self, module: str, name: str, depth: int) -> Optional[tuple[str, str]]:
+        local = self._toplevel.get(module, {}).get(name)
+        if local:
+            return ("class", local)
+        imp = self._imports.get(module, {}).get(name)
+        if imp is not None:
+            if imp.name is None:  # import a.b [as m]
+                target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
+                return ("module", target) if self._is_module(target) else None
+            base = self._abs_module(module, imp)
+            return self._member(base, imp.name, depth + 1)
+        for star in self._stars.get(module, []):
+            base = self._abs_module(module, star)
+            r = self._member(base, name, depth + 1, allow_missing=True)
+            if r is not None:
+                return r
+        return None
+
+    def _member(self, module: str, name: str, depth: int, allow_missing: bool = False) -> Optional[tuple[str, str]]:
+        sub = f"{module}.{name}" if module else name
+        if module in self.modules:
+            r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
+            if r is not None:
+                return r
+        if self._is_module(sub):
+            return ("module", sub)
+        return None
+
+    def _is_module(self, name: str) -> bool:
+        """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
+        prefixes = self.__dict__.get("_module_prefixes")
+        if prefixes is None:
+            prefixes = set(self.modules)
+            for m in self.modules:
+                parts = m.split(".")
+                prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+            self._module_prefixes = prefixes
+        return name in prefixes
+
+    # -- class graph -------------------------------------------------------
+    def bases(self, qualname: str) -> list[Base]:
+        if qualname in self._bases:
+            return self._bases[qualname]
+        cls = self.classes[qualname]
+        module = self.class_module[qualname]
+        out = []
+        for b, text in zip(cls.bases, cls.base_text):
+            if b is None:
+                out.append(Base("opaque", text))
+                continue
+            if b == "object":
+                continue
+            r = self.resolve(module, b)
+            if r == qualname:  # ``from m import X`` then ``class X(X)``: the base is the X bound before
+                r = self.resolve_shadowed(module, b)
+            if r is not None and r != qualname:
+                out.append(Base("class", r))
+            elif r == qualname:
+                out.append(Base("opaque", text))  # inherits from itself through an alias
+            else:
+                out.append(Base("external", self.canonical(module, b)))
+        self._bases[qualname] = out
+        return out
+
+    def resolve_shadowed(self, module: str, dotted: str) -> Optional[str]:
+        """``dotted`` resolved without the module's own class of that name (which a
+        ``class X(X):`` statement binds only after evaluating its bases)."""
+        head = dotted.partition(".")[0]
+        local = self._toplevel.get(module, {})
+        saved = local.pop(head, None)
+        try:
+            return self.resolve(module, dotted)
+        finally:
+            if saved is not None:
+                local[head] = saved
+
+    def mro(self, qualname: str) -> Optional[list[str]]:
+        """C3 linearisation over project classes; None when inconsistent or cyclic."""
+        if qualname in self._mro:
+            return self._mro[qualname]
+        # ancestors first (iteratively), so that the recursion below stays one level deep
+        # even for inheritance chains thousands of classes long
+        for q in self._ancestors_first(qualname):
+            if q not in self._mro:
+                self._c3(q)
+        return self._mro[qualname] if qualname in self._mro else self._c3(qualname)
+
+    def _ancestors_first(self, qualname: str) -> list[str]:
+        order, stack, seen = [], [(qualname, False)], {qualname}
+        while stack:
+            q, done = stack.pop()
+            if done:
+                order.append(q)
+                continue
+            stack.append((q, True))
+            for b in self.bases(q):
+                if b.kind == "class" and b.name not in seen and b.name not in self._mro:
+                    seen.add(b.name)
+                    stack.append((b.name, False))
+        return order
+
+    def _c3(self, qualname: str) -> Optional[list[str]]:
+        self._mro[qualname] = None  # cycle guard
+        seqs = []
+        for b in self.bases(qualname):
+            if b.kind == "class":
+                m = self.mro(b.name)
+                if m is None:
+                    return None
+                seqs.append(list(m))
+        seqs.append([b.name for b in self.bases(qualname) if b.kind == "class"])
+        result = [qualname]
+        while True:
+            seqs = [s for s in seqs if s]
+            if not seqs:
+                break
+            for s in seqs:
+                head = s[0]
+                if not any(head in t[1:] for t in seqs):
+                    break
+            else:
+                self._mro[qualname] = None
+                return None
+            result.append(head)
+            for s in seqs:
+                if s and s[0] == head:
+                    del s[0]
+        self._mro[qualname] = result
+        return result
+
+    def external_bases(self, qualname: str) -> list[Base]:
+        """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
+        out = []
+        for c in self.mro(qualname) or [qualname]:
+            out.extend(b for b in self.bases(c) if b.kind != "class")
+        return out
+
+    def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
+        return any(b.name in names for b in self.external_bases(qualname))
+
+    def resolve_method(self, mro: list[str], name: str, after: Optional[str] = None) -> Optional[tuple[str, MethodSummary]]:
+        start = 0
+        if after is not None and after in mro:
+            start = mro.index(after) + 1
+        for qn in mro[start:]:
+            m = self.classes[qn].methods.get(name)
+            if m is not None:
+                return qn, m
+        return None
+
+    def is_subclass(self, a: str, b: str) -> bool:
+        m = self.mro(a)
+        return bool(m) and b in m
+
+    def all_subclasses(self, qualname: str) -> set[str]:
+        out, stack = set(), [qualname]
+        while stack:
+            for s in self.subclasses.get(stack.pop(), []):
+                if s not in out:
+                    out.add(s)
+                    stack.append(s)
+        return out
+
+    def file_of(self, qualname: str) -> FileSummary:
+        return self.modules[self.class_module[qualname]]

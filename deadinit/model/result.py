@@ -1,0 +1,22 @@
+"""What a ``deadinit check`` run produced (kept apart from ``deadinit.api`` so that a stored
+result loads without importing the analysis)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from deadinit.model.finding import Finding
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
+    errors: list[str] = field(default_factory=list)
+    files: int = 0
+    index: Optional[Any] = None  # ProjectIndex; a LiteIndex from the result cache
+    analyzer: Optional[Any] = None
+    analyses: list = field(default_factory=list)
+    suppressed: list[Finding] = field(default_factory=list)
+    used_suppressions: set = field(default_factory=set)

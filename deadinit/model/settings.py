@@ -1,0 +1,46 @@
+"""Analysis settings with defaults that fit GPU code.
+
+``deadinit.api.config`` loads them from ``[tool.deadinit]``; everything else takes a
+``Settings`` object and never reads configuration itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+TENSOR_FACTORIES = (
+    "empty", "zeros", "ones", "full", "arange", "rand", "randn", "randint", "tensor",
+    "empty_strided", "linspace", "eye", "as_tensor", "from_numpy",
+)
+HEAVY_CLASS_PATTERN = r"(Wrapper|Updater\w*|Runner|Backend|Pool|Cache|Workspace)$"
+
+
+@dataclass
+class Settings:
+    tensor_modules: tuple[str, ...] = ("torch",)
+    tensor_factories: tuple[str, ...] = TENSOR_FACTORIES
+    buffer_helpers: tuple[str, ...] = ("get_buffer",)
+    heavy_class_pattern: str = HEAVY_CLASS_PATTERN
+    module_bases: tuple[str, ...] = ("torch.nn.Module", "torch.nn.modules.module.Module")
+    report_plain: bool = False
+    show_unsure: bool = False
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    roots: tuple[str, ...] = ()
+    di003_threshold: float = 0.25
+    max_file_size: int = 2_000_000  # bytes; larger files are skipped with a note (libcst needs ~0.5 GB per MB)
+    flag_name_template: str = "skip_init_{name}"
+    direct_base_max_lines: int = 400
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
+    config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
+    _heavy_re: re.Pattern = field(init=False, repr=False, compare=False, default=None)
+
+    def heavy_re(self) -> re.Pattern:
+        if self._heavy_re is None:
+            self._heavy_re = re.compile(self.heavy_class_pattern)
+        return self._heavy_re
+
+    def summary_key(self) -> str:
+        """The parts of the settings that change per-file summaries (cache key)."""
+        return repr((self.tensor_modules, self.tensor_factories, self.buffer_helpers, self.heavy_class_pattern))

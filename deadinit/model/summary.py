@@ -1,0 +1,164 @@
+"""Plain, picklable per-file facts produced by the libcst visitor.
+
+Nothing here holds a CST node: summaries are cached on disk and sent between
+processes.  Small expressions that later stages evaluate (conditions, sizes,
+constructor arguments) are stored as nested tuples, see ``deadinit.semantics.exprs``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+Expr = tuple  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
+
+
+@dataclass(frozen=True)
+class Import:
+    local: str  # the name bound in this module
+    module: str  # module as written (without leading dots)
+    name: Optional[str]  # imported member, None for ``import a.b [as m]``
+    level: int  # number of leading dots of a relative import
+    line: int
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A possible class of a receiver: ``dotted`` as written in this module."""
+
+    dotted: str
+    exact: bool  # True when built by a constructor call: subclasses excluded
+
+
+@dataclass(frozen=True)
+class Access:
+    """``recv.attr`` loaded somewhere, where ``recv`` is not the method's self."""
+
+    attr: str
+    line: int
+    col: int
+    receiver: str  # source text of the receiver, shortened
+    types: Optional[tuple[TypeRef, ...]]  # None: unknown receiver class
+    in_class: Optional[str]  # qualified name of the enclosing class, if any
+    in_function: Optional[str]
+    self_attr: Optional[str] = None  # receiver is ``self.<self_attr>``
+    param: Optional[tuple[int, str]] = None  # receiver is this (position, name) parameter of the function
+
+
+@dataclass(frozen=True)
+class Construct:
+    callee: str  # dotted callee as written
+    line: int
+    in_class: Optional[str]
+    in_function: Optional[str]
+    self_args: tuple = ()  # positions (int) or keywords (str) where the caller's self is passed
+
+
+@dataclass
+class AllocInfo:
+    """What an assignment allocates."""
+
+    kind: str  # tensor | cached-buffer | global-singleton | wrapper | updater | ... | container | maybe-class
+    callee: str = ""  # canonical dotted callee (e.g. torch.empty, BatchDecodeWrapper)
+    shape: tuple = ()  # Expr items for tensor factories
+    dtype: str = ""  # dtype attribute name, e.g. "uint8"
+    element: Optional["AllocInfo"] = None  # for containers and cached buffers
+    count: Optional[Expr] = None  # number of elements for containers, when known
+
+
+@dataclass
+class InitStmt:
+    """One effect of an ``__init__`` body, in source order, flattened."""
+
+    kind: str  # assign | fill | effect | super_init | kill | return
+    line: int
+    col: int
+    end_line: int
+    attr: Optional[str] = None  # self attribute assigned / filled / killed
+    guards: tuple = ()  # Expr conditions that must all be true for this to run
+    in_loop: bool = False  # in a loop or try body: may run zero times
+    after_return: bool = False  # a conditional return came before it
+    reads: tuple[str, ...] = ()  # self attributes it reads (through locals too)
+    self_calls: tuple[str, ...] = ()  # self methods it calls or references
+    constructs: tuple[str, ...] = ()  # dotted callees it calls with self passed
+    passes_self: bool = False  # self escapes into a call
+    alloc: Optional[AllocInfo] = None
+    value: Optional[Expr] = None  # the assigned value (for plain bindings / sizes)
+    # super_init only
+    target: Optional[str] = None  # "super" or the dotted parent named explicitly
+    args: tuple = ()  # Expr of positional arguments
+    kwargs: tuple = ()  # (name, Expr) pairs
+    star_args: bool = False  # *args / **kwargs forwarded
+    stmt_index: int = 0  # index of the top-level statement in the body
+    loop_iter: Optional[Expr] = None  # iterable of the innermost enclosing ``for``
+    fill_kind: str = ""  # append | setitem | aug, for fills
+
+
+@dataclass
+class Param:
+    name: str
+    default: Optional[Expr]  # None when there is no default
+    kind: str = "normal"  # normal | star | kwonly | dstar
+
+
+@dataclass
+class MethodSummary:
+    name: str
+    line: int
+    col: int
+    end_line: int
+    decorators: tuple[str, ...] = ()
+    params: list[Param] = field(default_factory=list)  # without self
+    self_name: Optional[str] = "self"
+    reads: list[tuple[str, int, int]] = field(default_factory=list)  # self.attr loads
+    writes: list[tuple[str, int, int]] = field(default_factory=list)
+    super_calls: list[str] = field(default_factory=list)  # super().m
+    parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
+    dynamic: list[tuple[str, int]] = field(default_factory=list)  # reason, line
+    init_flow: Optional[list[InitStmt]] = None
+
+    @property
+    def is_property(self) -> bool:
+        return any(d.split(".")[-1] in ("property", "cached_property") or d.endswith(".setter") for d in self.decorators)
+
+    @property
+    def is_static(self) -> bool:
+        return "staticmethod" in self.decorators
+
+    @property
+    def lines(self) -> int:
+        return self.end_line - self.line + 1
+
+
+@dataclass
+class ClassSummary:
+    name: str
+    qualname: str
+    line: int
+    col: int
+    end_line: int
+    bases: list[Optional[str]]  # dotted base as written; None for an opaque expression
+    base_text: list[str]
+    keywords: list[str] = field(default_factory=list)
+    decorators: tuple[str, ...] = ()
+    class_attrs: dict[str, int] = field(default_factory=dict)  # name -> line
+    methods: dict[str, MethodSummary] = field(default_factory=dict)
+    attr_types: dict[str, list[TypeRef]] = field(default_factory=dict)
+    attr_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
+    attr_unknown: set[str] = field(default_factory=set)  # self.a assigned from unknown exprs
+
+
+@dataclass
+class FileSummary:
+    path: str
+    module: str
+    is_package: bool
+    imports: list[Import] = field(default_factory=list)
+    classes: list[ClassSummary] = field(default_factory=list)
+    accesses: list[Access] = field(default_factory=list)
+    constructs: list[Construct] = field(default_factory=list)
+    constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
+    env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
+    isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
+    suppressions: dict[int, Optional[frozenset]] = field(default_factory=dict)  # line -> codes
+    lines: int = 0

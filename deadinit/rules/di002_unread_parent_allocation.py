@@ -1,0 +1,110 @@
+"""DI002: a parent's ``__init__`` allocates an attribute nothing on the subclass reads."""
+
+from __future__ import annotations
+
+from deadinit.analysis.reach import short
+from deadinit.rules.base import Example, Rule
+from deadinit.rules.finding_builder import describe, finding_from_fact
+
+
+class UnreadParentAllocation(Rule):
+    code = "DI002"
+    name = "unread-parent-allocation"
+    summary = "An ancestor's `__init__` allocates `self.x`, and nothing that can run on the subclass reads it."
+    what_it_does = """
+For each class, finds what can run on its instances: dunder methods,
+properties, the methods declared by the root of the hierarchy, and methods
+called or referenced on objects that may be instances of it anywhere in the
+project; then follows `self.m()`, `self.m` callbacks, `super().m()`, nested
+functions and lambdas. An attribute allocated by an ancestor's `__init__` that
+none of these reads (nor `getattr(self, "x")`, nor `obj.x` outside the class on
+an object that may be an instance) is reported. An inherited private helper
+that only overridden methods used to call is not reachable: its reads do not
+count. Reads that only build other dead attributes do not count either.
+"""
+    why_bad = """
+The subclass pays for memory and construction time it never uses. FlashInfer
+wrappers, for example, each pin host memory and keep a reference to a
+workspace buffer of hundreds of MiB.
+"""
+    example = """
+class Parent(Base):
+    def __init__(self):
+        self.decode_wrapper = DecodeWrapper(self.workspace)
+    def forward_decode(self, q):
+        return self.decode_wrapper.run(q)
+
+class Child(Parent):
+    def forward_decode(self, q):      # overrides the only reader
+        return my_kernel(q)
+"""
+    fix = "`deadinit fix --strategy skip-flag` (or `--strategy direct-base` when the parent contributes little)."
+    fix_safety = """
+Safe when the finding rests only on facts inside the hierarchy; unsafe (applied
+only with `--unsafe-fixes`) when reads of `obj.x` elsewhere in the project had
+to be judged as being on unrelated classes. When analysis is unsure (dynamic
+`getattr`, `self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base),
+nothing is reported unless `--show-unsure` is given.
+"""
+    VALID = [
+        Example({"pkg/__init__.py": "", "pkg/m.py": """
+import torch
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+    def helper(self):
+        return self.ws
+class C(P):
+    def __init__(self):
+        super().__init__()
+    def forward(self, x):
+        return self.helper()   # reaches the inherited helper
+"""}, note="read through an inherited method"),
+        Example({"pkg/__init__.py": "", "pkg/m.py": """
+import torch
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+class C(P):
+    def forward(self, x):
+        return getattr(self, x)   # dynamic: unsure, quiet by default
+"""}, note="dynamic getattr"),
+    ]
+    INVALID = [
+        Example({"pkg/__init__.py": "", "pkg/m.py": """
+import torch
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+        self.wrapper = DecodeWrapper(self.ws)
+    def forward(self, x):
+        return self.wrapper.run(x)
+class C(P):
+    def forward(self, x):
+        return x
+class DecodeWrapper:
+    def __init__(self, ws):
+        self.ws = ws
+    def run(self, x):
+        return x
+"""}, [("DI002", "C", "ws"), ("DI002", "C", "wrapper")], note="overridden reader; workspace only builds the dead wrapper"),
+    ]
+
+    def check(self, ctx):
+        for an in ctx.analyses:
+            for fact in an.facts:
+                if fact.status != "unread":
+                    continue
+                msg = f"{describe(fact)} is never read by anything that can run on {short(fact.cls)}"
+                if fact.feeds:
+                    msg += f" (it only builds {', '.join('self.' + f for f in fact.feeds)}, dead too)"
+                yield finding_from_fact(self, fact, ctx, msg)

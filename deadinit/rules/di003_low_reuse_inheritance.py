@@ -1,0 +1,180 @@
+"""DI003: a subclass overrides nearly all of its parent and still pays for the parent's ``__init__``."""
+
+from __future__ import annotations
+
+from deadinit.analysis.reach import short
+from deadinit.analysis.reuse import compute_reuse, to_dict
+from deadinit.model.finding import Finding, human_bytes
+from deadinit.rules.base import Example, Rule
+
+_BASE = """
+import torch
+class Base:
+    def forward(self, x):
+        return self.run(x)
+    def run(self, x):
+        raise NotImplementedError
+    def plan(self, x):
+        raise NotImplementedError
+"""
+
+
+class LowReuseInheritance(Rule):
+    code = "DI003"
+    name = "low-reuse-inheritance"
+    summary = "A subclass reuses little of its parent but runs the parent's whole `__init__`: derive from a nearer base."
+    what_it_does = """
+For a class whose parent's `__init__` allocates something the class never uses
+(a DI001/DI002 fact), measures what of the parent the class still uses, over
+everything that can run on it (the DI002 reachability): parent methods it still
+resolves to and reaches, allocations of the parent's `__init__` whose value it
+needs, and parent class attributes it reads. Interface stubs (bodies that only
+raise `NotImplementedError`) and plain references do not count.
+
+    share = (reused methods + used allocations) / (parent methods + parent allocations)
+
+The class is reported when the share is at most the threshold (default 0.25)
+and it overrides at least one real parent method. The finding names the nearest
+ancestor to derive from instead (the first ancestor beyond the parent whose
+behaviour the class still reaches, else `object`) and lists what would have to
+move: the `__init__` attributes it uses, the helper methods it reaches (with
+line counts) and the class attributes it reads. `deadinit explain CLASS` prints
+the same table for any class, below the threshold too.
+"""
+    why_bad = """
+The parent's constructor builds workspaces, wrappers and updaters that only the
+parent's own (overridden) methods use. Guarding each allocation with a flag
+(DI001/DI002's skip-flag fix) keeps the coupling; when the subclass uses almost
+nothing of the parent, deriving from the common base removes the waste and the
+coupling at once, and makes later parent changes stop affecting the subclass.
+"""
+    example = """
+class FlashBackend(AttentionBackend):
+    def __init__(self, runner):
+        self.kv_indptr = torch.zeros(runner.max_bs + 1)
+        self.decode_wrappers = [DecodeWrapper(...) for _ in range(2)]
+    def init_forward_metadata(self, batch): ...
+    def forward_decode(self, q, k, v, layer, batch): ...
+
+class TrtBackend(FlashBackend):          # overrides every FlashBackend method,
+    def init_forward_metadata(self, batch): ...   # uses only kv_indptr
+    def forward_decode(self, q, k, v, layer, batch): ...
+"""
+    fix = """
+`deadinit fix --strategy direct-base --class QUALNAME` re-bases the class on the
+suggested ancestor, inlines the parent `__init__` statements that build what it
+uses (parameters substituted, literal branches folded), copies the helpers and
+class attributes it reaches, and fixes the imports.
+"""
+    fix_safety = """
+Unsafe: the rewrite moves code between modules. It is refused (with the list of
+blockers) when code checks `isinstance(x, Parent)` / `issubclass` in a way the
+class would stop passing, when the parent `__init__` has side effects on other
+objects that the class needs, when inlined names cannot be resolved, when
+`*args` / `**kwargs` are forwarded, or when more lines than the configured
+maximum would be copied.
+"""
+    options = """
+`di003-threshold` (default 0.25): the largest share that is still reported.
+"""
+    VALID = [
+        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+        self.idx = torch.zeros(4)
+    def run(self, x):
+        return self.helper(x)
+    def helper(self, x):
+        return self.ws
+    def plan(self, x):
+        return self.idx
+class C(P):
+    def plan(self, x):
+        return self.idx + 1
+"""}, note="reuses run/helper and ws: share above the threshold"),
+        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+    def run(self, x):
+        return self.ws
+    def plan(self, x):
+        return x
+class C(P):
+    def run(self, x):
+        return self.ws
+    def plan(self, x):
+        return x
+"""}, note="nothing of the parent's __init__ is dead"),
+    ]
+    INVALID = [
+        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+class P(Base):
+    def __init__(self, runner):
+        self.ws = torch.empty(10)
+        self.idx = torch.zeros(4)
+        self.wrappers = [Wrapper(self.ws) for _ in range(2)]
+        self.extra = torch.ones(8)
+    def run(self, x):
+        return self.wrappers[0].go(x)
+    def plan(self, x):
+        return self.extra
+    def scale(self, x):
+        return x
+    def _pick(self, x):
+        return self.wrappers[x]
+class C(P):
+    def run(self, x):
+        return self.idx[x]
+    def plan(self, x):
+        return self.scale(x)
+class Wrapper:
+    def __init__(self, ws):
+        self.ws = ws
+    def go(self, x):
+        return x
+"""}, [("DI003", "C", "")], note="overrides run/plan, reuses only scale and idx"),
+    ]
+
+    def check(self, ctx):
+        threshold = getattr(ctx.settings, "di003_threshold", 0.25)
+        for an in ctx.analyses:
+            r = compute_reuse(ctx.index, ctx.analyzer, an.cls, threshold, an=an)
+            if r is None or not r.flagged:
+                continue
+            yield self._finding(ctx, r)
+
+    def _finding(self, ctx, r) -> Finding:
+        index = ctx.index
+        cls_sum = index.classes[r.cls]
+        path = index.file_of(r.cls).path
+        base = "object" if r.suggestion == "object" else short(r.suggestion)
+        helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
+        msg = (f"{short(r.cls)} uses {r.share:.0%} of {short(r.parent)} "
+               f"({len(r.reused_methods)}/{len(r.counted_methods)} methods, "
+               f"{len(r.used_allocations)}/{len(r.allocations)} allocations; "
+               f"{len(r.dead_allocations)} dead allocation(s), {human_bytes(r.dead_bytes)}): derive from {base} "
+               f"and move {len(r.move_attrs)} attribute(s), helpers: {helpers}")
+        evidence = [{"kind": "reuse", "text": r.summary(), "path": "", "line": 0}]
+        for m in r.methods:
+            mp = index.file_of(m.owner).path
+            ml = index.classes[m.owner].methods[m.name].line
+            evidence.append({"kind": f"method-{m.status}", "text": f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
+                             "path": mp, "line": ml})
+        for a in r.attrs:
+            evidence.append({"kind": f"attribute-{a.status}", "text": f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
+                             "path": index.file_of(a.owner).path, "line": a.line})
+        for c in r.class_attrs:
+            evidence.append({"kind": f"class-attribute-{c.status}", "text": f"{short(c.owner)}.{c.name}: {c.why}",
+                             "path": index.file_of(c.owner).path, "line": c.line})
+        evidence.append({"kind": "suggestion", "text": f"derive from {r.suggestion} instead of {short(r.parent)}; "
+                         f"move attributes: {', '.join(r.move_attrs) or 'none'}; helpers: {helpers}; "
+                         f"class attributes: {', '.join(c.name for c in r.move_class_attrs) or 'none'}", "path": "", "line": 0})
+        return Finding(
+            code=self.code, name=self.name, path=path, line=cls_sum.line, column=cls_sum.col + 1,
+            cls=r.cls, parent=r.parent, attribute="", kind="inheritance", estimated_bytes=r.dead_bytes,
+            message=msg, evidence=evidence, fix_safety="unsafe", unsure=[],
+            related_paths=sorted({path, index.file_of(r.parent).path}), related_lines=[(path, cls_sum.line)],
+            extra={"reuse": to_dict(r), "size": human_bytes(r.dead_bytes)},
+        )

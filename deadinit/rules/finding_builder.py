@@ -1,0 +1,33 @@
+"""Shared glue between class analyses and findings."""
+
+from __future__ import annotations
+
+from deadinit.analysis.liveness import AttrFact
+from deadinit.analysis.reach import short
+from deadinit.model.finding import Finding, human_bytes
+
+
+def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
+    index = ctx.index
+    first = next((c for c in fact.stmts if c.stmt.alloc is not None), fact.stmts[0])
+    sub_file = index.file_of(fact.cls).path
+    related = [sub_file, first.path]
+    lines = [(first.path, c.stmt.line) for c in fact.stmts]
+    cls_sum = index.classes[fact.cls]
+    lines.append((sub_file, cls_sum.line))
+    if fact.killer is not None:
+        related.append(fact.killer.path)
+        lines.append((fact.killer.path, fact.killer.stmt.line))
+    safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged else "safe")
+    return Finding(
+        code=rule.code, name=rule.name, path=first.path, line=first.stmt.line, column=first.stmt.col + 1,
+        cls=fact.cls, parent=fact.owner, attribute=fact.attr, kind=fact.kind,
+        estimated_bytes=fact.estimated_bytes, message=message, evidence=fact.evidence,
+        fix_safety=safety, unsure=fact.unsure, related_paths=sorted(set(related)), related_lines=lines,
+        extra={"conditional": fact.conditional, "feeds": fact.feeds, "kept_by": fact.kept_by,
+               "size": human_bytes(fact.estimated_bytes)},
+    )
+
+
+def describe(fact: AttrFact) -> str:
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {short(fact.owner)}.__init__"

@@ -1,0 +1,219 @@
+"""On-disk cache of per-file summaries (``.deadinit_cache/`` at the project root).
+
+One entry per source file and settings: a JSON header line, then a pickled payload
+(the prefilter's scan and the pickled summary).  An entry is used only when
+
+* its header names this deadinit version, cache format and ``Settings.summary_key()``;
+* the file's size and mtime equal the recorded ones (and the mtime is not within
+  ``RACY_NS`` of the moment they were recorded), or else the file's content hash
+  (BLAKE2b) equals the recorded one;
+* the payload's keyed BLAKE2b digest matches.  The key is a random per-user secret
+  kept outside the project (``~/.cache/deadinit/cache-key``), so a corrupt,
+  truncated or planted entry is never unpickled: it is rebuilt.
+
+Entries are written to a temporary file in the same folder and moved into place
+with ``os.replace``, so a reader sees a whole old entry or a whole new one, and two
+runs writing the same entry concurrently leave one complete entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import secrets
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+from deadinit import __version__
+
+
+def _libcst_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("libcst")
+    except Exception:
+        return "?"
+
+
+FORMAT = 2  # 2: scans are deadinit.frontends.scan.Scan
+ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
+MAGIC = b"deadinit-cache\n"
+RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
+_GITIGNORE = "# Automatically created by deadinit.\n*\n"
+_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by deadinit.\n"
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+_KEYS: dict[Path, bytes] = {}
+
+
+def user_key() -> bytes:
+    """A random per-user secret (created once, 0600) that authenticates cache payloads."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "deadinit"
+    if base not in _KEYS:
+        _KEYS[base] = _read_or_create_key(base)
+    return _KEYS[base]
+
+
+def _read_or_create_key(base: Path) -> bytes:
+    path = base / "cache-key"
+    try:
+        key = path.read_bytes()
+        if len(key) == 32:
+            return key
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return secrets.token_bytes(32)  # unreadable: entries only serve this run
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=base)
+        with os.fdopen(fd, "wb") as f:
+            f.write(secrets.token_bytes(32))
+        try:
+            os.link(tmp, path)  # the first of concurrent runs wins; the others read its key
+        except FileExistsError:
+            if len(path.read_bytes()) != 32:
+                os.replace(tmp, path)  # a damaged key file
+        finally:
+            unlink_quietly(tmp)
+        return path.read_bytes()
+    except OSError:
+        return secrets.token_bytes(32)
+
+
+@dataclass
+class Entry:
+    size: int
+    mtime_ns: int
+    recorded_ns: int
+    hash: str
+    variant: Any  # what else the summary depends on (the prefilter's plan for this file)
+    scan: Any
+    summary_bytes: bytes
+
+    def stat_matches(self, st: os.stat_result) -> bool:
+        return stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
+
+
+def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int) -> bool:
+    """The file still has the recorded size and mtime, and that mtime was not too close to
+    the moment it was recorded (a write in the same clock tick would not show)."""
+    return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``target`` and move it into place: readers
+    see the whole old file or the whole new one; a failure leaves no temporary file."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        unlink_quietly(tmp)
+        raise
+
+
+class Cache:
+    def __init__(self, folder: str | os.PathLike, settings_key: str, prefilter: bool):
+        self.folder = Path(folder)
+        self.flavour = hashlib.blake2b(f"{settings_key}\0{prefilter}".encode(), digest_size=8).hexdigest()
+        self.settings_key = settings_key
+        self.prefilter = prefilter
+        self.entries = self.folder / "entries"
+        self._key: Optional[bytes] = None
+        self._ready = False
+        self.stats = {"hit": 0, "miss": 0, "bad": 0, "written": 0}
+
+    @property
+    def key(self) -> bytes:
+        if self._key is None:
+            self._key = user_key()
+        return self._key
+
+    def _path(self, source_path: str) -> Path:
+        h = hashlib.blake2b(f"{os.path.realpath(source_path)}\0{self.flavour}".encode(), digest_size=12).hexdigest()
+        return self.entries / h[:2] / f"{h[2:]}.bin"
+
+    def _digest(self, payload: bytes) -> str:
+        return hashlib.blake2b(payload, key=self.key, digest_size=16).hexdigest()
+
+    def load(self, source_path: str) -> Optional[Entry]:
+        """The stored entry, or None when absent or not trustworthy (counted in ``stats['bad']``)."""
+        try:
+            with open(self._path(source_path), "rb") as f:
+                raw = f.read()
+        except OSError:
+            return None
+        try:
+            if not raw.startswith(MAGIC):
+                raise ValueError("magic")
+            nl = raw.index(b"\n", len(MAGIC))
+            head = json.loads(raw[len(MAGIC):nl])
+            payload = raw[nl + 1:]
+            if (head.get("format") != FORMAT or head.get("version") != ENV
+                    or head.get("settings") != self.settings_key or head.get("prefilter") != self.prefilter
+                    or head.get("path") != os.path.realpath(source_path) or len(payload) != head.get("length")
+                    or head.get("digest") != self._digest(payload)):
+                raise ValueError("header")
+            scan, summary_bytes = pickle.loads(payload)
+            return Entry(head["size"], head["mtime_ns"], head["recorded_ns"], head["hash"],
+                         _untuple(head["variant"]), scan, summary_bytes)
+        except Exception:
+            self.stats["bad"] += 1
+            return None
+
+    def store(self, source_path: str, entry: Entry) -> None:
+        payload = pickle.dumps((entry.scan, entry.summary_bytes), protocol=pickle.HIGHEST_PROTOCOL)
+        head = {"format": FORMAT, "version": ENV, "settings": self.settings_key, "prefilter": self.prefilter,
+                "path": os.path.realpath(source_path), "size": entry.size, "mtime_ns": entry.mtime_ns,
+                "recorded_ns": entry.recorded_ns, "hash": entry.hash, "variant": entry.variant,
+                "length": len(payload), "digest": self._digest(payload)}
+        target = self._path(source_path)
+        try:
+            self._prepare(target.parent)
+            write_atomically(target, MAGIC + json.dumps(head).encode() + b"\n" + payload)
+            self.stats["written"] += 1
+        except OSError:
+            pass  # a read-only or full disk makes the run slower, never wrong
+
+    def _prepare(self, sub: Path) -> None:
+        if not self._ready:
+            prepare_folder(self.folder)
+            self._ready = True
+        sub.mkdir(parents=True, exist_ok=True)
+
+
+def prepare_folder(folder: Path) -> None:
+    """Create the cache folder with its ``.gitignore`` (``*``) and ``CACHEDIR.TAG``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _TAG)):
+        p = folder / name
+        if not p.exists():
+            p.write_text(text)
+
+
+def new_entry(st: os.stat_result, data_hash: str, variant, scan, summary_bytes: bytes) -> Entry:
+    return Entry(st.st_size, st.st_mtime_ns, time.time_ns(), data_hash, variant, scan, summary_bytes)
+
+
+def _untuple(v):
+    return tuple(_untuple(x) for x in v) if isinstance(v, list) else v
+
+
+def unlink_quietly(p: str) -> None:
+    try:
+        os.unlink(p)
+    except OSError:
+        pass

@@ -1,0 +1,121 @@
+"""A worker process forked when a cached ``check`` starts (``commands.project.analyse_cached``).
+
+While the main process walks the tree and compares file states, the helper loads
+the summarisers (libcst: ~0.5 s) on the other core.  When a file changed, the
+result cache re-summarises it there, already warm; when nothing changed, or the
+full run starts, the helper is terminated.  Only with fork, two cores or more and
+one thread (a fork never copies a lock another thread holds); otherwise
+``available`` is False and callers use ``deadinit.runtime.pool.Pool``.  The
+helper ignores Ctrl-C (the main process ends it) and a crash in it (libcst's
+native parser) only makes ``call`` return None.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from typing import Callable, Optional
+
+from deadinit.runtime.pool import default_jobs
+
+
+class Helper:
+    def __init__(self) -> None:
+        self.proc = None
+        self.conn = None
+        if (default_jobs() < 2 or "fork" not in multiprocessing.get_all_start_methods()
+                or threading.active_count() != 1):
+            return
+        try:
+            ctx = multiprocessing.get_context("fork")
+            self.conn, child = ctx.Pipe()
+            self.proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="deadinit-helper")
+            self.proc.start()
+            child.close()
+        except OSError:
+            self.proc = None
+
+    @property
+    def available(self) -> bool:
+        return self.proc is not None and self.proc.is_alive()
+
+    def send(self, func: Callable, items: list) -> None:
+        """Start ``[func(item) for item in items]`` in the helper; ``receive`` gives it."""
+        self._sent = False
+        if self.proc is None:
+            return
+        try:
+            self.conn.send((func, list(items)))
+            self._sent = True
+        except OSError:
+            pass
+
+    def receive(self) -> Optional[list]:
+        """What ``send`` started (an item that raised gives None), or None when the helper failed."""
+        if not getattr(self, "_sent", False):
+            return None
+        self._sent = False
+        try:
+            ok, value = self.conn.recv()
+        except (EOFError, OSError):
+            return None
+        return value if ok else None
+
+    def close(self) -> None:
+        if self.proc is not None:
+            if self.proc.is_alive():
+                self.proc.terminate()
+            self.proc.join(timeout=5)
+            self.conn.close()
+            self.proc = None
+
+    def __enter__(self) -> "Helper":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+_STARTED: Optional[Helper] = None
+
+
+def prestart() -> None:
+    """Fork the helper now (the CLI, before it loads the rest of ``check``): it is ready sooner."""
+    global _STARTED
+    if _STARTED is None:
+        _STARTED = Helper()
+
+
+def take() -> Helper:
+    """The helper ``prestart`` forked, else a new one."""
+    global _STARTED
+    h, _STARTED = _STARTED, None
+    return h if h is not None else Helper()
+
+
+def _serve(conn) -> None:
+    import faulthandler
+    import gc
+
+    gc.disable()  # one file's short-lived objects; the process is ended afterwards
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if faulthandler.is_enabled():
+        faulthandler.disable()
+    import deadinit.runtime.workers  # noqa: F401 - the point of the helper: load libcst now
+
+    while True:
+        try:
+            func, items = conn.recv()
+        except (EOFError, OSError):
+            return
+        out = []
+        for item in items:
+            try:
+                out.append(func(item))
+            except Exception:  # noqa: BLE001 - the caller treats any failure as "changed"
+                out.append(None)
+        try:
+            conn.send((True, out))
+        except Exception:  # noqa: BLE001 - a result that cannot be sent: the caller sees a failure
+            conn.send((False, None))

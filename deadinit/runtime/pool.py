@@ -1,0 +1,171 @@
+"""Run per-file work in worker processes: chunks, deterministic order, crash isolation.
+
+``Pool.map(func, items)`` returns ``[func(item) for item in items]`` in input order.
+Items go out in chunks (largest first, so that both cores stay busy to the end).
+In a worker, automatic garbage collection is paused while a chunk runs (summaries
+build many short-lived objects); after each item a generation-0 collection frees
+that item's reference cycles, so a worker's memory does not grow with the chunk.  An exception
+inside ``func`` is the item's result (``on_error`` turns it into a ``FileError``);
+a worker that dies (segfault, out of memory) breaks the process pool, the
+unfinished chunks are re-run, and an item that kills a worker on its own becomes
+an error for that item while the others go on.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import gc
+import multiprocessing
+import os
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, Optional, Sequence
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _context():
+    """fork while this process has a single thread (fast: nothing to re-import); else a
+    forkserver, so that no worker is forked from a process where another thread (a
+    progress bar) may hold a lock."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        ctx.set_forkserver_preload(["deadinit.runtime.workers"])
+    return ctx
+
+
+def _run_chunk(func: Callable, chunk: list, on_error: Callable) -> list:
+    if multiprocessing.parent_process() is not None and faulthandler.is_enabled():
+        faulthandler.disable()  # a crash is reported as the file's error line, not a traceback dump
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        out = []
+        for item in chunk:
+            try:
+                out.append(func(item))
+            except Exception as e:  # noqa: BLE001 - one file's failure must not stop the run
+                out.append(on_error(item, f"internal error: {type(e).__name__}: {e}"))
+            gc.collect(0)  # only this item's young objects: frees its reference cycles (a worker
+            # on sglang 0.5.23's 300 largest files: 296 MiB without, ~145-210 MiB with, ~5 % slower)
+        return out
+    finally:
+        if was:
+            gc.enable()
+
+
+def _error(item, message: str):
+    return RuntimeError(f"{item!r}: {message}")
+
+
+class Pool:
+    def __init__(self, jobs: Optional[int] = None):
+        self.jobs = max(1, jobs or default_jobs())
+        self._ex: Optional[ProcessPoolExecutor] = None
+
+    def __enter__(self) -> "Pool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._ex is not None:
+            self._ex.shutdown(wait=True, cancel_futures=True)
+            self._ex = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._ex is None:
+            self._ex = ProcessPoolExecutor(self.jobs, mp_context=_context())
+        return self._ex
+
+    def map(self, func: Callable, items: Sequence, weights: Optional[Sequence[int]] = None,
+            on_error: Callable = _error, progress: Optional[Callable[[int, int], None]] = None,
+            chunk_weight: Optional[int] = None) -> list:
+        n = len(items)
+        out: list = [None] * n
+        if n == 0:
+            return out
+        weights = list(weights) if weights is not None else [1] * n
+        if self.jobs == 1:
+            done = 0
+            for idx in _chunks(weights, max(1, sum(weights) // 20 or 1)):
+                for i, r in zip(idx, _run_chunk(func, [items[i] for i in idx], on_error)):
+                    out[i] = r
+                done += len(idx)
+                if progress:
+                    progress(done, n)
+            return out
+        target = chunk_weight or max(1, sum(weights) // (self.jobs * 8))
+        pending = _chunks(weights, target)
+        tries: dict[tuple, int] = {}
+        done = 0
+        while pending:
+            ex = self._executor()
+            futures = {ex.submit(_run_chunk, func, [items[i] for i in idx], on_error): idx for idx in pending}
+            pending = []
+            broken = []
+            while futures:
+                finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    idx = futures.pop(fut)
+                    try:
+                        results = fut.result()
+                    except BrokenProcessPool:
+                        broken.append(idx)
+                        continue
+                    except Exception as e:  # a result that cannot be sent back, ...
+                        results = [on_error(items[i], f"internal error: {type(e).__name__}: {e}") for i in idx]
+                    for i, r in zip(idx, results):
+                        out[i] = r
+                    done += len(idx)
+                    if progress:
+                        progress(done, n)
+            if broken:
+                self.close()  # a dead worker: start a fresh pool for what is left
+                for idx in broken:
+                    if len(idx) > 1:
+                        pending += [(i,) for i in idx]  # find the item that kills workers
+                        continue
+                    tries[idx] = tries.get(idx, 0) + 1
+                    if tries[idx] >= 2:
+                        out[idx[0]] = _isolated(func, items[idx[0]], on_error)
+                        done += 1
+                    else:
+                        pending.append(idx)
+        return out
+
+
+def _isolated(func: Callable, item, on_error: Callable):
+    """Run one item alone in a fresh process: its result, or an error if it kills the process."""
+    with ProcessPoolExecutor(1, mp_context=_context()) as ex:
+        try:
+            return ex.submit(_run_chunk, func, [item], on_error).result()[0]
+        except BrokenProcessPool:
+            return on_error(item, "the worker process died while summarising this file (crash or out of memory)")
+        except Exception as e:
+            return on_error(item, f"internal error: {type(e).__name__}: {e}")
+
+
+def _chunks(weights: Sequence[int], target: int) -> list[tuple]:
+    """Index tuples of about ``target`` weight; the heaviest items lead (longest-processing-time first)."""
+    order = sorted(range(len(weights)), key=lambda i: -weights[i])
+    chunks, cur, w = [], [], 0
+    for i in order:
+        cur.append(i)
+        w += weights[i]
+        if w >= target:
+            chunks.append(tuple(cur))
+            cur, w = [], 0
+    if cur:
+        chunks.append(tuple(cur))
+    return chunks

@@ -1,0 +1,235 @@
+"""Whole-run result cache of ``deadinit check`` (issue 6): warm runs and small edits.
+
+The per-file cache (``deadinit.runtime.file_cache``) spares parsing, but a run still
+reads every summary, builds the index and analyses every hierarchy (~10 s on
+sglang).  Findings are a function of what the analysis reads, so a run whose
+inputs are the ones of a stored run can give that run's result:
+
+* the settings, targets, working folder, path filter and deadinit's own code
+  (version, and the size and mtime of its modules) are the results file's key;
+* the discovered files (paths, modules) and discovery's notes are equal;
+* every file's size and mtime equal the recorded ones (an mtime within
+  ``RACY_NS`` of its recording is not trusted), or else its content hash equals
+  the recorded one (the hash of the content that was summarised);
+* a file whose content did change is summarised again (in a worker: a crash costs
+  the lookup, never the run) and counts as unchanged when its summary is equal,
+  field by field and in order, to the one the stored run used (the per-file cache
+  entry of that content) and its prefilter scan is equal (so no other file's plan
+  changes), and the answers the analysis read from its text (``is_stub``) are the
+  same.  ``FileSummary.lines`` is left out: no stage reads it.
+
+Anything else, or any doubt (an unreadable file, a file that failed to summarise,
+a corrupt or foreign results file), is a miss: the full run happens and is stored.
+The stored result carries a ``LiteIndex`` with the little of the index that
+``check``'s reporters and DI100 read.  Entries are keyed-digest-checked and moved
+into place atomically, like the per-file cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import pickle
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from deadinit.runtime import file_cache as filecache
+
+FORMAT = 1
+MAX_CHANGED = 16  # more changed files than this: a full run (each would be summarised here)
+MAGIC = b"deadinit-results\n"
+
+
+@dataclass
+class FileState:
+    size: int
+    mtime_ns: int
+    recorded_ns: int
+    hash: str
+
+    def stat_matches(self, st: os.stat_result) -> bool:
+        return filecache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
+
+
+@dataclass
+class LiteModule:
+    path: str
+    suppressions: dict
+
+
+@dataclass
+class LiteClass:
+    line: int
+    col: int
+    path: str
+
+
+@dataclass
+class LiteIndex:
+    """What ``check`` reads of a ``ProjectIndex`` once the findings exist."""
+
+    modules: dict[str, LiteModule] = field(default_factory=dict)
+    classes: dict[str, LiteClass] = field(default_factory=dict)  # the findings' classes
+    mros: dict[str, list] = field(default_factory=dict)
+
+    def mro(self, qualname: str):
+        return self.mros.get(qualname)
+
+    def file_of(self, qualname: str):
+        c = self.classes.get(qualname)
+        return None if c is None else LiteModule(c.path, {})
+
+    @classmethod
+    def of(cls, index, findings) -> "LiteIndex":
+        out = cls({m: LiteModule(s.path, dict(s.suppressions)) for m, s in index.modules.items()})
+        for f in findings:
+            if f.cls and f.cls in index.classes and f.cls not in out.classes:
+                c = index.classes[f.cls]
+                out.classes[f.cls] = LiteClass(c.line, c.col, index.file_of(f.cls).path)
+                out.mros[f.cls] = list(index.mro(f.cls) or [f.cls])
+        return out
+
+
+@dataclass
+class Snapshot:
+    items: list  # (path, module, is_package) as discovered
+    notes: list  # discovery's notes
+    states: list  # FileState per item
+    hier: Any  # the prefilter's hierarchy names (None without the prefilter)
+    stubs: dict  # (path, line, end_line, name) -> is_stub answer the analysis read
+    result: Any  # CheckResult with a LiteIndex, no analyzer
+
+
+def code_fingerprint() -> str:
+    """deadinit's own modules (a changed rule changes results without a new version)."""
+    base = Path(__file__).resolve().parent.parent
+    h = hashlib.blake2b(digest_size=16)
+    for p in sorted(base.rglob("*.py")):
+        try:
+            st = p.stat()
+        except OSError:
+            continue
+        h.update(f"{p.relative_to(base)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def run_key(targets: list, settings, path_filter, prefilter: bool) -> str:
+    parts = [filecache.ENV, FORMAT, code_fingerprint(), os.getcwd(), list(targets), prefilter,
+             [(f.name, getattr(settings, f.name)) for f in dataclasses.fields(settings) if not f.name.startswith("_")],
+             _filter_key(path_filter)]
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _filter_key(pf) -> Any:
+    if pf is None:
+        return None
+    return (pf.root, pf.top, pf.respect_gitignore, _patterns(pf.include), _patterns(pf.exclude))
+
+
+def _patterns(spec) -> Any:
+    return None if spec is None else [getattr(p, "pattern", repr(p)) for p in spec.patterns]
+
+
+class ResultStore:
+    """One results file per run key under ``<cache>/results/``."""
+
+    def __init__(self, folder: Path, key: str):
+        self.folder = Path(folder)
+        self.path = self.folder / "results" / f"{key}.res"
+
+    def load(self) -> Optional[Snapshot]:
+        try:
+            with open(self.path, "rb") as f:
+                raw = f.read()
+        except OSError:
+            return None
+        try:
+            if not raw.startswith(MAGIC):
+                return None
+            digest, payload = raw[len(MAGIC):len(MAGIC) + 32], raw[len(MAGIC) + 33:]
+            if digest.decode() != self._digest(payload):
+                return None
+            snap = pickle.loads(payload)
+            return snap if isinstance(snap, Snapshot) else None
+        except Exception:
+            return None  # corrupt, truncated, foreign: a full run rewrites it
+
+    def store(self, snap: Snapshot) -> None:
+        payload = pickle.dumps(snap, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            filecache.prepare_folder(self.folder)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            filecache.write_atomically(self.path, MAGIC + self._digest(payload).encode() + b"\n" + payload)
+        except OSError:
+            pass  # read-only or full: the next run is slower, never wrong
+
+    @staticmethod
+    def _digest(payload: bytes) -> str:
+        return hashlib.blake2b(payload, key=filecache.user_key(), digest_size=16).hexdigest()
+
+
+def states_of(inputs: tuple) -> Optional[list]:
+    """FileStates from ``ProjectSummarizer.last_inputs``; None when some file has none."""
+    started_ns, per_item, _ = inputs
+    out = []
+    for x in per_item:
+        if x is None:
+            return None
+        st, h = x
+        out.append(FileState(st.st_size, st.st_mtime_ns, started_ns, h))
+    return out
+
+
+def refresh(snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, summarizer,
+            helper=None) -> Optional[tuple[Snapshot, bool]]:
+    """(snapshot with fresh states, whether any state changed) when the stored result holds
+    for the files as they are now; None for a miss.
+
+    ``walk()`` discovers (items, notes); it runs after the stored files were checked
+    and any changed one was handed to the helper, so that both work at once."""
+    now = time.time_ns()
+    states = list(snap.states)
+    if len(states) != len(snap.items):
+        return None
+    changed = []
+    for i, (item, state) in enumerate(zip(snap.items, states)):
+        try:
+            st = os.stat(item[0])
+        except OSError:
+            return None
+        if not state.stat_matches(st):
+            changed.append((i, st))
+    if len(changed) > MAX_CHANGED:
+        return None
+    edited = []
+    for i, st in changed:
+        try:
+            with open(snap.items[i][0], "rb") as f:
+                h = filecache.content_hash(f.read())
+        except OSError:
+            return None
+        if h == states[i].hash:
+            states[i] = FileState(st.st_size, st.st_mtime_ns, now, h)  # touched, same content
+        else:
+            edited.append(i)
+    pending = None
+    if edited:
+        from deadinit.runtime import recheck  # parses: only when a file changed
+
+        pending = recheck.start(snap, [snap.items[i] for i in edited], [states[i] for i in edited], settings,
+                                summarizer, helper)
+        if pending is None:
+            return None
+    items, notes = walk()
+    if snap.items != items or snap.notes != notes:
+        return None
+    if pending is not None:
+        fresh = pending.finish()
+        if fresh is None:
+            return None
+        for i, s in zip(edited, fresh):
+            states[i] = s
+    return dataclasses.replace(snap, states=states), bool(changed)

@@ -1,0 +1,104 @@
+"""``deadinit fix`` modes: --diff, writing, --report, idempotence, --select, --flag-name, exit codes."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from codemod_helpers import SCENARIOS, fix, probe
+
+from deadinit.cli.main import main
+from deadinit.gpu_check.inputs import expect_from_record, load_fix_report
+
+MHA = SCENARIOS["mha_child"][0][0]
+
+
+def snapshot(tree: Path) -> dict:
+    return {p: p.read_bytes() for p in sorted(tree.rglob("*.py"))}
+
+
+def cli(*args):
+    return CliRunner().invoke(main, ["fix", *args], catch_exceptions=False)
+
+
+def test_diff_mode_prints_and_writes_nothing(fixture_tree):
+    before = snapshot(fixture_tree)
+    r = cli("fixtures", "--diff", "--class", "TrtMHABackend", "--unsafe-fixes")
+    assert r.exit_code == 1
+    assert r.stdout.startswith("--- a/fixtures/backends/flash_backend.py\n+++ b/fixtures/backends/flash_backend.py\n")
+    assert "+        skip_init_workspace_buffer: bool = False,\n" in r.stdout
+    assert "+++ b/fixtures/backends/trt_mha_backend.py" in r.stdout
+    assert snapshot(fixture_tree) == before
+
+
+def test_write_then_second_run_changes_nothing(fixture_tree, original_probe):
+    r = cli("fixtures", "--unsafe-fixes", "--report", "fix.json")
+    assert r.exit_code == 1  # not-fixable findings remain (TrtMLA's overwritten workspace)
+    assert "class(es) changed" in r.stdout and "not fixed" in r.stdout
+    after_first = snapshot(fixture_tree)
+    assert after_first != snapshot(Path(__file__).resolve().parents[2] / "fixtures")
+    r2 = cli("fixtures", "--unsafe-fixes", "--diff")
+    assert r2.exit_code == 0 and r2.stdout == ""
+    r3 = cli("fixtures", "--unsafe-fixes")
+    assert snapshot(fixture_tree) == after_first
+    # everything fixed at once (two flags on FlashBackend: TrtMHABackend's and AliasedFlash's) still runs
+    res = probe(fixture_tree)
+    assert all(rec["paths"] == "ok" for rec in res.values())
+    for untouched in ("FlashBackend", "FlashMLABackend", "FlashMultiStepDraft", "FlashMLAMultiStepDraft"):
+        assert res[untouched] == original_probe[untouched]
+    assert "nothing to fix" in r3.stdout or "class(es) changed" not in r3.stdout
+
+
+def test_report_is_consumable_by_gpu_check(fixture_tree):
+    r = cli("fixtures", "--class", MHA, "--unsafe-fixes", "--report", "out/fix.json")
+    assert r.exit_code in (0, 1)
+    data = json.loads(Path("out/fix.json").read_text())
+    (change,) = data["changes"]
+    for key in ("file", "class", "flag", "attributes", "overwritten", "estimated_bytes", "strategy", "reads"):
+        assert key in change
+    assert change["class"] == MHA and change["strategy"] == "skip-flag"
+    assert change["file"] == "fixtures/backends/trt_mha_backend.py"
+    assert change["flag"] == "skip_init_workspace_buffer"
+    assert change["estimated_bytes"] == 8 * 1024 * 1024
+    assert data["diff_stat"]["files"] == 2
+    (rec,) = load_fix_report(Path("out/fix.json"))
+    exp = expect_from_record(rec)
+    assert exp.reads == ["kv_indptr", "kv_last_page_len"]
+    assert "decode_wrappers" in exp.skipped and "workspace_buffer" not in exp.skipped
+
+
+def test_default_mode_leaves_unsafe_fixes_and_what_they_keep(fixture_tree):
+    out = fix(classes=[MHA])
+    reasons = {tuple(r.attributes): r for r in out.refusals}
+    assert reasons[("decode_wrappers",)].kind == "unsafe"
+    assert "--unsafe-fixes" in reasons[("decode_wrappers",)].reason
+    kept = reasons[("workspace_buffer",)].reason
+    assert "self.decode_wrappers" in kept and "kept by live work" in kept
+    (change,) = out.plan.changes
+    assert "decode_wrappers" not in change.attributes
+    text = Path("fixtures/backends/flash_backend.py").read_text()
+    assert 'ws = get_buffer(\n            "flash_ws"' in text  # the workspace stays, unguarded
+
+
+def test_select_and_flag_name(fixture_tree):
+    r = cli("fixtures", "--class", MHA, "--unsafe-fixes", "--select", "DI002", "--flag-name", "light", "--diff")
+    assert r.exit_code == 1
+    assert "light: bool = False" in r.stdout and "light=True" in r.stdout
+    assert "self.workspace_buffer = None" not in r.stdout  # DI001 not selected: the workspace stays
+    assert "self.decode_wrappers = None" in r.stdout
+
+
+def test_usage_errors(fixture_tree):
+    assert cli("fixtures", "--class", "NoSuchClass").exit_code == 2
+    assert cli("fixtures", "--flag-name", "not an identifier").exit_code == 2
+    assert cli("does/not/exist").exit_code == 2
+    assert cli("fixtures", "--strategy", "nope").exit_code == 2
+
+
+def test_fix_reads_through_the_cache_and_gives_the_same_diff(fixture_tree):
+    first = cli("fixtures", "--diff", "--unsafe-fixes")
+    assert first.exit_code == 1
+    assert [p for p in fixture_tree.rglob(".deadinit_cache/.gitignore")]
+    warm = cli("fixtures", "--diff", "--unsafe-fixes", "--jobs", "1")
+    cold = cli("fixtures", "--diff", "--unsafe-fixes", "--no-cache", "--cache-dir", "elsewhere")
+    assert first.stdout == warm.stdout == cold.stdout
+    assert not (fixture_tree / "elsewhere").exists()

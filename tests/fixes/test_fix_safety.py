@@ -1,0 +1,139 @@
+"""Shared safety checks: parse/compile, bytes outside edits, encoding, line endings, atomic writes, re-analysis."""
+
+import os
+import stat
+
+import pytest
+from codemod_helpers import fix
+
+from deadinit.api.check import run_check
+from deadinit.fixes import driver, safety
+from deadinit.fixes.driver import run_fix
+from deadinit.model.fix import Change, FilePlan, FixOptions, Plan
+
+SRC = '''import torch
+
+
+class Base:
+    def run(self):
+        raise NotImplementedError
+
+
+class P(Base):
+    def __init__(self, n):
+        # the workspace
+        self.ws = torch.empty(1 << 20)  # caf\u00e9
+        self.idx = torch.zeros(n)
+
+    def run(self):
+        return self.ws
+
+
+class C(P):
+    def __init__(self):
+        super().__init__(4)
+
+    def run(self):
+        return self.idx
+'''
+
+
+def test_outside_identical():
+    old = b"a\nb\nc\nd\n"
+    assert safety.outside_identical(old, b"a\nB\nB2\nc\nd\n", [(2, 2)]) is None
+    assert safety.outside_identical(old, b"a\nB\nc\nD\n", [(2, 2)]) is not None
+    assert safety.outside_identical(old, old, []) is None
+    assert safety.outside_identical(old, b"a\nb\nc\nd\nextra\n", [(2, 3)]) is not None
+
+
+def test_check_file_rejects_what_does_not_parse_or_changes_other_code():
+    old = b"x = 1\ny = 2\n"
+    assert "does not parse" in safety.check_file(FilePlan("m.py", old, b"x = (\ny = 2\n", [(1, 1)]))
+    assert "outside" in safety.check_file(FilePlan("m.py", old, b"x = 1\ny = 3\n", [(1, 1)]))
+    assert "line endings" in safety.check_file(FilePlan("m.py", old, b"x = 1\r\ny = 2\r\n", [(1, 2)]))
+    assert safety.check_file(FilePlan("m.py", old, b"x = 10\ny = 2\n", [(1, 1)])) is None
+
+
+@pytest.mark.parametrize("variant", ["bom-crlf", "latin1-tabs"])
+def test_encoding_line_endings_and_mode_are_kept(variant, tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    if variant == "bom-crlf":
+        data = b"\xef\xbb\xbf" + SRC.replace("\n", "\r\n").encode("utf-8")
+    else:
+        data = ("# -*- coding: latin-1 -*-\n" + SRC.replace("    ", "\t")).encode("latin-1")
+    path = tmp_path / "pkg/m.py"
+    path.write_bytes(data)
+    os.chmod(path, 0o640)
+    monkeypatch.chdir(tmp_path)
+    out = fix(paths=["pkg"])
+    assert out.written == ["pkg/m.py"]
+    new = path.read_bytes()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    compile(new, "m.py", "exec")
+    if variant == "bom-crlf":
+        assert new.startswith(b"\xef\xbb\xbf") and new.count(b"\n") == new.count(b"\r\n")
+        assert "caf\u00e9".encode("utf-8") in new
+        assert b"\r\n        if not skip_init_ws:\r\n            self.ws = torch.empty(1 << 20)" in new
+    else:
+        assert b"caf\xe9" in new
+        assert b"\n\t\tif not skip_init_ws:\n\t\t\tself.ws = torch.empty(1 << 20)" in new
+    assert not [p for p in os.listdir(tmp_path / "pkg") if p.endswith(".deadinit-tmp")]
+
+
+def test_write_files_is_all_or_nothing(tmp_path, monkeypatch):
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_bytes(b"x = 1\n")
+    b.write_bytes(b"y = 1\n")
+    real = safety.atomic_write
+
+    def flaky(path, data):
+        if path.endswith("b.py") and data == b"y = 2\n":
+            raise OSError(28, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(safety, "atomic_write", flaky)
+    err = safety.write_files([FilePlan(str(a), b"x = 1\n", b"x = 2\n", [(1, 1)]),
+                              FilePlan(str(b), b"y = 1\n", b"y = 2\n", [(1, 1)])])
+    assert "No space left" in err and "every file left as it was" in err
+    assert a.read_bytes() == b"x = 1\n" and b.read_bytes() == b"y = 1\n"
+    err = safety.write_files([FilePlan(str(a), b"changed meanwhile\n", b"x = 3\n", [(1, 1)])])
+    assert "changed on disk" in err and a.read_bytes() == b"x = 1\n"
+
+
+def _fake_strategy(rewrite, claims):
+    def plan(result, options):
+        if "fake" in options.exclude:
+            return Plan()
+        path = "pkg/m.py"
+        old = open(path, "rb").read()
+        keys = [f.key for f in result.findings if f.code == "DI002"] if claims else []
+        return Plan([FilePlan(path, old, rewrite(old), [(1, old.count(b"\n"))], ["fake"])],
+                    [Change("fake", "fake", "pkg.m.C", path, ["ws"], keys, files=[path])])
+    return plan
+
+
+NEW_SUBCLASS = b"""
+
+class E(P):
+    def __init__(self):
+        super().__init__(4)
+        self.ws = torch.zeros(2)
+"""
+
+
+@pytest.mark.parametrize("rewrite, claims, why", [
+    (lambda old: old + b"# touched\n", True, "still reports"),
+    (lambda old: old + NEW_SUBCLASS, False, "new finding DI001 E.ws"),
+])
+def test_driver_refuses_plans_the_reanalysis_rejects(rewrite, claims, why, tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/m.py").write_text(SRC)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(driver, "load_strategies", lambda: {"fake": _fake_strategy(rewrite, claims)})
+    out = run_fix(run_check(["pkg"]), "fake", FixOptions())
+    assert not out.written and not out.plan.files
+    (r,) = out.rejected
+    assert r.kind == "unsafe-rewrite" and why in r.reason
+    assert (tmp_path / "pkg/m.py").read_text() == SRC
