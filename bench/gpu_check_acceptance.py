@@ -66,16 +66,22 @@ def main(path: str) -> int:
             if validation or name in UNCHANGED:
                 need(saved == 0, f"{name} [{label}] allocates exactly what it did (saved {fmt(saved)} MiB)")
             elif name == "TRTLLMHAAttnBackend":
-                need(saved is not None and saved >= 400 * MIB,
-                     f"{name} [{label}] saves >= 400 MiB device memory (saved {fmt(saved)} MiB)")
-                need(pinned is not None and pinned >= 32 * MIB,
-                     f"{name} [{label}] saves >= 32 MiB pinned host memory (saved {fmt(pinned)} MiB)")
+                need(
+                    saved is not None and saved >= 400 * MIB,
+                    f"{name} [{label}] saves >= 400 MiB device memory (saved {fmt(saved)} MiB)",
+                )
+                need(
+                    pinned is not None and pinned >= 32 * MIB,
+                    f"{name} [{label}] saves >= 32 MiB pinned host memory (saved {fmt(pinned)} MiB)",
+                )
             else:
                 lines.append(f"INFO {name} [{label}] saved {fmt(saved)} MiB device, {fmt(pinned)} MiB pinned host")
             if name == "TRTLLMHAAttnBackend" and label == "direct-base" and rew.get("ok"):
                 mro = rew.get("mro", [])
-                need(not any(q.endswith(".FlashInferAttnBackend") for q in mro),
-                     f"{name} [direct-base] no longer inherits FlashInferAttnBackend (bases: {', '.join(rew.get('bases', []))})")
+                need(
+                    not any(q.endswith(".FlashInferAttnBackend") for q in mro),
+                    f"{name} [direct-base] no longer inherits FlashInferAttnBackend (bases: {', '.join(rew.get('bases', []))})",
+                )
     print("\n".join(lines))
     print(f"acceptance: {'FAILED' if failures else 'passed'} ({len(failures)} failure(s))")
     return 1 if failures else 0

@@ -91,8 +91,21 @@ def run(cmd: list[str], cwd: Path, ok=(0, 1)) -> dict:
 
 
 def deadinit(tree: Path, cache: Path, jobs, *extra: str) -> list[str]:
-    cmd = [sys.executable, "-m", "deadinit", "check", str(tree), "--format", "json", "-q", "-o", os.devnull,
-           "--cache-dir", str(cache), *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "deadinit",
+        "check",
+        str(tree),
+        "--format",
+        "json",
+        "-q",
+        "-o",
+        os.devnull,
+        "--cache-dir",
+        str(cache),
+        *extra,
+    ]
     return cmd + (["--jobs", str(jobs)] if jobs else [])
 
 
@@ -163,13 +176,21 @@ def _progress(r: int, data: dict) -> None:
 
 def table(data: dict, scaling: dict, lines: int) -> str:
     med = {k: statistics.median(m["wall"] for m in v) for k, v in data.items()}
-    out = [f"sglang 0.5.23, {lines:,} lines, {os.cpu_count()} cores, {len(data['warm'])} alternating rounds",
-           "", "| run | median s | all runs s | ratio | target | peak RSS, largest process | peak RSS summed "
-           "| peak PSS summed (<= 1 GB) |", "|---|---:|---|---:|---|---:|---:|---:|"]
-    names = {"cold": "deadinit cold (`--no-cache`)", "warm": "deadinit warm (nothing changed)",
-             "changed": "deadinit, one backend file changed (comment appended)",
-             "edited": "deadinit, one backend file edited (import added at the top: analysis runs)",
-             "vulture": "vulture", "ruff": "ruff check --no-cache"}
+    out = [
+        f"sglang 0.5.23, {lines:,} lines, {os.cpu_count()} cores, {len(data['warm'])} alternating rounds",
+        "",
+        "| run | median s | all runs s | ratio | target | peak RSS, largest process | peak RSS summed "
+        "| peak PSS summed (<= 1 GB) |",
+        "|---|---:|---|---:|---|---:|---:|---:|",
+    ]
+    names = {
+        "cold": "deadinit cold (`--no-cache`)",
+        "warm": "deadinit warm (nothing changed)",
+        "changed": "deadinit, one backend file changed (comment appended)",
+        "edited": "deadinit, one backend file edited (import added at the top: analysis runs)",
+        "vulture": "vulture",
+        "ruff": "ruff check --no-cache",
+    }
     for k, v in data.items():
         ratio, target = "", ""
         if k in TARGETS and TARGETS[k][0] in med:
@@ -180,15 +201,18 @@ def table(data: dict, scaling: dict, lines: int) -> str:
         tree = max(m["tree_rss"] for m in v)
         pss = max(m.get("tree_pss", 0) for m in v)
         walls = ", ".join(_s(m["wall"]) for m in v)
-        out.append(f"| {names[k]} | {_s(med[k])} | {walls} | {ratio} | {target} "
-                   f"| {rss / 2**20:.0f} MiB | {tree / 2**20:.0f} MiB | {pss / 2**20:.0f} MiB"
-                   f"{' (over 1 GB)' if pss > GB else ''} |")
+        out.append(
+            f"| {names[k]} | {_s(med[k])} | {walls} | {ratio} | {target} "
+            f"| {rss / 2**20:.0f} MiB | {tree / 2**20:.0f} MiB | {pss / 2**20:.0f} MiB"
+            f"{' (over 1 GB)' if pss > GB else ''} |"
+        )
     if scaling:
-        out += ["", "| sglang | lines | deadinit cold s | lines/s | peak PSS summed |",
-                "|---|---:|---:|---:|---:|"]
+        out += ["", "| sglang | lines | deadinit cold s | lines/s | peak PSS summed |", "|---|---:|---:|---:|---:|"]
         for v, m in scaling.items():
-            out.append(f"| {v} | {m['lines']:,} | {m['wall']:.1f} | {m['lines'] / m['wall']:,.0f} "
-                       f"| {m.get('tree_pss', 0) / 2**20:.0f} MiB |")
+            out.append(
+                f"| {v} | {m['lines']:,} | {m['wall']:.1f} | {m['lines'] / m['wall']:,.0f} "
+                f"| {m.get('tree_pss', 0) / 2**20:.0f} MiB |"
+            )
     return "\n".join(out)
 
 

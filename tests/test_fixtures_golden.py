@@ -7,8 +7,8 @@ import json
 import os
 
 from click.testing import CliRunner
-
 from corpus_paths import REPO
+
 from deadinit.cli.main import main
 
 GOLDEN = REPO / "tests" / "golden" / "fixtures_report.json"
@@ -63,6 +63,18 @@ def test_full_report_golden():
 def test_json_schema_fields():
     data = json.loads(_run().stdout)
     for f in data:
-        for key in ("code", "path", "line", "column", "class", "parent", "attribute", "kind", "estimated_bytes", "message", "evidence"):
+        for key in (
+            "code",
+            "path",
+            "line",
+            "column",
+            "class",
+            "parent",
+            "attribute",
+            "kind",
+            "estimated_bytes",
+            "message",
+            "evidence",
+        ):
             assert key in f
         assert f["evidence"] and all({"kind", "text"} <= set(e) for e in f["evidence"])

@@ -9,11 +9,10 @@ on every path), None (may run), or False (cannot run for S).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.semantics.exprs import certainly_not_none
 from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.semantics.exprs import certainly_not_none
 
 UNKNOWN = ("?",)
 NOTNONE = ("notnone",)
@@ -24,9 +23,9 @@ class ChainStmt:
     stmt: InitStmt
     owner: str  # class whose __init__ holds the statement
     path: str
-    active: Optional[bool]  # True definite, None maybe, False never
+    active: bool | None  # True definite, None maybe, False never
     env: dict = field(default_factory=dict, repr=False)
-    guards_hold: Optional[bool] = None  # the guards alone (loops and returns aside)
+    guards_hold: bool | None = None  # the guards alone (loops and returns aside)
 
     @property
     def definite(self) -> bool:
@@ -42,7 +41,7 @@ class Chain:
     calls: dict = field(default_factory=dict)  # owner -> (caller owner, InitStmt super_init, bound env)
 
 
-def _truth(v) -> Optional[bool]:
+def _truth(v) -> bool | None:
     if v[0] == "const":
         return bool(v[1])
     if v == NOTNONE:
@@ -50,7 +49,7 @@ def _truth(v) -> Optional[bool]:
     return None
 
 
-def evaluate(cond: tuple, env: dict, self_env: dict) -> Optional[bool]:
+def evaluate(cond: tuple, env: dict, self_env: dict) -> bool | None:
     """Tri-state truth of a condition under parameter bindings."""
     k = cond[0]
     if k == "not":
@@ -113,7 +112,9 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dic
             if p.kind in ("star", "dstar"):
                 env[p.name] = UNKNOWN
             elif p.default is not None:
-                env[p.name] = p.default if p.default[0] == "const" else (NOTNONE if certainly_not_none(p.default) else UNKNOWN)
+                env[p.name] = (
+                    p.default if p.default[0] == "const" else (NOTNONE if certainly_not_none(p.default) else UNKNOWN)
+                )
             else:
                 env[p.name] = UNKNOWN
     return env
@@ -164,7 +165,11 @@ def _walk(index, mro, owner, method, env, self_env, active, chain: Chain, depth:
                 nxt = index.resolve_method(mro, "__init__", after=owner)
             else:
                 qn = index.resolve(index.class_module[owner], st.target)
-                nxt = index.resolve_method(mro, "__init__", after=mro[mro.index(qn) - 1]) if qn in mro and mro.index(qn) > 0 else None
+                nxt = (
+                    index.resolve_method(mro, "__init__", after=mro[mro.index(qn) - 1])
+                    if qn in mro and mro.index(qn) > 0
+                    else None
+                )
                 if qn is not None and qn not in mro:
                     chain.notes.append(f"{owner} calls {st.target}.__init__, which is not in its MRO")
             if nxt is None:

@@ -17,7 +17,6 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 from __future__ import annotations
 
 import builtins
-from typing import Optional
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, TypeRef
@@ -32,13 +31,13 @@ class ExternalReads:
         for mod, s in index.modules.items():
             for a in s.accesses:
                 self.by_attr.setdefault(a.attr, []).append((a, mod))
-        self._sites: Optional[dict] = None
-        self._attr_cache: dict[tuple[str, str], Optional[list[tuple[TypeRef, str]]]] = {}
+        self._sites: dict | None = None
+        self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
 
     def names(self) -> set[str]:
         return set(self.by_attr)
 
-    def _ref_target(self, ref: TypeRef, module: str) -> tuple[str, Optional[str]]:
+    def _ref_target(self, ref: TypeRef, module: str) -> tuple[str, str | None]:
         """("project", qualname) | ("external", None) | ("unknown", None)."""
         if ref.dotted in self.index.classes:
             return "project", ref.dotted
@@ -57,13 +56,13 @@ class ExternalReads:
                 return "external", None
         return "unknown", None
 
-    def _self_attr_types(self, in_class: str, attr: str) -> Optional[list[tuple[TypeRef, str]]]:
+    def _self_attr_types(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         key = (in_class, attr)
         if key in self._attr_cache:
             return self._attr_cache[key]
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
-        result: Optional[list] = out
+        result: list | None = out
         declared = any(attr in self.index.classes[qn].attr_declared for qn in classes if qn in self.index.classes)
         for qn in classes:
             c = self.index.classes.get(qn)
@@ -80,7 +79,7 @@ class ExternalReads:
         self._attr_cache[key] = result
         return result
 
-    def _from_call_sites(self, access: Access) -> Optional[list[tuple[TypeRef, str]]]:
+    def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""
         if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
             return None
@@ -102,7 +101,7 @@ class ExternalReads:
 
     def could_hold(self, access: Access, module: str, cls: str) -> tuple[bool, str]:
         """Whether the receiver of ``access`` could be an instance of ``cls``, and why."""
-        refs: Optional[list[tuple[TypeRef, str]]]
+        refs: list[tuple[TypeRef, str]] | None
         if access.self_attr is not None and access.in_class is not None and access.in_class in self.index.classes:
             refs = self._self_attr_types(access.in_class, access.self_attr)
         elif access.types is not None:

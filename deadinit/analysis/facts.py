@@ -54,8 +54,9 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         # overwritten inside the same __init__ is not an inherited waste
         status = None
         killer = None
-        alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or \
-            [i for i in idxs if events[i].stmt.alloc is not None]
+        alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
+            i for i in idxs if events[i].stmt.alloc is not None
+        ]
         if killers and all(i in killed for i in alloc_idxs):
             kj = max(killers)
             if events[kj].owner != owner:
@@ -68,12 +69,28 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         alloc = c.stmt.alloc
         env = c.env
         size = an.folder.alloc_bytes(alloc, module, env, _self_values(events, rep, index))
-        if size is not None and alloc.kind not in ("container",) and fills and events[rep].stmt.kind == "fill" and events[rep].stmt.in_loop:
+        if (
+            size is not None
+            and alloc.kind not in ("container",)
+            and fills
+            and events[rep].stmt.kind == "fill"
+            and events[rep].stmt.in_loop
+        ):
             size = None  # filled in a loop: count unknown
         if size == 0:
             continue  # a known-empty allocation wastes nothing worth a finding
-        fact = AttrFact(cls, attr, owner, status, [events[i] for i in idxs], alloc, kind, killer, size,
-                        conditional=any(events[i].active is None for i in idxs))
+        fact = AttrFact(
+            cls,
+            attr,
+            owner,
+            status,
+            [events[i] for i in idxs],
+            alloc,
+            kind,
+            killer,
+            size,
+            conditional=any(events[i].active is None for i in idxs),
+        )
         fact.kept_by = kept_by
         fact.evidence = _evidence(an, fact, events, idxs, reach, mro, live)
         fact.unsure = list(unsure)
@@ -82,9 +99,17 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
     # attributes built from a dead one
     dead = {(f.attr) for f in facts}
     for f in facts:
-        f.feeds = sorted({events[i].stmt.attr for i, r in enumerate(ev_reads)
-                          if f.attr in r and events[i].stmt.kind in ("assign", "fill") and events[i].stmt.attr in dead
-                          and events[i].stmt.attr != f.attr and i not in effective})
+        f.feeds = sorted(
+            {
+                events[i].stmt.attr
+                for i, r in enumerate(ev_reads)
+                if f.attr in r
+                and events[i].stmt.kind in ("assign", "fill")
+                and events[i].stmt.attr in dead
+                and events[i].stmt.attr != f.attr
+                and i not in effective
+            }
+        )
     return facts
 
 
@@ -104,14 +129,38 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
     out.append(_ev("chain", f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
-        out.append(_ev("overwritten", f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts", k.path, k.stmt.line))
+        out.append(
+            _ev(
+                "overwritten",
+                f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
+                k.path,
+                k.stmt.line,
+            )
+        )
         for i in idxs:
             for note in an._between.get(i, []):
-                out.append(_ev("read-between", f"an element is read before being replaced: {note.replace('(read) ', 'self.')}; the fix must keep that value"))
+                out.append(
+                    _ev(
+                        "read-between",
+                        f"an element is read before being replaced: {note.replace('(read) ', 'self.')}; the fix must keep that value",
+                    )
+                )
         for h in getattr(fact, "kept_by", []):
-            out.append(_ev("kept-alive", f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation"))
+            out.append(
+                _ev(
+                    "kept-alive",
+                    f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation",
+                )
+            )
     checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})
-    out.append(_ev("checked", f"{len(checked)} methods reachable on {short(fact.cls)} checked: " + ", ".join(checked[:40]) + (" ..." if len(checked) > 40 else "")))
+    out.append(
+        _ev(
+            "checked",
+            f"{len(checked)} methods reachable on {short(fact.cls)} checked: "
+            + ", ".join(checked[:40])
+            + (" ..." if len(checked) > 40 else ""),
+        )
+    )
     # reads that exist but do not count
     reached = set(reach.methods)
     for qn in mro:
@@ -125,16 +174,44 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
                 else:
                     why = "not reachable on this class (no entry point calls it)"
                 line = next(ln for a, ln, _ in m.reads if a == fact.attr)
-                out.append(_ev("read-not-counted", f"{short(qn)}.{name} reads self.{fact.attr} but is {why}", index.file_of(qn).path, line))
+                out.append(
+                    _ev(
+                        "read-not-counted",
+                        f"{short(qn)}.{name} reads self.{fact.attr} but is {why}",
+                        index.file_of(qn).path,
+                        line,
+                    )
+                )
     for c in events:
-        if fact.attr in c.stmt.reads and c.stmt.kind in ("assign", "fill") and c.stmt.attr != fact.attr and c.owner != fact.cls:
-            out.append(_ev("read-not-counted", f"{short(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too", c.path, c.stmt.line))
+        if (
+            fact.attr in c.stmt.reads
+            and c.stmt.kind in ("assign", "fill")
+            and c.stmt.attr != fact.attr
+            and c.owner != fact.cls
+        ):
+            out.append(
+                _ev(
+                    "read-not-counted",
+                    f"{short(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
+                    c.path,
+                    c.stmt.line,
+                )
+            )
     for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
-            out.append(_ev("external-not-counted", f"`{a.receiver}.{fact.attr}`: {reason}", index.modules[mod].path, a.line))
+            out.append(
+                _ev("external-not-counted", f"`{a.receiver}.{fact.attr}`: {reason}", index.modules[mod].path, a.line)
+            )
         else:
-            out.append(_ev("external-not-counted", f"`{a.receiver}.{fact.attr}` is inside a class built only by dead statements", index.modules[mod].path, a.line))
+            out.append(
+                _ev(
+                    "external-not-counted",
+                    f"`{a.receiver}.{fact.attr}` is inside a class built only by dead statements",
+                    index.modules[mod].path,
+                    a.line,
+                )
+            )
     return out
 
 

@@ -11,7 +11,6 @@ workspace used only to build dead wrappers is dead too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
@@ -31,8 +30,8 @@ class AttrFact:
     stmts: list[ChainStmt]
     alloc: AllocInfo
     kind: str
-    killer: Optional[ChainStmt] = None
-    estimated_bytes: Optional[int] = None
+    killer: ChainStmt | None = None
+    estimated_bytes: int | None = None
     conditional: bool = False
     evidence: list[dict] = field(default_factory=list)
     unsure: list[str] = field(default_factory=list)
@@ -78,13 +77,16 @@ class Analyzer:
             names = set()
             for qn in mro:
                 for name in self.index.classes[qn].methods:
-                    if name in self.ext.by_attr and any(self.ext.could_hold(a, m, cls)[0] for a, m in self.ext.by_attr[name]
-                                                        if not (a.in_class and a.in_class in mro)):
+                    if name in self.ext.by_attr and any(
+                        self.ext.could_hold(a, m, cls)[0]
+                        for a, m in self.ext.by_attr[name]
+                        if not (a.in_class and a.in_class in mro)
+                    ):
                         names.add(name)
             self._reach[cls] = reachable(self.index, cls, names)
         return self._reach[cls]
 
-    def classify(self, alloc: Optional[AllocInfo], module: str) -> Optional[str]:
+    def classify(self, alloc: AllocInfo | None, module: str) -> str | None:
         if alloc is None:
             return None
         if alloc.kind == "maybe-class":
@@ -100,7 +102,7 @@ class Analyzer:
         return alloc.kind
 
     # -- the analysis --------------------------------------------------------
-    def analyse(self, cls: str) -> Optional[ClassAnalysis]:
+    def analyse(self, cls: str) -> ClassAnalysis | None:
         index = self.index
         chain = init_chain(index, cls)
         if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
@@ -161,8 +163,12 @@ class Analyzer:
 
         # construct sites inside the chain, for classes built only by dead statements
         def dead_built(effective: set) -> set:
-            dead_lines = {(c.path, ln) for i, c in enumerate(events) if c.stmt.kind in ("assign", "fill") and i not in effective
-                          for ln in range(c.stmt.line, c.stmt.end_line + 1)}
+            dead_lines = {
+                (c.path, ln)
+                for i, c in enumerate(events)
+                if c.stmt.kind in ("assign", "fill") and i not in effective
+                for ln in range(c.stmt.line, c.stmt.end_line + 1)
+            }
             out = set()
             candidates = {qn for loc in dead_lines for qn in self.sites_at.get(loc, ())}
             for qn in candidates:  # only classes constructed somewhere on a dead line
@@ -172,7 +178,7 @@ class Analyzer:
 
         ext_cache: dict[tuple, tuple] = {}
 
-        def ext_read(attr: str, dead_classes: frozenset) -> Optional[str]:
+        def ext_read(attr: str, dead_classes: frozenset) -> str | None:
             key = (attr, dead_classes)
             if key in ext_cache:
                 return ext_cache[key]
@@ -195,10 +201,19 @@ class Analyzer:
         def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
             """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
             a, b = c.stmt, k.stmt
-            return (a.kind == "fill" and a.fill_kind == "append" and b.kind == "fill" and b.fill_kind == "setitem"
-                    and a.attr == b.attr and k.owner != c.owner and a.loop_iter is not None
-                    and a.loop_iter == b.loop_iter and k.guards_hold is True and not b.after_return
-                    and b.alloc is not None)
+            return (
+                a.kind == "fill"
+                and a.fill_kind == "append"
+                and b.kind == "fill"
+                and b.fill_kind == "setitem"
+                and a.attr == b.attr
+                and k.owner != c.owner
+                and a.loop_iter is not None
+                and a.loop_iter == b.loop_iter
+                and k.guards_hold is True
+                and not b.after_return
+                and b.alloc is not None
+            )
 
         def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:
             return k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line
@@ -229,7 +244,9 @@ class Analyzer:
                             if k.stmt.alloc is not None and k.stmt.attr != y:
                                 holders.append(k.stmt.attr)  # the object lives on inside it
                             else:
-                                used = f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
+                                used = (
+                                    f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
+                                )
                                 break
                     if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not own_if_kill(k, c):
                         killed[i] = j
@@ -256,7 +273,9 @@ class Analyzer:
                 effective.add(i)
                 changed = True
                 for a in ev_reads[i]:
-                    if a not in live and not any(e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events):
+                    if a not in live and not any(
+                        e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events
+                    ):
                         mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
             if not changed:
                 break
@@ -267,4 +286,5 @@ class Analyzer:
 
     def _facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads) -> list[AttrFact]:
         from deadinit.analysis.facts import build_facts
+
         return build_facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, self._kept)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import MethodSummary
@@ -22,8 +21,9 @@ def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:
     return index.resolve_method(mro, name) is not None
 
 
-def method_reads(index: ProjectIndex, mro: list[str], start: list[tuple[str, MethodSummary]], why: str,
-                 reach: Optional[Reach] = None) -> Reach:
+def method_reads(
+    index: ProjectIndex, mro: list[str], start: list[tuple[str, MethodSummary]], why: str, reach: Reach | None = None
+) -> Reach:
     """Follow self calls, callbacks and super() calls from ``start``; collect reads."""
     reach = reach or Reach(mro[0], mro)
     stack = [(o, m, why) for o, m in start]
@@ -48,7 +48,7 @@ def method_reads(index: ProjectIndex, mro: list[str], start: list[tuple[str, Met
         for base, name in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
             if qn is not None and qn in mro:
-                r = index.resolve_method(mro[mro.index(qn):], name)
+                r = index.resolve_method(mro[mro.index(qn) :], name)
                 if r is not None:
                     stack.append((r[0], r[1], f"{base}.{name}(self) from {short(owner)}.{m.name}"))
     return reach

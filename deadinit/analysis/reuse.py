@@ -33,7 +33,6 @@ import os
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Optional
 
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
@@ -59,7 +58,7 @@ class AttrUse:
     status: str  # used | overwritten | dead | unused | skipped
     line: int = 0
     why: str = ""
-    bytes: Optional[int] = None  # estimated size, for dead allocations
+    bytes: int | None = None  # estimated size, for dead allocations
 
     @property
     def allocation(self) -> bool:
@@ -86,7 +85,7 @@ class Reuse:
     class_attrs: list[ClassAttrUse] = field(default_factory=list)
     super_into_dropped: list[tuple[str, str, str]] = field(default_factory=list)  # (caller, method, resolved owner)
     external_bases: list[str] = field(default_factory=list)  # non-project bases of dropped classes
-    dead_bytes: Optional[int] = None
+    dead_bytes: int | None = None
     threshold: float = 0.25
 
     # -- figures -------------------------------------------------------------
@@ -122,8 +121,12 @@ class Reuse:
 
     @property
     def flagged(self) -> bool:
-        return (self.share <= self.threshold and bool(self.dead_allocations)
-                and bool(self._m("overridden")) and not self.external_bases)
+        return (
+            self.share <= self.threshold
+            and bool(self.dead_allocations)
+            and bool(self._m("overridden"))
+            and not self.external_bases
+        )
 
     # -- what would move -----------------------------------------------------
     @property
@@ -145,9 +148,11 @@ class Reuse:
     def summary(self) -> str:
         cm = self.counted_methods
         al = self.allocations
-        return (f"{short(self.cls)} reuses {len(self.reused_methods)}/{len(cm)} methods and "
-                f"{len(self.used_allocations)}/{len(al)} allocations of {short(self.parent)} "
-                f"(share {self.share:.0%}, threshold {self.threshold:.0%})")
+        return (
+            f"{short(self.cls)} reuses {len(self.reused_methods)}/{len(cm)} methods and "
+            f"{len(self.used_allocations)}/{len(al)} allocations of {short(self.parent)} "
+            f"(share {self.share:.0%}, threshold {self.threshold:.0%})"
+        )
 
 
 # -- stubs ------------------------------------------------------------------
@@ -169,7 +174,7 @@ def _lines(stamp: tuple) -> list[str]:
     return _TEXT_CACHE[stamp]
 
 
-STUB_LOG: Optional[dict] = None  # set by ``log_stubs``: every answer given, for the result cache
+STUB_LOG: dict | None = None  # set by ``log_stubs``: every answer given, for the result cache
 
 
 @contextmanager
@@ -184,7 +189,7 @@ def log_stubs():
         STUB_LOG = before
 
 
-def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> bool:
+def is_stub(path: str, line: int, end_line: int, name: str | None = None) -> bool:
     """A method whose body only raises NotImplementedError, or is pass / ... / a docstring.
 
     Read from the file (summaries keep no bodies); cached per file version.  When the file on disk is
@@ -198,8 +203,8 @@ def is_stub(path: str, line: int, end_line: int, name: Optional[str] = None) -> 
     return _STUB_CACHE[key]
 
 
-def _stub_text(stamp: tuple, line: int, end_line: int, name: Optional[str]) -> bool:
-    text = "\n".join(_lines(stamp)[line - 1:end_line])
+def _stub_text(stamp: tuple, line: int, end_line: int, name: str | None) -> bool:
+    text = "\n".join(_lines(stamp)[line - 1 : end_line])
     result = False
     try:
         tree = ast.parse(textwrap.dedent(text))
@@ -260,8 +265,9 @@ def suggest_base(index: ProjectIndex, cls: str, parent: str, needed: set[str]) -
     return "object"
 
 
-def compute_reuse(index: ProjectIndex, analyzer, cls: str, threshold: float = 0.25, an=None,
-                  parent: Optional[str] = None) -> Optional[Reuse]:
+def compute_reuse(
+    index: ProjectIndex, analyzer, cls: str, threshold: float = 0.25, an=None, parent: str | None = None
+) -> Reuse | None:
     """The reuse table of ``cls`` against its first project base (or ``parent``)."""
     bases = [b.name for b in index.bases(cls) if b.kind == "class"]
     if not bases:
@@ -350,7 +356,9 @@ def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach,
         for name, line in index.classes[qn].class_attrs.items():
             if name in index.classes[qn].methods:
                 continue
-            owner = next((c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn)
+            owner = next(
+                (c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn
+            )
             if owner != qn:
                 r.class_attrs.append(ClassAttrUse(qn, name, line, "overridden", f"defined again by {short(owner)}"))
                 continue
@@ -373,7 +381,7 @@ def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach,
 
 def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
     """``super().m()`` / ``Parent.m(self)`` in code that stays whose target is a dropped class."""
-    for (owner, name) in reach.methods:
+    for owner, name in reach.methods:
         if owner in r.dropped:
             continue
         m = index.classes[owner].methods.get(name)
@@ -392,16 +400,25 @@ def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
 def to_dict(r: Reuse) -> dict:
     """Plain JSON-able form of the table (findings' ``extra``, ``--format json``)."""
     return {
-        "parent": r.parent, "suggested_base": r.suggestion, "dropped": list(r.dropped),
-        "share": round(r.share, 3), "threshold": r.threshold,
-        "methods": [{"owner": m.owner, "name": m.name, "lines": m.lines, "status": m.status, "why": m.why}
-                    for m in r.methods],
-        "attributes": [{"owner": a.owner, "name": a.attr, "kind": a.kind, "status": a.status, "line": a.line,
-                        "why": a.why} for a in r.attrs],
-        "class_attributes": [{"owner": c.owner, "name": c.name, "line": c.line, "status": c.status, "why": c.why}
-                             for c in r.class_attrs],
-        "move": {"attributes": r.move_attrs,
-                 "methods": [{"name": m.name, "lines": m.lines} for m in r.move_methods],
-                 "class_attributes": [c.name for c in r.move_class_attrs]},
+        "parent": r.parent,
+        "suggested_base": r.suggestion,
+        "dropped": list(r.dropped),
+        "share": round(r.share, 3),
+        "threshold": r.threshold,
+        "methods": [
+            {"owner": m.owner, "name": m.name, "lines": m.lines, "status": m.status, "why": m.why} for m in r.methods
+        ],
+        "attributes": [
+            {"owner": a.owner, "name": a.attr, "kind": a.kind, "status": a.status, "line": a.line, "why": a.why}
+            for a in r.attrs
+        ],
+        "class_attributes": [
+            {"owner": c.owner, "name": c.name, "line": c.line, "status": c.status, "why": c.why} for c in r.class_attrs
+        ],
+        "move": {
+            "attributes": r.move_attrs,
+            "methods": [{"name": m.name, "lines": m.lines} for m in r.move_methods],
+            "class_attributes": [c.name for c in r.move_class_attrs],
+        },
         "super_calls_into_dropped": [list(x) for x in r.super_into_dropped],
     }

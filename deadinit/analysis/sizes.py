@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import AllocInfo
 
 DTYPE_BYTES = {
-    "uint8": 1, "int8": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "float8_e4m3fnuz": 1,
-    "float16": 2, "half": 2, "bfloat16": 2, "int16": 2, "short": 2,
-    "float32": 4, "float": 4, "int32": 4, "int": 4, "uint32": 4,
-    "float64": 8, "double": 8, "int64": 8, "long": 8, "uint64": 8, "complex64": 8,
+    "uint8": 1,
+    "int8": 1,
+    "bool": 1,
+    "float8_e4m3fn": 1,
+    "float8_e5m2": 1,
+    "float8_e4m3fnuz": 1,
+    "float16": 2,
+    "half": 2,
+    "bfloat16": 2,
+    "int16": 2,
+    "short": 2,
+    "float32": 4,
+    "float": 4,
+    "int32": 4,
+    "int": 4,
+    "uint32": 4,
+    "float64": 8,
+    "double": 8,
+    "int64": 8,
+    "long": 8,
+    "uint64": 8,
+    "complex64": 8,
 }
 
 
@@ -23,7 +39,7 @@ class Folder:
             for k, v in s.env_defaults.items():
                 self.env_defaults.setdefault(k, v)
 
-    def fold(self, e, module: str, env: dict, self_vals: dict, depth: int = 0) -> Optional[int]:
+    def fold(self, e, module: str, env: dict, self_vals: dict, depth: int = 0) -> int | None:
         if e is None or depth > 20:
             return None
         k = e[0]
@@ -57,9 +73,16 @@ class Folder:
                 return None
             op = e[1]
             try:
-                return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else None,
-                        "<<": a << b, "**": a ** b if b < 64 else None, "%": a % b if b else None,
-                        "/": a // b if b and a % b == 0 else None}[op]
+                return {
+                    "+": a + b,
+                    "-": a - b,
+                    "*": a * b,
+                    "//": a // b if b else None,
+                    "<<": a << b,
+                    "**": a**b if b < 64 else None,
+                    "%": a % b if b else None,
+                    "/": a // b if b and a % b == 0 else None,
+                }[op]
             except (KeyError, OverflowError):
                 return None
         if k == "ifexp":
@@ -72,7 +95,7 @@ class Folder:
             return None
         return None
 
-    def _constant(self, module: str, name: str, depth: int) -> Optional[int]:
+    def _constant(self, module: str, name: str, depth: int) -> int | None:
         s = self.index.modules.get(module)
         if s is None:
             return None
@@ -85,7 +108,7 @@ class Folder:
                 return self._constant(src, r.name, depth + 1)
         return None
 
-    def alloc_bytes(self, alloc: Optional[AllocInfo], module: str, env: dict, self_vals: dict) -> Optional[int]:
+    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: dict, self_vals: dict) -> int | None:
         if alloc is None:
             return None
         if alloc.kind in ("cached-buffer", "global-singleton"):
@@ -102,7 +125,9 @@ class Folder:
             vals = [self.fold(x, module, env, self_vals) for x in shape[:3]]
             if not vals or any(v is None for v in vals):
                 return None
-            start, end, step = (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
+            start, end, step = (
+                (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
+            )
             numel = max(0, -(-(end - start) // step))
             return numel * DTYPE_BYTES.get(alloc.dtype or "int64", 8)
         if fn == "full":

@@ -41,9 +41,21 @@ def recordable(findings) -> list:
 
 def write_baseline(path: str, findings) -> int:
     """Write the findings' keys (plus readable context) to ``path`` atomically."""
-    entries = sorted(({"key": f.key, "code": f.code, "class": f.cls, "parent": f.parent, "attribute": f.attribute,
-                       "path": f.path.replace(os.sep, "/"), "message": f.message} for f in recordable(findings)),
-                     key=lambda e: e["key"])
+    entries = sorted(
+        (
+            {
+                "key": f.key,
+                "code": f.code,
+                "class": f.cls,
+                "parent": f.parent,
+                "attribute": f.attribute,
+                "path": f.path.replace(os.sep, "/"),
+                "message": f.message,
+            }
+            for f in recordable(findings)
+        ),
+        key=lambda e: e["key"],
+    )
     unique = list({e["key"]: e for e in entries}.values())
     doc = {"format": FORMAT, "version": VERSION, "deadinit": __version__, "findings": unique}
     folder = os.path.dirname(os.path.abspath(path))
@@ -75,7 +87,9 @@ def load_baseline(path: str) -> Baseline:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BaselineError(f"{path} is not a deadinit baseline (write one with --write-baseline)")
     if doc.get("version") != VERSION:
-        raise BaselineError(f"baseline {path} has version {doc.get('version')!r}; this deadinit reads version {VERSION}")
+        raise BaselineError(
+            f"baseline {path} has version {doc.get('version')!r}; this deadinit reads version {VERSION}"
+        )
     entries = doc.get("findings")
     if not isinstance(entries, list) or not all(isinstance(e, dict) and isinstance(e.get("key"), str) for e in entries):
         raise BaselineError(f"baseline {path} is damaged: `findings` must be a list of objects with a `key`")

@@ -6,20 +6,20 @@ reach into the stages themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable, Optional
 
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
-from deadinit.model.finding import Finding
-from deadinit.rules.registry import ALL_RULES
-from deadinit.index.pathfilter import per_file_ignored
-from deadinit.model.result import CheckResult  # noqa: F401 - re-exported: front-ends import it from here
+from deadinit.frontends.parse import FileError, summarize_many
 from deadinit.index.discovery import discover
 from deadinit.index.hierarchy_problems import hierarchy_problems
+from deadinit.index.pathfilter import per_file_ignored
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.finding import Finding
+from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.frontends.parse import FileError, summarize_many
+from deadinit.rules.registry import ALL_RULES
 
 
 @dataclass
@@ -30,8 +30,9 @@ class RuleContext:
     settings: Settings
 
 
-def summarize(paths: Iterable[str], settings: Settings, summarizer: Optional[Callable] = None,
-              excluded=None, discovery=None) -> tuple[list[FileSummary], list[str], int]:
+def summarize(
+    paths: Iterable[str], settings: Settings, summarizer: Callable | None = None, excluded=None, discovery=None
+) -> tuple[list[FileSummary], list[str], int]:
     """``discovery``: what ``discover`` found for these paths, when the caller already walked them."""
     disc = discovery or discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
     errors = [f"{p}: {m}" for p, m in disc.errors]
@@ -50,7 +51,7 @@ def candidate_classes(index: ProjectIndex) -> list[str]:
     return sorted(qn for qn in index.classes if any(b.kind == "class" for b in index.bases(qn)))
 
 
-def analyse(index: ProjectIndex, settings: Settings, only: Optional[set] = None) -> tuple[Analyzer, list[ClassAnalysis]]:
+def analyse(index: ProjectIndex, settings: Settings, only: set | None = None) -> tuple[Analyzer, list[ClassAnalysis]]:
     analyzer = Analyzer(index, settings)
     analyses = []
     for qn in candidate_classes(index):
@@ -71,7 +72,9 @@ def selected_rules(settings: Settings):
     return rules
 
 
-def findings_for(index: ProjectIndex, analyzer: Analyzer, analyses: list[ClassAnalysis], settings: Settings) -> list[Finding]:
+def findings_for(
+    index: ProjectIndex, analyzer: Analyzer, analyses: list[ClassAnalysis], settings: Settings
+) -> list[Finding]:
     ctx = RuleContext(index, analyzer, analyses, settings)
     out: list[Finding] = []
     for rule in selected_rules(settings):
@@ -114,7 +117,7 @@ def suppression_covers(codes, f: Finding) -> bool:
     return f.code.upper() in wanted or f.name.upper() in wanted
 
 
-def matching_suppression(f: Finding, index: ProjectIndex) -> Optional[tuple[str, int]]:
+def matching_suppression(f: Finding, index: ProjectIndex) -> tuple[str, int] | None:
     """The first (path, line) among the finding's related lines whose suppression covers it."""
     by_path = {s.path: s for s in index.modules.values()}
     for path, line in f.related_lines:
@@ -135,8 +138,14 @@ def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
     return False
 
 
-def run_check(paths: Iterable[str], settings: Optional[Settings] = None, summarizer: Optional[Callable] = None,
-              excluded=None, summaries: Optional[list[FileSummary]] = None, discovery=None) -> CheckResult:
+def run_check(
+    paths: Iterable[str],
+    settings: Settings | None = None,
+    summarizer: Callable | None = None,
+    excluded=None,
+    summaries: list[FileSummary] | None = None,
+    discovery=None,
+) -> CheckResult:
     settings = settings or Settings()
     res = CheckResult()
     if summaries is None:

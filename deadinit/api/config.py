@@ -14,9 +14,9 @@ import difflib
 import os
 import re
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Optional
 
 from deadinit.model.settings import Settings
 
@@ -34,7 +34,7 @@ class ConfigError(Exception):
 class Config:
     settings: Settings
     root: Path  # folder that relative patterns and roots are resolved against
-    path: Optional[Path] = None  # the file read, None when no configuration was found
+    path: Path | None = None  # the file read, None when no configuration was found
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
@@ -77,7 +77,7 @@ def _positive_int(key: str, value) -> int:
 
 def _template(key: str, value) -> str:
     if not isinstance(value, str) or "{name}" not in value:
-        raise ValueError("expected a string containing `{name}`, e.g. \"skip_init_{name}\"")
+        raise ValueError('expected a string containing `{name}`, e.g. "skip_init_{name}"')
     try:
         probe = value.format(name="x")
     except (KeyError, IndexError, ValueError) as e:
@@ -129,8 +129,14 @@ KNOWN_KEYS = tuple(_KEYS)
 
 
 def _type(v) -> str:
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-            dict: "a table"}.get(type(v), type(v).__name__)
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+    }.get(type(v), type(v).__name__)
 
 
 def known_codes() -> dict[str, str]:
@@ -177,7 +183,7 @@ def split_codes(option: str, text: str) -> tuple[str, ...]:
         raise ConfigError(f"{option}: {e}") from None
 
 
-def find_config(paths: Iterable[str]) -> Optional[Path]:
+def find_config(paths: Iterable[str]) -> Path | None:
     """The nearest ``pyproject.toml`` with a ``[tool.deadinit]`` table above the paths (or cwd)."""
     starts = [Path(os.path.abspath(p)) for p in paths] or [Path.cwd()]
     start = Path(os.path.commonpath([str(p) for p in starts]))
@@ -219,7 +225,7 @@ def _table(path: Path, data: dict, explicit: bool) -> dict:
     return table
 
 
-def parse_table(table: dict, path: Optional[Path], root: Path, base: Optional[Settings] = None) -> Config:
+def parse_table(table: dict, path: Path | None, root: Path, base: Settings | None = None) -> Config:
     where = f"{path}: " if path else ""
     settings = dataclasses.replace(base or Settings())
     cfg = Config(settings=settings, root=root, path=path, raw=dict(table))
@@ -227,8 +233,9 @@ def parse_table(table: dict, path: Optional[Path], root: Path, base: Optional[Se
         key = raw_key.replace("_", "-")
         if key not in _KEYS:
             hint = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
-            raise ConfigError(f"{where}unknown key {raw_key!r} in [tool.deadinit]"
-                              + (f" (did you mean {hint[0]!r}?)" if hint else ""))
+            raise ConfigError(
+                f"{where}unknown key {raw_key!r} in [tool.deadinit]" + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            )
         attr, parser = _KEYS[key]
         try:
             parsed = parser(key, value)
@@ -244,7 +251,7 @@ def parse_table(table: dict, path: Optional[Path], root: Path, base: Optional[Se
     return cfg
 
 
-def load_config(paths: Iterable[str] = (), config_file: Optional[str] = None) -> Config:
+def load_config(paths: Iterable[str] = (), config_file: str | None = None) -> Config:
     """Find and parse the configuration for a run over ``paths``."""
     paths = list(paths)
     if config_file is not None:

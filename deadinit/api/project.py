@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
-from deadinit.cli.output import UsageError
 from deadinit.api.config import Config, load_config, split_codes
+from deadinit.cli.output import UsageError
 from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
 
@@ -21,8 +21,9 @@ def require_paths(paths: Iterable[str]) -> None:
             raise UsageError(f"path does not exist: {p}")
 
 
-def configure(paths: list[str], config_file: Optional[str] = None, select: str = "", ignore: str = "",
-              show_unsure: bool = False) -> Config:
+def configure(
+    paths: list[str], config_file: str | None = None, select: str = "", ignore: str = "", show_unsure: bool = False
+) -> Config:
     """The run's configuration: the file's, then command-line overrides.
 
     ``--select`` replaces the configured selection; ``--ignore`` adds to it.
@@ -38,8 +39,7 @@ def configure(paths: list[str], config_file: Optional[str] = None, select: str =
     return cfg
 
 
-def analyse(paths: list[str], cfg: Config, progress_console=None,
-            summarizer=None, discovery=None) -> CheckResult:
+def analyse(paths: list[str], cfg: Config, progress_console=None, summarizer=None, discovery=None) -> CheckResult:
     """``run_check`` with the configured path filter, and a progress bar when a console is given.
 
     ``summarizer`` (issue 6): e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the stock one.
@@ -50,8 +50,9 @@ def analyse(paths: list[str], cfg: Config, progress_console=None,
     base = summarizer
     summarizer = ProgressSummarizer(progress_console, base=base) if progress_console is not None else base
     try:
-        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg),
-                         discovery=discovery)
+        return run_check(
+            paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg), discovery=discovery
+        )
     finally:
         if summarizer is not None:
             summarizer.close()
@@ -63,9 +64,9 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
     A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
     DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
     """
+    from deadinit.index.discovery import discover
     from deadinit.runtime import helper as helpers
     from deadinit.runtime import result_cache as results
-    from deadinit.index.discovery import discover
 
     s = cfg.settings
     excluded = PathFilter.from_config(cfg)
@@ -74,8 +75,9 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
     def walk() -> tuple[list, list]:
         if not found:
             disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
-            found.append((disc, [(f.path, f.module, f.is_package) for f in disc.files],
-                          [f"{p}: {m}" for p, m in disc.errors]))
+            found.append(
+                (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
+            )
         return found[0][1], found[0][2]
 
     store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
@@ -96,9 +98,12 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
         result = analyse(paths, cfg, progress_console, summarizer, discovery=found[0][0])
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
-        lite = dataclasses.replace(result, index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure,
-                                                                                    *result.suppressed]),
-                                   analyzer=None, analyses=[])
+        lite = dataclasses.replace(
+            result,
+            index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure, *result.suppressed]),
+            analyzer=None,
+            analyses=[],
+        )
         store.store(results.Snapshot(items, notes, states, summarizer.last_inputs[2], dict(stubs), lite))
     return result
 
@@ -120,7 +125,9 @@ def scope_to(findings, errors, files: Iterable[str]):
 
 
 def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:
-    return dataclasses.replace(result, findings=list(findings), errors=list(result.errors if errors is None else errors))
+    return dataclasses.replace(
+        result, findings=list(findings), errors=list(result.errors if errors is None else errors)
+    )
 
 
 def resolve_class(result: CheckResult, name: str) -> str:

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
-from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from deadinit.api import project
-from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
+from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from deadinit.api.config import ConfigError
+from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
 
 FORMATS = ("text", "json", "sarif", "github", "concise")
 HUMAN = ("text", "concise")
@@ -18,25 +17,25 @@ HUMAN = ("text", "concise")
 class CheckOptions:
     paths: tuple[str, ...] = ()
     fmt: str = "text"
-    project_dir: Optional[str] = None
-    config: Optional[str] = None
+    project_dir: str | None = None
+    config: str | None = None
     select: str = ""
     ignore: str = ""
     show_unsure: bool = False
     no_evidence: bool = False
-    baseline: Optional[str] = None
-    write_baseline: Optional[str] = None
+    baseline: str | None = None
+    write_baseline: str | None = None
     report_unused_ignores: bool = False
     statistics: bool = False
     exit_zero: bool = False
     exit_non_zero_on_fix: bool = False  # nothing is fixed by check; kept for ruff parity
     quiet: bool = False
     color: str = "auto"
-    output_file: Optional[str] = None
+    output_file: str | None = None
     # speed (issue 6): see deadinit.runtime.summarizer
     no_cache: bool = False
-    cache_dir: Optional[str] = None
-    jobs: Optional[int] = None
+    cache_dir: str | None = None
+    jobs: int | None = None
     no_prefilter: bool = False
 
 
@@ -92,8 +91,10 @@ def _run(o: CheckOptions) -> int:
         if filtered.baselined:
             notes.append(f"{filtered.baselined} finding(s) hidden by baseline {base.path}")
         if filtered.stale and scope is None:
-            notes.append(f"{len(filtered.stale)} baseline entr{'y' if len(filtered.stale) == 1 else 'ies'} "
-                         f"no longer found (refresh with --write-baseline)")
+            notes.append(
+                f"{len(filtered.stale)} baseline entr{'y' if len(filtered.stale) == 1 else 'ies'} "
+                f"no longer found (refresh with --write-baseline)"
+            )
     if result.suppressed and scope is None:
         notes.append(f"{len(result.suppressed)} finding(s) suppressed by comments or per-file-ignores")
 

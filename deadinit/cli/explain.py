@@ -11,14 +11,20 @@ import click
 from rich.text import Text
 from rich.tree import Tree
 
-from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.api.config import ConfigError
+from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.model.finding import human_bytes
 from deadinit.report import reuse_table
 from deadinit.report.paths import display
 
-STATUS_STYLE = {"overwritten": "bold red", "unread": "bold yellow", "live": "green", "skipped": "dim",
-                "plain": "dim", "not reported": "dim"}
+STATUS_STYLE = {
+    "overwritten": "bold red",
+    "unread": "bold yellow",
+    "live": "green",
+    "skipped": "dim",
+    "plain": "dim",
+    "not reported": "dim",
+}
 
 
 def _groups(an, cls: str) -> list[tuple[str, str, list]]:
@@ -47,14 +53,21 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
         lines += [f"unsure: {u}" for u in fact.unsure]
         return fact.status, head, lines
     if all(c.active is False for c in stmts):
-        return "skipped", "never runs for this class", [
-            "every assignment sits under a condition that is false for the arguments this class passes"]
+        return (
+            "skipped",
+            "never runs for this class",
+            ["every assignment sits under a condition that is false for the arguments this class passes"],
+        )
     allocs = [c for c in stmts if c.stmt.alloc is not None]
     kind = next((k for k in (analyzer.classify(c.stmt.alloc, module) for c in allocs) if k), None)
     why = an.read_why.get(attr)
     if attr in an.live or any(id(c) in effective_ids for c in stmts):
         label = f"live ({kind})" if kind else "live (plain value, not an allocation)"
-        return "live", label, [why or "its value is used within the __init__ chain, or kept alive inside a live attribute"]
+        return (
+            "live",
+            label,
+            [why or "its value is used within the __init__ chain, or kept alive inside a live attribute"],
+        )
     if kind is None:
         return "plain", "not an allocation (plain value): never reported", ["no read that counts was found"]
     return "not reported", f"{kind}: not reported", ["overwritten inside its own __init__, or kept by a live attribute"]
@@ -78,8 +91,9 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
         console.print("No ancestor __init__ runs for this class: nothing inherited to explain.")
         reuse_table.render_for(console, index, analyzer, qualname)
         return
-    console.print(Text("__init__ chain: " + " -> ".join(f"{o.rsplit('.', 1)[-1]}.__init__" for o in an.chain.inits),
-                       style="dim"))
+    console.print(
+        Text("__init__ chain: " + " -> ".join(f"{o.rsplit('.', 1)[-1]}.__init__" for o in an.chain.inits), style="dim")
+    )
     for note in an.chain.notes:
         console.print(Text(f"note: {note}", style="dim"))
     methods = sorted(an.reach.methods.items())
@@ -102,8 +116,11 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
         label.append(headline, style=STATUS_STYLE.get(status, ""))
         node = tree.add(label)
         where = ", ".join(f"{display(c.path)}:{c.stmt.line}" for c in stmts)
-        node.add(Text(f"allocated at {where}" if any(c.stmt.alloc for c in stmts) else f"assigned at {where}",
-                      style="magenta"))
+        node.add(
+            Text(
+                f"allocated at {where}" if any(c.stmt.alloc for c in stmts) else f"assigned at {where}", style="magenta"
+            )
+        )
         for line in lines:
             node.add(Text(line, style="dim"))
     if not groups:
@@ -115,7 +132,9 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
 @click.command("explain")
 @click.argument("qualname")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--config", metavar="FILE", type=click.Path(), help="Settings file instead of the nearest pyproject.toml.")
+@click.option(
+    "--config", metavar="FILE", type=click.Path(), help="Settings file instead of the nearest pyproject.toml."
+)
 @click.option("--verbose", "-v", is_flag=True, help="Also list every method that can run, and why.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def explain(qualname: str, paths, config, verbose: bool, color: str) -> None:

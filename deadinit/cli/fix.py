@@ -40,44 +40,116 @@ class _Strategies(click.Choice):
 
 @click.command("fix")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--strategy", type=_Strategies(), default="skip-flag", show_default=True,
-              help="How to fix: skip-flag guards the parent's dead allocations with a flag the subclass passes.")
-@click.option("--diff", "diff_only", is_flag=True,
-              help="Print a unified diff and write nothing (exit 1 if it is not empty).")
-@click.option("--class", "classes", multiple=True, metavar="QUALNAME",
-              help="Only fix this subclass (qualified or trailing dotted name); repeatable.")
+@click.option(
+    "--strategy",
+    type=_Strategies(),
+    default="skip-flag",
+    show_default=True,
+    help="How to fix: skip-flag guards the parent's dead allocations with a flag the subclass passes.",
+)
+@click.option(
+    "--diff", "diff_only", is_flag=True, help="Print a unified diff and write nothing (exit 1 if it is not empty)."
+)
+@click.option(
+    "--class",
+    "classes",
+    multiple=True,
+    metavar="QUALNAME",
+    help="Only fix this subclass (qualified or trailing dotted name); repeatable.",
+)
 @click.option("--select", default="", help="Comma-separated rule codes or names to fix (default: DI001,DI002).")
-@click.option("--report", "report_file", metavar="FILE", type=click.Path(),
-              help="Write a JSON record of every change ({\"changes\": [...]}) for reviewers and `deadinit gpu-check`.")
+@click.option(
+    "--report",
+    "report_file",
+    metavar="FILE",
+    type=click.Path(),
+    help='Write a JSON record of every change ({"changes": [...]}) for reviewers and `deadinit gpu-check`.',
+)
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that rest on judging reads outside the hierarchy.")
 @click.option("--flag-name", metavar="NAME", help="Name of the new parameter (default: skip_init_<attribute>).")
-@click.option("--max-copy-lines", type=click.IntRange(min=1), default=None,
-              help="direct-base: refuse when more lines than this would be copied (default 400).")
+@click.option(
+    "--max-copy-lines",
+    type=click.IntRange(min=1),
+    default=None,
+    help="direct-base: refuse when more lines than this would be copied (default 400).",
+)
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @speed_options
-def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, max_copy_lines, config,
-        exit_non_zero_on_fix, quiet, color, no_cache, cache_dir, jobs, no_prefilter) -> None:
+def fix(
+    paths,
+    strategy,
+    diff_only,
+    classes,
+    select,
+    report_file,
+    unsafe_fixes,
+    flag_name,
+    max_copy_lines,
+    config,
+    exit_non_zero_on_fix,
+    quiet,
+    color,
+    no_cache,
+    cache_dir,
+    jobs,
+    no_prefilter,
+) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
     Strategies: skip-flag (the parent skips what the subclass never uses, behind a
     ``skip_init_<name>`` parameter) and direct-base (re-base a low-reuse subclass on
     the nearest ancestor it still needs, inlining what it uses).
     """
-    sys.exit(run(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, config,
-                 exit_non_zero_on_fix, quiet, color, max_copy_lines, no_cache, cache_dir, jobs, no_prefilter))
+    sys.exit(
+        run(
+            paths,
+            strategy,
+            diff_only,
+            classes,
+            select,
+            report_file,
+            unsafe_fixes,
+            flag_name,
+            config,
+            exit_non_zero_on_fix,
+            quiet,
+            color,
+            max_copy_lines,
+            no_cache,
+            cache_dir,
+            jobs,
+            no_prefilter,
+        )
+    )
 
 
-def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", report_file=None, unsafe_fixes=False,
-        flag_name=None, config=None, exit_non_zero_on_fix=False, quiet=False, color="auto",
-        max_copy_lines=None, no_cache=False, cache_dir=None, jobs=None, no_prefilter=False) -> int:
+def run(
+    paths,
+    strategy="skip-flag",
+    diff_only=False,
+    classes=(),
+    select="",
+    report_file=None,
+    unsafe_fixes=False,
+    flag_name=None,
+    config=None,
+    exit_non_zero_on_fix=False,
+    quiet=False,
+    color="auto",
+    max_copy_lines=None,
+    no_cache=False,
+    cache_dir=None,
+    jobs=None,
+    no_prefilter=False,
+) -> int:
+    from deadinit.api import project
+    from deadinit.api.config import ConfigError
+    from deadinit.cli.output import UsageError, make_console
     from deadinit.fixes.driver import run_fix
     from deadinit.model.fix import FixOptions
-    from deadinit.api import project
-    from deadinit.cli.output import UsageError, make_console
-    from deadinit.api.config import ConfigError
 
     err = make_console(color, stderr=True)
     targets = list(paths) or ["."]
@@ -98,9 +170,14 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
         return EXIT_ERROR
     for e in result.errors:
         err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
-    options = FixOptions(settings=cfg.settings, classes=wanted, select=cfg.settings.select,
-                         unsafe_fixes=unsafe_fixes, flag_name=flag_name,
-                         max_copy_lines=max_copy_lines or cfg.settings.direct_base_max_lines)
+    options = FixOptions(
+        settings=cfg.settings,
+        classes=wanted,
+        select=cfg.settings.select,
+        unsafe_fixes=unsafe_fixes,
+        flag_name=flag_name,
+        max_copy_lines=max_copy_lines or cfg.settings.direct_base_max_lines,
+    )
     out = run_fix(result, strategy, options, write=not diff_only)
     if diff_only:
         sys.stdout.write(out.diff())

@@ -13,8 +13,8 @@ import click
 from rich.text import Text
 from rich.tree import Tree
 
-from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.api.config import ConfigError
+from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.model.finding import human_bytes
 
 
@@ -69,13 +69,16 @@ def build_tree(index, root: str, found: dict) -> Tree:
 
 def roots(index) -> list[str]:
     """Project classes with subclasses and no project base: the tops of hierarchies."""
-    return sorted(qn for qn in index.classes
-                  if index.subclasses.get(qn) and not any(b.kind == "class" for b in index.bases(qn)))
+    return sorted(
+        qn for qn in index.classes if index.subclasses.get(qn) and not any(b.kind == "class" for b in index.bases(qn))
+    )
 
 
 @click.command("graph")
 @click.argument("args", nargs=-1, metavar="[QUALNAME] [PATHS]...")
-@click.option("--config", metavar="FILE", type=click.Path(), help="Settings file instead of the nearest pyproject.toml.")
+@click.option(
+    "--config", metavar="FILE", type=click.Path(), help="Settings file instead of the nearest pyproject.toml."
+)
 @click.option("--all", "show_all", is_flag=True, help="Without QUALNAME: also hierarchies without findings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def graph(args, config, show_all: bool, color: str) -> None:

@@ -19,8 +19,11 @@ def _interrupted_at_startup(signum, frame) -> None:  # pragma: no cover - timing
     os._exit(130)
 
 
-_AS_PROGRAM = (__name__ == "__main__" or os.path.basename(sys.argv[0]) in ("deadinit", "deadinit.exe")
-               or sys.argv[0].endswith(os.path.join("deadinit", "__main__.py")))  # python -m deadinit
+_AS_PROGRAM = (
+    __name__ == "__main__"
+    or os.path.basename(sys.argv[0]) in ("deadinit", "deadinit.exe")
+    or sys.argv[0].endswith(os.path.join("deadinit", "__main__.py"))
+)  # python -m deadinit
 if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
     signal.signal(signal.SIGINT, _interrupted_at_startup)
     if sys.argv[1:2] == ["check"] and not {"--no-cache", "-h", "--help"} & set(sys.argv):
@@ -70,14 +73,17 @@ class _Main(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
-        except BaseException as e:  # noqa: BLE001 - the one place that turns crashes into one line
+        except BaseException as e:
             if _interrupted(e):
                 click.echo("deadinit: interrupted", err=True)
                 sys.exit(130)
             if os.environ.get("DEADINIT_TRACEBACK"):
                 raise
-            click.echo(f"deadinit: internal error: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''} "
-                       "(set DEADINIT_TRACEBACK=1 to see the traceback, and please report it)", err=True)
+            click.echo(
+                f"deadinit: internal error: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''} "
+                "(set DEADINIT_TRACEBACK=1 to see the traceback, and please report it)",
+                err=True,
+            )
             sys.exit(2)
 
 
@@ -101,32 +107,83 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "sarif", "github", "concise"]), default="text",
-              show_default=True, help="Output format (json: schema in the README; sarif: SARIF 2.1.0).")
-@click.option("--project", "project_dir", metavar="DIR", type=click.Path(),
-              help="Analyse DIR as the project; PATHS then only pick which findings are reported: those whose "
-                   "allocation, re-assignment or subclass lies in PATHS (the pre-commit hook uses this).")
-@click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE instead of the nearest "
-              "pyproject.toml with [tool.deadinit].")
-@click.option("--show-unsure", is_flag=True, help="Also report findings where analysis is unsure (dynamic getattr, __dict__...).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "sarif", "github", "concise"]),
+    default="text",
+    show_default=True,
+    help="Output format (json: schema in the README; sarif: SARIF 2.1.0).",
+)
+@click.option(
+    "--project",
+    "project_dir",
+    metavar="DIR",
+    type=click.Path(),
+    help="Analyse DIR as the project; PATHS then only pick which findings are reported: those whose "
+    "allocation, re-assignment or subclass lies in PATHS (the pre-commit hook uses this).",
+)
+@click.option(
+    "--config",
+    metavar="FILE",
+    type=click.Path(),
+    help="Read settings from FILE instead of the nearest pyproject.toml with [tool.deadinit].",
+)
+@click.option(
+    "--show-unsure", is_flag=True, help="Also report findings where analysis is unsure (dynamic getattr, __dict__...)."
+)
 @click.option("--select", default="", help="Comma-separated rule codes or names to run (replaces the configured list).")
-@click.option("--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list).")
+@click.option(
+    "--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list)."
+)
 @click.option("--no-evidence", is_flag=True, help="Text format: hide the evidence chain.")
 @click.option("--baseline", metavar="FILE", type=click.Path(), help="Report only findings not recorded in FILE.")
 @click.option("--write-baseline", metavar="FILE", type=click.Path(), help="Record today's findings in FILE and exit 0.")
-@click.option("--report-unused-ignores", is_flag=True, help="Report `# deadinit: ignore` comments that suppress nothing (DI100).")
+@click.option(
+    "--report-unused-ignores", is_flag=True, help="Report `# deadinit: ignore` comments that suppress nothing (DI100)."
+)
 @click.option("--statistics", is_flag=True, help="Print counts per rule instead of the findings.")
-@click.option("--output-file", "-o", metavar="FILE", type=click.Path(), help="Write the report to FILE instead of stdout.")
+@click.option(
+    "--output-file", "-o", metavar="FILE", type=click.Path(), help="Write the report to FILE instead of stdout."
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are reported (errors still exit 2).")
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="With `deadinit fix`: exit 1 when files changed; accepted "
-              "by check for ruff parity.")
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="With `deadinit fix`: exit 1 when files changed; accepted by check for ruff parity.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Only the findings: no code frames, summary, notes or progress.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colour output; auto respects NO_COLOR and whether output is a terminal.")
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour output; auto respects NO_COLOR and whether output is a terminal.",
+)
 @speed_options  # issue 6
-def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evidence, baseline, write_baseline,
-          report_unused_ignores, statistics, output_file, exit_zero, exit_non_zero_on_fix, quiet, color,
-          no_cache, cache_dir, jobs, no_prefilter) -> None:
+def check(
+    paths,
+    fmt,
+    project_dir,
+    config,
+    show_unsure,
+    select,
+    ignore,
+    no_evidence,
+    baseline,
+    write_baseline,
+    report_unused_ignores,
+    statistics,
+    output_file,
+    exit_zero,
+    exit_non_zero_on_fix,
+    quiet,
+    color,
+    no_cache,
+    cache_dir,
+    jobs,
+    no_prefilter,
+) -> None:
     """Analyse PATHS as one project and report dead parent allocations.
 
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
@@ -137,14 +194,33 @@ def check(paths, fmt, project_dir, config, show_unsure, select, ignore, no_evide
         prestart()
     from deadinit.cli.check import CheckOptions, run
 
-    sys.exit(run(CheckOptions(
-        paths=tuple(paths), fmt=fmt, project_dir=project_dir, config=config, select=select, ignore=ignore,
-        show_unsure=show_unsure, no_evidence=no_evidence, baseline=baseline, write_baseline=write_baseline,
-        report_unused_ignores=report_unused_ignores, statistics=statistics, exit_zero=exit_zero,
-        exit_non_zero_on_fix=exit_non_zero_on_fix, quiet=quiet, color=color, output_file=output_file,
-        no_cache=no_cache, cache_dir=cache_dir, jobs=jobs, no_prefilter=no_prefilter)))  # speed options: issue 6
-
-
+    sys.exit(
+        run(
+            CheckOptions(
+                paths=tuple(paths),
+                fmt=fmt,
+                project_dir=project_dir,
+                config=config,
+                select=select,
+                ignore=ignore,
+                show_unsure=show_unsure,
+                no_evidence=no_evidence,
+                baseline=baseline,
+                write_baseline=write_baseline,
+                report_unused_ignores=report_unused_ignores,
+                statistics=statistics,
+                exit_zero=exit_zero,
+                exit_non_zero_on_fix=exit_non_zero_on_fix,
+                quiet=quiet,
+                color=color,
+                output_file=output_file,
+                no_cache=no_cache,
+                cache_dir=cache_dir,
+                jobs=jobs,
+                no_prefilter=no_prefilter,
+            )
+        )
+    )  # speed options: issue 6
 
 
 if __name__ == "__main__":  # pragma: no cover

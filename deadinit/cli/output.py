@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, Optional, TextIO
+from typing import TextIO
 
 import click
 from rich.console import Console
@@ -17,7 +18,7 @@ class UsageError(Exception):
     """Bad input on the command line or in files it names: one line, exit 2."""
 
 
-def make_console(color: str = "auto", stderr: bool = False, file: Optional[TextIO] = None) -> Console:
+def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None = None) -> Console:
     """``color``: auto (TTY and NO_COLOR/FORCE_COLOR decide), always, never."""
     kw = dict(highlight=False, soft_wrap=False, stderr=stderr)
     if file is not None:
@@ -31,14 +32,14 @@ def make_console(color: str = "auto", stderr: bool = False, file: Optional[TextI
     return Console(**kw)
 
 
-def fail(message: str) -> "NoReturn":  # noqa: F821
+def fail(message: str) -> NoReturn:  # noqa: F821
     """Print ``deadinit: error: message`` on stderr and exit 2 (no traceback)."""
     click.echo(f"deadinit: error: {message}", err=True)
     sys.exit(EXIT_ERROR)
 
 
 @contextmanager
-def output_stream(output_file: Optional[str]) -> Iterator[TextIO]:
+def output_stream(output_file: str | None) -> Iterator[TextIO]:
     """stdout, or ``--output-file`` (folders created, written whole at the end)."""
     if not output_file:
         yield sys.stdout

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -19,20 +19,27 @@ DELAY = 1.0
 
 
 class ProgressSummarizer:
-    def __init__(self, console: Console, base: Optional[Callable] = None, delay: float = DELAY):
+    def __init__(self, console: Console, base: Callable | None = None, delay: float = DELAY):
         self.console = console
         self.base = base
         self.delay = delay
         self.start = time.monotonic()
-        self.progress: Optional[Progress] = None
+        self.progress: Progress | None = None
         self.task = None
 
     def _show(self, done: int, total: int) -> None:
         if self.progress is None:
             if time.monotonic() - self.start < self.delay:
                 return
-            self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                                     MofNCompleteColumn(), TimeElapsedColumn(), console=self.console, transient=True)
+            self.progress = Progress(
+                SpinnerColumn(),
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=self.console,
+                transient=True,
+            )
             self.progress.start()
             self.task = self.progress.add_task("summarising files", total=total)
         self.progress.update(self.task, completed=done, total=total)
@@ -53,7 +60,7 @@ class ProgressSummarizer:
             out = []
             step = max(1, min(64, total // 50 or 1))
             for i in range(0, total, step):
-                out.extend(base(items[i:i + step], settings))
+                out.extend(base(items[i : i + step], settings))
                 self._show(len(out), total)
         if self.progress is not None:
             self.progress.update(self.task, completed=total, description="analysing class hierarchies")

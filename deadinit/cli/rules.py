@@ -26,8 +26,16 @@ def _safety(rule) -> str:
 def rule_rows() -> list[dict]:
     from deadinit.rules.di100_unused_suppression import all_rules
 
-    return [{"code": r.code, "name": r.name, "summary": _one_line(r.summary), "fix": _one_line(r.fix),
-             "fix_safety": _safety(r)} for r in all_rules()]
+    return [
+        {
+            "code": r.code,
+            "name": r.name,
+            "summary": _one_line(r.summary),
+            "fix": _one_line(r.fix),
+            "fix_safety": _safety(r),
+        }
+        for r in all_rules()
+    ]
 
 
 def markdown_table() -> str:
@@ -64,8 +72,14 @@ def rules(fmt: str, color: str) -> None:
 
 @click.command("rule")
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text", show_default=True,
-              help="text renders the doc on a terminal; markdown prints its source.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown", "json"]),
+    default="text",
+    show_default=True,
+    help="text renders the doc on a terminal; markdown prints its source.",
+)
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def rule(code: str, fmt: str, color: str) -> None:
     """Show a rule's doc: what it does, why it is bad, example, fix safety (CODE or name)."""
@@ -76,8 +90,13 @@ def rule(code: str, fmt: str, color: str) -> None:
         fail(f"unknown rule {code!r} (known: {', '.join(x.code for x in all_rules())}; see `deadinit rules`)")
     doc = r.doc()
     if fmt == "json":
-        sys.stdout.write(json.dumps({"code": r.code, "name": r.name, "summary": _one_line(r.summary),
-                                     "fix_safety": _safety(r), "doc": doc}, indent=2) + "\n")
+        sys.stdout.write(
+            json.dumps(
+                {"code": r.code, "name": r.name, "summary": _one_line(r.summary), "fix_safety": _safety(r), "doc": doc},
+                indent=2,
+            )
+            + "\n"
+        )
         return
     console = make_console(color)
     if fmt == "markdown" or not console.is_terminal:

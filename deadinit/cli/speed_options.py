@@ -7,14 +7,29 @@ import click
 
 def speed_options(func):
     """``--no-cache``, ``--cache-dir DIR``, ``--jobs N``, ``--no-prefilter`` (in that order)."""
-    for option in reversed((
-        click.option("--no-cache", is_flag=True, help="Summarise every file again; do not read or write the cache."),
-        click.option("--cache-dir", metavar="DIR", type=click.Path(),
-                     help="Keep the cache in DIR instead of .deadinit_cache/ at the project root."),
-        click.option("--jobs", "-j", metavar="N", type=click.IntRange(min=1),
-                     help="Worker processes for summarising files [default: all cores]."),
-        click.option("--no-prefilter", is_flag=True, help="Parse every function with libcst (slower; same findings)."),
-    )):
+    for option in reversed(
+        (
+            click.option(
+                "--no-cache", is_flag=True, help="Summarise every file again; do not read or write the cache."
+            ),
+            click.option(
+                "--cache-dir",
+                metavar="DIR",
+                type=click.Path(),
+                help="Keep the cache in DIR instead of .deadinit_cache/ at the project root.",
+            ),
+            click.option(
+                "--jobs",
+                "-j",
+                metavar="N",
+                type=click.IntRange(min=1),
+                help="Worker processes for summarising files [default: all cores].",
+            ),
+            click.option(
+                "--no-prefilter", is_flag=True, help="Parse every function with libcst (slower; same findings)."
+            ),
+        )
+    ):
         func = option(func)
     return func
 
@@ -22,5 +37,6 @@ def speed_options(func):
 def summarizer(no_cache: bool = False, cache_dir=None, jobs=None, no_prefilter: bool = False, freeze_gc: bool = False):
     from deadinit.runtime.summarizer import ProjectSummarizer
 
-    return ProjectSummarizer(jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, use_prefilter=not no_prefilter,
-                             freeze_gc=freeze_gc)
+    return ProjectSummarizer(
+        jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, use_prefilter=not no_prefilter, freeze_gc=freeze_gc
+    )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from dataclasses import dataclass, field
-from typing import Optional
 
 from deadinit.analysis.reach import short
 from deadinit.fixes import safety
@@ -27,10 +26,10 @@ class FixOutcome:
     strategy: str
     plan: Plan  # the plan that passed every check (possibly empty)
     before: object  # CheckResult the plan was made from
-    after: Optional[object] = None  # CheckResult of the rewritten project (None when nothing changed)
+    after: object | None = None  # CheckResult of the rewritten project (None when nothing changed)
     rejected: list[Refusal] = field(default_factory=list)  # changes the safety checks refused
     written: list[str] = field(default_factory=list)
-    error: Optional[str] = None  # a write failed (nothing was written)
+    error: str | None = None  # a write failed (nothing was written)
 
     @property
     def refusals(self) -> list[Refusal]:
@@ -98,8 +97,16 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
             exclude.add(cid)
             c = by_id.get(cid)
             if c is not None:
-                rejected.append(Refusal(c.cls, ", ".join(c.parents), c.attributes + c.overwritten,
-                                        f"rewrite refused by the safety checks: {why}", c.findings, "unsafe-rewrite"))
+                rejected.append(
+                    Refusal(
+                        c.cls,
+                        ", ".join(c.parents),
+                        c.attributes + c.overwritten,
+                        f"rewrite refused by the safety checks: {why}",
+                        c.findings,
+                        "unsafe-rewrite",
+                    )
+                )
     return FixOutcome(strategy, Plan(refusals=plan.refusals), result, None, rejected)
 
 
@@ -120,9 +127,11 @@ def _analysis_problems(before, after, plan: Plan) -> dict:
         if keys:
             bad[cid] = "re-analysis still reports " + ", ".join(keys[:3]) + (" ..." if len(keys) > 3 else "")
     for f in new:
-        culprits = [c for c in plan.changes
-                    if f.cls == c.cls or f.cls in c.parents or f.parent in c.parents or f.parent == c.cls
-                    or f.path in c.files]
+        culprits = [
+            c
+            for c in plan.changes
+            if f.cls == c.cls or f.cls in c.parents or f.parent in c.parents or f.parent == c.cls or f.path in c.files
+        ]
         for c in culprits or plan.changes:
             bad.setdefault(c.id, f"re-analysis reports a new finding {f.code} {short(f.cls)}.{f.attribute}")
     return bad

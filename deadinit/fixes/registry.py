@@ -9,7 +9,7 @@ checks a plan with ``deadinit.fixes.safety`` and writes it.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 STRATEGY_MODULES = {
     "skip-flag": "deadinit.fixes.skip_flag.planner",
@@ -24,6 +24,6 @@ def load_strategies() -> dict[str, Callable]:
     for name, module in STRATEGY_MODULES.items():
         try:
             out[name] = importlib.import_module(module).plan
-        except Exception as e:  # noqa: BLE001 - reported by ``deadinit fix``, never fatal
+        except Exception as e:
             LOAD_ERRORS[name] = f"{type(e).__name__}: {e}"
     return out

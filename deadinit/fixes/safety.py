@@ -20,7 +20,6 @@ import signal
 import stat
 import tempfile
 import threading
-from typing import Optional
 
 import libcst as cst
 
@@ -29,7 +28,7 @@ from deadinit.model.fix import Change, FilePlan
 BOM = b"\xef\xbb\xbf"
 
 
-def check_file(fp: FilePlan) -> Optional[str]:
+def check_file(fp: FilePlan) -> str | None:
     """None when the rewrite of one file is acceptable, else the reason it is not."""
     try:
         new_mod = cst.parse_module(fp.new)
@@ -68,7 +67,7 @@ def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(s, e) for s, e in out]
 
 
-def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) -> Optional[str]:
+def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) -> str | None:
     """Whether ``new`` is ``old`` with only the given 1-based line ranges replaced."""
     lines = old.splitlines(keepends=True)
     offsets = [0]
@@ -79,7 +78,7 @@ def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) ->
         s, e = max(1, s), min(len(lines), e)
         if s > e:
             continue
-        segments.append(old[cur:offsets[s - 1]])
+        segments.append(old[cur : offsets[s - 1]])
         cur = offsets[e]
     segments.append(old[cur:])
     pattern = b"(?:.*?)".join(re.escape(seg) for seg in segments)
@@ -146,7 +145,7 @@ def atomic_write(path: str, data: bytes) -> None:
         pass
 
 
-def write_files(files: list[FilePlan]) -> Optional[str]:
+def write_files(files: list[FilePlan]) -> str | None:
     """Write every file or none: None on success, else the reason (all files restored).
 
     Each file is replaced atomically (a reader, or a crash, sees the old or the new
@@ -177,7 +176,7 @@ def write_files(files: list[FilePlan]) -> Optional[str]:
     return None
 
 
-def _read_only(path: str) -> Optional[str]:
+def _read_only(path: str) -> str | None:
     """Why ``path`` must not be rewritten: no write permission bit (even for root) or no access."""
     try:
         st = os.stat(path)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
 
 import libcst as cst
 
@@ -24,11 +23,11 @@ class Source:
         self.starts = [0]
         for m in re.finditer(rb"\n", data):
             self.starts.append(m.end())
-        self._ann: dict[str, Optional[tuple]] = {}
+        self._ann: dict[str, tuple | None] = {}
 
     def col(self, line: int, col: int) -> int:
         start = self.starts[line - 1]
-        head = self.data[start:start + col]
+        head = self.data[start : start + col]
         return col if head.isascii() else len(head.decode("utf-8"))
 
     def segment(self, node: ast.AST) -> str:
@@ -36,7 +35,7 @@ class Source:
         b = self.starts[node.end_lineno - 1] + node.end_col_offset
         return self.data[a:b].decode("utf-8")
 
-    def annotation(self, node: ast.AST) -> Optional[tuple]:
+    def annotation(self, node: ast.AST) -> tuple | None:
         """``annotation_types`` of the visitor, on the same expression parsed by libcst."""
         from deadinit.frontends.cst_visitor import annotation_types
 
@@ -49,7 +48,7 @@ class Source:
         return self._ann[text]
 
 
-def dotted(node) -> Optional[str]:
+def dotted(node) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -70,7 +69,7 @@ def short(node) -> str:
     return "<expr>"
 
 
-def name_of(node) -> Optional[str]:
+def name_of(node) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Constant) and any(node.value is k for k in _KEYWORDS):
@@ -82,7 +81,7 @@ def position(node) -> tuple[int, int]:
     return node.lineno, node.col_offset
 
 
-def params(a: ast.arguments) -> list[tuple[ast.arg, Optional[ast.expr]]]:
+def params(a: ast.arguments) -> list[tuple[ast.arg, ast.expr | None]]:
     """(parameter, default) in source order."""
     pos = a.posonlyargs + a.args
     out = list(zip(pos, [None] * (len(pos) - len(a.defaults)) + a.defaults))

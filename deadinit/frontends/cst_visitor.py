@@ -3,23 +3,35 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from deadinit.frontends.init_flow import InitFlattener
 from deadinit.model.settings import Settings
+from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary, Import, MethodSummary, Param, TypeRef
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.exprs import dotted, to_expr
-from deadinit.frontends.init_flow import InitFlattener
-from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary, Import, MethodSummary, Param, TypeRef
 
 _SUPPRESS = re.compile(rb"#\s*deadinit:\s*ignore(?:\[([A-Za-z0-9_,\s-]+)\])?")
-_BUILTIN_TYPES = {"int", "float", "str", "bool", "bytes", "list", "dict", "set", "tuple", "frozenset", "type", "complex"}
+_BUILTIN_TYPES = {
+    "int",
+    "float",
+    "str",
+    "bool",
+    "bytes",
+    "list",
+    "dict",
+    "set",
+    "tuple",
+    "frozenset",
+    "type",
+    "complex",
+}
 _TYPING_WRAPPERS = {"Optional", "Union", "ClassVar", "Final", "Annotated"}
 
 
-def annotation_types(node: Optional[cst.BaseExpression]) -> Optional[tuple[TypeRef, ...]]:
+def annotation_types(node: cst.BaseExpression | None) -> tuple[TypeRef, ...] | None:
     """Possible classes named by an annotation; None when it says nothing usable."""
     if node is None:
         return None
@@ -55,11 +67,11 @@ def annotation_types(node: Optional[cst.BaseExpression]) -> Optional[tuple[TypeR
 
 
 class _FuncCtx:
-    def __init__(self, name: str, self_name: Optional[str], method: Optional[MethodSummary]):
+    def __init__(self, name: str, self_name: str | None, method: MethodSummary | None):
         self.name = name
         self.self_name = self_name
         self.method = method
-        self.types: dict[str, Optional[tuple[TypeRef, ...]]] = {}
+        self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         self.pending: list[tuple] = []  # (attr, line, col, recv_text, recv_name)
         self.params: dict[str, int] = {}
@@ -164,7 +176,13 @@ class SummaryVisitor(cst.CSTVisitor):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         ctx = self.func_stack[-1] if self.func_stack else None
         t = node.target
-        if ctx and ctx.method and isinstance(t, cst.Attribute) and isinstance(t.value, cst.Name) and t.value.value == ctx.self_name:
+        if (
+            ctx
+            and ctx.method
+            and isinstance(t, cst.Attribute)
+            and isinstance(t.value, cst.Name)
+            and t.value.value == ctx.self_name
+        ):
             p = self.pos(t).start
             ctx.method.reads.append((t.attr.value, p.line, p.column))
             ctx.method.writes.append((t.attr.value, p.line, p.column))
@@ -236,9 +254,26 @@ class SummaryVisitor(cst.CSTVisitor):
             bases.append(dotted(a.value) if not isinstance(a.value, cst.Subscript) else None)
         for k in node.keywords:
             kws.append(cst.Module([]).code_for_node(k))
-        decos = tuple(filter(None, (dotted(d.decorator) or dotted(getattr(d.decorator, "func", None) or d.decorator) for d in node.decorators)))
-        cls = ClassSummary(node.name.value, f"{prefix}.{node.name.value}", rng.start.line, rng.start.column,
-                           rng.end.line, bases, texts, kws, decos)
+        decos = tuple(
+            filter(
+                None,
+                (
+                    dotted(d.decorator) or dotted(getattr(d.decorator, "func", None) or d.decorator)
+                    for d in node.decorators
+                ),
+            )
+        )
+        cls = ClassSummary(
+            node.name.value,
+            f"{prefix}.{node.name.value}",
+            rng.start.line,
+            rng.start.column,
+            rng.end.line,
+            bases,
+            texts,
+            kws,
+            decos,
+        )
         self.s.classes.append(cls)
         self.class_stack.append(cls)
         self.kinds.append("c")
@@ -253,20 +288,32 @@ class SummaryVisitor(cst.CSTVisitor):
         method = None
         self_name = self.func_stack[-1].self_name if self.func_stack else None
         rng = self.pos(node)
-        decos = tuple(filter(None, (dotted(d.decorator) or dotted(getattr(d.decorator, "func", None) or d.decorator) for d in node.decorators)))
+        decos = tuple(
+            filter(
+                None,
+                (
+                    dotted(d.decorator) or dotted(getattr(d.decorator, "func", None) or d.decorator)
+                    for d in node.decorators
+                ),
+            )
+        )
         params = node.params
         plist = list(params.posonly_params) + list(params.params)
         if in_class_body:
             static = "staticmethod" in decos
             self_name = None if static or not plist else plist[0].name.value
-            method = MethodSummary(node.name.value, rng.start.line, rng.start.column, rng.end.line, decos, self_name=self_name)
+            method = MethodSummary(
+                node.name.value, rng.start.line, rng.start.column, rng.end.line, decos, self_name=self_name
+            )
             rest = plist if static or not plist else plist[1:]
             for p in rest:
                 method.params.append(Param(p.name.value, to_expr(p.default, None) if p.default is not None else None))
             if isinstance(params.star_arg, cst.Param):
                 method.params.append(Param(params.star_arg.name.value, None, "star"))
             for p in params.kwonly_params:
-                method.params.append(Param(p.name.value, to_expr(p.default, None) if p.default is not None else None, "kwonly"))
+                method.params.append(
+                    Param(p.name.value, to_expr(p.default, None) if p.default is not None else None, "kwonly")
+                )
             if params.star_kwarg is not None:
                 method.params.append(Param(params.star_kwarg.name.value, None, "dstar"))
             self.class_stack[-1].methods.setdefault(node.name.value, method)
@@ -321,14 +368,31 @@ class SummaryVisitor(cst.CSTVisitor):
         p = self.pos(node).start
         name = value.value if isinstance(value, cst.Name) else None
         self_attr = None
-        if ctx and ctx.self_name and isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == ctx.self_name:
+        if (
+            ctx
+            and ctx.self_name
+            and isinstance(value, cst.Attribute)
+            and isinstance(value.value, cst.Name)
+            and value.value.value == ctx.self_name
+        ):
             self_attr = value.attr.value
         text = _short(value)
         if ctx is not None:
             ctx.pending.append((attr, p.line, p.column, text, name, self_attr))
         else:
             types = None
-            self.s.accesses.append(Access(attr, p.line, p.column, text, types, self.class_stack[-1].qualname if self.class_stack else None, None, None))
+            self.s.accesses.append(
+                Access(
+                    attr,
+                    p.line,
+                    p.column,
+                    text,
+                    types,
+                    self.class_stack[-1].qualname if self.class_stack else None,
+                    None,
+                    None,
+                )
+            )
 
     def visit_Call(self, node: cst.Call) -> None:
         fn = dotted(node.func)
@@ -344,9 +408,15 @@ class SummaryVisitor(cst.CSTVisitor):
                     for i, a in enumerate(node.args)
                     if isinstance(a.value, cst.Name) and a.value.value == ctx.self_name
                 )
-            self.s.constructs.append(Construct(fn, self.pos(node).start.line,
-                                               self.class_stack[-1].qualname if self.class_stack else None,
-                                               ctx.name if ctx else None, self_args))
+            self.s.constructs.append(
+                Construct(
+                    fn,
+                    self.pos(node).start.line,
+                    self.class_stack[-1].qualname if self.class_stack else None,
+                    ctx.name if ctx else None,
+                    self_args,
+                )
+            )
         if fn in ("isinstance", "issubclass") and len(node.args) == 2:
             line = self.pos(node).start.line
             second = node.args[1].value
@@ -392,8 +462,8 @@ def _short(node) -> str:
     return "<expr>"
 
 
-def suppressions(source: bytes) -> dict[int, Optional[frozenset]]:
-    out: dict[int, Optional[frozenset]] = {}
+def suppressions(source: bytes) -> dict[int, frozenset | None]:
+    out: dict[int, frozenset | None] = {}
     if b"deadinit" not in source:
         return out
     for i, line in enumerate(source.splitlines(), 1):
@@ -404,7 +474,9 @@ def suppressions(source: bytes) -> dict[int, Optional[frozenset]]:
     return out
 
 
-def summarize_module(module: cst.Module, path: str, modname: str, is_package: bool, settings: Settings, source: bytes = b"") -> FileSummary:
+def summarize_module(
+    module: cst.Module, path: str, modname: str, is_package: bool, settings: Settings, source: bytes = b""
+) -> FileSummary:
     summary = FileSummary(path=path, module=modname, is_package=is_package)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     wrapper.visit(SummaryVisitor(summary, settings))

@@ -16,7 +16,6 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from typing import Optional
 
 from deadinit.frontends.astsource import Source, Unsure, arg_value, children, dotted, name_of, params, position, short
 from deadinit.model.summary import Access, Construct, TypeRef
@@ -25,9 +24,9 @@ _FROM = re.compile(rb"from(?:[ \t\f.]|\\\r?\n)*")
 
 
 class _Ctx:
-    __slots__ = ("name", "self_name", "method", "types", "isinst", "pending", "params")
+    __slots__ = ("isinst", "method", "name", "params", "pending", "self_name", "types")
 
-    def __init__(self, name: str, self_name: Optional[str], method: bool) -> None:
+    def __init__(self, name: str, self_name: str | None, method: bool) -> None:
         self.name, self.self_name, self.method = name, self_name, method
         self.types: dict = {}
         self.isinst: dict = {}
@@ -48,7 +47,7 @@ class ClassFacts:
 class FunctionFacts:
     """Runs over one top-level function or one method, like the visitor would."""
 
-    def __init__(self, src: Source, cls: Optional[ClassFacts] = None) -> None:
+    def __init__(self, src: Source, cls: ClassFacts | None = None) -> None:
         self.src = src
         self.cls = cls
         self.stack: list[_Ctx] = []
@@ -59,7 +58,7 @@ class FunctionFacts:
         self.imports: list[ast.stmt] = []
 
     # -- traversal -------------------------------------------------------
-    def run(self, fn) -> "FunctionFacts":
+    def run(self, fn) -> FunctionFacts:
         self._function(fn, in_class_body=self.cls is not None)
         return self
 
@@ -165,8 +164,13 @@ class FunctionFacts:
         self._mark_store(node.target)
         ctx = self.stack[-1]
         t = node.target
-        if self.cls is not None and ctx.method and isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) \
-                and t.value.id == ctx.self_name:
+        if (
+            self.cls is not None
+            and ctx.method
+            and isinstance(t, ast.Attribute)
+            and isinstance(t.value, ast.Name)
+            and t.value.id == ctx.self_name
+        ):
             types = self.src.annotation(node.annotation)
             if types is None:
                 self.cls.attr_unknown.add(t.attr)
@@ -212,8 +216,12 @@ class FunctionFacts:
         if id(node) in self.store:
             return
         self_attr = None
-        if ctx.self_name and isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
-                and value.value.id == ctx.self_name:
+        if (
+            ctx.self_name
+            and isinstance(value, ast.Attribute)
+            and isinstance(value.value, ast.Name)
+            and value.value.id == ctx.self_name
+        ):
             self_attr = value.attr
         col = self.src.col(node.lineno, node.col_offset)
         ctx.pending.append((node.attr, node.lineno, col, short(value), name_of(value), self_attr))
@@ -229,7 +237,8 @@ class FunctionFacts:
             if ctx.self_name:
                 self_args = tuple(
                     (a.arg if a.arg is not None else i) if isinstance(a, ast.keyword) else i
-                    for i, a in enumerate(args) if name_of(arg_value(a)) == ctx.self_name
+                    for i, a in enumerate(args)
+                    if name_of(arg_value(a)) == ctx.self_name
                 )
             cls = self.cls.qualname if self.cls else None
             self.constructs.append(Construct(fn, node.lineno, cls, ctx.name, self_args))

@@ -9,15 +9,14 @@ adds a synthetic ``kill`` effect so that later stages see a definite overwrite.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
+from deadinit.model.summary import AllocInfo, InitStmt
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.exprs import dotted, to_expr
-from deadinit.model.summary import AllocInfo, InitStmt
 
 _FILL_METHODS = {"append", "extend", "insert", "update", "setdefault", "__setitem__", "add"}
 
@@ -25,8 +24,8 @@ _FILL_METHODS = {"append", "extend", "insert", "update", "setdefault", "__setite
 @dataclass
 class _Local:
     reads: set = field(default_factory=set)
-    alloc: Optional[AllocInfo] = None
-    value: Optional[tuple] = None
+    alloc: AllocInfo | None = None
+    value: tuple | None = None
 
 
 class _Reads(cst.CSTVisitor):
@@ -38,7 +37,7 @@ class _Reads(cst.CSTVisitor):
         self.names: set[str] = set()
         self.passes_self: list[str] = []
 
-    def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+    def visit_Attribute(self, node: cst.Attribute) -> bool | None:
         if isinstance(node.value, cst.Name) and node.value.value == self.self_name:
             self.attrs.append(node.attr.value)
             return False
@@ -54,7 +53,12 @@ class _Reads(cst.CSTVisitor):
             if isinstance(first, cst.Name) and first.value == self.self_name and isinstance(second, cst.SimpleString):
                 self.attrs.append(second.evaluated_value)
         for a in node.args:
-            if isinstance(a.value, cst.Name) and a.value.value == self.self_name and fn is not None and fn not in ("getattr", "hasattr", "isinstance", "setattr", "super"):
+            if (
+                isinstance(a.value, cst.Name)
+                and a.value.value == self.self_name
+                and fn is not None
+                and fn not in ("getattr", "hasattr", "isinstance", "setattr", "super")
+            ):
                 self.passes_self.append(fn)
 
 
@@ -87,19 +91,28 @@ class InitFlattener:
                 out |= loc.reads
         return out
 
-    def _local_alloc(self, name: str) -> Optional[AllocInfo]:
+    def _local_alloc(self, name: str) -> AllocInfo | None:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
     def _emit(self, kind: str, node: cst.CSTNode, guards: tuple, in_loop: bool, **kw) -> InitStmt:
         rng = self.pos(node)
-        st = InitStmt(kind=kind, line=rng.start.line, col=rng.start.column, end_line=rng.end.line,
-                      guards=guards, in_loop=in_loop, after_return=self.after_return,
-                      stmt_index=self.top_index, loop_iter=self.loop_iters[-1] if self.loop_iters else None, **kw)
+        st = InitStmt(
+            kind=kind,
+            line=rng.start.line,
+            col=rng.start.column,
+            end_line=rng.end.line,
+            guards=guards,
+            in_loop=in_loop,
+            after_return=self.after_return,
+            stmt_index=self.top_index,
+            loop_iter=self.loop_iters[-1] if self.loop_iters else None,
+            **kw,
+        )
         self.out.append(st)
         return st
 
-    def _is_self_attr(self, node) -> Optional[str]:
+    def _is_self_attr(self, node) -> str | None:
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self.self_name:
             return node.attr.value
         return None
@@ -113,14 +126,14 @@ class InitFlattener:
                 break
         return self.out
 
-    def _block(self, suite: cst.BaseSuite, guards: tuple, in_loop: bool) -> Optional[str]:
+    def _block(self, suite: cst.BaseSuite, guards: tuple, in_loop: bool) -> str | None:
         stmts = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
         for st in stmts:
             if self._stmt(st, guards, in_loop) == "stop":
                 return "stop"
         return None
 
-    def _stmt(self, st, guards: tuple, in_loop: bool) -> Optional[str]:
+    def _stmt(self, st, guards: tuple, in_loop: bool) -> str | None:
         if isinstance(st, cst.SimpleStatementLine):
             for small in st.body:
                 if self._small(small, st, guards, in_loop) == "stop":
@@ -163,7 +176,9 @@ class InitFlattener:
             return self._block(st.body, guards, in_loop)
         if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
             r = self._reads(st)
-            self._emit("effect", st, guards, in_loop, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self))
+            self._emit(
+                "effect", st, guards, in_loop, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self)
+            )
             if isinstance(st, cst.FunctionDef):
                 self.locals[st.name.value] = _Local(reads=self._all_reads(r))
             return None
@@ -172,7 +187,7 @@ class InitFlattener:
         self._emit("effect", st, guards, True, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self))
         return None
 
-    def _if(self, st: cst.If, guards: tuple, in_loop: bool) -> Optional[str]:
+    def _if(self, st: cst.If, guards: tuple, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)
         r = self._reads(st.test)
         self._emit("effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
@@ -195,10 +210,14 @@ class InitFlattener:
             # one branch returns or raises: later statements may be skipped
             if body_stop == "stop" and else_stop == "stop":
                 return "stop"
-            if self._returns(st.body) or (st.orelse is not None and not isinstance(st.orelse, cst.If) and self._returns(st.orelse.body)):
+            if self._returns(st.body) or (
+                st.orelse is not None and not isinstance(st.orelse, cst.If) and self._returns(st.orelse.body)
+            ):
                 self.after_return = True
         if st.orelse is not None:
-            both = self._definite(self.out[start:mid], len(guards) + 1) & self._definite(self.out[mid:end], len(guards) + 1)
+            both = self._definite(self.out[start:mid], len(guards) + 1) & self._definite(
+                self.out[mid:end], len(guards) + 1
+            )
             if body_stop == "stop":
                 both = self._definite(self.out[mid:end], len(guards) + 1)
             elif else_stop == "stop":
@@ -219,9 +238,13 @@ class InitFlattener:
         return False
 
     def _definite(self, stmts: list[InitStmt], depth: int) -> set:
-        return {s.attr for s in stmts if s.kind in ("assign", "kill") and not s.in_loop and len(s.guards) <= depth and s.attr}
+        return {
+            s.attr
+            for s in stmts
+            if s.kind in ("assign", "kill") and not s.in_loop and len(s.guards) <= depth and s.attr
+        }
 
-    def _small(self, small, line_node, guards: tuple, in_loop: bool) -> Optional[str]:
+    def _small(self, small, line_node, guards: tuple, in_loop: bool) -> str | None:
         if isinstance(small, cst.Return):
             r = self._reads(small)
             self._emit("return", small, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
@@ -240,7 +263,15 @@ class InitFlattener:
             return self._call_stmt(small, small.value, guards, in_loop)
         r = self._reads(small)
         if r.attrs or r.passes_self or r.names & set(self.locals):
-            self._emit("effect", small, guards, in_loop, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+            self._emit(
+                "effect",
+                small,
+                guards,
+                in_loop,
+                reads=tuple(sorted(self._all_reads(r))),
+                passes_self=bool(r.passes_self),
+                constructs=tuple(r.passes_self),
+            )
         return None
 
     def _assign(self, small, guards, in_loop):
@@ -262,16 +293,38 @@ class InitFlattener:
             attr = self._is_self_attr(t)
             if attr is not None:
                 if aug:
-                    self._emit("fill", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})), fill_kind="aug")
+                    self._emit(
+                        "fill", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})), fill_kind="aug"
+                    )
                 else:
-                    self._emit("assign", small, guards, in_loop, attr=attr, reads=tuple(sorted(reads)), alloc=alloc,
-                               value=vexpr, passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+                    self._emit(
+                        "assign",
+                        small,
+                        guards,
+                        in_loop,
+                        attr=attr,
+                        reads=tuple(sorted(reads)),
+                        alloc=alloc,
+                        value=vexpr,
+                        passes_self=bool(r.passes_self),
+                        constructs=tuple(r.passes_self),
+                    )
                 continue
             if isinstance(t, cst.Subscript):
                 base = self._is_self_attr(t.value)
                 if base is not None:
-                    self._emit("fill", small, guards, in_loop, attr=base, reads=tuple(sorted(reads | set(self._reads(t.slice[0]).attrs) if t.slice else reads)), alloc=alloc,
-                               passes_self=bool(r.passes_self), constructs=tuple(r.passes_self), fill_kind="setitem")
+                    self._emit(
+                        "fill",
+                        small,
+                        guards,
+                        in_loop,
+                        attr=base,
+                        reads=tuple(sorted(reads | set(self._reads(t.slice[0]).attrs) if t.slice else reads)),
+                        alloc=alloc,
+                        passes_self=bool(r.passes_self),
+                        constructs=tuple(r.passes_self),
+                        fill_kind="setitem",
+                    )
                     continue
             if isinstance(t, cst.Name):
                 name = t.value
@@ -286,7 +339,15 @@ class InitFlattener:
                     loc.reads |= old.reads
                 self.locals[name] = loc
                 if r.passes_self:
-                    self._emit("effect", small, guards, in_loop, reads=tuple(sorted(reads)), passes_self=True, constructs=tuple(r.passes_self))
+                    self._emit(
+                        "effect",
+                        small,
+                        guards,
+                        in_loop,
+                        reads=tuple(sorted(reads)),
+                        passes_self=True,
+                        constructs=tuple(r.passes_self),
+                    )
                 continue
             # tuple targets, attributes of other objects, subscripts of locals...
             tr = self._reads(t)
@@ -297,7 +358,15 @@ class InitFlattener:
             for a in self_targets:
                 self._emit("assign", small, guards, in_loop, attr=a, reads=tuple(sorted(reads)), value=("?",))
             if not self_targets and (reads or tr.attrs or r.passes_self):
-                self._emit("effect", small, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+                self._emit(
+                    "effect",
+                    small,
+                    guards,
+                    in_loop,
+                    reads=tuple(sorted(reads | set(tr.attrs))),
+                    passes_self=bool(r.passes_self),
+                    constructs=tuple(r.passes_self),
+                )
         return None
 
     def _call_stmt(self, small, call: cst.Call, guards, in_loop):
@@ -318,8 +387,17 @@ class InitFlattener:
                 pos_args = tuple(self._arg_expr(a.value) for a in args if a.keyword is None and not a.star)
                 kw = tuple((a.keyword.value, self._arg_expr(a.value)) for a in args if a.keyword is not None)
                 star = any(a.star for a in args)
-                self._emit("super_init", small, guards, in_loop, target=target, args=pos_args, kwargs=kw,
-                           star_args=star, reads=tuple(sorted(self._all_reads(r))))
+                self._emit(
+                    "super_init",
+                    small,
+                    guards,
+                    in_loop,
+                    target=target,
+                    args=pos_args,
+                    kwargs=kw,
+                    star_args=star,
+                    reads=tuple(sorted(self._all_reads(r))),
+                )
                 return None
         if isinstance(func, cst.Attribute):
             base = self._is_self_attr(func.value)
@@ -329,12 +407,29 @@ class InitFlattener:
                     alloc = alloc or self.cls.classify(a.value, self._local_alloc, self.self_name)
                 r = self._reads(call)
                 reads = self._all_reads(r) - {base}
-                self._emit("fill", small, guards, in_loop, attr=base, reads=tuple(sorted(reads)), alloc=alloc,
-                           passes_self=bool(r.passes_self), constructs=tuple(r.passes_self), fill_kind=func.attr.value)
+                self._emit(
+                    "fill",
+                    small,
+                    guards,
+                    in_loop,
+                    attr=base,
+                    reads=tuple(sorted(reads)),
+                    alloc=alloc,
+                    passes_self=bool(r.passes_self),
+                    constructs=tuple(r.passes_self),
+                    fill_kind=func.attr.value,
+                )
                 return None
         r = self._reads(call)
-        self._emit("effect", small, guards, in_loop, reads=tuple(sorted(self._all_reads(r))),
-                   passes_self=bool(r.passes_self), constructs=tuple(r.passes_self))
+        self._emit(
+            "effect",
+            small,
+            guards,
+            in_loop,
+            reads=tuple(sorted(self._all_reads(r))),
+            passes_self=bool(r.passes_self),
+            constructs=tuple(r.passes_self),
+        )
         return None
 
     def _arg_expr(self, node) -> tuple:

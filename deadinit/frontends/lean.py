@@ -101,9 +101,12 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         return
     handlers: dict[type, tuple] = {}  # type -> (visit, leave, skip)
     handles_trivia = any(
-        _own(vcls, name) for name in dir(vcls)
-        if name.partition("_")[0] in ("visit", "leave") and hasattr(cst, name.partition("_")[2])
-        and isinstance(getattr(cst, name.partition("_")[2]), type) and _trivia(getattr(cst, name.partition("_")[2]))
+        _own(vcls, name)
+        for name in dir(vcls)
+        if name.partition("_")[0] in ("visit", "leave")
+        and hasattr(cst, name.partition("_")[2])
+        and isinstance(getattr(cst, name.partition("_")[2]), type)
+        and _trivia(getattr(cst, name.partition("_")[2]))
     )
     is_node: dict[type, bool] = {}
 
@@ -111,8 +114,11 @@ def walk(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
         t = type(n)
         h = handlers.get(t)
         if h is None:
-            h = handlers[t] = (_own(vcls, "visit_" + t.__name__), _own(vcls, "leave_" + t.__name__),
-                               _trivia(t) and not handles_trivia)
+            h = handlers[t] = (
+                _own(vcls, "visit_" + t.__name__),
+                _own(vcls, "leave_" + t.__name__),
+                _trivia(t) and not handles_trivia,
+            )
         enter, leave, skip = h
         if skip:
             return
@@ -171,7 +177,7 @@ class _LeanState(PositionProvidingCodegenState):
 
 
 class _Syntactic:
-    __slots__ = ("state", "node", "start_node", "end_node", "start")
+    __slots__ = ("end_node", "node", "start", "start_node", "state")
 
     def __init__(self, state, node, start_node, end_node) -> None:
         self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
@@ -196,8 +202,9 @@ class Positions(Mapping):
 
     def __init__(self, module: cst.Module) -> None:
         self._holder = _Holder()
-        state = _LeanState(default_indent=module.default_indent, default_newline=module.default_newline,
-                           provider=self._holder)
+        state = _LeanState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=self._holder
+        )
         module._codegen(state)
         self._raw = self._holder._computed
         self._made: dict = {}
@@ -239,8 +246,8 @@ def summarize_tree(tree: cst.Module, source: bytes, path: str, module: str, is_p
     ``source`` gives the suppression comments and the line count (the tree may have
     been parsed from a reduced text, see ``deadinit.frontends.prefilter``).
     """
-    from deadinit.model.summary import FileSummary
     from deadinit.frontends.cst_visitor import SummaryVisitor, suppressions
+    from deadinit.model.summary import FileSummary
 
     summary = FileSummary(path=path, module=module, is_package=is_package)
     visit_with_positions(tree, SummaryVisitor(summary, settings))

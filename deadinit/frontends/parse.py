@@ -17,13 +17,12 @@ import gc
 import threading
 import warnings
 from dataclasses import dataclass
-from typing import Optional
 
 import libcst as cst
 
+from deadinit.frontends.cst_visitor import summarize_module
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.frontends.cst_visitor import summarize_module
 
 
 @dataclass(frozen=True)
@@ -42,11 +41,12 @@ _BIG_STACK = 256 * 1024 * 1024
 @dataclass(frozen=True)
 class Refusal:
     """Why CPython's parser rejects a source: ``deep`` when for its nesting."""
+
     message: str
     deep: bool
 
 
-def python_refusal(source: bytes) -> Optional[Refusal]:
+def python_refusal(source: bytes) -> Refusal | None:
     """None when CPython parses ``source``, else its (one-line) reason."""
     try:
         with warnings.catch_warnings():
@@ -76,7 +76,7 @@ def _parse_big_stack(source: bytes) -> cst.Module:
     def run() -> None:
         try:
             box["tree"] = cst.parse_module(source)
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+        except BaseException as e:
             box["error"] = e
 
     try:
@@ -94,7 +94,9 @@ def _parse_big_stack(source: bytes) -> cst.Module:
     return box["tree"]
 
 
-def summarize_source(source: bytes, path: str, module: str, is_package: bool, settings: Settings) -> FileSummary | FileError:
+def summarize_source(
+    source: bytes, path: str, module: str, is_package: bool, settings: Settings
+) -> FileSummary | FileError:
     refusal = python_refusal(source)
     if refusal is not None and refusal.deep:
         return FileError(path, refusal.message)

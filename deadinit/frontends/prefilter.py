@@ -22,14 +22,14 @@ import ast
 import os
 import re
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import libcst as cst
 
 from deadinit.frontends import fastfacts, lean
-from deadinit.frontends.scan import Scan, variant  # noqa: F401 - re-exported
 from deadinit.frontends.astsource import statements
+from deadinit.frontends.scan import Scan, variant  # noqa: F401 - re-exported
 
 _ID = rb"[A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*"
 _CLASS = re.compile(rb"\bclass(?:[ \t\f]|\\\r?\n)+(" + _ID + rb")(?:[ \t\f]|\\\r?\n)*(\(?)")
@@ -85,8 +85,8 @@ def _skip_string(data: bytes, start: int, q: bytes, end: int) -> int:
         j = data.find(q * 3, start + 3)
         return end if j < 0 else j + 3
     j = start + 1
-    while j < end and data[j:j + 1] not in (q, b"\n"):
-        j += 2 if data[j:j + 1] == b"\\" else 1
+    while j < end and data[j : j + 1] not in (q, b"\n"):
+        j += 2 if data[j : j + 1] == b"\\" else 1
     return j + 1
 
 
@@ -103,7 +103,7 @@ def scan(data: bytes) -> Scan:
         k = j
         while k > 0 and data[k - 1] in _IDCHARS:
             k -= 1
-        if k < j and not data[k:k + 1].isdigit():
+        if k < j and not data[k : k + 1].isdigit():
             s.aliases.append((data[k:j].decode("utf-8", "replace"), m.group(1).decode("utf-8", "replace")))
     return s
 
@@ -150,6 +150,7 @@ def hierarchy_from_summaries(summaries) -> frozenset:
 
 # -- summaries ---------------------------------------------------------------
 
+
 @dataclass
 class _Unit:
     slot: tuple
@@ -193,8 +194,12 @@ def _plan(src: fastfacts.Source, tree: ast.Module, hier: frozenset, module: str)
 def _light_class(src, st: ast.ClassDef, i: int, qualname: str):
     defs = [b for b in st.body if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef))]
     others = [b for b in st.body if b not in defs]
-    if not defs or any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for b in others
-                       if not isinstance(b, ast.ClassDef) for n in statements([b])):
+    if not defs or any(
+        isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for b in others
+        if not isinstance(b, ast.ClassDef)
+        for n in statements([b])
+    ):
         return None
     cf = fastfacts.ClassFacts(qualname)
     units = []
@@ -220,10 +225,10 @@ def _reduce(data: bytes, units: list[_Unit]) -> bytes:
         a, b = starts[u.first - 1], starts[u.last]
         out.append(data[pos:a])
         head = lines[u.first - 1]
-        indent = head[:len(head) - len(head.lstrip(b" \t\f"))]
+        indent = head[: len(head) - len(head.lstrip(b" \t\f"))]
         text, line = b"", u.first
         for imp in sorted(u.facts[0].imports, key=lambda n: (n.lineno, n.col_offset)):
-            seg = data[starts[imp.lineno - 1] + imp.col_offset:starts[imp.end_lineno - 1] + imp.end_col_offset]
+            seg = data[starts[imp.lineno - 1] + imp.col_offset : starts[imp.end_lineno - 1] + imp.end_col_offset]
             text += (b"; " if text and imp.lineno == line else b"\n" * (imp.lineno - line) + indent) + seg
             line = imp.end_lineno
         # ``pass`` on the unit's last line keeps the enclosing class's end line

@@ -11,7 +11,6 @@ import shlex
 import sys
 import tempfile
 from pathlib import Path
-from typing import List, Optional, Tuple
 
 import click
 from rich.console import Console
@@ -21,14 +20,14 @@ from . import inputs, profiles, report, runner
 DEFAULT_STUBS = ("sgl_kernel", "xgrammar")
 
 
-def _split_csv(values: Tuple[str, ...]) -> List[str]:
-    out: List[str] = []
+def _split_csv(values: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
     for value in values:
         out += [v.strip() for v in value.split(",") if v.strip() and v.strip() not in out]
     return out
 
 
-def _rewritten_label(label: Optional[str], index: int, used: set) -> str:
+def _rewritten_label(label: str | None, index: int, used: set) -> str:
     label = label or ("rewritten" if index == 0 else f"rewritten{index + 1}")
     if label in used or label == runner.ORIGINAL:
         raise click.UsageError(f"tree label {label!r} used twice (or reserved)")
@@ -37,58 +36,156 @@ def _rewritten_label(label: Optional[str], index: int, used: set) -> str:
 
 
 @click.command("gpu-check")
-@click.option("--original", "original", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              required=True, help="Root of the original tree (the folder holding the package).")
-@click.option("--rewritten", "rewritten", multiple=True, metavar="[LABEL=]DIR",
-              help="Root of a rewritten copy of the tree; repeatable.")
-@click.option("--rewritten-ref", "rewritten_refs", multiple=True, metavar="[LABEL=]GIT_REF",
-              help="Build a rewritten tree from a git ref of the repository holding --original.")
-@click.option("--repo", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Repository for --rewritten-ref (default: the one holding --original).")
-@click.option("--class", "classes", multiple=True, metavar="QUALNAME",
-              help="Class to build (pkg.mod.Class, pkg.mod:Class or a unique bare name); repeatable.")
-@click.option("--from-fix-report", "fix_reports", multiple=True, metavar="[LABEL=]FILE",
-              help="JSON report of `deadinit fix --report`: its classes are built and checked "
-                   "(with --class: only those, the report adds checks). LABEL ties it to one "
-                   "--rewritten tree (default: all).")
-@click.option("--profile", "profile_name", metavar="NAME|PATH.toml",
-              help=f"Stand-in profile (bundled: {', '.join(profiles.bundled_names())}); "
-                   "default: inferred per class.")
+@click.option(
+    "--original",
+    "original",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Root of the original tree (the folder holding the package).",
+)
+@click.option(
+    "--rewritten",
+    "rewritten",
+    multiple=True,
+    metavar="[LABEL=]DIR",
+    help="Root of a rewritten copy of the tree; repeatable.",
+)
+@click.option(
+    "--rewritten-ref",
+    "rewritten_refs",
+    multiple=True,
+    metavar="[LABEL=]GIT_REF",
+    help="Build a rewritten tree from a git ref of the repository holding --original.",
+)
+@click.option(
+    "--repo",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Repository for --rewritten-ref (default: the one holding --original).",
+)
+@click.option(
+    "--class",
+    "classes",
+    multiple=True,
+    metavar="QUALNAME",
+    help="Class to build (pkg.mod.Class, pkg.mod:Class or a unique bare name); repeatable.",
+)
+@click.option(
+    "--from-fix-report",
+    "fix_reports",
+    multiple=True,
+    metavar="[LABEL=]FILE",
+    help="JSON report of `deadinit fix --report`: its classes are built and checked "
+    "(with --class: only those, the report adds checks). LABEL ties it to one "
+    "--rewritten tree (default: all).",
+)
+@click.option(
+    "--profile",
+    "profile_name",
+    metavar="NAME|PATH.toml",
+    help=f"Stand-in profile (bundled: {', '.join(profiles.bundled_names())}); default: inferred per class.",
+)
 @click.option("--device", type=click.Choice(["cuda", "cpu"]), default="cuda", show_default=True)
-@click.option("--stub", "stub", multiple=True, metavar="PKG[,PKG]",
-              help=f"Stand in these packages with stub modules, only where missing "
-                   f"(e.g. {','.join(DEFAULT_STUBS)}).")
-@click.option("--expect-read", multiple=True, metavar="[CLASS:]ATTR,...",
-              help="Attributes the rewritten instance must have, not None.")
-@click.option("--expect-skipped", multiple=True, metavar="[CLASS:]ATTR,...",
-              help="Attributes the rewritten instance must leave None or absent.")
-@click.option("--expect-base", multiple=True, metavar="[CLASS:]BASE,...",
-              help="Direct bases the rewritten class must have.")
-@click.option("--expect-not-in-mro", multiple=True, metavar="[CLASS:]NAME,...",
-              help="Classes that must no longer be in the rewritten class's MRO.")
+@click.option(
+    "--stub",
+    "stub",
+    multiple=True,
+    metavar="PKG[,PKG]",
+    help=f"Stand in these packages with stub modules, only where missing (e.g. {','.join(DEFAULT_STUBS)}).",
+)
+@click.option(
+    "--expect-read",
+    multiple=True,
+    metavar="[CLASS:]ATTR,...",
+    help="Attributes the rewritten instance must have, not None.",
+)
+@click.option(
+    "--expect-skipped",
+    multiple=True,
+    metavar="[CLASS:]ATTR,...",
+    help="Attributes the rewritten instance must leave None or absent.",
+)
+@click.option(
+    "--expect-base", multiple=True, metavar="[CLASS:]BASE,...", help="Direct bases the rewritten class must have."
+)
+@click.option(
+    "--expect-not-in-mro",
+    multiple=True,
+    metavar="[CLASS:]NAME,...",
+    help="Classes that must no longer be in the rewritten class's MRO.",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the JSON result to FILE.")
-@click.option("--python", "python", default=sys.executable, show_default="this interpreter",
-              help="Interpreter for the measurement children (must have torch).")
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Measurements at a time (1 keeps timings clean).")
-@click.option("--timeout", type=click.FloatRange(1), default=600.0, show_default=True,
-              help="Seconds per measurement child.")
-@click.option("--depth", type=click.IntRange(0), default=2, show_default=True,
-              help="Object levels walked below each attribute to find tensors.")
-@click.option("--measure", type=click.Choice(["auto", "allocated", "reachable"]), default="auto",
-              show_default=True, help="auto: memory_allocated delta on cuda, reachable storages on cpu.")
-@click.option("--path", "extra_paths", multiple=True, type=click.Path(exists=True, file_okay=False),
-              help="Extra sys.path entries for the children, after the tree.")
-@click.option("--strict", is_flag=True, help="Exit 1 on check warnings too (skipped attribute "
-                                              "still built, unexpected bases).")
-@click.option("--keep-logs", type=click.Path(file_okay=False, path_type=Path),
-              help="Keep each child's job file and output here.")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), help="Also write the JSON result to FILE.")
+@click.option(
+    "--python",
+    "python",
+    default=sys.executable,
+    show_default="this interpreter",
+    help="Interpreter for the measurement children (must have torch).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Measurements at a time (1 keeps timings clean).",
+)
+@click.option(
+    "--timeout", type=click.FloatRange(1), default=600.0, show_default=True, help="Seconds per measurement child."
+)
+@click.option(
+    "--depth",
+    type=click.IntRange(0),
+    default=2,
+    show_default=True,
+    help="Object levels walked below each attribute to find tensors.",
+)
+@click.option(
+    "--measure",
+    type=click.Choice(["auto", "allocated", "reachable"]),
+    default="auto",
+    show_default=True,
+    help="auto: memory_allocated delta on cuda, reachable storages on cpu.",
+)
+@click.option(
+    "--path",
+    "extra_paths",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    help="Extra sys.path entries for the children, after the tree.",
+)
+@click.option(
+    "--strict", is_flag=True, help="Exit 1 on check warnings too (skipped attribute still built, unexpected bases)."
+)
+@click.option(
+    "--keep-logs", type=click.Path(file_okay=False, path_type=Path), help="Keep each child's job file and output here."
+)
 @click.option("-v", "--verbose", is_flag=True, help="Longer tracebacks, savings per attribute.")
-def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, profile_name, device,
-              stub, expect_read, expect_skipped, expect_base, expect_not_in_mro, fmt, output, python,
-              jobs, timeout, depth, measure, extra_paths, strict, keep_logs, verbose):
+def gpu_check(
+    original,
+    rewritten,
+    rewritten_refs,
+    repo,
+    classes,
+    fix_reports,
+    profile_name,
+    device,
+    stub,
+    expect_read,
+    expect_skipped,
+    expect_base,
+    expect_not_in_mro,
+    fmt,
+    output,
+    python,
+    jobs,
+    timeout,
+    depth,
+    measure,
+    extra_paths,
+    strict,
+    keep_logs,
+    verbose,
+):
     """Prove that rewritten classes still build, and measure the memory their rewrite saves.
 
     Each class is built once from --original and once from each rewritten tree, every
@@ -109,8 +206,12 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
         targets = inputs.collect_targets(classes, reports, original)
         if not targets:
             raise click.UsageError("the fix reports name none of the --class classes")
-        for option, field_name in ((expect_read, "reads"), (expect_skipped, "skipped"),
-                                   (expect_base, "new_bases"), (expect_not_in_mro, "not_in_mro")):
+        for option, field_name in (
+            (expect_read, "reads"),
+            (expect_skipped, "skipped"),
+            (expect_base, "new_bases"),
+            (expect_not_in_mro, "not_in_mro"),
+        ):
             for value in option:
                 scope, names = inputs.parse_scoped(value)
                 matched = [t for t in targets if inputs.scope_matches(scope, t)]
@@ -141,11 +242,19 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
     except (inputs.InputError, profiles.ProfileError, runner.RunnerError) as exc:
         raise click.UsageError(str(exc)) from exc
 
-    opts = runner.Options(device=device, stub=_split_csv(stub), python=python, timeout=timeout,
-                          jobs=jobs, depth=depth, measure=measure, extra_paths=list(extra_paths),
-                          keep_jobs=keep_logs)
+    opts = runner.Options(
+        device=device,
+        stub=_split_csv(stub),
+        python=python,
+        timeout=timeout,
+        jobs=jobs,
+        depth=depth,
+        measure=measure,
+        extra_paths=list(extra_paths),
+        keep_jobs=keep_logs,
+    )
     orig_tree = runner.Tree(runner.ORIGINAL, original.resolve(), str(original))
-    progress = (lambda msg: console.print(msg, markup=False, highlight=False, style="dim"))
+    progress = lambda msg: console.print(msg, markup=False, highlight=False, style="dim")
     data = runner.run(targets, orig_tree, trees, profile_for, opts, strict=strict, progress=progress)
     data["command"] = "deadinit gpu-check " + shlex.join(sys.argv[1:]) if sys.argv else None
 

@@ -22,7 +22,8 @@ import os
 import sys
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from collections.abc import Callable
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ABSENT, NONE, SET = "absent", "none", "set"
@@ -39,14 +40,14 @@ def _load_sibling(name: str):
     return module
 
 
-def _prepare_sys_path(tree: str, extra: List[str]) -> None:
+def _prepare_sys_path(tree: str, extra: list[str]) -> None:
     # The script's own folder must not shadow anything the analysed code imports.
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
     for path in reversed([tree, *extra]):
         sys.path.insert(0, path)
 
 
-def _is_under(path: Optional[str], root: str) -> bool:
+def _is_under(path: str | None, root: str) -> bool:
     if not path:
         return False
     path, root = os.path.realpath(path), os.path.realpath(root)
@@ -82,7 +83,7 @@ def resolve_class(spec: str) -> type:
 
 
 # -- framework setup hooks ------------------------------------------------------------
-def setup_sglang(options: Dict[str, Any]) -> Tuple[Dict[str, Any], Callable[[], Dict[str, Any]]]:
+def setup_sglang(options: dict[str, Any]) -> tuple[dict[str, Any], Callable[[], dict[str, Any]]]:
     """Publish a default ServerArgs through sglang's test hook and empty the named buffers."""
     from sglang.srt.runtime_context import get_context, get_parallel, get_resources
 
@@ -95,7 +96,7 @@ def setup_sglang(options: Dict[str, Any]) -> Tuple[Dict[str, Any], Callable[[], 
     return {"server_args": server_args}, lambda: dict(get_resources().buffers)
 
 
-def setup_none(options: Dict[str, Any]):
+def setup_none(options: dict[str, Any]):
     return {}, lambda: {}
 
 
@@ -132,10 +133,10 @@ class Meter:
         if self.cuda:
             self.torch.cuda.synchronize()
 
-    def allocated(self) -> Optional[int]:
+    def allocated(self) -> int | None:
         return int(self.torch.cuda.memory_allocated()) if self.cuda else None
 
-    def host_stats(self) -> Dict[str, int]:
+    def host_stats(self) -> dict[str, int]:
         if not self.cuda:
             return {}
         fn = getattr(self.torch.cuda, "host_memory_stats", None)
@@ -145,21 +146,25 @@ class Meter:
             return {}
         return {k: int(v) for k, v in stats.items() if isinstance(v, (int, float))}
 
-    def environment(self) -> Dict[str, Any]:
+    def environment(self) -> dict[str, Any]:
         torch = self.torch
-        env = {"torch": getattr(torch, "__version__", None) if torch else None,
-               "python": sys.version.split()[0]}
+        env = {"torch": getattr(torch, "__version__", None) if torch else None, "python": sys.version.split()[0]}
         if self.cuda:
             props = torch.cuda.get_device_properties(torch.cuda.current_device())
-            env.update(gpu=props.name, capability=f"{props.major}.{props.minor}",
-                       gpu_total_bytes=int(props.total_memory),
-                       cuda=getattr(torch.version, "cuda", None))
+            env.update(
+                gpu=props.name,
+                capability=f"{props.major}.{props.minor}",
+                gpu_total_bytes=int(props.total_memory),
+                cuda=getattr(torch.version, "cuda", None),
+            )
         return env
 
 
-def pinned_delta(before: Dict[str, int], after: Dict[str, int],
-                 keys=("allocated_bytes.current", "allocated_bytes.all.current",
-                       "reserved_bytes.current")) -> Optional[int]:
+def pinned_delta(
+    before: dict[str, int],
+    after: dict[str, int],
+    keys=("allocated_bytes.current", "allocated_bytes.all.current", "reserved_bytes.current"),
+) -> int | None:
     """Pinned host bytes the caching host allocator holds now minus before."""
     for key in keys:
         if key in after:
@@ -178,7 +183,7 @@ def tensor_bytes(value: Any, storages) -> int:
 
 
 # -- the measurement ------------------------------------------------------------------
-def measure(job: Dict[str, Any], result: Dict[str, Any]) -> None:
+def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
     tree = os.path.abspath(job["tree"])
     _prepare_sys_path(tree, job.get("extra_paths", []))
     storages = _load_sibling("storages")
@@ -230,30 +235,36 @@ def measure(job: Dict[str, Any], result: Dict[str, Any]) -> None:
         result["device_peak_bytes"] = int(meter.torch.cuda.max_memory_allocated()) - alloc0
         result["pinned_host_bytes"] = pinned_delta(host0, host1)
         result["pinned_host_active_bytes"] = pinned_delta(host0, host1, ("active_bytes.current",))
-        result["host_stats_delta"] = {k: host1[k] - host0.get(k, 0) for k in host1
-                                      if host1[k] != host0.get(k, 0)}
+        result["host_stats_delta"] = {k: host1[k] - host0.get(k, 0) for k in host1 if host1[k] != host0.get(k, 0)}
     reach = storages.reachable_report(instance, depth=job.get("depth", 2), external=external)
     result["reachable"] = reach
     result["named_buffers"] = {name: tensor_bytes(buf, storages) for name, buf in named_buffers().items()}
-    result["attributes"] = {name: (NONE if value is None else type(value).__name__)
-                            for name, value in storages.instance_attributes(instance).items()}
+    result["attributes"] = {
+        name: (NONE if value is None else type(value).__name__)
+        for name, value in storages.instance_attributes(instance).items()
+    }
     result["checks"] = {
         "reads": {a: attr_state(instance, a) for a in job.get("expect_read", [])},
         "skipped": {a: attr_state(instance, a) for a in job.get("expect_skipped", [])},
     }
 
 
-def main(argv: List[str]) -> int:
+def main(argv: list[str]) -> int:
     if len(argv) != 3:
         print("usage: harness.py JOB.json RESULT.json", file=sys.stderr)
         return 2
     with open(argv[1], encoding="utf-8") as fh:
         job = json.load(fh)
-    result: Dict[str, Any] = {"class": job.get("class"), "tree": job.get("tree"),
-                              "label": job.get("label"), "device": job.get("device"), "ok": False}
+    result: dict[str, Any] = {
+        "class": job.get("class"),
+        "tree": job.get("tree"),
+        "label": job.get("label"),
+        "device": job.get("device"),
+        "ok": False,
+    }
     try:
         measure(job, result)
-    except BaseException as exc:  # noqa: BLE001 - everything is reported, nothing escapes
+    except BaseException as exc:
         result["ok"] = False
         result["error"] = f"{type(exc).__name__}: {exc}"
         result["traceback"] = traceback.format_exc()

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any
 
 ALL = "*"  # expectation label meaning "every rewritten tree"
 
@@ -32,29 +33,33 @@ class InputError(ValueError):
 
 @dataclass
 class Expect:
-    reads: List[str] = field(default_factory=list)
-    skipped: List[str] = field(default_factory=list)
-    new_bases: List[str] = field(default_factory=list)
-    not_in_mro: List[str] = field(default_factory=list)
+    reads: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    new_bases: list[str] = field(default_factory=list)
+    not_in_mro: list[str] = field(default_factory=list)
 
-    def merge(self, other: "Expect") -> None:
+    def merge(self, other: Expect) -> None:
         for name in ("reads", "skipped", "new_bases", "not_in_mro"):
             mine = getattr(self, name)
             mine.extend(x for x in getattr(other, name) if x not in mine)
 
-    def as_dict(self) -> Dict[str, List[str]]:
-        return {"reads": self.reads, "skipped": self.skipped, "new_bases": self.new_bases,
-                "not_in_mro": self.not_in_mro}
+    def as_dict(self) -> dict[str, list[str]]:
+        return {
+            "reads": self.reads,
+            "skipped": self.skipped,
+            "new_bases": self.new_bases,
+            "not_in_mro": self.not_in_mro,
+        }
 
 
 @dataclass
 class Target:
     spec: str
     qualname: str = ""
-    file: Optional[str] = None
-    profile: Optional[str] = None
-    expect: Dict[str, Expect] = field(default_factory=dict)  # label (or ALL) -> checks
-    fix: List[Dict[str, Any]] = field(default_factory=list)  # the report records, trimmed
+    file: str | None = None
+    profile: str | None = None
+    expect: dict[str, Expect] = field(default_factory=dict)  # label (or ALL) -> checks
+    fix: list[dict[str, Any]] = field(default_factory=list)  # the report records, trimmed
 
     @property
     def name(self) -> str:
@@ -71,7 +76,7 @@ class Target:
         self.expect.setdefault(label, Expect()).merge(expect)
 
 
-def _names(value: Any) -> List[str]:
+def _names(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -81,7 +86,7 @@ def _names(value: Any) -> List[str]:
     return [str(v) for v in value]
 
 
-def load_fix_report(path: Path) -> List[Dict[str, Any]]:
+def load_fix_report(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -89,17 +94,21 @@ def load_fix_report(path: Path) -> List[Dict[str, Any]]:
     if isinstance(data, dict):
         data = data.get("changes", data.get("records"))
     if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of records or {{\"changes\": [...]}}")
+        raise InputError(f'{path}: expected a JSON list of records or {{"changes": [...]}}')
     for i, rec in enumerate(data):
         if not isinstance(rec, dict) or not rec.get("class"):
             raise InputError(f"{path}: record {i} has no 'class'")
     return data
 
 
-def expect_from_record(rec: Dict[str, Any]) -> Expect:
+def expect_from_record(rec: dict[str, Any]) -> Expect:
     removed = _names(rec.get("removed_bases")) + _names(rec.get("old_bases")) + _names(rec.get("old_base"))
-    return Expect(reads=_names(rec.get("reads")), skipped=_names(rec.get("attributes")),
-                  new_bases=_names(rec.get("new_bases")), not_in_mro=removed)
+    return Expect(
+        reads=_names(rec.get("reads")),
+        skipped=_names(rec.get("attributes")),
+        new_bases=_names(rec.get("new_bases")),
+        not_in_mro=removed,
+    )
 
 
 def split_labeled(value: str) -> tuple:
@@ -119,14 +128,14 @@ def parse_scoped(value: str) -> tuple:
     return None, _names(value)
 
 
-def scope_matches(scope: Optional[str], target: Target) -> bool:
+def scope_matches(scope: str | None, target: Target) -> bool:
     if scope is None:
         return True
     return scope in (target.spec, target.qualname, target.name) or target.qualname.endswith("." + scope)
 
 
 # -- resolving class names against a tree ---------------------------------------------
-def module_for_file(tree: Path, file: str) -> Optional[str]:
+def module_for_file(tree: Path, file: str) -> str | None:
     path = Path(file)
     candidates = [path] if path.is_absolute() else [tree / path]
     parts = path.parts
@@ -149,7 +158,7 @@ def _module_exists(tree: Path, module: str) -> bool:
     return base.with_suffix(".py").exists() or (base / "__init__.py").exists()
 
 
-def find_class(tree: Path, name: str, limit: int = 20) -> List[str]:
+def find_class(tree: Path, name: str, limit: int = 20) -> list[str]:
     pattern = re.compile(rf"^class\s+{re.escape(name)}\s*[(:]", re.M)
     found = []
     for path in sorted(tree.rglob("*.py")):
@@ -183,18 +192,19 @@ def resolve(target: Target, tree: Path) -> str:
         return f"{modules[0]}.{cls}"
     if not modules:
         raise InputError(f"class {spec} not found under {tree}")
-    raise InputError(f"class {spec} is ambiguous under {tree}: {', '.join(modules)}; "
-                     "give the qualname pkg.module.Class")
+    raise InputError(
+        f"class {spec} is ambiguous under {tree}: {', '.join(modules)}; give the qualname pkg.module.Class"
+    )
 
 
-def collect_targets(classes: Sequence[str], reports: Iterable[tuple], tree: Path) -> List[Target]:
+def collect_targets(classes: Sequence[str], reports: Iterable[tuple], tree: Path) -> list[Target]:
     """Targets from ``--class`` values and (label, records) fix reports, resolved against ``tree``.
 
     With ``--class`` given, only those classes are built and the reports only add
     checks to them (a report may name classes, e.g. draft backends, that need another
     profile); without, every class a report names is built.
     """
-    targets: Dict[str, Target] = {}
+    targets: dict[str, Target] = {}
     for spec in classes:
         target = Target(spec=spec)
         target.qualname = resolve(target, tree)
@@ -211,9 +221,14 @@ def collect_targets(classes: Sequence[str], reports: Iterable[tuple], tree: Path
             target = targets[probe.qualname]
             target.file = target.file or rec.get("file")
             target.add_expect(label or ALL, expect_from_record(rec))
-            target.fix.append({k: rec.get(k) for k in ("file", "strategy", "estimated_bytes",
-                                                       "attributes", "flag", "flag_name")
-                               if rec.get(k) is not None} | {"label": label or ALL})
+            target.fix.append(
+                {
+                    k: rec.get(k)
+                    for k in ("file", "strategy", "estimated_bytes", "attributes", "flag", "flag_name")
+                    if rec.get(k) is not None
+                }
+                | {"label": label or ALL}
+            )
     return list(targets.values())
 
 

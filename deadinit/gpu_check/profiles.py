@@ -23,7 +23,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,8 +31,18 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
-SECTIONS = {"name", "description", "match", "priority", "setup", "setup_options", "env",
-            "construct", "objects", "depth"}
+SECTIONS = {
+    "name",
+    "description",
+    "match",
+    "priority",
+    "setup",
+    "setup_options",
+    "env",
+    "construct",
+    "objects",
+    "depth",
+}
 
 
 class ProfileError(ValueError):
@@ -43,10 +53,10 @@ class ProfileError(ValueError):
 class Profile:
     name: str
     source: str
-    data: Dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def match(self) -> Optional[str]:
+    def match(self) -> str | None:
         return self.data.get("match")
 
     @property
@@ -54,16 +64,17 @@ class Profile:
         return int(self.data.get("priority", 0))
 
     @property
-    def env(self) -> Dict[str, str]:
+    def env(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self.data.get("env", {}).items()}
 
-    def for_child(self) -> Dict[str, Any]:
+    def for_child(self) -> dict[str, Any]:
         """The JSON-able part the measurement child needs."""
-        return {k: self.data.get(k) for k in ("name", "setup", "setup_options", "construct",
-                                              "objects") if k in self.data}
+        return {
+            k: self.data.get(k) for k in ("name", "setup", "setup_options", "construct", "objects") if k in self.data
+        }
 
 
-def _validate(data: Dict[str, Any], source: str) -> None:
+def _validate(data: dict[str, Any], source: str) -> None:
     unknown = set(data) - SECTIONS
     if unknown:
         raise ProfileError(f"{source}: unknown key(s) {sorted(unknown)}; known: {sorted(SECTIONS)}")
@@ -91,12 +102,12 @@ def load_file(path: Path) -> Profile:
     return Profile(name=data.get("name", Path(path).stem), source=str(path), data=data)
 
 
-def bundled() -> List[Profile]:
+def bundled() -> list[Profile]:
     profiles = [load_file(p) for p in sorted(PROFILE_DIR.glob("*.toml"))]
     return sorted(profiles, key=lambda p: -p.priority)
 
 
-def bundled_names() -> List[str]:
+def bundled_names() -> list[str]:
     return [p.name for p in bundled()]
 
 
@@ -108,8 +119,9 @@ def load(name_or_path: str) -> Profile:
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         return load_file(path)
-    raise ProfileError(f"unknown profile {name_or_path!r}; bundled: {', '.join(bundled_names())}"
-                       " (or give a path to a .toml file)")
+    raise ProfileError(
+        f"unknown profile {name_or_path!r}; bundled: {', '.join(bundled_names())} (or give a path to a .toml file)"
+    )
 
 
 def infer(qualname: str) -> Profile:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -11,24 +11,36 @@ from rich.table import Table
 MIB = 1 << 20
 
 
-def mib(value: Optional[int]) -> str:
+def mib(value: int | None) -> str:
     return "-" if value is None else f"{value / MIB:,.2f}"
 
 
-def _seconds(result: Dict[str, Any]) -> str:
+def _seconds(result: dict[str, Any]) -> str:
     s = result.get("construct_seconds")
     return "-" if s is None else f"{s:.3g}"
 
 
-def header_lines(data: Dict[str, Any]) -> List[str]:
+def header_lines(data: dict[str, Any]) -> list[str]:
     env = data.get("environment") or {}
-    where = ", ".join(str(x) for x in (env.get("gpu"), env.get("capability") and f"sm {env['capability']}",
-                                       env.get("torch") and f"torch {env['torch']}",
-                                       env.get("python") and f"python {env['python']}") if x)
-    lines = [f"device: {data['device']}" + (f" ({where})" if where else "")
-             + f"; measured by {'torch.cuda.memory_allocated delta' if data['measure'] == 'allocated' else 'reachable tensor storages'}"]
+    where = ", ".join(
+        str(x)
+        for x in (
+            env.get("gpu"),
+            env.get("capability") and f"sm {env['capability']}",
+            env.get("torch") and f"torch {env['torch']}",
+            env.get("python") and f"python {env['python']}",
+        )
+        if x
+    )
+    lines = [
+        f"device: {data['device']}"
+        + (f" ({where})" if where else "")
+        + f"; measured by {'torch.cuda.memory_allocated delta' if data['measure'] == 'allocated' else 'reachable tensor storages'}"
+    ]
     for tree in data.get("trees", []):
-        lines.append(f"{tree['label']}: {tree['path']}" + ("" if tree["source"] == tree["path"] else f" ({tree['source']})"))
+        lines.append(
+            f"{tree['label']}: {tree['path']}" + ("" if tree["source"] == tree["path"] else f" ({tree['source']})")
+        )
     if data.get("stubbed"):
         lines.append("STUBBED (missing, never called by the constructors): " + ", ".join(data["stubbed"]))
     elif data.get("stub_requested"):
@@ -36,7 +48,7 @@ def header_lines(data: Dict[str, Any]) -> List[str]:
     return lines
 
 
-def build_table(data: Dict[str, Any]) -> Table:
+def build_table(data: dict[str, Any]) -> Table:
     with_rewritten = any(len(t) > 0 for t in (e["rewritten"] for e in data["results"]))
     many = len(data.get("trees", [])) > 2
     table = Table(title="deadinit gpu-check", title_justify="left")
@@ -56,17 +68,21 @@ def build_table(data: Dict[str, Any]) -> Table:
             row = [entry["name"]] + ([comp["label"] or ""] if many else [])
             if with_rewritten:
                 rew = entry["rewritten"].get(comp["label"], {})
-                row += [mib(comp["original_bytes"]), mib(comp["rewritten_bytes"]), mib(comp["saved_bytes"]),
-                        mib(comp["pinned_saved_bytes"]), f"{_seconds(entry['original'])}/{_seconds(rew)}"]
+                row += [
+                    mib(comp["original_bytes"]),
+                    mib(comp["rewritten_bytes"]),
+                    mib(comp["saved_bytes"]),
+                    mib(comp["pinned_saved_bytes"]),
+                    f"{_seconds(entry['original'])}/{_seconds(rew)}",
+                ]
             else:
-                row += [mib(comp["original_bytes"]), mib(comp["original_pinned_bytes"]),
-                        _seconds(entry["original"])]
+                row += [mib(comp["original_bytes"]), mib(comp["original_pinned_bytes"]), _seconds(entry["original"])]
             row.append(f"[{style}]{comp['status']}[/{style}]")
             table.add_row(*row)
     return table
 
 
-def detail_lines(data: Dict[str, Any], verbose: bool = False) -> List[str]:
+def detail_lines(data: dict[str, Any], verbose: bool = False) -> list[str]:
     lines = []
     for entry in data["results"]:
         runs = [("original", entry["original"])] + list(entry["rewritten"].items())
@@ -74,19 +90,20 @@ def detail_lines(data: Dict[str, Any], verbose: bool = False) -> List[str]:
             if not result.get("ok"):
                 lines.append(f"{entry['name']} [{label}] failed: {result.get('error')}")
                 tail = (result.get("traceback") or result.get("log_tail") or "").strip().splitlines()
-                lines += ["    " + t for t in tail[-(30 if verbose else 8):]]
+                lines += ["    " + t for t in tail[-(30 if verbose else 8) :]]
         for comp in entry["comparisons"]:
             for kind in ("fail", "warn"):
                 for problem in comp["problems"][kind]:
                     lines.append(f"{entry['name']} [{comp['label']}] {kind}: {problem}")
             if verbose and comp["attribute_savings"]:
-                saved = ", ".join(f"{k} {mib(v)} MiB" for k, v in
-                                  sorted(comp["attribute_savings"].items(), key=lambda kv: -kv[1]))
+                saved = ", ".join(
+                    f"{k} {mib(v)} MiB" for k, v in sorted(comp["attribute_savings"].items(), key=lambda kv: -kv[1])
+                )
                 lines.append(f"{entry['name']} [{comp['label']}] saved by attribute: {saved}")
     return lines
 
 
-def render_text(data: Dict[str, Any], console: Optional[Console] = None, verbose: bool = False) -> None:
+def render_text(data: dict[str, Any], console: Console | None = None, verbose: bool = False) -> None:
     if console is None:
         console = Console()
         if not console.is_terminal:  # logs and CI: do not squeeze the table into 80 columns
@@ -97,9 +114,12 @@ def render_text(data: Dict[str, Any], console: Optional[Console] = None, verbose
     for line in detail_lines(data, verbose):
         console.print(line, markup=False, highlight=False)
     s = data["summary"]
-    console.print(f"{s['classes']} class(es), {s['comparisons']} comparison(s), {s['failed']} failed; "
-                  f"exit {data['exit_code']}", markup=False, highlight=False)
+    console.print(
+        f"{s['classes']} class(es), {s['comparisons']} comparison(s), {s['failed']} failed; exit {data['exit_code']}",
+        markup=False,
+        highlight=False,
+    )
 
 
-def to_json(data: Dict[str, Any]) -> str:
+def to_json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, default=str) + "\n"

@@ -16,10 +16,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any
 
 from . import inputs
 from .profiles import Profile
@@ -38,22 +39,22 @@ class Tree:
     path: Path
     source: str
 
-    def as_dict(self) -> Dict[str, str]:
+    def as_dict(self) -> dict[str, str]:
         return {"label": self.label, "path": str(self.path), "source": self.source}
 
 
 @dataclass
 class Options:
     device: str = "cuda"
-    stub: List[str] = field(default_factory=list)
+    stub: list[str] = field(default_factory=list)
     python: str = sys.executable
     timeout: float = 600.0
     jobs: int = 1
     depth: int = 2
     measure: str = "auto"  # auto | allocated | reachable
-    extra_paths: List[str] = field(default_factory=list)
-    env: Dict[str, str] = field(default_factory=dict)
-    keep_jobs: Optional[Path] = None
+    extra_paths: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    keep_jobs: Path | None = None
 
     @property
     def measure_mode(self) -> str:
@@ -63,20 +64,20 @@ class Options:
 
 
 # -- trees ----------------------------------------------------------------------------
-def _git(args: List[str], cwd: Path, **kw) -> subprocess.CompletedProcess:
+def _git(args: list[str], cwd: Path, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, **kw)
 
 
-def tree_from_ref(original: Path, ref: str, workdir: Path, repo: Optional[Path] = None) -> Path:
+def tree_from_ref(original: Path, ref: str, workdir: Path, repo: Path | None = None) -> Path:
     """Export ``ref`` of the repository holding ``original`` and return the same subfolder."""
     try:
-        top = Path(repo) if repo else Path(
-            _git(["rev-parse", "--show-toplevel"], original, text=True).stdout.strip())
+        top = Path(repo) if repo else Path(_git(["rev-parse", "--show-toplevel"], original, text=True).stdout.strip())
         _git(["rev-parse", "--verify", f"{ref}^{{commit}}"], top)
     except (subprocess.CalledProcessError, FileNotFoundError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
-        raise RunnerError(f"cannot use git ref {ref!r} for {original}: "
-                          f"{detail.decode(errors='replace').strip() or exc}") from exc
+        raise RunnerError(
+            f"cannot use git ref {ref!r} for {original}: {detail.decode(errors='replace').strip() or exc}"
+        ) from exc
     rel = original.resolve().relative_to(top.resolve())
     dest = workdir / ("ref-" + re.sub(r"[^\w.-]", "_", ref))
     dest.mkdir(parents=True, exist_ok=True)
@@ -87,7 +88,7 @@ def tree_from_ref(original: Path, ref: str, workdir: Path, repo: Optional[Path] 
 
 
 # -- children -------------------------------------------------------------------------
-def run_child(job: Dict[str, Any], opts: Options, env_extra: Dict[str, str]) -> Dict[str, Any]:
+def run_child(job: dict[str, Any], opts: Options, env_extra: dict[str, str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="deadinit-gpu-") as tmp:
         job_path, out_path = Path(tmp) / "job.json", Path(tmp) / "result.json"
         job_path.write_text(json.dumps(job, indent=1, default=str), encoding="utf-8")
@@ -97,9 +98,15 @@ def run_child(job: Dict[str, Any], opts: Options, env_extra: Dict[str, str]) -> 
         env.update(PYTHONUNBUFFERED="1")
         started = time.perf_counter()
         try:
-            proc = subprocess.run([opts.python, str(HARNESS), str(job_path), str(out_path)],
-                                  cwd=tmp, env=env, capture_output=True, text=True,
-                                  timeout=opts.timeout, errors="replace")
+            proc = subprocess.run(
+                [opts.python, str(HARNESS), str(job_path), str(out_path)],
+                cwd=tmp,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=opts.timeout,
+                errors="replace",
+            )
             rc, stderr = proc.returncode, (proc.stderr or "") + (proc.stdout or "")
         except subprocess.TimeoutExpired as exc:
             rc, stderr = None, f"timed out after {opts.timeout:.0f}s\n{exc.stderr or ''}"
@@ -112,27 +119,37 @@ def run_child(job: Dict[str, Any], opts: Options, env_extra: Dict[str, str]) -> 
         if out_path.exists():
             result = json.loads(out_path.read_text(encoding="utf-8"))
         else:
-            result = {"class": job["class"], "tree": job["tree"], "label": job["label"], "ok": False,
-                      "error": f"measurement child exited with {rc} and wrote no result"}
+            result = {
+                "class": job["class"],
+                "tree": job["tree"],
+                "label": job["label"],
+                "ok": False,
+                "error": f"measurement child exited with {rc} and wrote no result",
+            }
         result["wall_seconds"] = wall
         if not result.get("ok"):
             result["log_tail"] = stderr[-4000:]
         return result
 
 
-def make_job(target: inputs.Target, tree: Tree, profile: Profile, opts: Options) -> Dict[str, Any]:
+def make_job(target: inputs.Target, tree: Tree, profile: Profile, opts: Options) -> dict[str, Any]:
     expect = target.expect_for(tree.label) if tree.label != ORIGINAL else inputs.Expect()
     return {
-        "class": target.qualname, "tree": str(tree.path), "label": tree.label,
-        "device": opts.device, "stub": opts.stub, "profile": profile.for_child(),
+        "class": target.qualname,
+        "tree": str(tree.path),
+        "label": tree.label,
+        "device": opts.device,
+        "stub": opts.stub,
+        "profile": profile.for_child(),
         "depth": int(profile.data.get("depth", opts.depth)),
         "extra_paths": opts.extra_paths,
-        "expect_read": expect.reads, "expect_skipped": expect.skipped,
+        "expect_read": expect.reads,
+        "expect_skipped": expect.skipped,
     }
 
 
 # -- comparison -----------------------------------------------------------------------
-def measured_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
+def measured_bytes(result: dict[str, Any], mode: str) -> int | None:
     if not result.get("ok"):
         return None
     if mode == "allocated":
@@ -140,7 +157,7 @@ def measured_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
     return (result.get("reachable") or {}).get("bytes")
 
 
-def pinned_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
+def pinned_bytes(result: dict[str, Any], mode: str) -> int | None:
     if not result.get("ok"):
         return None
     if mode == "allocated" and result.get("pinned_host_bytes") is not None:
@@ -148,7 +165,7 @@ def pinned_bytes(result: Dict[str, Any], mode: str) -> Optional[int]:
     return (result.get("reachable") or {}).get("pinned_bytes")
 
 
-def attribute_savings(orig: Dict[str, Any], rew: Dict[str, Any]) -> Dict[str, int]:
+def attribute_savings(orig: dict[str, Any], rew: dict[str, Any]) -> dict[str, int]:
     a = (orig.get("reachable") or {}).get("attributes", {})
     b = (rew.get("reachable") or {}).get("attributes", {})
     out = {}
@@ -159,7 +176,7 @@ def attribute_savings(orig: Dict[str, Any], rew: Dict[str, Any]) -> Dict[str, in
     return out
 
 
-def check(target: inputs.Target, label: str, rew: Dict[str, Any]) -> Dict[str, List[str]]:
+def check(target: inputs.Target, label: str, rew: dict[str, Any]) -> dict[str, list[str]]:
     """Problems found on the rewritten instance: 'fail' ones set the exit code."""
     fail, warn = [], []
     expect = target.expect_for(label)
@@ -180,8 +197,9 @@ def check(target: inputs.Target, label: str, rew: Dict[str, Any]) -> Dict[str, L
     return {"fail": fail, "warn": warn}
 
 
-def compare(target: inputs.Target, orig: Dict[str, Any], label: str, rew: Dict[str, Any],
-            mode: str, strict: bool) -> Dict[str, Any]:
+def compare(
+    target: inputs.Target, orig: dict[str, Any], label: str, rew: dict[str, Any], mode: str, strict: bool
+) -> dict[str, Any]:
     ob, rb = measured_bytes(orig, mode), measured_bytes(rew, mode)
     op, rp = pinned_bytes(orig, mode), pinned_bytes(rew, mode)
     problems = check(target, label, rew) if rew.get("ok") else {"fail": [], "warn": []}
@@ -195,13 +213,21 @@ def compare(target: inputs.Target, orig: Dict[str, Any], label: str, rew: Dict[s
         status, failed = "check warnings", strict
     else:
         status, failed = "ok", False
-    estimated = [f.get("estimated_bytes") for f in target.fix
-                 if f.get("label") in (inputs.ALL, label) and f.get("estimated_bytes") is not None]
+    estimated = [
+        f.get("estimated_bytes")
+        for f in target.fix
+        if f.get("label") in (inputs.ALL, label) and f.get("estimated_bytes") is not None
+    ]
     return {
-        "label": label, "status": status, "failed": failed, "problems": problems,
-        "original_bytes": ob, "rewritten_bytes": rb,
+        "label": label,
+        "status": status,
+        "failed": failed,
+        "problems": problems,
+        "original_bytes": ob,
+        "rewritten_bytes": rb,
         "saved_bytes": None if ob is None or rb is None else ob - rb,
-        "original_pinned_bytes": op, "rewritten_pinned_bytes": rp,
+        "original_pinned_bytes": op,
+        "rewritten_pinned_bytes": rp,
         "pinned_saved_bytes": None if op is None or rp is None else op - rp,
         "attribute_savings": attribute_savings(orig, rew) if orig.get("ok") and rew.get("ok") else {},
         "estimated_bytes": sum(estimated) if estimated else None,
@@ -209,9 +235,15 @@ def compare(target: inputs.Target, orig: Dict[str, Any], label: str, rew: Dict[s
     }
 
 
-def run(targets: List[inputs.Target], original: Tree, rewritten: List[Tree],
-        profile_for: Callable[[inputs.Target], Profile], opts: Options, strict: bool = False,
-        progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+def run(
+    targets: list[inputs.Target],
+    original: Tree,
+    rewritten: list[Tree],
+    profile_for: Callable[[inputs.Target], Profile],
+    opts: Options,
+    strict: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Measure every target in every tree; return the report data (see report.py)."""
     trees = [original, *rewritten]
     jobs = []
@@ -227,8 +259,11 @@ def run(targets: List[inputs.Target], original: Tree, rewritten: List[Tree],
         result = run_child(job, opts, profile.env)
         if progress:
             took = result.get("construct_seconds")
-            progress(f"  {target.name} [{tree.label}]: " + ("ok" if result.get("ok") else
-                     f"FAILED: {result.get('error')}") + (f" in {took}s" if took is not None else ""))
+            progress(
+                f"  {target.name} [{tree.label}]: "
+                + ("ok" if result.get("ok") else f"FAILED: {result.get('error')}")
+                + (f" in {took}s" if took is not None else "")
+            )
         return result
 
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
@@ -246,21 +281,49 @@ def run(targets: List[inputs.Target], original: Tree, rewritten: List[Tree],
             environment = environment or r.get("environment") or {}
         comparisons = [compare(target, orig, label, r, mode, strict) for label, r in rew.items()]
         if not comparisons:  # original only: a plain measurement
-            comparisons = [{"label": None, "status": "ok" if orig.get("ok") else "original failed to build",
-                            "failed": not orig.get("ok"), "problems": {"fail": [], "warn": []},
-                            "original_bytes": measured_bytes(orig, mode), "rewritten_bytes": None,
-                            "saved_bytes": None, "original_pinned_bytes": pinned_bytes(orig, mode),
-                            "rewritten_pinned_bytes": None, "pinned_saved_bytes": None,
-                            "attribute_savings": {}, "estimated_bytes": None, "expect": {}}]
-        entries.append({"class": target.qualname, "name": target.name, "profile": profile.name,
-                        "fix": target.fix, "original": orig, "rewritten": rew,
-                        "comparisons": comparisons})
+            comparisons = [
+                {
+                    "label": None,
+                    "status": "ok" if orig.get("ok") else "original failed to build",
+                    "failed": not orig.get("ok"),
+                    "problems": {"fail": [], "warn": []},
+                    "original_bytes": measured_bytes(orig, mode),
+                    "rewritten_bytes": None,
+                    "saved_bytes": None,
+                    "original_pinned_bytes": pinned_bytes(orig, mode),
+                    "rewritten_pinned_bytes": None,
+                    "pinned_saved_bytes": None,
+                    "attribute_savings": {},
+                    "estimated_bytes": None,
+                    "expect": {},
+                }
+            ]
+        entries.append(
+            {
+                "class": target.qualname,
+                "name": target.name,
+                "profile": profile.name,
+                "fix": target.fix,
+                "original": orig,
+                "rewritten": rew,
+                "comparisons": comparisons,
+            }
+        )
     failed = sum(1 for e in entries for c in e["comparisons"] if c["failed"])
     return {
-        "tool": "deadinit gpu-check", "schema": 1, "device": opts.device, "measure": mode,
-        "stub_requested": opts.stub, "stubbed": sorted(stubbed), "environment": environment,
-        "trees": [t.as_dict() for t in trees], "results": entries,
-        "summary": {"classes": len(entries), "comparisons": sum(len(e["comparisons"]) for e in entries),
-                    "failed": failed},
+        "tool": "deadinit gpu-check",
+        "schema": 1,
+        "device": opts.device,
+        "measure": mode,
+        "stub_requested": opts.stub,
+        "stubbed": sorted(stubbed),
+        "environment": environment,
+        "trees": [t.as_dict() for t in trees],
+        "results": entries,
+        "summary": {
+            "classes": len(entries),
+            "comparisons": sum(len(e["comparisons"]) for e in entries),
+            "failed": failed,
+        },
         "exit_code": 1 if failed else 0,
     }

@@ -24,7 +24,8 @@ from __future__ import annotations
 import ast
 import importlib
 import re
-from typing import Any, Callable, Dict, List, Optional
+from collections.abc import Callable
+from typing import Any
 
 _TENSOR = re.compile(r"^tensor:(\w+)\[([\d,\s]*)\](?:@(\w+))?$")
 
@@ -36,9 +37,9 @@ class StandInError(AttributeError):
 class StandIn:
     """An attribute bag standing in for a framework object."""
 
-    __slots__ = ("_di_path", "_di_log", "_di_values")
+    __slots__ = ("_di_log", "_di_path", "_di_values")
 
-    def __init__(self, path: str, log: "ReadLog"):
+    def __init__(self, path: str, log: ReadLog):
         object.__setattr__(self, "_di_path", path)
         object.__setattr__(self, "_di_log", log)
         object.__setattr__(self, "_di_values", {})
@@ -57,8 +58,7 @@ class StandIn:
             return values[name]
         log.miss(f"{path}.{name}")
         raise StandInError(
-            f"stand-in {path!r} has no attribute {name!r}: add it to the profile "
-            f"(key {path}.{name} under [objects])"
+            f"stand-in {path!r} has no attribute {name!r}: add it to the profile (key {path}.{name} under [objects])"
         )
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -73,12 +73,12 @@ class ReadLog:
     """What the constructor read, probed without finding, and wrote on the stand-ins."""
 
     def __init__(self) -> None:
-        self.reads: Dict[str, int] = {}
-        self.misses: Dict[str, int] = {}
-        self.writes: Dict[str, int] = {}
+        self.reads: dict[str, int] = {}
+        self.misses: dict[str, int] = {}
+        self.writes: dict[str, int] = {}
         self.enabled = False
 
-    def _bump(self, table: Dict[str, int], key: str) -> None:
+    def _bump(self, table: dict[str, int], key: str) -> None:
         if self.enabled:
             table[key] = table.get(key, 0) + 1
 
@@ -91,9 +91,8 @@ class ReadLog:
     def write(self, key: str) -> None:
         self._bump(self.writes, key)
 
-    def as_dict(self) -> Dict[str, List[str]]:
-        return {"reads": sorted(self.reads), "misses": sorted(self.misses),
-                "writes": sorted(self.writes)}
+    def as_dict(self) -> dict[str, list[str]]:
+        return {"reads": sorted(self.reads), "misses": sorted(self.misses), "writes": sorted(self.writes)}
 
 
 def _method(value: Any, log: ReadLog, path: str) -> Callable[..., Any]:
@@ -116,13 +115,13 @@ def _import(target: str) -> Any:
 class Builder:
     """Builds values from a profile's spec, memoised by path, references resolved lazily."""
 
-    def __init__(self, objects: Dict[str, Any], device: str, refs: Optional[Dict[str, Any]] = None):
+    def __init__(self, objects: dict[str, Any], device: str, refs: dict[str, Any] | None = None):
         self.objects = objects
         self.device = device
         self.refs = {"device": device}
         self.refs.update(refs or {})
         self.log = ReadLog()
-        self.memo: Dict[str, Any] = {}
+        self.memo: dict[str, Any] = {}
         self._building: set = set()
 
     # -- references -------------------------------------------------------------------
@@ -136,7 +135,7 @@ class Builder:
                 value = getattr(value, part)
             return value
         spec: Any = self.objects
-        walked: List[str] = []
+        walked: list[str] = []
         parts = path.split(".")
         for i, part in enumerate(parts):
             if isinstance(spec, dict) and part in spec:
@@ -208,7 +207,7 @@ class Builder:
             return _import(text[7:])
         return text
 
-    def build_call(self, construct: Dict[str, Any]) -> tuple:
+    def build_call(self, construct: dict[str, Any]) -> tuple:
         args = [self.make(a, f"args[{i}]") for i, a in enumerate(construct.get("args", []))]
         kwargs = {k: self.make(v, f"kwargs.{k}") for k, v in construct.get("kwargs", {}).items()}
         return args, kwargs

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any, Dict, Iterable, Iterator, Optional, Set, Tuple
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 MAX_CONTAINER_ITEMS = 100_000
 _SKIP_TYPES = (
@@ -40,7 +41,7 @@ def _torch():
     return sys.modules.get("torch")
 
 
-def storage_of(value: Any) -> Optional[Tuple[Any, int, str, bool]]:
+def storage_of(value: Any) -> tuple[Any, int, str, bool] | None:
     """(key, nbytes, device, pinned) for a tensor-like value, else None.
 
     Real torch tensors are keyed by their untyped storage (so views share); other
@@ -78,8 +79,11 @@ def storage_of(value: Any) -> Optional[Tuple[Any, int, str, bool]]:
         owner = base if base is not None and hasattr(base, "nbytes") else value
         device = getattr(value, "device", "cpu")
         device = getattr(device, "type", device)
-        return ("obj", id(owner)), int(getattr(owner, "nbytes", nbytes)), str(device), bool(
-            getattr(value, "pinned", False)
+        return (
+            ("obj", id(owner)),
+            int(getattr(owner, "nbytes", nbytes)),
+            str(device),
+            bool(getattr(value, "pinned", False)),
         )
     return None
 
@@ -97,9 +101,9 @@ def _children(value: Any) -> Iterator[Any]:
         yield item
 
 
-def instance_attributes(obj: Any) -> Dict[str, Any]:
+def instance_attributes(obj: Any) -> dict[str, Any]:
     """The instance's own attributes: ``__dict__`` then any filled ``__slots__``."""
-    attrs: Dict[str, Any] = dict(getattr(obj, "__dict__", {}) or {})
+    attrs: dict[str, Any] = dict(getattr(obj, "__dict__", {}) or {})
     for klass in type(obj).__mro__:
         for slot in getattr(klass, "__slots__", ()) or ():
             if isinstance(slot, str) and slot not in attrs and hasattr(obj, slot):
@@ -107,7 +111,7 @@ def instance_attributes(obj: Any) -> Dict[str, Any]:
     return attrs
 
 
-def _object_dict(value: Any) -> Optional[Dict[str, Any]]:
+def _object_dict(value: Any) -> dict[str, Any] | None:
     if isinstance(value, _SKIP_TYPES):
         return None
     d = getattr(value, "__dict__", None)
@@ -119,7 +123,7 @@ def _object_dict(value: Any) -> Optional[Dict[str, Any]]:
         return None
 
 
-def iter_storages(root: Any, depth: int, seen_objects: Dict[int, int]) -> Iterator[Tuple[Any, int, str, bool]]:
+def iter_storages(root: Any, depth: int, seen_objects: dict[int, int]) -> Iterator[tuple[Any, int, str, bool]]:
     """Yield storages reachable from ``root``.
 
     ``seen_objects`` maps id -> the shallowest level an object was visited at; it is
@@ -148,26 +152,25 @@ def iter_storages(root: Any, depth: int, seen_objects: Dict[int, int]) -> Iterat
                 stack.extend((child, level + 1) for child in d.values())
 
 
-def storage_keys(roots: Iterable[Any], depth: int = 2) -> Set[Any]:
+def storage_keys(roots: Iterable[Any], depth: int = 2) -> set[Any]:
     """Keys of every storage reachable from ``roots`` (used for the inputs)."""
-    keys: Set[Any] = set()
+    keys: set[Any] = set()
     for root in roots:
         for key, _n, _dev, _pin in iter_storages(root, depth, {}):
             keys.add(key)
     return keys
 
 
-def reachable_report(obj: Any, depth: int = 2, external: Optional[Set[Any]] = None) -> Dict[str, Any]:
+def reachable_report(obj: Any, depth: int = 2, external: set[Any] | None = None) -> dict[str, Any]:
     """Bytes per attribute of the unique storages reachable from ``obj``'s attributes."""
     external = external or set()
-    counted: Set[Any] = set()
-    per_attr: Dict[str, Dict[str, Any]] = {}
-    totals = {"bytes": 0, "device_bytes": 0, "cpu_bytes": 0, "pinned_bytes": 0,
-              "external_bytes": 0, "storages": 0}
-    seen_objects: Dict[int, int] = {id(obj): -1}  # cycles back to the instance stop here
+    counted: set[Any] = set()
+    per_attr: dict[str, dict[str, Any]] = {}
+    totals = {"bytes": 0, "device_bytes": 0, "cpu_bytes": 0, "pinned_bytes": 0, "external_bytes": 0, "storages": 0}
+    seen_objects: dict[int, int] = {id(obj): -1}  # cycles back to the instance stop here
     for name, value in instance_attributes(obj).items():
         entry = {"bytes": 0, "storages": 0, "pinned_bytes": 0, "devices": [], "external_bytes": 0}
-        devices: Set[str] = set()
+        devices: set[str] = set()
         for key, nbytes, device, pinned in iter_storages(value, depth, seen_objects):
             if key in counted:
                 continue

@@ -25,7 +25,7 @@ import importlib.machinery
 import importlib.util
 import sys
 import types
-from typing import Iterable, List
+from collections.abc import Iterable
 
 STUB_MARKER = "__deadinit_stub__"
 STUB_VERSION = "0.0.0+deadinit.stub"
@@ -84,6 +84,7 @@ def _make_class(module_name: str, name: str) -> type:
         base = _pydantic_stub_base()
         return type(base)(name, (base,), {"__module__": module_name, "__qualname__": name})
     except Exception:  # pydantic missing or refuses: a plain permissive class
+
         def __init__(self, *args, **kwargs):
             self.__dict__.update(kwargs)
 
@@ -129,13 +130,11 @@ class StubFinder(importlib.abc.MetaPathFinder):
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname.split(".", 1)[0] in self.names:
-            return importlib.machinery.ModuleSpec(
-                fullname, _StubLoader(), is_package=True
-            )
+            return importlib.machinery.ModuleSpec(fullname, _StubLoader(), is_package=True)
         return None
 
 
-def install(names: Iterable[str]) -> List[str]:
+def install(names: Iterable[str]) -> list[str]:
     """Stub every name in ``names`` that is missing; return the ones stubbed."""
     stubbed = [n for n in names if n and missing(n)]
     if stubbed:

@@ -5,12 +5,28 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional
 
-_SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".venv", "venv", ".mypy_cache",
-              ".pytest_cache", ".ruff_cache", ".deadinit_cache", "node_modules", "build", "dist", ".eggs"}
+_SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    "__pycache__",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".deadinit_cache",
+    "node_modules",
+    "build",
+    "dist",
+    ".eggs",
+}
 
 
 @dataclass(frozen=True)
@@ -57,7 +73,7 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
 _TOP_CACHE: dict = {}
 
 
-def _package_top(d: Path) -> Optional[Path]:
+def _package_top(d: Path) -> Path | None:
     """The highest ancestor folder that is a regular package, or None."""
     key = str(d)
     if key in _TOP_CACHE:
@@ -73,7 +89,7 @@ def _package_top(d: Path) -> Optional[Path]:
 _HIGHEST: dict = {}
 
 
-def _highest_package(d: Path) -> Optional[Path]:
+def _highest_package(d: Path) -> Path | None:
     """The highest of ``d`` and its ancestors that holds an ``__init__.py`` (one check per folder)."""
     key = str(d)
     if key not in _HIGHEST:
@@ -93,8 +109,12 @@ def _chain_ok(d: Path, top: Path) -> bool:
         cur = cur.parent
 
 
-def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Optional[Callable[[str, bool], bool]] = None,
-             max_bytes: Optional[int] = None) -> Discovery:
+def discover(
+    paths: Iterable[str],
+    roots: tuple[str, ...] = (),
+    excluded: Callable[[str, bool], bool] | None = None,
+    max_bytes: int | None = None,
+) -> Discovery:
     """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config).
 
     Symbolic links are followed only where they stay inside the given paths: a link
@@ -165,7 +185,9 @@ def discover(paths: Iterable[str], roots: tuple[str, ...] = (), excluded: Option
             # directories named like x.py are listed as directories by the walk: report them
             for d in keep:
                 if d.endswith(".py"):
-                    out.errors.append((os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder"))
+                    out.errors.append(
+                        (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
+                    )
     out.files.sort(key=lambda f: f.path)
     return out
 
@@ -215,15 +237,20 @@ class _Modules:
 
     def __init__(self, roots) -> None:
         self.roots = roots
-        self.prefix: dict[str, Optional[str]] = {}
+        self.prefix: dict[str, str | None] = {}
 
     def of(self, dirpath: str, fn: str) -> tuple[str, bool]:
         if fn == "__init__.py":
             return module_name(Path(dirpath, fn), self.roots)
         if dirpath not in self.prefix:
             probe, _ = module_name(Path(dirpath, self._PROBE + ".py"), self.roots)
-            self.prefix[dirpath] = ("" if probe == self._PROBE else probe[:-len(self._PROBE) - 1]
-                                    if probe.endswith("." + self._PROBE) else None)
+            self.prefix[dirpath] = (
+                ""
+                if probe == self._PROBE
+                else probe[: -len(self._PROBE) - 1]
+                if probe.endswith("." + self._PROBE)
+                else None
+            )
         prefix = self.prefix[dirpath]
         if prefix is None:  # not expected; the general rule then
             return module_name(Path(dirpath, fn), self.roots)
@@ -251,7 +278,7 @@ def _is_loop(path: str) -> bool:
     return above == real or above.startswith(real.rstrip(os.sep) + os.sep)
 
 
-def _link_escapes(path: str, given: list[str]) -> Optional[str]:
+def _link_escapes(path: str, given: list[str]) -> str | None:
     """A note when the link at ``path`` resolves outside every analysed folder."""
     real = os.path.realpath(path)
     if any(real == g or real.startswith(g.rstrip(os.sep) + os.sep) for g in given):
@@ -259,12 +286,13 @@ def _link_escapes(path: str, given: list[str]) -> Optional[str]:
     return "symbolic link to a path outside the analysed folders, skipped"
 
 
-def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: Optional[int] = None) -> None:
+def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: int | None = None) -> None:
     _add_plain(out, seen, str(p), os.path.realpath(p), module_name(p, roots), max_bytes)
 
 
-def _add_plain(out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool],
-               max_bytes: Optional[int]) -> None:
+def _add_plain(
+    out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool], max_bytes: int | None
+) -> None:
     """Record one file (its real path and module known), or a note why it is skipped."""
     if real in seen:
         return

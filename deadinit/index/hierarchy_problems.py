@@ -17,9 +17,16 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
         path = index.file_of(qn).path
         for b, text in zip(cls.bases, cls.base_text):
             mod = index.class_module[qn]
-            if b is not None and b != "object" and index.resolve(mod, b) == qn and index.resolve_shadowed(mod, b) in (None, qn):
-                out.append(f"{path}: line {cls.line}: class {cls.name}: base `{text}` is the class itself (through an "
-                           "alias or a name bound later); treated as a base outside the project")
+            if (
+                b is not None
+                and b != "object"
+                and index.resolve(mod, b) == qn
+                and index.resolve_shadowed(mod, b) in (None, qn)
+            ):
+                out.append(
+                    f"{path}: line {cls.line}: class {cls.name}: base `{text}` is the class itself (through an "
+                    "alias or a name bound later); treated as a base outside the project"
+                )
         if qn in reported or index.mro(qn) is not None:
             continue
         parents = [b.name for b in index.bases(qn) if b.kind == "class"]
@@ -31,8 +38,10 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
             names = " -> ".join(c.rsplit(".", 1)[-1] for c in cycle + [cycle[0]])
             out.append(f"{path}: line {cls.line}: class {cls.name} inherits from itself ({names}); not analysed")
         else:
-            out.append(f"{path}: line {cls.line}: class {cls.name}: its bases have no consistent method resolution "
-                       "order (C3); not analysed")
+            out.append(
+                f"{path}: line {cls.line}: class {cls.name}: its bases have no consistent method resolution "
+                "order (C3); not analysed"
+            )
     return out
 
 

@@ -9,17 +9,16 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
 
 import pathspec
 
 
-def _spec(patterns) -> Optional[pathspec.GitIgnoreSpec]:
+def _spec(patterns) -> pathspec.GitIgnoreSpec | None:
     patterns = [p for p in patterns if p.strip()]
     return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
 
 
-def relative_to(path: str, root: str) -> Optional[str]:
+def relative_to(path: str, root: str) -> str | None:
     """``path`` relative to ``root`` in posix form, or None when it lies outside."""
     rel = os.path.relpath(os.path.abspath(path), root)
     if rel == os.curdir:
@@ -45,11 +44,11 @@ class PathFilter:
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
         self.top = str(_git_top(Path(self.root))) if respect_gitignore else self.root
-        self._gitignores: dict[str, Optional[pathspec.GitIgnoreSpec]] = {}
+        self._gitignores: dict[str, pathspec.GitIgnoreSpec | None] = {}
         self._chains: dict[str, list] = {}
 
     @classmethod
-    def from_config(cls, cfg) -> "PathFilter":
+    def from_config(cls, cfg) -> PathFilter:
         return cls(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
 
     def __call__(self, path: str, is_dir: bool) -> bool:
@@ -57,7 +56,7 @@ class PathFilter:
             return True
         return self.respect_gitignore and self.gitignored(path, is_dir)
 
-    def _configured_out(self, rel: Optional[str], is_dir: bool) -> bool:
+    def _configured_out(self, rel: str | None, is_dir: bool) -> bool:
         """``exclude`` matches, or ``include`` does not (``rel``: None or "" outside the root / the root)."""
         if not rel:
             return False
@@ -102,7 +101,7 @@ class PathFilter:
             chains[full] = chain
         return chains[full]
 
-    def _gitignore(self, folder: str) -> Optional[pathspec.GitIgnoreSpec]:
+    def _gitignore(self, folder: str) -> pathspec.GitIgnoreSpec | None:
         if folder not in self._gitignores:
             spec = None
             try:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Optional
 
-from deadinit.semantics.mangling import mangle_file
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
+from deadinit.semantics.mangling import mangle_file
 
 
 @dataclass(frozen=True)
@@ -30,9 +30,11 @@ class ProjectIndex:
                 self.class_module[c.qualname] = s.module
         self._imports = {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in self.modules.items()}
         self._stars = {m: [i for i in s.imports if i.local == "*"] for m, s in self.modules.items()}
-        self._toplevel = {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()}
+        self._toplevel = {
+            m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()
+        }
         self._bases: dict[str, list[Base]] = {}
-        self._mro: dict[str, Optional[list[str]]] = {}
+        self._mro: dict[str, list[str] | None] = {}
         self.subclasses: dict[str, list[str]] = {}
         for qn in self.classes:
             for b in self.bases(qn):
@@ -52,7 +54,7 @@ class ProjectIndex:
         base = ".".join(parts)
         return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
 
-    def resolve(self, module: str, dotted: str, _depth: int = 0) -> Optional[str]:
+    def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""
         r = self.resolve_any(module, dotted, _depth)
         return r[1] if r and r[0] == "class" else None
@@ -70,7 +72,7 @@ class ProjectIndex:
         full = f"{mod}.{imp.name}" if imp.name else (imp.module if imp.local != imp.module.split(".")[0] else imp.local)
         return full + ("." + rest if rest else "")
 
-    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> Optional[tuple[str, str]]:
+    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> tuple[str, str] | None:
         """("class", qualname) or ("module", name) for a dotted name as seen from ``module``."""
         if _depth > 20:
             return None
@@ -89,7 +91,7 @@ class ProjectIndex:
                 return None
         return target
 
-    def _lookup_name(self, module: str, name: str, depth: int) -> Optional[tuple[str, str]]:
+    def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         local = self._toplevel.get(module, {}).get(name)
         if local:
             return ("class", local)
@@ -107,7 +109,7 @@ class ProjectIndex:
                 return r
         return None
 
-    def _member(self, module: str, name: str, depth: int, allow_missing: bool = False) -> Optional[tuple[str, str]]:
+    def _member(self, module: str, name: str, depth: int, allow_missing: bool = False) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
         if module in self.modules:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
@@ -153,7 +155,7 @@ class ProjectIndex:
         self._bases[qualname] = out
         return out
 
-    def resolve_shadowed(self, module: str, dotted: str) -> Optional[str]:
+    def resolve_shadowed(self, module: str, dotted: str) -> str | None:
         """``dotted`` resolved without the module's own class of that name (which a
         ``class X(X):`` statement binds only after evaluating its bases)."""
         head = dotted.partition(".")[0]
@@ -165,7 +167,7 @@ class ProjectIndex:
             if saved is not None:
                 local[head] = saved
 
-    def mro(self, qualname: str) -> Optional[list[str]]:
+    def mro(self, qualname: str) -> list[str] | None:
         """C3 linearisation over project classes; None when inconsistent or cyclic."""
         if qualname in self._mro:
             return self._mro[qualname]
@@ -190,7 +192,7 @@ class ProjectIndex:
                     stack.append((b.name, False))
         return order
 
-    def _c3(self, qualname: str) -> Optional[list[str]]:
+    def _c3(self, qualname: str) -> list[str] | None:
         self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):
@@ -229,7 +231,7 @@ class ProjectIndex:
     def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
         return any(b.name in names for b in self.external_bases(qualname))
 
-    def resolve_method(self, mro: list[str], name: str, after: Optional[str] = None) -> Optional[tuple[str, MethodSummary]]:
+    def resolve_method(self, mro: list[str], name: str, after: str | None = None) -> tuple[str, MethodSummary] | None:
         start = 0
         if after is not None and after in mro:
             start = mro.index(after) + 1

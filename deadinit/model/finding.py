@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 
 @dataclass
@@ -17,7 +16,7 @@ class Finding:
     parent: str  # qualified name of the class whose __init__ allocates
     attribute: str
     kind: str
-    estimated_bytes: Optional[int]
+    estimated_bytes: int | None
     message: str
     evidence: list[dict] = field(default_factory=list)
     fix_safety: str = "safe"  # safe | unsafe | none
@@ -39,7 +38,7 @@ class Finding:
         return d
 
 
-def human_bytes(n: Optional[int]) -> str:
+def human_bytes(n: int | None) -> str:
     if n is None:
         return "unknown"
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):

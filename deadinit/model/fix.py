@@ -10,7 +10,6 @@ with ``deadinit.fixes.safety`` and writes it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Optional
 
 from deadinit.model.settings import Settings
 
@@ -21,8 +20,8 @@ class FixOptions:
     classes: tuple[str, ...] = ()  # qualnames (or trailing dotted names) to fix; empty = all
     select: tuple[str, ...] = ()  # rule codes or names; empty = DI001 and DI002
     unsafe_fixes: bool = False
-    flag_name: Optional[str] = None  # overrides the derived ``skip_init_<name>``
-    max_copy_lines: Optional[int] = None  # direct-base: refuse past this many copied lines
+    flag_name: str | None = None  # overrides the derived ``skip_init_<name>``
+    max_copy_lines: int | None = None  # direct-base: refuse past this many copied lines
     exclude: frozenset = frozenset()  # Change.id values a previous attempt rejected
 
 
@@ -38,9 +37,9 @@ class Change:
     findings: list[str]  # Finding.key of every finding this change resolves
     overwritten: list[str] = field(default_factory=list)  # no longer built by the parent; the class sets its own
     files: list[str] = field(default_factory=list)  # every file the change edits
-    flag: Optional[str] = None
+    flag: str | None = None
     parents: list[str] = field(default_factory=list)  # classes whose __init__ changed
-    estimated_bytes: Optional[int] = None  # known part of the saving, per instance
+    estimated_bytes: int | None = None  # known part of the saving, per instance
     unknown_sizes: int = 0  # attributes whose size could not be estimated
     reads: list[str] = field(default_factory=list)  # inherited allocations the class still reads
     new_bases: list[str] = field(default_factory=list)  # direct-base: the bases after the rewrite
@@ -86,5 +85,5 @@ class Plan:
     changes: list[Change] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
 
-    def file(self, path: str) -> Optional[FilePlan]:
+    def file(self, path: str) -> FilePlan | None:
         return next((f for f in self.files if f.path == path), None)

@@ -4,7 +4,7 @@ result loads without importing the analysis)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from deadinit.model.finding import Finding
 
@@ -15,8 +15,8 @@ class CheckResult:
     unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
     errors: list[str] = field(default_factory=list)
     files: int = 0
-    index: Optional[Any] = None  # ProjectIndex; a LiteIndex from the result cache
-    analyzer: Optional[Any] = None
+    index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
+    analyzer: Any | None = None
     analyses: list = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     used_suppressions: set = field(default_factory=set)

@@ -10,8 +10,20 @@ import re
 from dataclasses import dataclass, field
 
 TENSOR_FACTORIES = (
-    "empty", "zeros", "ones", "full", "arange", "rand", "randn", "randint", "tensor",
-    "empty_strided", "linspace", "eye", "as_tensor", "from_numpy",
+    "empty",
+    "zeros",
+    "ones",
+    "full",
+    "arange",
+    "rand",
+    "randn",
+    "randint",
+    "tensor",
+    "empty_strided",
+    "linspace",
+    "eye",
+    "as_tensor",
+    "from_numpy",
 )
 HEAVY_CLASS_PATTERN = r"(Wrapper|Updater\w*|Runner|Backend|Pool|Cache|Workspace)$"
 

@@ -8,7 +8,6 @@ constructor arguments) are stored as nested tuples, see ``deadinit.semantics.exp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 Expr = tuple  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 
@@ -17,7 +16,7 @@ Expr = tuple  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | .
 class Import:
     local: str  # the name bound in this module
     module: str  # module as written (without leading dots)
-    name: Optional[str]  # imported member, None for ``import a.b [as m]``
+    name: str | None  # imported member, None for ``import a.b [as m]``
     level: int  # number of leading dots of a relative import
     line: int
 
@@ -38,19 +37,19 @@ class Access:
     line: int
     col: int
     receiver: str  # source text of the receiver, shortened
-    types: Optional[tuple[TypeRef, ...]]  # None: unknown receiver class
-    in_class: Optional[str]  # qualified name of the enclosing class, if any
-    in_function: Optional[str]
-    self_attr: Optional[str] = None  # receiver is ``self.<self_attr>``
-    param: Optional[tuple[int, str]] = None  # receiver is this (position, name) parameter of the function
+    types: tuple[TypeRef, ...] | None  # None: unknown receiver class
+    in_class: str | None  # qualified name of the enclosing class, if any
+    in_function: str | None
+    self_attr: str | None = None  # receiver is ``self.<self_attr>``
+    param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
 
 
 @dataclass(frozen=True)
 class Construct:
     callee: str  # dotted callee as written
     line: int
-    in_class: Optional[str]
-    in_function: Optional[str]
+    in_class: str | None
+    in_function: str | None
     self_args: tuple = ()  # positions (int) or keywords (str) where the caller's self is passed
 
 
@@ -62,8 +61,8 @@ class AllocInfo:
     callee: str = ""  # canonical dotted callee (e.g. torch.empty, BatchDecodeWrapper)
     shape: tuple = ()  # Expr items for tensor factories
     dtype: str = ""  # dtype attribute name, e.g. "uint8"
-    element: Optional["AllocInfo"] = None  # for containers and cached buffers
-    count: Optional[Expr] = None  # number of elements for containers, when known
+    element: AllocInfo | None = None  # for containers and cached buffers
+    count: Expr | None = None  # number of elements for containers, when known
 
 
 @dataclass
@@ -74,7 +73,7 @@ class InitStmt:
     line: int
     col: int
     end_line: int
-    attr: Optional[str] = None  # self attribute assigned / filled / killed
+    attr: str | None = None  # self attribute assigned / filled / killed
     guards: tuple = ()  # Expr conditions that must all be true for this to run
     in_loop: bool = False  # in a loop or try body: may run zero times
     after_return: bool = False  # a conditional return came before it
@@ -82,22 +81,22 @@ class InitStmt:
     self_calls: tuple[str, ...] = ()  # self methods it calls or references
     constructs: tuple[str, ...] = ()  # dotted callees it calls with self passed
     passes_self: bool = False  # self escapes into a call
-    alloc: Optional[AllocInfo] = None
-    value: Optional[Expr] = None  # the assigned value (for plain bindings / sizes)
+    alloc: AllocInfo | None = None
+    value: Expr | None = None  # the assigned value (for plain bindings / sizes)
     # super_init only
-    target: Optional[str] = None  # "super" or the dotted parent named explicitly
+    target: str | None = None  # "super" or the dotted parent named explicitly
     args: tuple = ()  # Expr of positional arguments
     kwargs: tuple = ()  # (name, Expr) pairs
     star_args: bool = False  # *args / **kwargs forwarded
     stmt_index: int = 0  # index of the top-level statement in the body
-    loop_iter: Optional[Expr] = None  # iterable of the innermost enclosing ``for``
+    loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
 
 
 @dataclass
 class Param:
     name: str
-    default: Optional[Expr]  # None when there is no default
+    default: Expr | None  # None when there is no default
     kind: str = "normal"  # normal | star | kwonly | dstar
 
 
@@ -109,17 +108,19 @@ class MethodSummary:
     end_line: int
     decorators: tuple[str, ...] = ()
     params: list[Param] = field(default_factory=list)  # without self
-    self_name: Optional[str] = "self"
+    self_name: str | None = "self"
     reads: list[tuple[str, int, int]] = field(default_factory=list)  # self.attr loads
     writes: list[tuple[str, int, int]] = field(default_factory=list)
     super_calls: list[str] = field(default_factory=list)  # super().m
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int]] = field(default_factory=list)  # reason, line
-    init_flow: Optional[list[InitStmt]] = None
+    init_flow: list[InitStmt] | None = None
 
     @property
     def is_property(self) -> bool:
-        return any(d.split(".")[-1] in ("property", "cached_property") or d.endswith(".setter") for d in self.decorators)
+        return any(
+            d.split(".")[-1] in ("property", "cached_property") or d.endswith(".setter") for d in self.decorators
+        )
 
     @property
     def is_static(self) -> bool:
@@ -137,7 +138,7 @@ class ClassSummary:
     line: int
     col: int
     end_line: int
-    bases: list[Optional[str]]  # dotted base as written; None for an opaque expression
+    bases: list[str | None]  # dotted base as written; None for an opaque expression
     base_text: list[str]
     keywords: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
@@ -160,5 +161,5 @@ class FileSummary:
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
-    suppressions: dict[int, Optional[frozenset]] = field(default_factory=dict)  # line -> codes
+    suppressions: dict[int, frozenset | None] = field(default_factory=dict)  # line -> codes
     lines: int = 0

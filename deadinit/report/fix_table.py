@@ -19,8 +19,11 @@ def render(out, console, applied: bool = True) -> None:
     changes = out.plan.changes
     verb = "changed" if applied and out.written else "would change"
     if changes:
-        t = Table(title=f"deadinit fix --strategy {out.strategy}: {len(changes)} class(es) {verb}",
-                  title_justify="left", show_lines=False)
+        t = Table(
+            title=f"deadinit fix --strategy {out.strategy}: {len(changes)} class(es) {verb}",
+            title_justify="left",
+            show_lines=False,
+        )
         t.add_column("class", overflow="fold")
         t.add_column("flag", overflow="fold")
         t.add_column("attributes skipped", overflow="fold")
@@ -30,8 +33,11 @@ def render(out, console, applied: bool = True) -> None:
             t.add_row(short(c.cls), c.flag or "", "\n".join(skipped), _bytes(c))
         console.print(t)
         st = out.diff_stat()
-        console.print(f"{st['files']} file(s), {st['insertions']} insertion(s)(+), {st['deletions']} deletion(s)(-)",
-                      markup=False, highlight=False)
+        console.print(
+            f"{st['files']} file(s), {st['insertions']} insertion(s)(+), {st['deletions']} deletion(s)(-)",
+            markup=False,
+            highlight=False,
+        )
     elif not out.refusals:
         console.print("deadinit fix: nothing to fix", markup=False)
     if out.refusals:

@@ -22,8 +22,7 @@ def annotation(f) -> str:
     if f.estimated_bytes is not None:
         msg += f", ~{human_bytes(f.estimated_bytes)} per instance"
     msg += ")"
-    return (f"::warning file={_prop(display(f.path))},line={f.line},col={f.column},"
-            f"title={_prop(f.code)}::{_data(msg)}")
+    return f"::warning file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}::{_data(msg)}"
 
 
 def error(e: str) -> str:

@@ -7,22 +7,35 @@ from rich.text import Text
 from deadinit.analysis.reach import short
 from deadinit.model.finding import human_bytes
 
-STATUS_STYLE = {"reused": "green", "used": "green", "read": "green", "overridden": "yellow",
-                "overwritten": "bold red", "dead": "bold red", "unused": "dim", "unread": "dim",
-                "stub": "dim", "skipped": "dim"}
+STATUS_STYLE = {
+    "reused": "green",
+    "used": "green",
+    "read": "green",
+    "overridden": "yellow",
+    "overwritten": "bold red",
+    "dead": "bold red",
+    "unused": "dim",
+    "unread": "dim",
+    "stub": "dim",
+    "skipped": "dim",
+}
 
 
 def lines(r) -> list[str]:
     """Plain-text headline of the table (also used by tests and the fix report)."""
     base = "object" if r.suggestion == "object" else short(r.suggestion)
     verdict = "reported (DI003)" if r.flagged else "not reported"
-    out = [f"reuse of {short(r.parent)} by {short(r.cls)}: {len(r.reused_methods)}/{len(r.counted_methods)} methods, "
-           f"{len(r.used_allocations)}/{len(r.allocations)} allocations -> share {r.share:.0%} "
-           f"(threshold {r.threshold:.0%}): {verdict}",
-           f"suggested base: {base} (drops {', '.join(short(q) for q in r.dropped)})"]
+    out = [
+        f"reuse of {short(r.parent)} by {short(r.cls)}: {len(r.reused_methods)}/{len(r.counted_methods)} methods, "
+        f"{len(r.used_allocations)}/{len(r.allocations)} allocations -> share {r.share:.0%} "
+        f"(threshold {r.threshold:.0%}): {verdict}",
+        f"suggested base: {base} (drops {', '.join(short(q) for q in r.dropped)})",
+    ]
     helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
-    out.append(f"would move: attributes {', '.join(r.move_attrs) or 'none'}; helpers {helpers}; "
-               f"class attributes {', '.join(c.name for c in r.move_class_attrs) or 'none'}")
+    out.append(
+        f"would move: attributes {', '.join(r.move_attrs) or 'none'}; helpers {helpers}; "
+        f"class attributes {', '.join(c.name for c in r.move_class_attrs) or 'none'}"
+    )
     if r.dead_allocations:
         size = f"{human_bytes(r.dead_bytes)} known" if r.dead_bytes is not None else "size unknown"
         out.append(f"dead allocations: {', '.join(a.attr for a in r.dead_allocations)} ({size})")

@@ -31,8 +31,11 @@ def rule_descriptor(rule) -> dict:
         "fullDescription": {"text": _text(rule.what_it_does)},
         "help": {"text": doc, "markdown": doc},
         "defaultConfiguration": {"level": "warning"},
-        "properties": {"tags": ["performance", "memory", "maintainability"], "precision": "high",
-                       "problem.severity": "warning"},
+        "properties": {
+            "tags": ["performance", "memory", "maintainability"],
+            "precision": "high",
+            "problem.severity": "warning",
+        },
     }
 
 
@@ -76,8 +79,14 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
         "message": {"text": msg},
         "locations": [_location(f.path, f.line, f.column, root)],
         "partialFingerprints": {"deadinitKey/v1": f.key if f.code != "DI100" else f"{f.code}:{uri(f.path, root)[0]}"},
-        "properties": {"class": f.cls, "parent": f.parent, "attribute": f.attribute, "kind": f.kind,
-                       "estimatedBytes": f.estimated_bytes, "fixSafety": f.fix_safety},
+        "properties": {
+            "class": f.cls,
+            "parent": f.parent,
+            "attribute": f.attribute,
+            "kind": f.kind,
+            "estimatedBytes": f.estimated_bytes,
+            "fixSafety": f.fix_safety,
+        },
     }
     if f.code in rule_index:
         res["ruleIndex"] = rule_index[f.code]
@@ -95,8 +104,15 @@ def document(result, root: str = "") -> dict:
     rule_index = {r.code: i for i, r in enumerate(rules)}
     notes = [{"level": "error", "message": {"text": e}} for e in result.errors]
     run = {
-        "tool": {"driver": {"name": "deadinit", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": INFO_URI, "rules": [rule_descriptor(r) for r in rules]}},
+        "tool": {
+            "driver": {
+                "name": "deadinit",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFO_URI,
+                "rules": [rule_descriptor(r) for r in rules],
+            }
+        },
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).as_uri() + "/"}},
         "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notes}],
         "results": [result_object(f, rule_index, result.index, root) for f in result.findings],

@@ -24,9 +24,17 @@ def rows(findings) -> list[dict]:
             unknown[f.code] += 1
         else:
             sizes[f.code] += f.estimated_bytes
-    return [{"code": code, "name": names[code], "count": n, "fixable": fixable[code],
-             "estimated_bytes": sizes[code], "unknown_size": unknown[code]}
-            for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+    return [
+        {
+            "code": code,
+            "name": names[code],
+            "count": n,
+            "fixable": fixable[code],
+            "estimated_bytes": sizes[code],
+            "unknown_size": unknown[code],
+        }
+        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
 
 
 def render_json(findings) -> str:

@@ -8,8 +8,8 @@ lists the findings it must produce as ``(code, class name, attribute)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 
 @dataclass
@@ -37,10 +37,23 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        parts = [f"# {cls.name} ({cls.code})", "", cls.summary, "",
-                 "## What it does", cls.what_it_does.strip(), "",
-                 "## Why is this bad?", cls.why_bad.strip(), "",
-                 "## Example", "```python", cls.example.strip(), "```", ""]
+        parts = [
+            f"# {cls.name} ({cls.code})",
+            "",
+            cls.summary,
+            "",
+            "## What it does",
+            cls.what_it_does.strip(),
+            "",
+            "## Why is this bad?",
+            cls.why_bad.strip(),
+            "",
+            "## Example",
+            "```python",
+            cls.example.strip(),
+            "```",
+            "",
+        ]
         if cls.fix:
             parts += ["## Fix", cls.fix.strip(), ""]
         parts += ["## Fix safety", cls.fix_safety.strip(), ""]

@@ -41,7 +41,10 @@ Safe when the finding rests only on facts inside the hierarchy. When some
 the fix is unsafe and applied only with `--unsafe-fixes`.
 """
     VALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class Base:
     def run(self):
@@ -56,8 +59,14 @@ class C(P):
         self.ws = torch.zeros(4)
     def run(self):
         return self.ws, self.n
-"""}, note="read before overwrite"),
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+""",
+            },
+            note="read before overwrite",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class P:
     def __init__(self):
@@ -69,10 +78,16 @@ class C(P):
             self.ws = torch.zeros(4)   # not on every path
     def run(self):
         return self.ws
-"""}, note="conditional overwrite"),
+""",
+            },
+            note="conditional overwrite",
+        ),
     ]
     INVALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class P:
     def __init__(self):
@@ -86,7 +101,11 @@ class C(P):
             self.ws = torch.ones(4)
     def run(self):
         return self.ws
-"""}, [("DI001", "C", "ws")], note="both branches overwrite"),
+""",
+            },
+            [("DI001", "C", "ws")],
+            note="both branches overwrite",
+        ),
     ]
 
     def check(self, ctx):
@@ -95,5 +114,7 @@ class C(P):
                 if fact.status != "overwritten":
                     continue
                 k = fact.killer
-                msg = f"{describe(fact)} is overwritten by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
+                msg = (
+                    f"{describe(fact)} is overwritten by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
+                )
                 yield finding_from_fact(self, fact, ctx, msg)

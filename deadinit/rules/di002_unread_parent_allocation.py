@@ -47,7 +47,10 @@ to be judged as being on unrelated classes. When analysis is unsure (dynamic
 nothing is reported unless `--show-unsure` is given.
 """
     VALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class Base:
     def forward(self, x):
@@ -62,8 +65,14 @@ class C(P):
         super().__init__()
     def forward(self, x):
         return self.helper()   # reaches the inherited helper
-"""}, note="read through an inherited method"),
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+""",
+            },
+            note="read through an inherited method",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class Base:
     def forward(self, x):
@@ -74,10 +83,16 @@ class P(Base):
 class C(P):
     def forward(self, x):
         return getattr(self, x)   # dynamic: unsure, quiet by default
-"""}, note="dynamic getattr"),
+""",
+            },
+            note="dynamic getattr",
+        ),
     ]
     INVALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
 import torch
 class Base:
     def forward(self, x):
@@ -96,7 +111,11 @@ class DecodeWrapper:
         self.ws = ws
     def run(self, x):
         return x
-"""}, [("DI002", "C", "ws"), ("DI002", "C", "wrapper")], note="overridden reader; workspace only builds the dead wrapper"),
+""",
+            },
+            [("DI002", "C", "ws"), ("DI002", "C", "wrapper")],
+            note="overridden reader; workspace only builds the dead wrapper",
+        ),
     ]
 
     def check(self, ctx):

@@ -22,7 +22,9 @@ class Base:
 class LowReuseInheritance(Rule):
     code = "DI003"
     name = "low-reuse-inheritance"
-    summary = "A subclass reuses little of its parent but runs the parent's whole `__init__`: derive from a nearer base."
+    summary = (
+        "A subclass reuses little of its parent but runs the parent's whole `__init__`: derive from a nearer base."
+    )
     what_it_does = """
 For a class whose parent's `__init__` allocates something the class never uses
 (a DI001/DI002 fact), measures what of the parent the class still uses, over
@@ -78,7 +80,11 @@ maximum would be copied.
 `di003-threshold` (default 0.25): the largest share that is still reported.
 """
     VALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": _BASE
+                + """
 class P(Base):
     def __init__(self):
         self.ws = torch.empty(10)
@@ -92,8 +98,15 @@ class P(Base):
 class C(P):
     def plan(self, x):
         return self.idx + 1
-"""}, note="reuses run/helper and ws: share above the threshold"),
-        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+""",
+            },
+            note="reuses run/helper and ws: share above the threshold",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": _BASE
+                + """
 class P(Base):
     def __init__(self):
         self.ws = torch.empty(10)
@@ -106,10 +119,17 @@ class C(P):
         return self.ws
     def plan(self, x):
         return x
-"""}, note="nothing of the parent's __init__ is dead"),
+""",
+            },
+            note="nothing of the parent's __init__ is dead",
+        ),
     ]
     INVALID = [
-        Example({"pkg/__init__.py": "", "pkg/m.py": _BASE + """
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": _BASE
+                + """
 class P(Base):
     def __init__(self, runner):
         self.ws = torch.empty(10)
@@ -134,7 +154,11 @@ class Wrapper:
         self.ws = ws
     def go(self, x):
         return x
-"""}, [("DI003", "C", "")], note="overrides run/plan, reuses only scale and idx"),
+""",
+            },
+            [("DI003", "C", "")],
+            note="overrides run/plan, reuses only scale and idx",
+        ),
     ]
 
     def check(self, ctx):
@@ -151,30 +175,69 @@ class Wrapper:
         path = index.file_of(r.cls).path
         base = "object" if r.suggestion == "object" else short(r.suggestion)
         helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
-        msg = (f"{short(r.cls)} uses {r.share:.0%} of {short(r.parent)} "
-               f"({len(r.reused_methods)}/{len(r.counted_methods)} methods, "
-               f"{len(r.used_allocations)}/{len(r.allocations)} allocations; "
-               f"{len(r.dead_allocations)} dead allocation(s), {human_bytes(r.dead_bytes)}): derive from {base} "
-               f"and move {len(r.move_attrs)} attribute(s), helpers: {helpers}")
+        msg = (
+            f"{short(r.cls)} uses {r.share:.0%} of {short(r.parent)} "
+            f"({len(r.reused_methods)}/{len(r.counted_methods)} methods, "
+            f"{len(r.used_allocations)}/{len(r.allocations)} allocations; "
+            f"{len(r.dead_allocations)} dead allocation(s), {human_bytes(r.dead_bytes)}): derive from {base} "
+            f"and move {len(r.move_attrs)} attribute(s), helpers: {helpers}"
+        )
         evidence = [{"kind": "reuse", "text": r.summary(), "path": "", "line": 0}]
         for m in r.methods:
             mp = index.file_of(m.owner).path
             ml = index.classes[m.owner].methods[m.name].line
-            evidence.append({"kind": f"method-{m.status}", "text": f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
-                             "path": mp, "line": ml})
+            evidence.append(
+                {
+                    "kind": f"method-{m.status}",
+                    "text": f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
+                    "path": mp,
+                    "line": ml,
+                }
+            )
         for a in r.attrs:
-            evidence.append({"kind": f"attribute-{a.status}", "text": f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
-                             "path": index.file_of(a.owner).path, "line": a.line})
+            evidence.append(
+                {
+                    "kind": f"attribute-{a.status}",
+                    "text": f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
+                    "path": index.file_of(a.owner).path,
+                    "line": a.line,
+                }
+            )
         for c in r.class_attrs:
-            evidence.append({"kind": f"class-attribute-{c.status}", "text": f"{short(c.owner)}.{c.name}: {c.why}",
-                             "path": index.file_of(c.owner).path, "line": c.line})
-        evidence.append({"kind": "suggestion", "text": f"derive from {r.suggestion} instead of {short(r.parent)}; "
-                         f"move attributes: {', '.join(r.move_attrs) or 'none'}; helpers: {helpers}; "
-                         f"class attributes: {', '.join(c.name for c in r.move_class_attrs) or 'none'}", "path": "", "line": 0})
+            evidence.append(
+                {
+                    "kind": f"class-attribute-{c.status}",
+                    "text": f"{short(c.owner)}.{c.name}: {c.why}",
+                    "path": index.file_of(c.owner).path,
+                    "line": c.line,
+                }
+            )
+        evidence.append(
+            {
+                "kind": "suggestion",
+                "text": f"derive from {r.suggestion} instead of {short(r.parent)}; "
+                f"move attributes: {', '.join(r.move_attrs) or 'none'}; helpers: {helpers}; "
+                f"class attributes: {', '.join(c.name for c in r.move_class_attrs) or 'none'}",
+                "path": "",
+                "line": 0,
+            }
+        )
         return Finding(
-            code=self.code, name=self.name, path=path, line=cls_sum.line, column=cls_sum.col + 1,
-            cls=r.cls, parent=r.parent, attribute="", kind="inheritance", estimated_bytes=r.dead_bytes,
-            message=msg, evidence=evidence, fix_safety="unsafe", unsure=[],
-            related_paths=sorted({path, index.file_of(r.parent).path}), related_lines=[(path, cls_sum.line)],
+            code=self.code,
+            name=self.name,
+            path=path,
+            line=cls_sum.line,
+            column=cls_sum.col + 1,
+            cls=r.cls,
+            parent=r.parent,
+            attribute="",
+            kind="inheritance",
+            estimated_bytes=r.dead_bytes,
+            message=msg,
+            evidence=evidence,
+            fix_safety="unsafe",
+            unsure=[],
+            related_paths=sorted({path, index.file_of(r.parent).path}),
+            related_lines=[(path, cls_sum.line)],
             extra={"reuse": to_dict(r), "size": human_bytes(r.dead_bytes)},
         )

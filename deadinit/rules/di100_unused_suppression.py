@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import linecache
 import re
-from typing import Optional
 
 from deadinit.api.check import CheckResult, matching_suppression, selected_rules
 from deadinit.model.finding import Finding
-from deadinit.rules.registry import ALL_RULES
 from deadinit.rules.base import Rule
+from deadinit.rules.registry import ALL_RULES
 
 _COMMENT = re.compile(r"#\s*deadinit:\s*ignore")
 
@@ -45,7 +44,7 @@ def all_rules() -> list[type[Rule]]:
     return [*ALL_RULES, UnusedSuppression]
 
 
-def lookup(token: str) -> Optional[type[Rule]]:
+def lookup(token: str) -> type[Rule] | None:
     for r in all_rules():
         if token.upper() == r.code or token.lower() == r.name:
             return r
@@ -78,8 +77,9 @@ def unused_suppressions(result: CheckResult, settings) -> list[Finding]:
                 msg = "unused suppression `# deadinit: ignore`: nothing is reported here"
             else:
                 unknown = sorted(c for c in codes if c.upper() not in known)
-                stale = sorted(c for c in codes if c.upper() in known and c.upper() in active
-                               and c.upper() not in (hits or ()))
+                stale = sorted(
+                    c for c in codes if c.upper() in known and c.upper() in active and c.upper() not in (hits or ())
+                )
                 if not unknown and not stale:
                     continue
                 parts = []
@@ -88,10 +88,22 @@ def unused_suppressions(result: CheckResult, settings) -> list[Finding]:
                 if unknown:
                     parts.append("unknown code(s) " + ", ".join(unknown))
                 msg = "suppression comment has " + " and ".join(parts)
-            out.append(Finding(
-                code=UnusedSuppression.code, name=UnusedSuppression.name, path=s.path, line=line,
-                column=_column(s.path, line), cls="", parent="", attribute="", kind="suppression",
-                estimated_bytes=None, message=msg, fix_safety="none", related_paths=[s.path],
-                related_lines=[(s.path, line)],
-            ))
+            out.append(
+                Finding(
+                    code=UnusedSuppression.code,
+                    name=UnusedSuppression.name,
+                    path=s.path,
+                    line=line,
+                    column=_column(s.path, line),
+                    cls="",
+                    parent="",
+                    attribute="",
+                    kind="suppression",
+                    estimated_bytes=None,
+                    message=msg,
+                    fix_safety="none",
+                    related_paths=[s.path],
+                    related_lines=[(s.path, line)],
+                )
+            )
     return out

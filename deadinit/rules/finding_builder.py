@@ -20,12 +20,28 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         lines.append((fact.killer.path, fact.killer.stmt.line))
     safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged else "safe")
     return Finding(
-        code=rule.code, name=rule.name, path=first.path, line=first.stmt.line, column=first.stmt.col + 1,
-        cls=fact.cls, parent=fact.owner, attribute=fact.attr, kind=fact.kind,
-        estimated_bytes=fact.estimated_bytes, message=message, evidence=fact.evidence,
-        fix_safety=safety, unsure=fact.unsure, related_paths=sorted(set(related)), related_lines=lines,
-        extra={"conditional": fact.conditional, "feeds": fact.feeds, "kept_by": fact.kept_by,
-               "size": human_bytes(fact.estimated_bytes)},
+        code=rule.code,
+        name=rule.name,
+        path=first.path,
+        line=first.stmt.line,
+        column=first.stmt.col + 1,
+        cls=fact.cls,
+        parent=fact.owner,
+        attribute=fact.attr,
+        kind=fact.kind,
+        estimated_bytes=fact.estimated_bytes,
+        message=message,
+        evidence=fact.evidence,
+        fix_safety=safety,
+        unsure=fact.unsure,
+        related_paths=sorted(set(related)),
+        related_lines=lines,
+        extra={
+            "conditional": fact.conditional,
+            "feeds": fact.feeds,
+            "kept_by": fact.kept_by,
+            "size": human_bytes(fact.estimated_bytes),
+        },
     )
 
 

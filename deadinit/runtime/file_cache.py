@@ -28,7 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from deadinit import __version__
 
@@ -132,7 +132,7 @@ class Cache:
         self.settings_key = settings_key
         self.prefilter = prefilter
         self.entries = self.folder / "entries"
-        self._key: Optional[bytes] = None
+        self._key: bytes | None = None
         self._ready = False
         self.stats = {"hit": 0, "miss": 0, "bad": 0, "written": 0}
 
@@ -149,7 +149,7 @@ class Cache:
     def _digest(self, payload: bytes) -> str:
         return hashlib.blake2b(payload, key=self.key, digest_size=16).hexdigest()
 
-    def load(self, source_path: str) -> Optional[Entry]:
+    def load(self, source_path: str) -> Entry | None:
         """The stored entry, or None when absent or not trustworthy (counted in ``stats['bad']``)."""
         try:
             with open(self._path(source_path), "rb") as f:
@@ -160,26 +160,48 @@ class Cache:
             if not raw.startswith(MAGIC):
                 raise ValueError("magic")
             nl = raw.index(b"\n", len(MAGIC))
-            head = json.loads(raw[len(MAGIC):nl])
-            payload = raw[nl + 1:]
-            if (head.get("format") != FORMAT or head.get("version") != ENV
-                    or head.get("settings") != self.settings_key or head.get("prefilter") != self.prefilter
-                    or head.get("path") != os.path.realpath(source_path) or len(payload) != head.get("length")
-                    or head.get("digest") != self._digest(payload)):
+            head = json.loads(raw[len(MAGIC) : nl])
+            payload = raw[nl + 1 :]
+            if (
+                head.get("format") != FORMAT
+                or head.get("version") != ENV
+                or head.get("settings") != self.settings_key
+                or head.get("prefilter") != self.prefilter
+                or head.get("path") != os.path.realpath(source_path)
+                or len(payload) != head.get("length")
+                or head.get("digest") != self._digest(payload)
+            ):
                 raise ValueError("header")
             scan, summary_bytes = pickle.loads(payload)
-            return Entry(head["size"], head["mtime_ns"], head["recorded_ns"], head["hash"],
-                         _untuple(head["variant"]), scan, summary_bytes)
+            return Entry(
+                head["size"],
+                head["mtime_ns"],
+                head["recorded_ns"],
+                head["hash"],
+                _untuple(head["variant"]),
+                scan,
+                summary_bytes,
+            )
         except Exception:
             self.stats["bad"] += 1
             return None
 
     def store(self, source_path: str, entry: Entry) -> None:
         payload = pickle.dumps((entry.scan, entry.summary_bytes), protocol=pickle.HIGHEST_PROTOCOL)
-        head = {"format": FORMAT, "version": ENV, "settings": self.settings_key, "prefilter": self.prefilter,
-                "path": os.path.realpath(source_path), "size": entry.size, "mtime_ns": entry.mtime_ns,
-                "recorded_ns": entry.recorded_ns, "hash": entry.hash, "variant": entry.variant,
-                "length": len(payload), "digest": self._digest(payload)}
+        head = {
+            "format": FORMAT,
+            "version": ENV,
+            "settings": self.settings_key,
+            "prefilter": self.prefilter,
+            "path": os.path.realpath(source_path),
+            "size": entry.size,
+            "mtime_ns": entry.mtime_ns,
+            "recorded_ns": entry.recorded_ns,
+            "hash": entry.hash,
+            "variant": entry.variant,
+            "length": len(payload),
+            "digest": self._digest(payload),
+        }
         target = self._path(source_path)
         try:
             self._prepare(target.parent)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from deadinit.runtime.pool import default_jobs
 
@@ -24,8 +24,7 @@ class Helper:
     def __init__(self) -> None:
         self.proc = None
         self.conn = None
-        if (default_jobs() < 2 or "fork" not in multiprocessing.get_all_start_methods()
-                or threading.active_count() != 1):
+        if default_jobs() < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() != 1:
             return
         try:
             ctx = multiprocessing.get_context("fork")
@@ -51,7 +50,7 @@ class Helper:
         except OSError:
             pass
 
-    def receive(self) -> Optional[list]:
+    def receive(self) -> list | None:
         """What ``send`` started (an item that raised gives None), or None when the helper failed."""
         if not getattr(self, "_sent", False):
             return None
@@ -70,14 +69,14 @@ class Helper:
             self.conn.close()
             self.proc = None
 
-    def __enter__(self) -> "Helper":
+    def __enter__(self) -> Helper:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
 
-_STARTED: Optional[Helper] = None
+_STARTED: Helper | None = None
 
 
 def prestart() -> None:
@@ -113,9 +112,9 @@ def _serve(conn) -> None:
         for item in items:
             try:
                 out.append(func(item))
-            except Exception:  # noqa: BLE001 - the caller treats any failure as "changed"
+            except Exception:
                 out.append(None)
         try:
             conn.send((True, out))
-        except Exception:  # noqa: BLE001 - a result that cannot be sent: the caller sees a failure
+        except Exception:
             conn.send((False, None))

@@ -17,10 +17,9 @@ import dataclasses
 import functools
 import pickle
 import time
-from typing import Optional
 
-from deadinit.runtime.file_cache import Cache
 from deadinit.frontends.scan import variant
+from deadinit.runtime.file_cache import Cache
 from deadinit.runtime.pool import Pool
 
 # libcst and the summarisers load in the worker only (``_resummarize``): the main process
@@ -59,7 +58,7 @@ class _Pending:
         self.helper = None
         self.got = None
 
-    def finish(self) -> Optional[list]:
+    def finish(self) -> list | None:
         from deadinit.runtime.result_cache import FileState
 
         old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in self.olds]  # while the helper works
@@ -91,8 +90,9 @@ def _failed(item: tuple, message: str) -> None:
 
 def _canon(x, top: bool = False):
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x).__name__,) + tuple(_canon(getattr(x, f.name)) for f in dataclasses.fields(x)
-                                           if not (top and f.name == "lines"))
+        return (type(x).__name__,) + tuple(
+            _canon(getattr(x, f.name)) for f in dataclasses.fields(x) if not (top and f.name == "lines")
+        )
     if isinstance(x, dict):
         return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
     if isinstance(x, (list, tuple)):

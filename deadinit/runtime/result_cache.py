@@ -32,9 +32,10 @@ import hashlib
 import os
 import pickle
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from deadinit.runtime import file_cache as filecache
 
@@ -83,7 +84,7 @@ class LiteIndex:
         return None if c is None else LiteModule(c.path, {})
 
     @classmethod
-    def of(cls, index, findings) -> "LiteIndex":
+    def of(cls, index, findings) -> LiteIndex:
         out = cls({m: LiteModule(s.path, dict(s.suppressions)) for m, s in index.modules.items()})
         for f in findings:
             if f.cls and f.cls in index.classes and f.cls not in out.classes:
@@ -117,9 +118,16 @@ def code_fingerprint() -> str:
 
 
 def run_key(targets: list, settings, path_filter, prefilter: bool) -> str:
-    parts = [filecache.ENV, FORMAT, code_fingerprint(), os.getcwd(), list(targets), prefilter,
-             [(f.name, getattr(settings, f.name)) for f in dataclasses.fields(settings) if not f.name.startswith("_")],
-             _filter_key(path_filter)]
+    parts = [
+        filecache.ENV,
+        FORMAT,
+        code_fingerprint(),
+        os.getcwd(),
+        list(targets),
+        prefilter,
+        [(f.name, getattr(settings, f.name)) for f in dataclasses.fields(settings) if not f.name.startswith("_")],
+        _filter_key(path_filter),
+    ]
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -140,7 +148,7 @@ class ResultStore:
         self.folder = Path(folder)
         self.path = self.folder / "results" / f"{key}.res"
 
-    def load(self) -> Optional[Snapshot]:
+    def load(self) -> Snapshot | None:
         try:
             with open(self.path, "rb") as f:
                 raw = f.read()
@@ -149,7 +157,7 @@ class ResultStore:
         try:
             if not raw.startswith(MAGIC):
                 return None
-            digest, payload = raw[len(MAGIC):len(MAGIC) + 32], raw[len(MAGIC) + 33:]
+            digest, payload = raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 33 :]
             if digest.decode() != self._digest(payload):
                 return None
             snap = pickle.loads(payload)
@@ -171,7 +179,7 @@ class ResultStore:
         return hashlib.blake2b(payload, key=filecache.user_key(), digest_size=16).hexdigest()
 
 
-def states_of(inputs: tuple) -> Optional[list]:
+def states_of(inputs: tuple) -> list | None:
     """FileStates from ``ProjectSummarizer.last_inputs``; None when some file has none."""
     started_ns, per_item, _ = inputs
     out = []
@@ -183,8 +191,9 @@ def states_of(inputs: tuple) -> Optional[list]:
     return out
 
 
-def refresh(snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, summarizer,
-            helper=None) -> Optional[tuple[Snapshot, bool]]:
+def refresh(
+    snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, summarizer, helper=None
+) -> tuple[Snapshot, bool] | None:
     """(snapshot with fresh states, whether any state changed) when the stored result holds
     for the files as they are now; None for a miss.
 
@@ -219,8 +228,9 @@ def refresh(snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, sum
     if edited:
         from deadinit.runtime import recheck  # parses: only when a file changed
 
-        pending = recheck.start(snap, [snap.items[i] for i in edited], [states[i] for i in edited], settings,
-                                summarizer, helper)
+        pending = recheck.start(
+            snap, [snap.items[i] for i in edited], [states[i] for i in edited], settings, summarizer, helper
+        )
         if pending is None:
             return None
     items, notes = walk()

@@ -21,8 +21,8 @@ import os
 import pickle
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
@@ -34,8 +34,14 @@ CACHE_DIR = ".deadinit_cache"
 
 
 class ProjectSummarizer:
-    def __init__(self, jobs: Optional[int] = None, use_cache: bool = True, cache_dir: Optional[str] = None,
-                 use_prefilter: bool = True, freeze_gc: bool = False):
+    def __init__(
+        self,
+        jobs: int | None = None,
+        use_cache: bool = True,
+        cache_dir: str | None = None,
+        use_prefilter: bool = True,
+        freeze_gc: bool = False,
+    ):
         """``freeze_gc``: move the summaries out of the garbage collector's reach afterwards
         (``gc.freeze``; they are never freed then).  For one-shot processes (the CLI):
         the analysis's collections stop re-walking them (a warm check on sglang: -18 %)."""
@@ -48,7 +54,7 @@ class ProjectSummarizer:
         # what the last call saw, for the whole-run result cache (``deadinit.runtime.result_cache``):
         # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
         # or None, the prefilter's hierarchy names)
-        self.last_inputs: Optional[tuple] = None
+        self.last_inputs: tuple | None = None
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
         pass
@@ -58,7 +64,7 @@ class ProjectSummarizer:
             return Path(self.cache_dir)
         return Path(getattr(settings, "config_root", "") or os.getcwd()) / CACHE_DIR
 
-    def __call__(self, items, settings, progress: Optional[Callable[[int, int], None]] = None) -> list:
+    def __call__(self, items, settings, progress: Callable[[int, int], None] | None = None) -> list:
         t0 = time.perf_counter()
         was = gc.isenabled()
         gc.disable()  # millions of small objects come out of the cache: no collections meanwhile
@@ -76,8 +82,8 @@ class ProjectSummarizer:
 
     def _summarize(self, items: list, settings, progress) -> list:
         from deadinit.frontends import prefilter
-        from deadinit.runtime import workers
         from deadinit.frontends.parse import FileError
+        from deadinit.runtime import workers
 
         n = len(items)
         started_ns = time.time_ns()
@@ -98,8 +104,12 @@ class ProjectSummarizer:
         # workers even for one file: libcst's native parser can crash the process on
         # pathological input (thousands of nested brackets), a worker only loses that file
         with Pool(self.jobs) as pool:
-            got = pool.map(functools.partial(workers.prepare, settings=settings, with_scan=self.use_prefilter),
-                           [items[i] for i in todo], weights=[_w(stats[i]) for i in todo], on_error=workers.error)
+            got = pool.map(
+                functools.partial(workers.prepare, settings=settings, with_scan=self.use_prefilter),
+                [items[i] for i in todo],
+                weights=[_w(stats[i]) for i in todo],
+                on_error=workers.error,
+            )
             for i, r in zip(todo, got):
                 if isinstance(r, FileError):
                     out[i] = r
@@ -128,39 +138,67 @@ class ProjectSummarizer:
                 missing = prefilter.hierarchy_from_summaries(o for o in out if not isinstance(o, FileError)) - hier
                 if missing:
                     hier = hier | missing
-                    redo = [i for i in range(n) if not isinstance(out[i], FileError)
-                            and any(c.name in missing for c in out[i].classes)]
+                    redo = [
+                        i
+                        for i in range(n)
+                        if not isinstance(out[i], FileError) and any(c.name in missing for c in out[i].classes)
+                    ]
                     self._summarise(redo, hier, [prefilter.variant(s, hier) for s in scans], out, **args)
-        self.last_inputs = (started_ns, [(st, h) if st is not None and h is not None else None
-                                         for st, h in zip(stats, done)], hier)
-        self.stats = {"files": n, "bytes": size, "summarised": len(todo), "redone": len(redo), "jobs": pool.jobs,
-                      **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {})}
+        self.last_inputs = (
+            started_ns,
+            [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done)],
+            hier,
+        )
+        self.stats = {
+            "files": n,
+            "bytes": size,
+            "summarised": len(todo),
+            "redone": len(redo),
+            "jobs": pool.jobs,
+            **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {}),
+        }
         if progress:
             progress(n, n)
         return out
 
-
-    def _summarise(self, todo: list, hier, variants: list, out: list, pool, items, hashes, stats, cache, settings,
-                   done, progress=None) -> None:
-        from deadinit.runtime import workers
+    def _summarise(
+        self,
+        todo: list,
+        hier,
+        variants: list,
+        out: list,
+        pool,
+        items,
+        hashes,
+        stats,
+        cache,
+        settings,
+        done,
+        progress=None,
+    ) -> None:
         from deadinit.frontends.parse import FileError
+        from deadinit.runtime import workers
 
         n, base = len(items), len(items) - len(todo)
         cache_args = (cache.folder, cache.settings_key, cache.prefilter) if cache else None
-        got = pool.map(functools.partial(workers.summarize, settings=settings, hier=hier, cache=cache_args),
-                       [items[i] + (variants[i], hashes[i]) for i in todo], weights=[_w(stats[i]) for i in todo],
-                       on_error=workers.error, progress=(lambda d, t: progress(base + d, n)) if progress else None)
+        got = pool.map(
+            functools.partial(workers.summarize, settings=settings, hier=hier, cache=cache_args),
+            [items[i] + (variants[i], hashes[i]) for i in todo],
+            weights=[_w(stats[i]) for i in todo],
+            on_error=workers.error,
+            progress=(lambda d, t: progress(base + d, n)) if progress else None,
+        )
         for i, r in zip(todo, got):
             out[i] = r if isinstance(r, FileError) else pickle.loads(r[1])
             done[i] = None if isinstance(r, FileError) else r[0]
 
 
-def _stat(path: str) -> Optional[os.stat_result]:
+def _stat(path: str) -> os.stat_result | None:
     try:
         return os.stat(path)
     except OSError:
         return None
 
 
-def _w(st: Optional[os.stat_result]) -> int:
+def _w(st: os.stat_result | None) -> int:
     return st.st_size + 2000 if st else 2000

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import os
 import pickle
-from typing import Optional
 
-from deadinit.frontends import lean, prefilter
-from deadinit.runtime.file_cache import Cache, content_hash, new_entry
-from deadinit.frontends.scan import variant
-from deadinit.frontends import parse
+from deadinit.frontends import lean, parse, prefilter
 from deadinit.frontends.parse import FileError
+from deadinit.frontends.scan import variant
+from deadinit.runtime.file_cache import Cache, content_hash, new_entry
 
 
 def _read(path: str, module: str, is_package: bool, settings) -> bytes | FileError:
@@ -35,7 +33,7 @@ def prepare(item: tuple, settings, with_scan: bool):
     return content_hash(data), (prefilter.scan(data) if with_scan else None)
 
 
-def summarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[tuple] = None):
+def summarize(item: tuple, settings, hier: frozenset | None, cache: tuple | None = None):
     """(content hash, pickled summary) of one file, or a ``FileError``.
 
     ``item`` is (path, module, is_package, plan variant, content hash seen by the
@@ -54,7 +52,7 @@ def summarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[
     return h, blob
 
 
-def _summarize(path: str, module: str, is_package: bool, settings, hier: Optional[frozenset]):
+def _summarize(path: str, module: str, is_package: bool, settings, hier: frozenset | None):
     """(stat before reading, content, content hash, pickled summary), or a ``FileError``."""
     st = _stat(path)  # before reading: a later change shows as a new mtime next run
     data = _read(path, module, is_package, settings)
@@ -80,7 +78,7 @@ def error(item: tuple, message: str) -> FileError:
     return FileError(item[0], message)
 
 
-def resummarize(item: tuple, settings, hier: Optional[frozenset], cache: Optional[tuple] = None):
+def resummarize(item: tuple, settings, hier: frozenset | None, cache: tuple | None = None):
     """For the result cache (``deadinit.runtime.recheck``): (content hash, pickled summary,
     prefilter scan, (size, mtime_ns) seen before reading) of one (path, module,
     is_package), or a ``FileError``; with ``cache`` the per-file entry is written too."""

@@ -7,20 +7,31 @@ the whole project is indexed: such calls come out as kind ``maybe-class`` and
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import libcst as cst
 
 from deadinit.model.settings import Settings
-from deadinit.semantics.exprs import dotted, to_expr
 from deadinit.model.summary import AllocInfo
+from deadinit.semantics.exprs import dotted, to_expr
 
-_CHAIN_METHODS = {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
+_CHAIN_METHODS = {
+    "to",
+    "cuda",
+    "contiguous",
+    "pin_memory",
+    "clone",
+    "view",
+    "reshape",
+    "fill_",
+    "zero_",
+    "share_memory_",
+}
 _CONTAINERS = (cst.List, cst.Tuple, cst.Set)
 _COMPS = (cst.ListComp, cst.SetComp, cst.GeneratorExp)
 
 
-def heavy_kind(name: str, settings: Settings) -> Optional[str]:
+def heavy_kind(name: str, settings: Settings) -> str | None:
     last = name.split(".")[-1]
     if not last[:1].isupper():
         return None
@@ -38,7 +49,9 @@ class AllocClassifier:
         self.s = settings
         self.canon = canon
 
-    def classify(self, node: cst.BaseExpression, local_alloc: Callable[[str], Optional[AllocInfo]], self_name: str = "self") -> Optional[AllocInfo]:
+    def classify(
+        self, node: cst.BaseExpression, local_alloc: Callable[[str], AllocInfo | None], self_name: str = "self"
+    ) -> AllocInfo | None:
         if isinstance(node, cst.Name):
             return local_alloc(node.value)
         if isinstance(node, cst.Call):
@@ -69,10 +82,12 @@ class AllocClassifier:
                         return AllocInfo("container", element=inner)
             return None
         if isinstance(node, cst.IfExp):
-            return self.classify(node.body, local_alloc, self_name) or self.classify(node.orelse, local_alloc, self_name)
+            return self.classify(node.body, local_alloc, self_name) or self.classify(
+                node.orelse, local_alloc, self_name
+            )
         return None
 
-    def _call(self, node: cst.Call, local_alloc, self_name) -> Optional[AllocInfo]:
+    def _call(self, node: cst.Call, local_alloc, self_name) -> AllocInfo | None:
         func = node.func
         # chains: torch.empty(...).to(dev), x.cuda()
         if isinstance(func, cst.Attribute) and func.attr.value in _CHAIN_METHODS:

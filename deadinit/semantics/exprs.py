@@ -18,7 +18,6 @@ Forms:
 from __future__ import annotations
 
 import ast
-from typing import Optional
 
 import libcst as cst
 
@@ -35,7 +34,7 @@ _BINOPS = {
 }
 
 
-def dotted(node: cst.BaseExpression) -> Optional[str]:
+def dotted(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     parts = []
     while isinstance(node, cst.Attribute):
@@ -63,7 +62,7 @@ def literal(node: cst.BaseExpression):
     return False, None
 
 
-def to_expr(node: cst.BaseExpression, self_name: Optional[str] = "self", depth: int = 0) -> tuple:
+def to_expr(node: cst.BaseExpression, self_name: str | None = "self", depth: int = 0) -> tuple:
     if depth > 12:
         return UNKNOWN
     d = depth + 1
@@ -106,21 +105,35 @@ def to_expr(node: cst.BaseExpression, self_name: Optional[str] = "self", depth: 
         kwargs = tuple((a.keyword.value, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
         return ("call", func or "?", args, kwargs)
     if isinstance(node, cst.IfExp):
-        return ("ifexp", to_expr(node.test, self_name, d), to_expr(node.body, self_name, d), to_expr(node.orelse, self_name, d))
+        return (
+            "ifexp",
+            to_expr(node.test, self_name, d),
+            to_expr(node.body, self_name, d),
+            to_expr(node.orelse, self_name, d),
+        )
     if isinstance(node, cst.Tuple):
         return ("tuple", tuple(to_expr(e.value, self_name, d) for e in node.elements))
-    if isinstance(node, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp,
-                         cst.GeneratorExp, cst.Lambda, cst.FormattedString, cst.ConcatenatedString)):
+    if isinstance(
+        node,
+        (
+            cst.List,
+            cst.Dict,
+            cst.Set,
+            cst.ListComp,
+            cst.DictComp,
+            cst.SetComp,
+            cst.GeneratorExp,
+            cst.Lambda,
+            cst.FormattedString,
+            cst.ConcatenatedString,
+        ),
+    ):
         return ("notnone",)
     return UNKNOWN
 
 
-def _is_self_attr(node: cst.BaseExpression, self_name: Optional[str]) -> bool:
-    return (
-        isinstance(node, cst.Attribute)
-        and isinstance(node.value, cst.Name)
-        and node.value.value == self_name
-    )
+def _is_self_attr(node: cst.BaseExpression, self_name: str | None) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self_name
 
 
 def certainly_not_none(e: tuple) -> bool:

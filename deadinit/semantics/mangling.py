@@ -34,8 +34,12 @@ def mangle_file(summary: FileSummary) -> None:
         if _needs(cls):
             _mangle_class(cls)
     if any(a.in_class and private(a.attr) for a in summary.accesses):
-        summary.accesses = [dataclasses.replace(a, attr=mangled(a.in_class.rsplit(".", 1)[-1], a.attr))
-                            if a.in_class and private(a.attr) else a for a in summary.accesses]
+        summary.accesses = [
+            dataclasses.replace(a, attr=mangled(a.in_class.rsplit(".", 1)[-1], a.attr))
+            if a.in_class and private(a.attr)
+            else a
+            for a in summary.accesses
+        ]
 
 
 def _needs(cls: ClassSummary) -> bool:

@@ -1,5 +1,4 @@
 import pytest
-
 from corpus_paths import sglang_tree
 
 _RESULTS = {}

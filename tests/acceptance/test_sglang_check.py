@@ -29,8 +29,14 @@ def test_trtllm_mha_workspace_overwritten(sglang_0520_check):
 
 def test_trtllm_mha_wrappers_and_updaters_unread(sglang_0520_check):
     got = _by(sglang_0520_check, MHA)
-    for attr in ("prefill_wrapper_ragged", "prefill_wrappers_paged", "prefill_wrappers_verify",
-                 "decode_wrappers", "indices_updater_prefill", "indices_updater_decode"):
+    for attr in (
+        "prefill_wrapper_ragged",
+        "prefill_wrappers_paged",
+        "prefill_wrappers_verify",
+        "decode_wrappers",
+        "indices_updater_prefill",
+        "indices_updater_decode",
+    ):
         assert ("DI002", attr) in got, attr
 
 
@@ -41,8 +47,10 @@ def test_trtllm_mla_live_attributes_not_reported(sglang_0520_check):
 
 
 def test_draft_backends_replace_parent_step_backends(sglang_0520_check):
-    for cls in (ATT + "trtllm_mha_backend.TRTLLMHAAttnMultiStepDraftBackend",
-                ATT + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend"):
+    for cls in (
+        ATT + "trtllm_mha_backend.TRTLLMHAAttnMultiStepDraftBackend",
+        ATT + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend",
+    ):
         assert ("DI001", "attn_backends") in _by(sglang_0520_check, cls), cls
 
 

@@ -3,12 +3,12 @@
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings
 
-BASE = '''
+BASE = """
 import torch
 class Base:
     def forward(self, x):
         raise NotImplementedError
-'''
+"""
 
 
 def findings(write_project, src, **kw):
@@ -19,7 +19,9 @@ def findings(write_project, src, **kw):
 
 
 def test_literal_flag_disables_parent_branch(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class P(Base):
     def __init__(self, skip_prefill=False, buf=None):
         if not skip_prefill:
@@ -36,12 +38,15 @@ class C(P):
         super().__init__(skip_prefill=True, buf=torch.ones(2))
     def forward(self, x):
         return self.buf
-''')
+""",
+    )
     assert got == [("DI002", "C", "decode")]
 
 
 def test_private_helper_only_called_by_overridden_method_is_dead(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.w = DecodeWrapper()
@@ -52,12 +57,15 @@ class P(Base):
 class C(P):
     def forward(self, x):
         return x
-''')
+""",
+    )
     assert got == [("DI002", "C", "w")]
 
 
 def test_super_property_and_external_reads_keep_alive(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.a = DecodeWrapper()
@@ -73,12 +81,15 @@ class C(P):
         return super().forward(x)
 def use(backend: P):
     return backend.c
-''')
+""",
+    )
     assert got == []
 
 
 def test_exact_constructor_receiver_does_not_count(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.w = DecodeWrapper()
@@ -92,19 +103,20 @@ class Holder:
         self.p = P()
     def run(self):
         return self.p.w
-''')
+""",
+    )
     assert got == [("DI002", "C", "w")]
 
 
 def test_dynamic_getattr_is_unsure_and_quiet_by_default(write_project):
-    src = '''
+    src = """
 class P(Base):
     def __init__(self):
         self.w = DecodeWrapper()
 class C(P):
     def forward(self, name):
         return getattr(self, name)
-'''
+"""
     got, res = findings(write_project, src)
     assert got == [] and len(res.unsure) == 1
     got, _ = findings(write_project, src, show_unsure=True)
@@ -112,7 +124,9 @@ class C(P):
 
 
 def test_child_without_super_init_gets_nothing(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.w = DecodeWrapper()
@@ -121,12 +135,15 @@ class C(P):
         self.v = 1
     def forward(self, x):
         return x
-''')
+""",
+    )
     assert got == []
 
 
 def test_nn_module_subclass_rebuilt_is_an_allocation(write_project):
-    got, _ = findings(write_project, '''
+    got, _ = findings(
+        write_project,
+        """
 class Layer(torch.nn.Module):
     pass
 class Model(Base):
@@ -138,12 +155,15 @@ class Child(Model):
     def __init__(self):
         super().__init__()
         self.layers = torch.nn.ModuleList([Layer() for _ in range(4)])
-''')
+""",
+    )
     assert got == [("DI001", "Child", "layers")]
 
 
 def test_size_is_constant_folded(write_project):
-    _, res = findings(write_project, '''
+    _, res = findings(
+        write_project,
+        """
 WS_MB = 64
 class P(Base):
     def __init__(self):
@@ -154,5 +174,6 @@ class C(P):
         self.ws = torch.empty(8, dtype=torch.int32)
     def forward(self, x):
         return self.ws
-''')
+""",
+    )
     assert [f.estimated_bytes for f in res.findings] == [64 << 20]

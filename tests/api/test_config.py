@@ -4,10 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
+from sample_project import DI001_KEY, DI002_KEY, assert_one_line_error, invoke, sample
 
 from deadinit.api.config import ConfigError, find_config, load_config, validate_codes
 from deadinit.index.pathfilter import PathFilter
-from sample_project import DI001_KEY, DI002_KEY, assert_one_line_error, invoke, sample
 
 
 def _keys(res) -> set:
@@ -38,7 +38,9 @@ def test_pyproject_without_table_is_skipped(tmp_path):
 
 
 def test_every_key_parses(tmp_path):
-    _pyproject(tmp_path, """
+    _pyproject(
+        tmp_path,
+        """
 include = ["src/"]
 exclude = ["src/gen/"]
 respect-gitignore = false
@@ -54,7 +56,8 @@ heavy-class-pattern = "(Wrapper|Pool)$"
 module-bases = ["torch.nn.Module"]
 di003-threshold = 0.5
 flag-name-template = "no_{name}"
-""")
+""",
+    )
     cfg = load_config([str(tmp_path)])
     s = cfg.settings
     assert cfg.include == ("src/",) and cfg.exclude == ("src/gen/",) and cfg.respect_gitignore is False
@@ -66,20 +69,23 @@ flag-name-template = "no_{name}"
     assert s.di003_threshold == 0.5 and s.flag_name_template == "no_{name}"
 
 
-@pytest.mark.parametrize("body, needle", [
-    ("selcet = ['DI001']\n", "unknown key 'selcet'"),
-    ("select = 'DI001'\n", "select: expected a list of strings"),
-    ("select = ['DI999']\n", "unknown rule code or name 'DI999'"),
-    ("ignore = ['unread-parent-alocation']\n", "did you mean"),
-    ("per-file-ignores = { 'a/*' = ['XX1'] }\n", "per-file-ignores: pattern 'a/*'"),
-    ("heavy-class-pattern = '(Wrapper'\n", "heavy-class-pattern: invalid regular expression"),
-    ("di003-threshold = 3\n", "di003-threshold: expected a number between 0 and 1"),
-    ("flag-name-template = 'skip'\n", "flag-name-template"),
-    ("flag-name-template = 'skip-{name}'\n", "does not make a Python identifier"),
-    ("respect-gitignore = 'yes'\n", "respect-gitignore: expected true or false"),
-    ("roots = [1]\n", "roots: expected a list of strings"),
-    ("select = [\n", "invalid TOML"),
-])
+@pytest.mark.parametrize(
+    "body, needle",
+    [
+        ("selcet = ['DI001']\n", "unknown key 'selcet'"),
+        ("select = 'DI001'\n", "select: expected a list of strings"),
+        ("select = ['DI999']\n", "unknown rule code or name 'DI999'"),
+        ("ignore = ['unread-parent-alocation']\n", "did you mean"),
+        ("per-file-ignores = { 'a/*' = ['XX1'] }\n", "per-file-ignores: pattern 'a/*'"),
+        ("heavy-class-pattern = '(Wrapper'\n", "heavy-class-pattern: invalid regular expression"),
+        ("di003-threshold = 3\n", "di003-threshold: expected a number between 0 and 1"),
+        ("flag-name-template = 'skip'\n", "flag-name-template"),
+        ("flag-name-template = 'skip-{name}'\n", "does not make a Python identifier"),
+        ("respect-gitignore = 'yes'\n", "respect-gitignore: expected true or false"),
+        ("roots = [1]\n", "roots: expected a list of strings"),
+        ("select = [\n", "invalid TOML"),
+    ],
+)
 def test_bad_config_is_one_line_exit_2(tmp_path, write_project, body, needle):
     root = write_project(sample())
     _pyproject(root, body)

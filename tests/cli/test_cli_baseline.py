@@ -11,8 +11,9 @@ def _keys(res) -> set:
 
 def test_write_then_only_new_findings(write_project):
     root = write_project(sample())
-    (root / "pkg" / "child.py").write_text((root / "pkg" / "child.py").read_text().replace(
-        "        self.ws = torch.empty(16)\n", ""))  # today: only DI002 on buf
+    (root / "pkg" / "child.py").write_text(
+        (root / "pkg" / "child.py").read_text().replace("        self.ws = torch.empty(16)\n", "")
+    )  # today: only DI002 on buf
     res = invoke(["check", ".", "--write-baseline", "bl.json"], cwd=root)
     assert res.exit_code == 0 and "wrote 1 finding(s)" in res.stderr
     doc = json.loads((root / "bl.json").read_text())
@@ -37,7 +38,9 @@ def test_stale_entries_are_mentioned(write_project):
 
 def test_unreadable_baselines(write_project):
     root = write_project(sample())
-    assert_one_line_error(invoke(["check", ".", "--baseline", "nope.json"], cwd=root), "baseline file not found: nope.json")
+    assert_one_line_error(
+        invoke(["check", ".", "--baseline", "nope.json"], cwd=root), "baseline file not found: nope.json"
+    )
     (root / "bad.json").write_text("{not json")
     assert_one_line_error(invoke(["check", ".", "--baseline", "bad.json"], cwd=root), "bad.json", "not valid JSON")
     (root / "other.json").write_text('{"findings": []}')
@@ -45,4 +48,6 @@ def test_unreadable_baselines(write_project):
     (root / "damaged.json").write_text('{"format": "deadinit-baseline", "version": 1, "findings": [1]}')
     assert_one_line_error(invoke(["check", ".", "--baseline", "damaged.json"], cwd=root), "damaged")
     assert_one_line_error(invoke(["check", ".", "--baseline", "pkg"], cwd=root), "is a directory")
-    assert_one_line_error(invoke(["check", ".", "--write-baseline", "no/such/dir/bl.json"], cwd=root), "cannot write baseline")
+    assert_one_line_error(
+        invoke(["check", ".", "--write-baseline", "no/such/dir/bl.json"], cwd=root), "cannot write baseline"
+    )

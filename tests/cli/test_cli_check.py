@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from sample_project import DI001_KEY, DI002_KEY, assert_one_line_error, invoke, sample
 
 
@@ -20,7 +19,10 @@ def test_exit_codes(proj, write_project, tmp_path):
     assert invoke(["check", "."], cwd=proj).exit_code == 1
     assert invoke(["check", ".", "--exit-zero"], cwd=proj).exit_code == 0
     assert invoke(["check", "pkg/other.py"], cwd=proj).exit_code == 0
-    assert invoke(["check", ".", "--exit-non-zero-on-fix", "--select", "DI001", "--ignore", "DI001"], cwd=proj).exit_code == 0
+    assert (
+        invoke(["check", ".", "--exit-non-zero-on-fix", "--select", "DI001", "--ignore", "DI001"], cwd=proj).exit_code
+        == 0
+    )
     assert_one_line_error(invoke(["check", "does-not-exist"], cwd=proj), "path does not exist: does-not-exist")
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -89,8 +91,12 @@ def test_suppression_on_each_related_line(write_project, tmp_path):
 
 
 def test_report_unused_ignores(write_project):
-    root = write_project(sample(cls="  # deadinit: ignore[DI001, DI002, DI777]",
-                                extra={"pkg/other.py": "def helper():  # deadinit: ignore\n    return 1\n"}))
+    root = write_project(
+        sample(
+            cls="  # deadinit: ignore[DI001, DI002, DI777]",
+            extra={"pkg/other.py": "def helper():  # deadinit: ignore\n    return 1\n"},
+        )
+    )
     quiet = invoke(["check", ".", "--format", "json"], cwd=root)
     assert quiet.exit_code == 0 and _keys(quiet) == set()
     res = invoke(["check", ".", "--format", "concise", "--report-unused-ignores"], cwd=root)
@@ -111,7 +117,10 @@ def test_project_scope_reports_only_findings_touching_the_files(proj):
     res = invoke(["check", "--project", ".", "--format", "json", "pkg/child.py"], cwd=proj)
     assert _keys(res) == {DI001_KEY, DI002_KEY}
     # the parent's file: a changed parent reports on its subclasses in other files
-    assert _keys(invoke(["check", "--project", ".", "--format", "json", "pkg/base.py"], cwd=proj)) == {DI001_KEY, DI002_KEY}
+    assert _keys(invoke(["check", "--project", ".", "--format", "json", "pkg/base.py"], cwd=proj)) == {
+        DI001_KEY,
+        DI002_KEY,
+    }
     res = invoke(["check", "--project", ".", "pkg/other.py"], cwd=proj)
     assert res.exit_code == 0
     assert_one_line_error(invoke(["check", "--project", ".", "gone.py"], cwd=proj), "gone.py")

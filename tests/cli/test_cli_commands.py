@@ -18,10 +18,17 @@ def test_rules_table_formats():
 def test_rule_doc_by_code_and_name():
     res = invoke(["rule", "DI002"])
     assert res.exit_code == 0
-    for heading in ("# unread-parent-allocation (DI002)", "## What it does", "## Why is this bad?", "## Example",
-                    "## Fix safety"):
+    for heading in (
+        "# unread-parent-allocation (DI002)",
+        "## What it does",
+        "## Why is this bad?",
+        "## Example",
+        "## Fix safety",
+    ):
         assert heading in res.stdout
-    assert invoke(["rule", "overwritten-parent-allocation"]).stdout.startswith("# overwritten-parent-allocation (DI001)")
+    assert invoke(["rule", "overwritten-parent-allocation"]).stdout.startswith(
+        "# overwritten-parent-allocation (DI001)"
+    )
     assert json.loads(invoke(["rule", "di100", "--format", "json"]).stdout)["code"] == "DI100"
     assert_one_line_error(invoke(["rule", "DI999"]), "unknown rule 'DI999'")
 
@@ -39,8 +46,9 @@ def test_explain_every_parent_attribute(write_project):
 
 
 def test_explain_live_and_skipped_attributes(write_project):
-    root = write_project({
-        "m.py": """import torch
+    root = write_project(
+        {
+            "m.py": """import torch
 
 
 class P:
@@ -57,7 +65,8 @@ class C(P):
     def __init__(self):
         super().__init__(skip=True)
 """,
-    })
+        }
+    )
     out = invoke(["explain", "C", "m.py"], cwd=root).stdout
     assert "P.live  live (tensor)" in out and "read by P.run" in out
     assert "P.big  never runs for this class" in out

@@ -1,8 +1,9 @@
 """README: the set-up commands match .ci/run, the rule table matches the rule docs, hooks are declared."""
 
+from sample_project import REPO
+
 from deadinit.cli import readme
 from deadinit.cli.rules import rule_rows
-from sample_project import REPO
 
 README = REPO / "README.md"
 
@@ -10,7 +11,8 @@ README = REPO / "README.md"
 def test_readme_rule_table_matches_rules():
     text = README.read_text()
     assert readme.current_section(text) == readme.expected_section(), (
-        "README rule table is stale: run `python -m deadinit.cli.readme`")
+        "README rule table is stale: run `python -m deadinit.cli.readme`"
+    )
     for row in rule_rows():
         assert f"| {row['code']} | `{row['name']}` |" in text
 
@@ -36,9 +38,15 @@ def test_setup_commands_match_ci():
 
 def test_readme_use_in_ci_section():
     text = README.read_text()
-    ci = text[text.index("## Use in CI"):]
-    for needle in ("upload-sarif", "--format sarif", "--format github", "security-events: write",
-                   ".pre-commit-config.yaml", "id: deadinit"):
+    ci = text[text.index("## Use in CI") :]
+    for needle in (
+        "upload-sarif",
+        "--format sarif",
+        "--format github",
+        "security-events: write",
+        ".pre-commit-config.yaml",
+        "id: deadinit",
+    ):
         assert needle in ci, needle
 
 
@@ -48,7 +56,7 @@ def test_readme_config_example_is_valid(tmp_path):
     from deadinit.api.config import load_config
 
     text = README.read_text()
-    section = text[text.index("## Configuration"):]
+    section = text[text.index("## Configuration") :]
     block = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
     (tmp_path / "pyproject.toml").write_text(block)
     cfg = load_config([str(tmp_path)])

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sample_project import FIXTURES, REPO, invoke
 
 pytestmark = pytest.mark.slow
@@ -23,8 +22,15 @@ yaml = pytest.importorskip("yaml")  # a pre-commit dependency
 if shutil.which("git") is None:  # pragma: no cover
     pytest.skip("git is not installed", allow_module_level=True)
 
-GIT_ENV = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 FINDING = re.compile(r"\b(DI\d{3}) (\S+):(\d+):(\d+) ")
 
 
@@ -60,11 +66,22 @@ def user_repo(tmp_path) -> Path:
 
 
 def _try_repo(hook_repo: Path, cwd: Path, *args: str, hook: str = "deadinit") -> subprocess.CompletedProcess:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"), "COLUMNS": "400",
-           "PIP_DISABLE_PIP_VERSION_CHECK": "1", "NO_COLOR": "1"}
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"),
+        "COLUMNS": "400",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "NO_COLOR": "1",
+    }
     env.pop("FORCE_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, *args],
-                          cwd=cwd, env={**GIT_ENV, **env}, capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, *args],
+        cwd=cwd,
+        env={**GIT_ENV, **env},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def _expected(cwd: Path, *files: str) -> set:
@@ -83,7 +100,9 @@ def test_hooks_file_declares_both_hooks():
     for h in hooks.values():
         assert h["require_serial"] is True and h["language"] == "python" and h["types"] == ["python"]
     assert hooks["deadinit"]["entry"] == "deadinit check --project ."
-    assert hooks["deadinit-fix"]["entry"].startswith("deadinit fix") and hooks["deadinit-fix"]["pass_filenames"] is False
+    assert (
+        hooks["deadinit-fix"]["entry"].startswith("deadinit fix") and hooks["deadinit-fix"]["pass_filenames"] is False
+    )
 
 
 def test_try_repo_all_files_then_one_staged_file(hook_repo, user_repo):

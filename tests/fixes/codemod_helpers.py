@@ -10,8 +10,8 @@ from pathlib import Path
 
 from deadinit.api.check import run_check
 from deadinit.fixes.driver import run_fix
-from deadinit.model.fix import FixOptions
 from deadinit.frontends.parse import summarize_source
+from deadinit.model.fix import FixOptions
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -21,11 +21,17 @@ PROBE = HERE / "fixture_probe.py"
 B = "fixtures.backends."
 # scenario -> (classes to fix, --unsafe-fixes, probe keys whose construction may change)
 SCENARIOS = {
-    "mla_chain": ((B + "trt_mla_backend.TrtMLABackend", B + "speed_mla_backend.SpeedMLABackend"), False,
-                  {"TrtMLABackend", "TrtMLABackend[dsl]", "SpeedMLABackend", "TrtMLAMultiStepDraft"}),
+    "mla_chain": (
+        (B + "trt_mla_backend.TrtMLABackend", B + "speed_mla_backend.SpeedMLABackend"),
+        False,
+        {"TrtMLABackend", "TrtMLABackend[dsl]", "SpeedMLABackend", "TrtMLAMultiStepDraft"},
+    ),
     "mha_child": ((B + "trt_mha_backend.TrtMHABackend",), True, {"TrtMHABackend", "TrtMHAMultiStepDraft"}),
-    "drafts": ((B + "trt_mha_backend.TrtMHAMultiStepDraft", B + "trt_mla_backend.TrtMLAMultiStepDraft"), False,
-               {"TrtMHAMultiStepDraft", "TrtMLAMultiStepDraft"}),
+    "drafts": (
+        (B + "trt_mha_backend.TrtMHAMultiStepDraft", B + "trt_mla_backend.TrtMLAMultiStepDraft"),
+        False,
+        {"TrtMHAMultiStepDraft", "TrtMLAMultiStepDraft"},
+    ),
 }
 
 

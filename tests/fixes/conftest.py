@@ -32,10 +32,12 @@ def original_probe(tmp_path_factory):
 @pytest.fixture
 def write_project(tmp_path):
     """Write {relpath: source} under tmp_path and return the root."""
+
     def _write(files: dict) -> Path:
         for rel, src in files.items():
             p = tmp_path / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(src)
         return tmp_path
+
     return _write

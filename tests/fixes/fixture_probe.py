@@ -34,6 +34,7 @@ def _count_tensors(name):
         LOG["tensors"] += 1
         LOG["bytes"] += t.nbytes
         return t
+
     setattr(fake_torch, name, make)
 
 
@@ -47,12 +48,17 @@ def _count_init(cls, label=None):
     def init(self, *a, **k):
         LOG["created"].append(label or type(self).__name__)
         return orig(self, *a, **k)
+
     cls.__init__ = init
 
 
 _count_init(wrappers._KernelWrapper)
-for _c in (flash_updaters.FlashIndicesUpdaterDecode, flash_updaters.FlashIndicesUpdaterPrefill,
-           flash_updaters.FlashMLAIndicesUpdaterDecode, flash_updaters.FlashMLAIndicesUpdaterPrefill):
+for _c in (
+    flash_updaters.FlashIndicesUpdaterDecode,
+    flash_updaters.FlashIndicesUpdaterPrefill,
+    flash_updaters.FlashMLAIndicesUpdaterDecode,
+    flash_updaters.FlashMLAIndicesUpdaterPrefill,
+):
     _count_init(_c)
 _count_init(FlashBackend, "backend:FlashBackend-chain")
 _count_init(FlashMLABackend, "backend:FlashMLABackend-chain")
@@ -108,9 +114,13 @@ def probe(name, make, drive):
     buffers.clear_buffers()
     LOG.update(created=[], tensors=0, bytes=0)
     obj = make(rs.make_runner())
-    out = {"attrs": {a: describe(v) for a, v in sorted(vars(obj).items())},
-           "created": sorted(LOG["created"]), "tensors": LOG["tensors"], "bytes": LOG["bytes"],
-           "buffers": sorted(buffers._NAMED)}
+    out = {
+        "attrs": {a: describe(v) for a, v in sorted(vars(obj).items())},
+        "created": sorted(LOG["created"]),
+        "tensors": LOG["tensors"],
+        "bytes": LOG["bytes"],
+        "buffers": sorted(buffers._NAMED),
+    }
     try:
         drive(obj)
         out["paths"] = "ok"

@@ -45,13 +45,24 @@ def test_mha_change_record(fixture_tree):
     out = direct_base([MHA], write=False)
     (c,) = out.plan.changes
     assert c.strategy == "direct-base" and c.parents == [B + "flash_backend.FlashBackend"]
-    assert set(c.attributes) == {"qo_indptr", "prefill_wrapper_ragged", "prefill_wrappers_paged", "decode_wrappers",
-                                 "indices_updater_prefill", "indices_updater_decode", "graph_metadata", "skip_prefill"}
+    assert set(c.attributes) == {
+        "qo_indptr",
+        "prefill_wrapper_ragged",
+        "prefill_wrappers_paged",
+        "decode_wrappers",
+        "indices_updater_prefill",
+        "indices_updater_decode",
+        "graph_metadata",
+        "skip_prefill",
+    }
     assert c.overwritten == ["page_size", "workspace_buffer"]
     assert c.reads == ["kv_indptr", "kv_last_page_len"]
     assert c.estimated_bytes == 8 * 1024 * 1024
     assert any(k.startswith("DI003:" + MHA) for k in c.findings)
-    assert "new_bases: fixtures.backends.base.AttentionBackend; removed_bases: fixtures.backends.flash_backend.FlashBackend" in c.notes
+    assert (
+        "new_bases: fixtures.backends.base.AttentionBackend; removed_bases: fixtures.backends.flash_backend.FlashBackend"
+        in c.notes
+    )
     assert "helpers copied: FlashBackend._kv_write_scales (4 lines)" in c.notes
 
 
@@ -80,14 +91,32 @@ def test_rewritten_mha_runs_and_builds_nothing_dead(fixture_tree, original_probe
     old = original_probe
     assert new["TrtMHABackend"]["paths"] == "ok", new["TrtMHABackend"]["paths"]
     # every attribute and helper the class uses is still there
-    for attr in ("req_to_token_pool", "token_to_kv_pool", "kv_quant_method", "device", "max_context_len",
-                 "kv_indptr", "kv_last_page_len", "workspace_buffer", "forward_metadata", "page_size"):
+    for attr in (
+        "req_to_token_pool",
+        "token_to_kv_pool",
+        "kv_quant_method",
+        "device",
+        "max_context_len",
+        "kv_indptr",
+        "kv_last_page_len",
+        "workspace_buffer",
+        "forward_metadata",
+        "page_size",
+    ):
         assert attr in _attrs(new, "TrtMHABackend"), attr
     # the dropped objects are no longer created
     assert old["TrtMHABackend"]["created"] and not new["TrtMHABackend"]["created"]
     gone = _attrs(old, "TrtMHABackend") - _attrs(new, "TrtMHABackend")
-    assert gone == {"qo_indptr", "prefill_wrapper_ragged", "prefill_wrappers_paged", "decode_wrappers",
-                    "indices_updater_prefill", "indices_updater_decode", "graph_metadata", "skip_prefill"}
+    assert gone == {
+        "qo_indptr",
+        "prefill_wrapper_ragged",
+        "prefill_wrappers_paged",
+        "decode_wrappers",
+        "indices_updater_prefill",
+        "indices_updater_decode",
+        "graph_metadata",
+        "skip_prefill",
+    }
     assert "flash_ws" in old["TrtMHABackend"]["buffers"] and "flash_ws" not in new["TrtMHABackend"]["buffers"]
     assert new["TrtMHABackend"]["bytes"] < old["TrtMHABackend"]["bytes"]
     # the draft that builds TrtMHABackend per step, and the other classes, behave as before
@@ -126,8 +155,22 @@ def test_both_rewrites_together(fixture_tree, original_probe):
 
 
 def test_cli_diff_and_report(fixture_tree):
-    res = CliRunner().invoke(main, ["fix", "fixtures", "--strategy", "direct-base", "--class", "TrtMHABackend",
-                                    "--diff", "--report", "report.json", "--color", "never"])
+    res = CliRunner().invoke(
+        main,
+        [
+            "fix",
+            "fixtures",
+            "--strategy",
+            "direct-base",
+            "--class",
+            "TrtMHABackend",
+            "--diff",
+            "--report",
+            "report.json",
+            "--color",
+            "never",
+        ],
+    )
     assert res.exit_code == 1, res.output
     assert "+class TrtMHABackend(AttentionBackend):" in res.stdout
     assert "-from fixtures.backends.flash_backend import FlashBackend" in res.stdout
@@ -135,4 +178,5 @@ def test_cli_diff_and_report(fixture_tree):
     assert rep["strategy"] == "direct-base" and not rep["applied"]
     assert [c["class"] for c in rep["changes"]] == [MHA]
     assert (fixture_tree / "fixtures/backends/trt_mha_backend.py").read_text() == (
-        HERE.parent.parent / "fixtures/backends/trt_mha_backend.py").read_text()
+        HERE.parent.parent / "fixtures/backends/trt_mha_backend.py"
+    ).read_text()

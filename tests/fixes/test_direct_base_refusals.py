@@ -3,21 +3,21 @@
 import pytest
 
 from deadinit.api.check import run_check
-from deadinit.fixes.direct_base.planner import rewrite_class
 from deadinit.fixes.direct_base.plan import make_plan
+from deadinit.fixes.direct_base.planner import rewrite_class
 from deadinit.model.fix import FixOptions
 from deadinit.model.settings import Settings
 
-BASE = '''
+BASE = """
 class Base:
     def forward(self, x):
         return self.run(x)
 
     def run(self, x):
         raise NotImplementedError
-'''
+"""
 
-PARENT = '''
+PARENT = """
 import torch
 from pkg.base import Base
 
@@ -45,9 +45,9 @@ class P(Base):
 
     def scale(self, x):
         return x
-{extra}'''
+{extra}"""
 
-CHILD = '''
+CHILD = """
 from pkg.p import P
 {imports}
 
@@ -60,14 +60,24 @@ class C(P):
 
     def plan(self, x):
         return self.idx
-'''
+"""
 
 
-def project(write_project, extra_init="", extra="", call="        super().__init__(n)",
-            run="        return self.idx[x]", imports="", more=None):
-    files = {"pkg/__init__.py": "", "pkg/base.py": BASE,
-             "pkg/p.py": PARENT.format(extra_init=extra_init, extra=extra),
-             "pkg/c.py": CHILD.format(call=call, run=run, imports=imports)}
+def project(
+    write_project,
+    extra_init="",
+    extra="",
+    call="        super().__init__(n)",
+    run="        return self.idx[x]",
+    imports="",
+    more=None,
+):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": BASE,
+        "pkg/p.py": PARENT.format(extra_init=extra_init, extra=extra),
+        "pkg/c.py": CHILD.format(call=call, run=run, imports=imports),
+    }
     files.update(more or {})
     root = write_project(files)
     return run_check([str(root / "pkg")], Settings())
@@ -85,7 +95,9 @@ def test_baseline_project_is_rewritten(write_project):
 
 
 def test_isinstance_against_old_parent_blocks(write_project):
-    res = project(write_project, more={"pkg/use.py": "from pkg.p import P\n\n\ndef f(b):\n    return isinstance(b, P)\n"})
+    res = project(
+        write_project, more={"pkg/use.py": "from pkg.p import P\n\n\ndef f(b):\n    return isinstance(b, P)\n"}
+    )
     out = outcome(res)
     assert any("isinstance" in b and "use.py:5" in b for b in out.blockers), out.blockers
     plan = make_plan(res, FixOptions(classes=("pkg.c.C",)))
@@ -93,8 +105,13 @@ def test_isinstance_against_old_parent_blocks(write_project):
 
 
 def test_isinstance_that_also_names_a_kept_class_is_fine(write_project):
-    res = project(write_project, more={"pkg/use.py": "from pkg.p import P\nfrom pkg.base import Base\n\n\n"
-                                                     "def f(b):\n    return isinstance(b, (P, Base))\n"})
+    res = project(
+        write_project,
+        more={
+            "pkg/use.py": "from pkg.p import P\nfrom pkg.base import Base\n\n\n"
+            "def f(b):\n    return isinstance(b, (P, Base))\n"
+        },
+    )
     assert outcome(res).ok
 
 
@@ -120,8 +137,13 @@ def test_parent_signature_with_kwargs(write_project):
 def test_side_effect_the_class_reads_blocks(write_project):
     extra_init = "        REGISTRY.append(n)\n"
     extra = "\n\nREGISTRY = []\n"
-    res = project(write_project, extra_init=extra_init, extra=extra, imports="from pkg.p import REGISTRY",
-                  run="        return REGISTRY[x]")
+    res = project(
+        write_project,
+        extra_init=extra_init,
+        extra=extra,
+        imports="from pkg.p import REGISTRY",
+        run="        return REGISTRY[x]",
+    )
     out = outcome(res)
     assert any("REGISTRY" in b and "code that stays reads" in b for b in out.blockers), out.blockers
 
@@ -145,9 +167,12 @@ def test_super_call_into_the_old_parent_blocks(write_project):
 
 
 def test_unresolvable_inlined_name_blocks(write_project):
-    res = project(write_project, extra_init="        self.size = SIZE\n",
-                  more={"pkg/consts.py": "SIZE = 3\n"},
-                  run="        return self.idx[x] + self.size")
+    res = project(
+        write_project,
+        extra_init="        self.size = SIZE\n",
+        more={"pkg/consts.py": "SIZE = 3\n"},
+        run="        return self.idx[x] + self.size",
+    )
     path = res.index.file_of("pkg.p.P").path
     src = open(path).read().replace("import torch\n", "import torch\nfrom pkg.consts import *\n", 1)
     open(path, "w").write(src)
@@ -156,19 +181,30 @@ def test_unresolvable_inlined_name_blocks(write_project):
 
 
 def test_name_meaning_something_else_in_the_child_module_blocks(write_project):
-    res = project(write_project, extra_init="        self.size = SIZE\n", extra="\n\nSIZE = 3\n",
-                  imports="SIZE = 4", run="        return self.idx[x] + self.size")
+    res = project(
+        write_project,
+        extra_init="        self.size = SIZE\n",
+        extra="\n\nSIZE = 3\n",
+        imports="SIZE = 4",
+        run="        return self.idx[x] + self.size",
+    )
     assert any("`SIZE` means something else" in b for b in outcome(res).blockers)
 
 
 def test_early_return_in_parent_init_blocks(write_project):
-    res = project(write_project, extra_init="        if n > 5:\n            return\n        self.more = torch.ones(3)\n")
+    res = project(
+        write_project, extra_init="        if n > 5:\n            return\n        self.more = torch.ones(3)\n"
+    )
     assert any("returns early" in b for b in outcome(res).blockers), outcome(res).blockers
 
 
 def test_class_private_names_block(write_project):
-    res = project(write_project, extra="\n    def _hidden(self):\n        return self.__secret\n",
-                  extra_init="        self.__secret = 1\n", run="        return self._hidden()")
+    res = project(
+        write_project,
+        extra="\n    def _hidden(self):\n        return self.__secret\n",
+        extra_init="        self.__secret = 1\n",
+        run="        return self._hidden()",
+    )
     assert any("class-private" in b for b in outcome(res).blockers), outcome(res).blockers
 
 
@@ -197,16 +233,24 @@ def test_copied_helper_rebinding_a_module_global_blocks(write_project):
 def test_decorated_parent_blocks(write_project):
     res = project(write_project)
     path = res.index.file_of("pkg.p.P").path
-    src = open(path).read().replace("class P(Base):", "@register\nclass P(Base):").replace(
-        "class Wrapper:", "def register(c):\n    return c\n\n\nclass Wrapper:")
+    src = (
+        open(path)
+        .read()
+        .replace("class P(Base):", "@register\nclass P(Base):")
+        .replace("class Wrapper:", "def register(c):\n    return c\n\n\nclass Wrapper:")
+    )
     open(path, "w").write(src)
     out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
     assert any("decorated" in b for b in out.blockers), out.blockers
 
 
 def test_subclass_super_call_into_the_old_parent_blocks(write_project):
-    res = project(write_project, more={"pkg/d.py": "from pkg.c import C\n\n\nclass D(C):\n"
-                                                   "    def run(self, x):\n        return super().scale(x)\n"})
+    res = project(
+        write_project,
+        more={
+            "pkg/d.py": "from pkg.c import C\n\n\nclass D(C):\n    def run(self, x):\n        return super().scale(x)\n"
+        },
+    )
     assert any("subclass D" in b and "super().scale" in b for b in outcome(res).blockers), outcome(res).blockers
 
 

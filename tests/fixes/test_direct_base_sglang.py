@@ -38,8 +38,11 @@ def fixed(tmp_path_factory):
     for pkg in ("sglang", "sglang/srt", "sglang/srt/layers"):
         (root / pkg).mkdir(parents=True, exist_ok=True)
         (root / pkg / "__init__.py").write_text("")
-    shutil.copytree(src / "srt" / "layers" / "attention", root / "sglang/srt/layers/attention",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        src / "srt" / "layers" / "attention",
+        root / "sglang/srt/layers/attention",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     old = (root / REL).read_text()
     before = run_check([str(root / "sglang/srt/layers/attention")], Settings())
     out = run_fix(before, "direct-base", FixOptions(classes=(MHA,)), write=True)
@@ -93,7 +96,9 @@ def test_result_compiles_without_undefined_names(fixed):
 def test_old_parent_no_longer_imported_and_class_rebased(fixed):
     _, _, _, _, new = fixed
     tree = ast.parse(new)
-    imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    imported = {
+        a.asname or a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names
+    }
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     assert "FlashInferAttnBackend" not in imported | names
     assert "FlashInferMultiStepDraftBackend" in imported  # still used by the draft class
@@ -105,23 +110,37 @@ def test_keeps_pool_references_index_buffers_and_helper(fixed):
     _, _, out, _, new = fixed
     (change,) = out.plan.changes
     assert {"req_to_token_pool", "token_to_kv_pool", "kv_cache_quant_method", "kv_indptr"} <= set(
-        change.reads + [a for a in ("req_to_token_pool", "token_to_kv_pool", "kv_cache_quant_method")
-                        if f"self.{a} = " in new])
+        change.reads
+        + [a for a in ("req_to_token_pool", "token_to_kv_pool", "kv_cache_quant_method") if f"self.{a} = " in new]
+    )
     tree = ast.parse(new)
     (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "TRTLLMHAAttnBackend"]
     methods = {n.name for n in cls.body if isinstance(n, ast.FunctionDef)}
     assert "_kv_write_scales" in methods
     init = ast.unparse(next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"))
-    for stmt in ("self.req_to_token_pool = model_runner.req_to_token_pool",
-                 "self.token_to_kv_pool = model_runner.token_to_kv_pool",
-                 "self.kv_cache_quant_method = self.token_to_kv_pool.get_kv_cache_quant_method()",
-                 "self.kv_indptr = [kv_indptr_buf]"):
+    for stmt in (
+        "self.req_to_token_pool = model_runner.req_to_token_pool",
+        "self.token_to_kv_pool = model_runner.token_to_kv_pool",
+        "self.kv_cache_quant_method = self.token_to_kv_pool.get_kv_cache_quant_method()",
+        "self.kv_indptr = [kv_indptr_buf]",
+    ):
         assert stmt in init, stmt
-    for dead in ("BatchDecodeWithPagedKVCacheWrapper", "BatchPrefillWithRaggedKVCacheWrapper",
-                 "FlashInferIndicesUpdaterDecode", "flashinfer_workspace", "prefill_wrappers_verify"):
+    for dead in (
+        "BatchDecodeWithPagedKVCacheWrapper",
+        "BatchPrefillWithRaggedKVCacheWrapper",
+        "FlashInferIndicesUpdaterDecode",
+        "flashinfer_workspace",
+        "prefill_wrappers_verify",
+    ):
         assert dead not in new, dead
-    assert set(change.attributes) >= {"decode_wrappers", "prefill_wrapper_ragged", "prefill_wrappers_paged",
-                                      "prefill_wrappers_verify", "indices_updater_decode", "indices_updater_prefill"}
+    assert set(change.attributes) >= {
+        "decode_wrappers",
+        "prefill_wrapper_ragged",
+        "prefill_wrappers_paged",
+        "prefill_wrappers_verify",
+        "indices_updater_decode",
+        "indices_updater_prefill",
+    }
     assert "workspace_buffer" in change.overwritten
 
 

@@ -3,12 +3,12 @@
 import textwrap
 
 from deadinit.api.check import run_check
-from deadinit.fixes.direct_base.planner import rewrite_class
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, remove_unused
+from deadinit.fixes.direct_base.planner import rewrite_class
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.model.settings import Settings
 
-BASE = '''
+BASE = """
 class Base:
     def __init__(self, dev=None):
         self.dev = dev
@@ -18,7 +18,7 @@ class Base:
 
     def run(self, x):
         raise NotImplementedError
-'''
+"""
 
 
 def rewrite(write_project, files, cls="pkg.c.C"):
@@ -31,7 +31,10 @@ def rewrite(write_project, files, cls="pkg.c.C"):
 
 
 def test_literal_arguments_and_defaults_fold_branches(write_project):
-    out = rewrite(write_project, {"pkg/p.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/p.py": """
         import torch
         from pkg.base import Base
 
@@ -49,7 +52,8 @@ def test_literal_arguments_and_defaults_fold_branches(write_project):
                     self.only_p = torch.empty(1)
             def run(self, x):
                 return self.extra
-        ''', "pkg/c.py": '''
+        """,
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
@@ -58,7 +62,9 @@ def test_literal_arguments_and_defaults_fold_branches(write_project):
 
             def run(self, x):
                 return self.idx[x]
-        '''})
+        """,
+        },
+    )
     assert "        super().__init__(None)\n        self.idx = torch.zeros(n)\n" in out.new
     for gone in ("fresh", "torch.ones", "extra", "only_p", "__class__", "if "):
         assert gone not in out.new, gone
@@ -67,7 +73,10 @@ def test_literal_arguments_and_defaults_fold_branches(write_project):
 
 
 def test_complex_arguments_are_bound_once_and_locals_renamed(write_project):
-    out = rewrite(write_project, {"pkg/p.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/p.py": """
         import torch
         from pkg.base import Base
 
@@ -79,7 +88,8 @@ def test_complex_arguments_are_bound_once_and_locals_renamed(write_project):
                 self.ws = torch.empty(1000)
             def run(self, x):
                 return self.ws
-        ''', "pkg/c.py": '''
+        """,
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
@@ -90,19 +100,27 @@ def test_complex_arguments_are_bound_once_and_locals_renamed(write_project):
 
             def run(self, x):
                 return self.idx[x] + self.more[x] + self.size
-        '''})
+        """,
+        },
+    )
     body = out.new.split("def __init__(self, m):\n")[1].split("\n\n")[0]
-    assert body == textwrap.indent(textwrap.dedent('''\
+    assert body == textwrap.indent(
+        textwrap.dedent("""\
         size = 3
         n = m * 2
         size_ = n + 1
         self.idx = torch.zeros(size_)
         self.more = torch.zeros(n)
-        self.size = size'''), "        ")
+        self.size = size"""),
+        "        ",
+    )
 
 
 def test_two_dropped_ancestors_are_inlined_in_order(write_project):
-    out = rewrite(write_project, {"pkg/q.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/q.py": """
         import torch
         from pkg.base import Base
 
@@ -113,7 +131,8 @@ def test_two_dropped_ancestors_are_inlined_in_order(write_project):
                 self.q_ws = torch.empty(big)
             def run(self, x):
                 return self.q_ws
-        ''', "pkg/p.py": '''
+        """,
+            "pkg/p.py": """
         import torch
         from pkg.q import Q
 
@@ -126,7 +145,8 @@ def test_two_dropped_ancestors_are_inlined_in_order(write_project):
                 return self.p_ws
             def helper(self, x):
                 return self.q_idx[x]
-        ''', "pkg/c.py": '''
+        """,
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
@@ -135,19 +155,27 @@ def test_two_dropped_ancestors_are_inlined_in_order(write_project):
 
             def run(self, x):
                 return self.helper(x) + self.p_idx[x]
-        '''})
+        """,
+        },
+    )
     assert out.reuse.dropped == ["pkg.p.P", "pkg.q.Q"] and out.reuse.suggestion == "pkg.base.Base"
     body = out.new.split("def __init__(self, device):\n")[1].split("\n\n")[0]
-    assert body == textwrap.indent(textwrap.dedent('''\
+    assert body == textwrap.indent(
+        textwrap.dedent("""\
         super().__init__(device)
         self.q_idx = torch.zeros(4, device=device)
-        self.p_idx = torch.zeros(2, device=device)'''), "        ")
+        self.p_idx = torch.zeros(2, device=device)"""),
+        "        ",
+    )
     assert "    def helper(self, x):\n        return self.q_idx[x]\n" in out.new
     assert "class C(Base):" in out.new and "import torch\n" in out.new
 
 
 def test_class_without_init_gets_one_with_the_parent_signature(write_project):
-    out = rewrite(write_project, {"pkg/p.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/p.py": """
         import torch
         from pkg.base import Base
 
@@ -159,19 +187,25 @@ def test_class_without_init_gets_one_with_the_parent_signature(write_project):
                 self.ws = torch.empty(1000)
             def run(self, x):
                 return self.ws
-        ''', "pkg/c.py": '''
+        """,
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
             def run(self, x):
                 return self.idx[x]
-        '''})
+        """,
+        },
+    )
     assert "    def __init__(self, n, width=WIDTH):\n        self.idx = torch.zeros(n, width)\n" in out.new
     assert "from pkg.p import WIDTH" in out.new
 
 
 def test_class_attributes_and_type_checking_imports_move(write_project):
-    out = rewrite(write_project, {"pkg/p.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/p.py": """
         from __future__ import annotations
         from typing import TYPE_CHECKING
         import torch
@@ -189,7 +223,9 @@ def test_class_attributes_and_type_checking_imports_move(write_project):
                 return self.ws
             def _scale(self, layer: Layer):
                 return layer.k * self.capped
-        ''', "pkg/layer.py": "class Layer:\n    k = 1\n", "pkg/c.py": '''
+        """,
+            "pkg/layer.py": "class Layer:\n    k = 1\n",
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
@@ -198,7 +234,9 @@ def test_class_attributes_and_type_checking_imports_move(write_project):
 
             def run(self, x):
                 return self.idx[x] * self._scale(x)
-        '''})
+        """,
+        },
+    )
     assert "class C(Base):\n    capped: bool = True\n" in out.new
     assert "unused_flag" not in out.new
     assert "if TYPE_CHECKING:\n    from pkg.layer import Layer\n" in out.new
@@ -220,13 +258,18 @@ def test_remove_unused_drops_only_unused_names():
 
 
 def test_undefined_names():
-    src = "import os\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from x import T\n" \
-          "def f(a: T):\n    return os.sep, missing, [q for q in a], __name__\n"
+    src = (
+        "import os\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from x import T\n"
+        "def f(a: T):\n    return os.sep, missing, [q for q in a], __name__\n"
+    )
     assert undefined_names(src) == [("missing", 6)]
 
 
 def test_parent_in_the_same_module(write_project):
-    out = rewrite(write_project, {"pkg/c.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/c.py": """
         import torch
         from pkg.base import Base
 
@@ -245,14 +288,19 @@ def test_parent_in_the_same_module(write_project):
 
             def run(self, x):
                 return self.pick(x)
-        '''})
+        """
+        },
+    )
     assert "class P(Base):" in out.new and "class C(Base):" in out.new
     assert out.new.count("def pick(self, x):") == 2
     assert out.new.count("import torch") == 1 and undefined_names(out.new) == []
 
 
 def test_helpers_a_subclass_reaches_are_copied_too(write_project):
-    out = rewrite(write_project, {"pkg/p.py": '''
+    out = rewrite(
+        write_project,
+        {
+            "pkg/p.py": """
         import torch
         from pkg.base import Base
 
@@ -264,7 +312,8 @@ def test_helpers_a_subclass_reaches_are_copied_too(write_project):
                 return self.ws
             def only_for_d(self, x):
                 return self.idx[x]
-        ''', "pkg/c.py": '''
+        """,
+            "pkg/c.py": """
         from pkg.p import P
 
         class C(P):
@@ -277,5 +326,7 @@ def test_helpers_a_subclass_reaches_are_copied_too(write_project):
         class D(C):
             def run(self, x):
                 return self.only_for_d(x)
-        '''})
+        """,
+        },
+    )
     assert "    def only_for_d(self, x):\n" in out.new

@@ -5,7 +5,7 @@ import sys
 
 from codemod_helpers import fix
 
-BASE = '''
+BASE = """
 import torch
 
 
@@ -17,7 +17,7 @@ class Base:
 class DecodeWrapper:
     def __init__(self, ws):
         self.ws = ws
-'''
+"""
 
 
 def reasons(out) -> dict:
@@ -25,7 +25,11 @@ def reasons(out) -> dict:
 
 
 def test_statement_mixing_dead_and_live_work_is_refused(write_project, monkeypatch):
-    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + '''
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": BASE
+            + """
 
 class P(Base):
     def __init__(self):
@@ -42,7 +46,9 @@ class C(P):
 
     def run(self):
         return self.meta, self.idx
-'''})
+""",
+        }
+    )
     monkeypatch.chdir(root)
     out = fix(paths=["pkg"], write=False)
     why = reasons(out)
@@ -52,7 +58,11 @@ class C(P):
 
 
 def test_args_kwargs_forwarding_is_refused(write_project, monkeypatch):
-    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + '''
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": BASE
+            + """
 
 class P(Base):
     def __init__(self, n=4):
@@ -89,7 +99,9 @@ class KC(KW):
 
     def run(self):
         return 3
-'''})
+""",
+        }
+    )
     monkeypatch.chdir(root)
     out = fix(paths=["pkg"], write=False)
     why = reasons(out)
@@ -99,7 +111,11 @@ class KC(KW):
 
 
 def test_mro_that_sends_super_elsewhere_is_refused(write_project, monkeypatch):
-    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + '''
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": BASE
+            + """
 
 class P(Base):
     def __init__(self):
@@ -124,14 +140,20 @@ class C(P):
 
 class D(C, Q):
     pass
-'''})
+""",
+        }
+    )
     monkeypatch.chdir(root)
     out = fix(paths=["pkg"], write=False)
     assert "D inherits C.__init__, but in its MRO super().__init__ reaches Q" in reasons(out)[("C", "ws")]
 
 
 def test_existing_flag_is_reused_and_extended(write_project, monkeypatch):
-    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + '''
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": BASE
+            + """
 
 class P(Base):
     def __init__(self, skip_init_ws: bool = False):
@@ -159,7 +181,9 @@ class C(P):
 class DecodeUpdater:
     def __init__(self, backend):
         self.n = 1
-'''})
+""",
+        }
+    )
     monkeypatch.chdir(root)
     out = fix(paths=["pkg"])
     (change,) = out.plan.changes
@@ -170,7 +194,7 @@ class DecodeUpdater:
     assert text.count("super().__init__(skip_init_ws=True)") == 1
 
 
-DRAFTS = '''
+DRAFTS = """
 CREATED = []
 
 
@@ -203,7 +227,7 @@ class FastDraft(Draft):
         super().__init__(n)
         for i in range(self.n - 1):
             self.backends[i] = FastBackend(i)
-'''
+"""
 
 
 def _load(path, name):

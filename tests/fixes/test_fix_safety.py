@@ -11,7 +11,7 @@ from deadinit.fixes import driver, safety
 from deadinit.fixes.driver import run_fix
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan
 
-SRC = '''import torch
+SRC = """import torch
 
 
 class Base:
@@ -35,7 +35,7 @@ class C(P):
 
     def run(self):
         return self.idx
-'''
+"""
 
 
 def test_outside_identical():
@@ -93,8 +93,9 @@ def test_write_files_is_all_or_nothing(tmp_path, monkeypatch):
         real(path, data)
 
     monkeypatch.setattr(safety, "atomic_write", flaky)
-    err = safety.write_files([FilePlan(str(a), b"x = 1\n", b"x = 2\n", [(1, 1)]),
-                              FilePlan(str(b), b"y = 1\n", b"y = 2\n", [(1, 1)])])
+    err = safety.write_files(
+        [FilePlan(str(a), b"x = 1\n", b"x = 2\n", [(1, 1)]), FilePlan(str(b), b"y = 1\n", b"y = 2\n", [(1, 1)])]
+    )
     assert "No space left" in err and "every file left as it was" in err
     assert a.read_bytes() == b"x = 1\n" and b.read_bytes() == b"y = 1\n"
     err = safety.write_files([FilePlan(str(a), b"changed meanwhile\n", b"x = 3\n", [(1, 1)])])
@@ -108,8 +109,11 @@ def _fake_strategy(rewrite, claims):
         path = "pkg/m.py"
         old = open(path, "rb").read()
         keys = [f.key for f in result.findings if f.code == "DI002"] if claims else []
-        return Plan([FilePlan(path, old, rewrite(old), [(1, old.count(b"\n"))], ["fake"])],
-                    [Change("fake", "fake", "pkg.m.C", path, ["ws"], keys, files=[path])])
+        return Plan(
+            [FilePlan(path, old, rewrite(old), [(1, old.count(b"\n"))], ["fake"])],
+            [Change("fake", "fake", "pkg.m.C", path, ["ws"], keys, files=[path])],
+        )
+
     return plan
 
 
@@ -122,10 +126,13 @@ class E(P):
 """
 
 
-@pytest.mark.parametrize("rewrite, claims, why", [
-    (lambda old: old + b"# touched\n", True, "still reports"),
-    (lambda old: old + NEW_SUBCLASS, False, "new finding DI001 E.ws"),
-])
+@pytest.mark.parametrize(
+    "rewrite, claims, why",
+    [
+        (lambda old: old + b"# touched\n", True, "still reports"),
+        (lambda old: old + NEW_SUBCLASS, False, "new finding DI001 E.ws"),
+    ],
+)
 def test_driver_refuses_plans_the_reanalysis_rejects(rewrite, claims, why, tmp_path, monkeypatch):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg/__init__.py").write_text("")

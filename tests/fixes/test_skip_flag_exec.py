@@ -60,8 +60,10 @@ def test_mla_chain_leaf_and_middle(fixture_tree, original_probe):
 def test_drafts_stop_building_step_backends(fixture_tree, original_probe):
     fix(classes=SCENARIOS["drafts"][0])
     res = probe(fixture_tree)
-    for draft, step, chain in (("TrtMHAMultiStepDraft", "TrtMHABackend", "backend:FlashBackend-chain"),
-                               ("TrtMLAMultiStepDraft", "TrtMLABackend", "backend:FlashMLABackend-chain")):
+    for draft, step, chain in (
+        ("TrtMHAMultiStepDraft", "TrtMHABackend", "backend:FlashBackend-chain"),
+        ("TrtMLAMultiStepDraft", "TrtMLABackend", "backend:FlashMLABackend-chain"),
+    ):
         before, now = original_probe[draft], res[draft]
         assert now["attrs"]["attn_backends"] == f"list[{step},{step}]"
         assert before["created"].count(chain) == 4  # 2 parent step backends + 2 replacements

@@ -39,8 +39,14 @@ def test_mha_child_flag_and_guarded_statements(fixture_tree):
     (change,) = out.plan.changes
     assert change.flag == "skip_init_workspace_buffer"
     assert change.overwritten == ["workspace_buffer"]
-    assert set(change.attributes) == {"qo_indptr", "prefill_wrapper_ragged", "prefill_wrappers_paged",
-                                      "decode_wrappers", "indices_updater_prefill", "indices_updater_decode"}
+    assert set(change.attributes) == {
+        "qo_indptr",
+        "prefill_wrapper_ragged",
+        "prefill_wrappers_paged",
+        "decode_wrappers",
+        "indices_updater_prefill",
+        "indices_updater_decode",
+    }
     assert change.reads == ["kv_indptr", "kv_last_page_len"]
     assert change.estimated_bytes == 8 * 1024 * 1024
     parent = (fixture_tree / "fixtures/backends/flash_backend.py").read_text()

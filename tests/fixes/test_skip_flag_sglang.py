@@ -21,12 +21,18 @@ from deadinit.model.fix import FixOptions
 ATTN = "sglang/srt/layers/attention"
 M = "sglang.srt.layers.attention."
 TRTLLM_MHA = M + "trtllm_mha_backend.TRTLLMHAAttnBackend"
-DRAFTS = {M + "trtllm_mha_backend.TRTLLMHAAttnMultiStepDraftBackend": ("flashinfer_backend.py",
-                                                                       "FlashInferMultiStepDraftBackend",
-                                                                       "FlashInferAttnBackend("),
-          M + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend": ("flashinfer_mla_backend.py",
-                                                                    "FlashInferMLAMultiStepDraftBackend",
-                                                                    "FlashInferMLAAttnBackend(")}
+DRAFTS = {
+    M + "trtllm_mha_backend.TRTLLMHAAttnMultiStepDraftBackend": (
+        "flashinfer_backend.py",
+        "FlashInferMultiStepDraftBackend",
+        "FlashInferAttnBackend(",
+    ),
+    M + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend": (
+        "flashinfer_mla_backend.py",
+        "FlashInferMLAMultiStepDraftBackend",
+        "FlashInferMLAAttnBackend(",
+    ),
+}
 
 
 def guarded_code(path, cls_name: str, flag: str) -> str:
@@ -71,9 +77,14 @@ def test_skip_flag_on_sglang_0_5_20(tmp_path, monkeypatch):
     assert mha.flag == "skip_init_workspace_buffer"
     assert f"{mha.flag}=True" in open(f"{ATTN}/trtllm_mha_backend.py").read()
     guarded = guarded_code(f"{ATTN}/flashinfer_backend.py", "FlashInferAttnBackend", mha.flag)
-    for built in ('"flashinfer_workspace"', "BatchPrefillWithRaggedKVCacheWrapper(",
-                  "BatchPrefillWithPagedKVCacheWrapper(", "BatchDecodeWithPagedKVCacheWrapper(",
-                  "FlashInferIndicesUpdaterPrefill(", "FlashInferIndicesUpdaterDecode("):
+    for built in (
+        '"flashinfer_workspace"',
+        "BatchPrefillWithRaggedKVCacheWrapper(",
+        "BatchPrefillWithPagedKVCacheWrapper(",
+        "BatchDecodeWithPagedKVCacheWrapper(",
+        "FlashInferIndicesUpdaterPrefill(",
+        "FlashInferIndicesUpdaterDecode(",
+    ):
         assert built in guarded, built
     assert {"workspace_buffer", "decode_wrappers", "indices_updater_decode"} <= set(mha.attributes + mha.overwritten)
 

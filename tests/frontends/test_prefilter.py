@@ -3,16 +3,16 @@
 import dataclasses
 
 import pytest
-
 from corpus_paths import FIXTURES, sglang_tree
+
 from deadinit.api.check import run_check
 from deadinit.frontends import lean, prefilter
 from deadinit.index.discovery import discover
-from deadinit.runtime.summarizer import ProjectSummarizer
 from deadinit.model.settings import Settings
+from deadinit.runtime.summarizer import ProjectSummarizer
 
 # Functions the ast pass must read exactly like the libcst visitor.
-TRICKY = '''
+TRICKY = """
 import os.path
 from typing import Optional
 import torch
@@ -83,7 +83,7 @@ class Lone:
             return me.ws
         me.z = Lone(me)
         return other.ws, me.runner.ws, nested
-'''
+"""
 
 
 def _check_file(tmp_path, source: str, hier=frozenset(), module="pkg.mod"):
@@ -131,28 +131,34 @@ def test_what_ast_cannot_mirror_stays_with_libcst(tmp_path):
 
 
 def test_scan_finds_classes_bases_and_aliases():
-    s = prefilter.scan(b'class A(B, m.C, metaclass=M):\n    x = "class Fake(Q)"\n'
-                       b'class D(\n    E,  # a (comment)\n    G["no)"],\n):\n    pass\nclass\\\n  H: pass\n'
-                       b'from x import (K as L,\n  N as\n  O)\n')
+    s = prefilter.scan(
+        b'class A(B, m.C, metaclass=M):\n    x = "class Fake(Q)"\n'
+        b'class D(\n    E,  # a (comment)\n    G["no)"],\n):\n    pass\nclass\\\n  H: pass\n'
+        b"from x import (K as L,\n  N as\n  O)\n"
+    )
     assert s.classes[0] == ("A", frozenset({"B", "C"}))  # last names of dotted bases; keywords skipped
     assert ("D", frozenset({"E", "G"})) in s.classes and ("H", frozenset()) in s.classes
     assert ("K", "L") in s.aliases and ("N", "O") in s.aliases
 
 
 def test_hierarchy_names_follow_bases_and_alias_chains():
-    scans = [prefilter.scan(b"class Root:\n  pass\nclass Lone(object):\n  pass\nclass Mod(nn.Module):\n  pass\n"),
-             prefilter.scan(b"from a import Root as R\nclass Mid(R):\n  pass\n"),
-             prefilter.scan(b"from b import Mid as M2\nfrom c import M2 as M3\nclass Leaf(M3):\n  pass\n")]
+    scans = [
+        prefilter.scan(b"class Root:\n  pass\nclass Lone(object):\n  pass\nclass Mod(nn.Module):\n  pass\n"),
+        prefilter.scan(b"from a import Root as R\nclass Mid(R):\n  pass\n"),
+        prefilter.scan(b"from b import Mid as M2\nfrom c import M2 as M3\nclass Leaf(M3):\n  pass\n"),
+    ]
     assert prefilter.hierarchy_names(scans) == {"Root", "Mid", "Leaf"}
 
 
 def test_a_class_the_scan_misses_is_caught_by_the_exact_check_and_kept(write_project):
-    root = write_project({
-        "pkg/__init__.py": "",
-        "pkg/a.py": "class A:\n    def __init__(self):\n        self.ws = 1\n    def run(self):\n        return 1\n",
-        # a comment between the name and ``as`` hides the alias from the regular expression
-        "pkg/b.py": "from pkg.a import (A  # the base\n    as B)\nclass Leaf(B):\n    pass\n",
-    })
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "class A:\n    def __init__(self):\n        self.ws = 1\n    def run(self):\n        return 1\n",
+            # a comment between the name and ``as`` hides the alias from the regular expression
+            "pkg/b.py": "from pkg.a import (A  # the base\n    as B)\nclass Leaf(B):\n    pass\n",
+        }
+    )
     assert "A" not in prefilter.hierarchy_names(prefilter.scan(p.read_bytes()) for p in root.rglob("*.py"))
     s = ProjectSummarizer(jobs=1, use_cache=False)
     out = s([(f.path, f.module, f.is_package) for f in discover([str(root)]).files], Settings())
@@ -162,14 +168,19 @@ def test_a_class_the_scan_misses_is_caught_by_the_exact_check_and_kept(write_pro
 
 def _findings(root, **kw):
     res = run_check([str(root)], Settings(), summarizer=ProjectSummarizer(**kw))
-    return ([f.to_json() for f in res.findings + res.unsure + res.suppressed], res.errors, res.files,
-            {q: (c.bases, c.base_text) for q, c in res.index.classes.items()})
+    return (
+        [f.to_json() for f in res.findings + res.unsure + res.suppressed],
+        res.errors,
+        res.files,
+        {q: (c.bases, c.base_text) for q, c in res.index.classes.items()},
+    )
 
 
 def test_findings_identical_with_and_without_prefilter_on_the_fixtures(monkeypatch):
     monkeypatch.setenv("DEADINIT_PREFILTER_STRICT", "1")
-    assert _findings(FIXTURES, jobs=1, use_cache=False) == _findings(FIXTURES, jobs=1, use_cache=False,
-                                                                     use_prefilter=False)
+    assert _findings(FIXTURES, jobs=1, use_cache=False) == _findings(
+        FIXTURES, jobs=1, use_cache=False, use_prefilter=False
+    )
 
 
 def test_prefilter_summaries_equal_libcst_ones_on_the_fixtures(tmp_path, monkeypatch):

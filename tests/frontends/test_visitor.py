@@ -2,11 +2,8 @@
 
 import pickle
 
-import libcst as cst
-
-from deadinit.model.settings import Settings
 from deadinit.frontends.parse import FileError, summarize_source
-from deadinit.frontends.cst_visitor import summarize_module
+from deadinit.model.settings import Settings
 
 
 def summarize(src: str, module: str = "pkg.m"):
@@ -29,7 +26,7 @@ def test_imports_aliases_and_relative():
 
 
 def test_tensor_cached_buffer_and_global_singleton():
-    s = summarize('''
+    s = summarize("""
 import torch
 from buffers import get_buffer
 _ws = None
@@ -46,7 +43,7 @@ class P:
         self.e = []
         for _ in range(2):
             self.e.append(DecodeWrapper(self.b))
-''')
+""")
     flow = {st.attr: st for st in init_of(s, "P") if st.kind in ("assign", "fill")}
     assert flow["a"].alloc.kind == "global-singleton"
     assert flow["b"].alloc.kind == "cached-buffer" and flow["b"].alloc.element.kind == "tensor"
@@ -57,7 +54,7 @@ class P:
 
 
 def test_conditions_and_both_branch_kill():
-    s = summarize('''
+    s = summarize("""
 class P:
     def __init__(self, skip=False, buf=None):
         if not skip:
@@ -69,7 +66,7 @@ class P:
         if skip:
             return
         self.z = 2
-''')
+""")
     flow = init_of(s, "P")
     x = next(st for st in flow if st.attr == "x")
     assert x.guards == (("not", ("name", "skip")),)
@@ -79,11 +76,11 @@ class P:
 
 
 def test_super_init_arguments():
-    s = summarize('''
+    s = summarize("""
 class C(P):
     def __init__(self, r, flag):
         super().__init__(r, True, buf=None, n=3)
-''')
+""")
     sup = next(st for st in init_of(s, "C") if st.kind == "super_init")
     assert sup.target == "super"
     assert sup.args == (("name", "r"), ("const", True))
@@ -91,7 +88,7 @@ class C(P):
 
 
 def test_reads_dynamic_and_external_accesses():
-    s = summarize('''
+    s = summarize("""
 class C(P):
     def m(self, other: "Foo", k):
         a = self.x
@@ -99,7 +96,7 @@ class C(P):
         getattr(self, k)
         self.helper()
         return other.y + super().z()
-''')
+""")
     m = s.classes[0].methods["m"]
     reads = {r[0] for r in m.reads}
     assert {"x", "lit", "helper"} <= reads

@@ -1,7 +1,6 @@
 """Helpers shared by the gpu-check tests."""
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +16,13 @@ SKIPPED_BYTES = (1 << 20) + 2 * (64 << 10)
 
 def run_gpu_check(*args, cwd=REPO):
     """Run the gpu-check command in a subprocess, as a user would; return (rc, json)."""
-    out = subprocess.run([sys.executable, "-m", "deadinit.gpu_check", *map(str, args),
-                          "--format", "json"], cwd=cwd, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-m", "deadinit.gpu_check", *map(str, args), "--format", "json"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     try:
         data = json.loads(out.stdout)
     except json.JSONDecodeError:

@@ -5,7 +5,6 @@ import shutil
 import subprocess
 
 import pytest
-
 from gpu_check_helpers import DATA, PROFILE, SKIPPED_BYTES, comparison, run_gpu_check
 
 torch = pytest.importorskip("torch")
@@ -24,15 +23,33 @@ def sample_trees(tmp_path):
 def _run(trees, *extra, only_skip=False):
     direct = () if only_skip else ("--rewritten", f"direct={trees['direct_base']}")
     return run_gpu_check(
-        "--original", trees["original"], "--rewritten", f"skip={trees['skip_flag']}", *direct,
-        "--profile", PROFILE, "--device", "cpu", "--jobs", "3", *extra)
+        "--original",
+        trees["original"],
+        "--rewritten",
+        f"skip={trees['skip_flag']}",
+        *direct,
+        "--profile",
+        PROFILE,
+        "--device",
+        "cpu",
+        "--jobs",
+        "3",
+        *extra,
+    )
 
 
 def test_savings_equal_the_skipped_tensors(sample_trees):
-    rc, data = _run(sample_trees,
-                    "--from-fix-report", f"skip={DATA / 'fix_report_skip.json'}",
-                    "--from-fix-report", f"direct={DATA / 'fix_report_direct.json'}",
-                    "--class", "Child", "--class", "Parent")
+    rc, data = _run(
+        sample_trees,
+        "--from-fix-report",
+        f"skip={DATA / 'fix_report_skip.json'}",
+        "--from-fix-report",
+        f"direct={DATA / 'fix_report_direct.json'}",
+        "--class",
+        "Child",
+        "--class",
+        "Parent",
+    )
     assert rc == 0, data
     assert data["measure"] == "reachable" and data["stubbed"] == []
     for label in ("skip", "direct"):
@@ -56,7 +73,9 @@ def test_savings_equal_the_skipped_tensors(sample_trees):
 def test_missing_read_fails_with_exit_1(sample_trees):
     path = sample_trees["skip_flag"] / "sample_pkg" / "backends.py"
     src = path.read_text()
-    path.write_text(src.replace("        self.kv_indptr = torch.zeros(", "        self.kv_indptr = None and torch.zeros("))
+    path.write_text(
+        src.replace("        self.kv_indptr = torch.zeros(", "        self.kv_indptr = None and torch.zeros(")
+    )
     rc, data = _run(sample_trees, "--class", "Child", "--expect-read", "Child:kv_indptr,page_table")
     assert rc == 1
     _, comp = comparison(data, "Child", "skip")
@@ -67,8 +86,11 @@ def test_missing_read_fails_with_exit_1(sample_trees):
 
 def test_rewritten_build_error_fails_with_traceback(sample_trees):
     path = sample_trees["direct_base"] / "sample_pkg" / "backends.py"
-    path.write_text(path.read_text().replace("self.page_table = torch.zeros((runner.max_bs, 64)",
-                                             "self.page_table = torch.zeros((runner.max_batch, 64)"))
+    path.write_text(
+        path.read_text().replace(
+            "self.page_table = torch.zeros((runner.max_bs, 64)", "self.page_table = torch.zeros((runner.max_batch, 64)"
+        )
+    )
     rc, data = _run(sample_trees, "--class", "Child")
     assert rc == 1
     entry, comp = comparison(data, "Child", "direct")
@@ -90,8 +112,9 @@ def test_skipped_attribute_still_built_warns_and_strict_fails(sample_trees):
 
 
 def test_unexpected_bases_warn(sample_trees):
-    rc, data = _run(sample_trees, "--class", "Child", "--expect-base", "Child:Base",
-                    "--expect-not-in-mro", "Child:Parent")
+    rc, data = _run(
+        sample_trees, "--class", "Child", "--expect-base", "Child:Base", "--expect-not-in-mro", "Child:Parent"
+    )
     assert rc == 0
     assert comparison(data, "Child", "direct")[1]["status"] == "ok"
     skip = comparison(data, "Child", "skip")[1]
@@ -104,8 +127,9 @@ def test_rewritten_ref_builds_the_tree_from_git(tmp_path):
     shutil.copytree(DATA / "original", repo / "src")
 
     def git(*args):
-        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo,
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True, capture_output=True
+        )
 
     git("init", "-q")
     git("add", ".")
@@ -114,8 +138,18 @@ def test_rewritten_ref_builds_the_tree_from_git(tmp_path):
     git("commit", "-qam", "skip-flag")
     git("tag", "rewritten")
     git("checkout", "-q", "HEAD~1")
-    rc, data = run_gpu_check("--original", repo / "src", "--rewritten-ref", "rewritten",
-                             "--class", "Child", "--profile", PROFILE, "--device", "cpu")
+    rc, data = run_gpu_check(
+        "--original",
+        repo / "src",
+        "--rewritten-ref",
+        "rewritten",
+        "--class",
+        "Child",
+        "--profile",
+        PROFILE,
+        "--device",
+        "cpu",
+    )
     assert rc == 0, data
     assert data["trees"][1]["label"] == "rewritten" and "git ref" in data["trees"][1]["source"]
     assert data["results"][0]["comparisons"][0]["saved_bytes"] == SKIPPED_BYTES
@@ -123,18 +157,48 @@ def test_rewritten_ref_builds_the_tree_from_git(tmp_path):
 
 def test_text_output_has_the_table(sample_trees):
     out = subprocess.run(
-        [__import__("sys").executable, "-m", "deadinit.gpu_check", "--original", str(sample_trees["original"]),
-         "--rewritten", str(sample_trees["skip_flag"]), "--class", "Child", "--profile", str(PROFILE),
-         "--device", "cpu"], capture_output=True, text=True, cwd=str(DATA.parents[2]))
+        [
+            __import__("sys").executable,
+            "-m",
+            "deadinit.gpu_check",
+            "--original",
+            str(sample_trees["original"]),
+            "--rewritten",
+            str(sample_trees["skip_flag"]),
+            "--class",
+            "Child",
+            "--profile",
+            str(PROFILE),
+            "--device",
+            "cpu",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=str(DATA.parents[2]),
+    )
     assert out.returncode == 0, out.stderr
     assert "saved MiB" in out.stdout and "1.12" in out.stdout and "ok" in out.stdout
 
 
 def test_bad_inputs_are_usage_errors(sample_trees):
     out = subprocess.run(
-        [__import__("sys").executable, "-m", "deadinit.gpu_check", "--original", str(sample_trees["original"]),
-         "--class", "NoSuchClass", "--profile", str(PROFILE), "--device", "cpu"],
-        capture_output=True, text=True, cwd=str(DATA.parents[2]))
+        [
+            __import__("sys").executable,
+            "-m",
+            "deadinit.gpu_check",
+            "--original",
+            str(sample_trees["original"]),
+            "--class",
+            "NoSuchClass",
+            "--profile",
+            str(PROFILE),
+            "--device",
+            "cpu",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=str(DATA.parents[2]),
+    )
     assert out.returncode == 2 and "not found" in out.stderr
 
 
@@ -143,9 +207,20 @@ def test_shipped_fixtures_build_on_cpu():
     repo = DATA.parents[2]
     if not (repo / "fixtures" / "runner_stub.py").exists():
         pytest.skip("fixtures/ absent")
-    rc, data = run_gpu_check("--original", repo, "--class", "fixtures.backends.flash_backend.FlashBackend",
-                             "--class", "TrtMHABackend", "--profile", DATA / "fixtures_profile.toml",
-                             "--device", "cpu", "--jobs", "2")
+    rc, data = run_gpu_check(
+        "--original",
+        repo,
+        "--class",
+        "fixtures.backends.flash_backend.FlashBackend",
+        "--class",
+        "TrtMHABackend",
+        "--profile",
+        DATA / "fixtures_profile.toml",
+        "--device",
+        "cpu",
+        "--jobs",
+        "2",
+    )
     assert rc == 0, data
     flash, trt = (e["comparisons"][0] for e in data["results"])
     assert flash["status"] == trt["status"] == "ok"

@@ -7,10 +7,10 @@ import sys
 import textwrap
 
 import pytest
+from gpu_check_helpers import DATA, REPO, run_gpu_check
 from rich.console import Console
 
 from deadinit.gpu_check import inputs, profiles, report
-from gpu_check_helpers import DATA, REPO, run_gpu_check
 
 
 def _load(name):
@@ -39,8 +39,10 @@ class FakeTensor:
 
 # -- the CLI module never imports torch ---------------------------------------------------
 def test_cli_import_does_not_import_torch():
-    code = ("import sys, deadinit.gpu_check.cli, deadinit.gpu_check.runner, "
-            "deadinit.gpu_check.report; print('torch' in sys.modules)")
+    code = (
+        "import sys, deadinit.gpu_check.cli, deadinit.gpu_check.runner, "
+        "deadinit.gpu_check.report; print('torch' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
@@ -55,6 +57,7 @@ def test_stub_only_when_missing_and_submodules_import(monkeypatch):
     assert stubs.is_stub(mod)
     assert callable(mod.flash_mla_with_kvcache)
     from deadinit_missing_pkg_for_test import something  # noqa: F401  (any name imports)
+
     for key in [k for k in sys.modules if k.startswith(name)]:
         del sys.modules[key]
 
@@ -125,11 +128,17 @@ def test_views_share_their_base_and_devices_are_split():
 
 # -- stand-ins -----------------------------------------------------------------------------
 def test_builder_values_references_methods_and_read_log():
-    objects = {"runner": {
-        "device": "@device", "size": 4, "none": "py:None", "name": "str:@literal",
-        "pool": {"get_kvcache()": "@runner.alloc"}, "alloc": {"kind": "plain"},
-        "config": {"get_num_kv_heads()": 8, "archs": ["Llama"]},
-    }}
+    objects = {
+        "runner": {
+            "device": "@device",
+            "size": 4,
+            "none": "py:None",
+            "name": "str:@literal",
+            "pool": {"get_kvcache()": "@runner.alloc"},
+            "alloc": {"kind": "plain"},
+            "config": {"get_num_kv_heads()": 8, "archs": ["Llama"]},
+        }
+    }
     builder = standins.Builder(objects, "cpu")
     args, kwargs = builder.build_call({"args": ["@runner"], "kwargs": {"flag": True}})
     runner = args[0]
@@ -159,7 +168,9 @@ def test_bundled_profiles_load_and_infer():
     mla = "sglang.srt.layers.attention.trtllm_mla_backend.TRTLLMMLABackend"
     mha = "sglang.srt.layers.attention.trtllm_mha_backend.TRTLLMHAAttnBackend"
     assert profiles.infer(mla).name == "sglang-mla"
-    assert profiles.infer("sglang.srt.layers.attention.tokenspeed_mla_backend.TokenspeedMLABackend").name == "sglang-mla"
+    assert (
+        profiles.infer("sglang.srt.layers.attention.tokenspeed_mla_backend.TokenspeedMLABackend").name == "sglang-mla"
+    )
     assert profiles.infer(mha).name == "sglang-mha"
     assert profiles.infer("sglang.srt.layers.attention.flashinfer_backend.FlashInferAttnBackend").name == "sglang-mha"
     with pytest.raises(profiles.ProfileError, match="--profile"):
@@ -187,8 +198,9 @@ def test_fix_report_list_or_object_and_expectations(tmp_path):
     targets = inputs.collect_targets([], [("skip", obj), ("direct", lst)], tree)
     assert [t.qualname for t in targets] == ["sample_pkg.backends.Child"]
     # with --class, only those are built; the reports add checks to them
-    assert [t.qualname for t in inputs.collect_targets(["Parent"], [("skip", obj)], tree)] \
-        == ["sample_pkg.backends.Parent"]
+    assert [t.qualname for t in inputs.collect_targets(["Parent"], [("skip", obj)], tree)] == [
+        "sample_pkg.backends.Parent"
+    ]
     targets = inputs.collect_targets(["Child", "Parent"], [("skip", obj), ("direct", lst)], tree)
     assert [t.qualname for t in targets] == ["sample_pkg.backends.Child", "sample_pkg.backends.Parent"]
     assert targets[1].expect == {}
@@ -207,8 +219,10 @@ def test_resolve_class_names_against_a_tree():
     tree = DATA / "original"
     assert inputs.resolve(inputs.Target("Child"), tree) == "sample_pkg.backends.Child"
     assert inputs.resolve(inputs.Target("sample_pkg.backends:Parent"), tree) == "sample_pkg.backends.Parent"
-    assert inputs.resolve(inputs.Target("Child", file="/elsewhere/sample_pkg/backends.py"), tree) \
+    assert (
+        inputs.resolve(inputs.Target("Child", file="/elsewhere/sample_pkg/backends.py"), tree)
         == "sample_pkg.backends.Child"
+    )
     with pytest.raises(inputs.InputError, match="not found"):
         inputs.resolve(inputs.Target("NoSuchClass"), tree)
 
@@ -222,18 +236,40 @@ def test_labels_and_scopes():
 
 # -- report ---------------------------------------------------------------------------------
 def test_text_report_names_stubbed_packages():
-    data = {"device": "cuda", "measure": "allocated", "stub_requested": ["sgl_kernel"],
-            "stubbed": ["sgl_kernel"], "environment": {"gpu": "NVIDIA H200", "torch": "2.11"},
-            "trees": [{"label": "original", "path": "/o", "source": "/o"},
-                      {"label": "rewritten", "path": "/r", "source": "/r"}],
-            "results": [{"name": "B", "class": "p.B", "original": {"ok": True, "construct_seconds": 0.1},
-                         "rewritten": {"rewritten": {"ok": False, "error": "ValueError: boom"}},
-                         "comparisons": [{"label": "rewritten", "status": "rewritten failed to build",
-                                          "failed": True, "problems": {"fail": [], "warn": []},
-                                          "original_bytes": 3 << 20, "rewritten_bytes": None,
-                                          "saved_bytes": None, "pinned_saved_bytes": None,
-                                          "attribute_savings": {}}]}],
-            "summary": {"classes": 1, "comparisons": 1, "failed": 1}, "exit_code": 1}
+    data = {
+        "device": "cuda",
+        "measure": "allocated",
+        "stub_requested": ["sgl_kernel"],
+        "stubbed": ["sgl_kernel"],
+        "environment": {"gpu": "NVIDIA H200", "torch": "2.11"},
+        "trees": [
+            {"label": "original", "path": "/o", "source": "/o"},
+            {"label": "rewritten", "path": "/r", "source": "/r"},
+        ],
+        "results": [
+            {
+                "name": "B",
+                "class": "p.B",
+                "original": {"ok": True, "construct_seconds": 0.1},
+                "rewritten": {"rewritten": {"ok": False, "error": "ValueError: boom"}},
+                "comparisons": [
+                    {
+                        "label": "rewritten",
+                        "status": "rewritten failed to build",
+                        "failed": True,
+                        "problems": {"fail": [], "warn": []},
+                        "original_bytes": 3 << 20,
+                        "rewritten_bytes": None,
+                        "saved_bytes": None,
+                        "pinned_saved_bytes": None,
+                        "attribute_savings": {},
+                    }
+                ],
+            }
+        ],
+        "summary": {"classes": 1, "comparisons": 1, "failed": 1},
+        "exit_code": 1,
+    }
     console = Console(record=True, width=200)
     report.render_text(data, console)
     text = console.export_text()
@@ -247,7 +283,8 @@ def test_cpu_mode_on_fake_tensors(tmp_path):
         pkg = tmp_path / label / "fakepkg"
         pkg.mkdir(parents=True)
         (pkg / "__init__.py").write_text("")
-        (pkg / "mod.py").write_text(textwrap.dedent(f"""
+        (pkg / "mod.py").write_text(
+            textwrap.dedent(f"""
             class T:
                 def __init__(self, n):
                     self.shape, self.device = (n,), "cpu"
@@ -261,12 +298,26 @@ def test_cpu_mode_on_fake_tensors(tmp_path):
             class C(P):
                 def __init__(self):
                     super().__init__(skip={skip})
-        """))
+        """)
+        )
     prof = tmp_path / "p.toml"
     prof.write_text('name = "fake"\nsetup = "none"\n[construct]\nargs = []\n')
-    rc, data = run_gpu_check("--original", tmp_path / "orig", "--rewritten", tmp_path / "new",
-                             "--class", "fakepkg.mod.C", "--profile", prof, "--device", "cpu",
-                             "--expect-skipped", "big", "--expect-read", "small")
+    rc, data = run_gpu_check(
+        "--original",
+        tmp_path / "orig",
+        "--rewritten",
+        tmp_path / "new",
+        "--class",
+        "fakepkg.mod.C",
+        "--profile",
+        prof,
+        "--device",
+        "cpu",
+        "--expect-skipped",
+        "big",
+        "--expect-read",
+        "small",
+    )
     assert rc == 0, data
     comp = data["results"][0]["comparisons"][0]
     assert (comp["original_bytes"], comp["rewritten_bytes"], comp["saved_bytes"]) == (1010, 10, 1000)

@@ -22,14 +22,16 @@ def test_module_names_packages_src_and_namespace(tmp_path):
 
 
 def test_resolution_aliases_relative_reexports_and_module_bases(write_project):
-    root = write_project({
-        "pkg/__init__.py": "from .base import Base as Exported\n",
-        "pkg/base.py": "class Base:\n    pass\n",
-        "pkg/sub/__init__.py": "",
-        "pkg/sub/a.py": "from ..base import Base as B\nclass A(B):\n    pass\n",
-        "pkg/sub/b.py": "import pkg.base as m\nfrom pkg import Exported\nclass C(m.Base):\n    pass\nclass D(Exported):\n    pass\n",
-        "pkg/sub/c.py": "from . import a\nclass E(a.A):\n    pass\n",
-    })
+    root = write_project(
+        {
+            "pkg/__init__.py": "from .base import Base as Exported\n",
+            "pkg/base.py": "class Base:\n    pass\n",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/a.py": "from ..base import Base as B\nclass A(B):\n    pass\n",
+            "pkg/sub/b.py": "import pkg.base as m\nfrom pkg import Exported\nclass C(m.Base):\n    pass\nclass D(Exported):\n    pass\n",
+            "pkg/sub/c.py": "from . import a\nclass E(a.A):\n    pass\n",
+        }
+    )
     idx = index_of(root)
     assert idx.mro("pkg.sub.a.A") == ["pkg.sub.a.A", "pkg.base.Base"]
     assert idx.mro("pkg.sub.b.C")[1] == "pkg.base.Base"
@@ -38,13 +40,15 @@ def test_resolution_aliases_relative_reexports_and_module_bases(write_project):
 
 
 def test_c3_mro_diamond_and_cycles(write_project):
-    root = write_project({
-        "p/__init__.py": "",
-        "p/m.py": "class A: pass\nclass B(A): pass\nclass C(A): pass\nclass D(B, C): pass\n",
-        "p/x.py": "from p.y import Y\nclass X(Y): pass\n",
-        "p/y.py": "from p.x import X\nclass Y(X): pass\n",
-        "p/z.py": "from p.z import Z as Q\nclass Z(Q): pass\n",
-    })
+    root = write_project(
+        {
+            "p/__init__.py": "",
+            "p/m.py": "class A: pass\nclass B(A): pass\nclass C(A): pass\nclass D(B, C): pass\n",
+            "p/x.py": "from p.y import Y\nclass X(Y): pass\n",
+            "p/y.py": "from p.x import X\nclass Y(X): pass\n",
+            "p/z.py": "from p.z import Z as Q\nclass Z(Q): pass\n",
+        }
+    )
     idx = index_of(root)
     assert idx.mro("p.m.D") == ["p.m.D", "p.m.B", "p.m.C", "p.m.A"]
     assert idx.mro("p.x.X") is None  # cycle across files: no crash, no MRO

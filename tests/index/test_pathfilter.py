@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from deadinit.index.pathfilter import PathFilter
 from deadinit.index.discovery import discover
+from deadinit.index.pathfilter import PathFilter
 
 
 def _tree(root):
@@ -15,14 +15,29 @@ def _tree(root):
         (root / d).mkdir(parents=True, exist_ok=True)
     (root / "pkg" / ".gitignore").write_text("secret.py\n!gen_again.py\nsub/deep/\n")
     (root / "pkg" / "sub" / ".gitignore").write_text("!secret.py\n*.tmp.py\n")
-    for f in ("top_only.py", "a.py", "gen_x.py", "gen_keep.py", "pkg/top_only.py", "pkg/secret.py", "pkg/gen_again.py",
-              "pkg/sub/secret.py", "pkg/sub/x.tmp.py", "pkg/sub/deep/d.py", "pkg/build/b.py", "other/o.py",
-              "other/build/ob.py", "pkg/sub/keep.py"):
+    for f in (
+        "top_only.py",
+        "a.py",
+        "gen_x.py",
+        "gen_keep.py",
+        "pkg/top_only.py",
+        "pkg/secret.py",
+        "pkg/gen_again.py",
+        "pkg/sub/secret.py",
+        "pkg/sub/x.tmp.py",
+        "pkg/sub/deep/d.py",
+        "pkg/build/b.py",
+        "other/o.py",
+        "other/build/ob.py",
+        "pkg/sub/keep.py",
+    ):
         (root / f).write_text("x = 1\n")
 
 
-@pytest.mark.parametrize("include,exclude,respect", [((), (), True), (("pkg/",), (), True),
-                                                      ((), ("other/", "*secret*"), True), ((), (), False)])
+@pytest.mark.parametrize(
+    "include,exclude,respect",
+    [((), (), True), (("pkg/",), (), True), ((), ("other/", "*secret*"), True), ((), (), False)],
+)
 def test_in_folder_matches_the_full_path_answer(tmp_path, include, exclude, respect):
     _tree(tmp_path)
     pf = PathFilter(tmp_path, include, exclude, respect)

@@ -3,17 +3,28 @@
 import json
 
 import jsonschema
+from sample_project import REPO, invoke, sample
 
 from deadinit.model.finding import Finding
 from deadinit.report import github, statistics
-from sample_project import REPO, invoke, sample
 
 JSON_SCHEMA = json.loads((REPO / "deadinit" / "report" / "findings.schema.json").read_text())
 
 
 def _finding(**kw):
-    base = dict(code="DI002", name="unread-parent-allocation", path="a, b.py", line=3, column=5, cls="m.C",
-                parent="m.P", attribute="x", kind="tensor", estimated_bytes=2048, message="50% of it: gone\nreally")
+    base = dict(
+        code="DI002",
+        name="unread-parent-allocation",
+        path="a, b.py",
+        line=3,
+        column=5,
+        cls="m.C",
+        parent="m.P",
+        attribute="x",
+        kind="tensor",
+        estimated_bytes=2048,
+        message="50% of it: gone\nreally",
+    )
     base.update(kw)
     return Finding(**base)
 
@@ -35,8 +46,10 @@ def test_readme_documents_every_json_field():
 
 def test_github_annotation_escaping():
     line = github.annotation(_finding())
-    assert line == ("::warning file=a%2C b.py,line=3,col=5,title=DI002::"
-                    "50%25 of it: gone%0Areally (unread-parent-allocation, ~2 KiB per instance)")
+    assert line == (
+        "::warning file=a%2C b.py,line=3,col=5,title=DI002::"
+        "50%25 of it: gone%0Areally (unread-parent-allocation, ~2 KiB per instance)"
+    )
     assert github.error("x.py: syntax error at line 1") == "::error file=x.py,title=deadinit::syntax error at line 1"
 
 
@@ -53,6 +66,12 @@ def test_github_format_end_to_end(write_project):
 
 def test_statistics_rows():
     rows = statistics.rows([_finding(), _finding(estimated_bytes=None, fix_safety="unsafe"), _finding(code="DI001")])
-    assert rows[0] == {"code": "DI002", "name": "unread-parent-allocation", "count": 2, "fixable": 1,
-                       "estimated_bytes": 2048, "unknown_size": 1}
+    assert rows[0] == {
+        "code": "DI002",
+        "name": "unread-parent-allocation",
+        "count": 2,
+        "fixable": 1,
+        "estimated_bytes": 2048,
+        "unknown_size": 1,
+    }
     assert rows[1]["code"] == "DI001"

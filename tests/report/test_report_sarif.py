@@ -4,7 +4,6 @@ import json
 
 import jsonschema
 import pytest
-
 from sample_project import REPO, invoke, sample
 
 SCHEMA = json.loads((REPO / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
@@ -34,7 +33,9 @@ def test_fixtures_sarif_validates_and_carries_rule_metadata():
         assert r["shortDescription"]["text"] and r["fullDescription"]["text"]
         assert "## Why is this bad?" in r["help"]["markdown"] and r["help"]["text"]
     results = run["results"]
-    assert results and len(results) == len(json.loads(invoke(["check", "fixtures", "--format", "json"], cwd=REPO).stdout))
+    assert results and len(results) == len(
+        json.loads(invoke(["check", "fixtures", "--format", "json"], cwd=REPO).stdout)
+    )
     for r in results:
         assert rules[r["ruleIndex"]]["id"] == r["ruleId"]
         loc = r["locations"][0]["physicalLocation"]

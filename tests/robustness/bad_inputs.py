@@ -11,13 +11,20 @@ own code must produce (proof that it was analysed, and analysed correctly).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 # a hierarchy with one DI002 (P.buf, line 3 of this text) to embed in odd-but-valid files
-HIER = ["class P:", "    def __init__(self):", "        self.buf = torch.zeros(8)",
-        "    def run(self):", "        return 0", "class Q(P):", "    pass"]
+HIER = [
+    "class P:",
+    "    def __init__(self):",
+    "        self.buf = torch.zeros(8)",
+    "    def run(self):",
+    "        return 0",
+    "class Q(P):",
+    "    pass",
+]
 
 
 def _hier(head: list[str], sep: str = "\n") -> tuple[bytes, int]:
@@ -29,7 +36,7 @@ def _hier(head: list[str], sep: str = "\n") -> tuple[bytes, int]:
 class BadInput:
     name: str
     build: Callable[[Path], str]  # writes the input under root/pkg, returns its path relative to root
-    message: Optional[str]
+    message: str | None
     finds: list = field(default_factory=list)
 
 
@@ -38,6 +45,7 @@ def _file(rel: str, data: bytes) -> Callable[[Path], str]:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(data)
         return rel
+
     return build
 
 
@@ -45,6 +53,7 @@ def _link(rel: str, target: str) -> Callable[[Path], str]:
     def build(root: Path) -> str:
         os.symlink(target, root / rel)
         return rel
+
     return build
 
 
@@ -67,11 +76,26 @@ def _cycle(root: Path) -> str:
 
 
 def _ten_thousand(root: Path) -> str:
-    out = ["import torch", "", "", "class Base:", "    def __init__(self):", "        self.ws = torch.zeros(4)", "",
-           "    def forward(self):", "        return self.ws", ""]
+    out = [
+        "import torch",
+        "",
+        "",
+        "class Base:",
+        "    def __init__(self):",
+        "        self.ws = torch.zeros(4)",
+        "",
+        "    def forward(self):",
+        "        return self.ws",
+        "",
+    ]
     out += [f"class C{i}(Base):\n    pass\n" for i in range(10_000)]
-    out += ["class Last(Base):", "    def __init__(self):", "        super().__init__()",
-            "        self.ws = torch.zeros(8)", ""]
+    out += [
+        "class Last(Base):",
+        "    def __init__(self):",
+        "        super().__init__()",
+        "        self.ws = torch.zeros(8)",
+        "",
+    ]
     (root / "pkg/tenk.py").write_text("\n".join(out))
     return "pkg/tenk.py"
 
@@ -86,8 +110,13 @@ def _big(root: Path) -> str:
 _LATIN1, _LATIN1_LINE = _hier(["# -*- coding: latin-1 -*-", "# caf\xe9 cr\xe8me br\xfbl\xe9e"])
 _BOM, _BOM_LINE = _hier([])
 _CRLF, _CRLF_LINE = _hier(["# windows"], sep="\r\n")
-_MIXED = b"import torch\r\n" + b"\n".join(h.encode() for h in HIER[:3]) + b"\r" + \
-    b"\r\n".join(h.encode() for h in HIER[3:]) + b"\n"
+_MIXED = (
+    b"import torch\r\n"
+    + b"\n".join(h.encode() for h in HIER[:3])
+    + b"\r"
+    + b"\r\n".join(h.encode() for h in HIER[3:])
+    + b"\n"
+)
 
 BAD_INPUTS = [
     BadInput("python2-print", _file("pkg/py2.py", b'print "hello"\n'), r"syntax error at line 1.*Missing parentheses"),
@@ -103,19 +132,29 @@ BAD_INPUTS = [
     BadInput("nul-bytes", _file("pkg/nul.py", b"x = 1\x00\ny = 2\n"), r"null bytes"),
     BadInput("empty-file", _file("pkg/empty.py", b""), None),
     BadInput("20-MB-generated-file", _big, r"20\.0 MB is larger than max-file-size"),
-    BadInput("deep-brackets", _file("pkg/deep_paren.py", b"x = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\n"),
-             r"nesting too deep"),
+    BadInput(
+        "deep-brackets",
+        _file("pkg/deep_paren.py", b"x = " + b"(" * 5000 + b"1" + b")" * 5000 + b"\n"),
+        r"nesting too deep",
+    ),
     BadInput("deep-unary", _file("pkg/deep_unary.py", b"x = " + b"-" * 100_000 + b"1\n"), r"nesting too deep"),
-    BadInput("deep-operator-chain", _file("pkg/deep_chain.py", b"x = " + b" + ".join([b"a"] * 20_000) + b"\n"),
-             r"nesting too deep"),
+    BadInput(
+        "deep-operator-chain",
+        _file("pkg/deep_chain.py", b"x = " + b" + ".join([b"a"] * 20_000) + b"\n"),
+        r"nesting too deep",
+    ),
     BadInput("symlink-loop-folder", _link("pkg/loop", "."), r"symbolic link loop"),
     BadInput("symlink-loop-file", _link("pkg/self_loop.py", "self_loop.py"), r"symbolic link loop"),
     BadInput("dangling-symlink", _link("pkg/gone.py", "nowhere/missing.py"), r"dangling symbolic link"),
-    BadInput("folder-named-x.py", _dir_named_py, r"is a directory named like a Python file",
-             [("pkg/x.py/inner.py", 4)]),
+    BadInput(
+        "folder-named-x.py", _dir_named_py, r"is a directory named like a Python file", [("pkg/x.py/inner.py", 4)]
+    ),
     BadInput("fifo-named-py", _fifo, r"not a regular file"),
     BadInput("inheritance-cycle-across-files", _cycle, r"class A inherits from itself \(A -> B -> A\)"),
-    BadInput("class-inherits-from-itself", _file("pkg/selfbase.py", b"class Node(Node):\n    pass\n"),
-             r"class Node: base `Node` is the class itself"),
+    BadInput(
+        "class-inherits-from-itself",
+        _file("pkg/selfbase.py", b"class Node(Node):\n    pass\n"),
+        r"class Node: base `Node` is the class itself",
+    ),
     BadInput("10000-classes-in-one-file", _ten_thousand, None, [("pkg/tenk.py", 6)]),
 ]

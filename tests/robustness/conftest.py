@@ -3,8 +3,7 @@
 from hypothesis import HealthCheck, settings
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
-settings.register_profile("robustness", max_examples=60, deadline=None, derandomize=True,
-                          suppress_health_check=_QUIET)
+settings.register_profile("robustness", max_examples=60, deadline=None, derandomize=True, suppress_health_check=_QUIET)
 settings.register_profile("robustness-long", max_examples=1000, deadline=None, suppress_health_check=_QUIET)
 
 

@@ -98,8 +98,10 @@ def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
             # the last allocation of (P, x) in P.__init__: an earlier one P itself replaces is P's own waste
             if id(bs[-1]) not in inst.used:
                 (v.dead_unsure if inst.cls in unsure_classes else v.dead).add(k)
-    for claims, into, wrong in ((_claims(result.findings), v.reported, v.false_positives),
-                                (_claims(result.unsure), v.unsure, v.unsure_false)):
+    for claims, into, wrong in (
+        (_claims(result.findings), v.reported, v.false_positives),
+        (_claims(result.unsure), v.unsure, v.unsure_false),
+    ):
         for (c, p, x), fs in claims.items():
             into.add((c, p, x))
             inst = obs.get(c)

@@ -111,8 +111,12 @@ def specs(draw, reference_all: bool = False) -> Spec:
         extras = [f"x{i}"] if draw(st.booleans()) else []
         for h in own_helpers:
             c.methods[h] = _reads(draw, [])
-        inherited = [h for j in (Spec(classes).chain(parent) if parent is not None else [])
-                     for h in classes[j].methods if h.startswith("_h")]
+        inherited = [
+            h
+            for j in (Spec(classes).chain(parent) if parent is not None else [])
+            for h in classes[j].methods
+            if h.startswith("_h")
+        ]
         helpers = own_helpers + inherited
         for x in extras:
             c.methods[x] = _reads(draw, helpers)
@@ -128,15 +132,21 @@ def specs(draw, reference_all: bool = False) -> Spec:
             c.dunder_call = _reads(draw, helpers + extras)
         classes.append(c)
     extras = [m for c in classes for m in c.methods if m.startswith("x")]
-    app = [draw(st.sampled_from([("attr", a) for a in ATTRS if not a.startswith("__")]
-                                + [("call", m) for m in extras or interface]))
-           for _ in range(draw(st.integers(0, 2)))]
+    app = [
+        draw(
+            st.sampled_from(
+                [("attr", a) for a in ATTRS if not a.startswith("__")] + [("call", m) for m in extras or interface]
+            )
+        )
+        for _ in range(draw(st.integers(0, 2)))
+    ]
     if reference_all:
         app += [("call", m) for m in interface + extras]
     return Spec(classes, app, draw(st.integers(0, 3)) > 0)
 
 
 # -- rendering ------------------------------------------------------------------
+
 
 def _read(r, names: list[str]) -> str:
     kind, what = r
@@ -205,9 +215,10 @@ def render(spec: Spec) -> dict[str, str]:
         if not own:
             continue
         head = ["import torch", ""]
-        imported = sorted({spec.classes[c.parent].name for c in own if c.parent is not None
-                           and spec.classes[c.parent].module != mi},
-                          key=lambda n: n)
+        imported = sorted(
+            {spec.classes[c.parent].name for c in own if c.parent is not None and spec.classes[c.parent].module != mi},
+            key=lambda n: n,
+        )
         for name in imported:
             src = MODULES[next(c.module for c in spec.classes if c.name == name)]
             head.append(f"from .{src} import {name}")

@@ -39,13 +39,20 @@ PROFILE = os.environ.get("DEADINIT_ROBUSTNESS_PROFILE", "robustness")
 def count(key: str, n: int = 1) -> None:
     FIGURES[key] = FIGURES.get(key, 0) + n
 
+
 CRASH_MARKERS = ("Traceback (most recent call last)", "Fatal Python error", "Segmentation fault", "core dumped")
 
 
 def env(tmp: Path, **extra) -> dict:
     """A clean environment: no colour, 80 columns (wrapping would show), a private cache key folder."""
-    e = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1", COLUMNS="80", TERM="dumb",
-             XDG_CACHE_HOME=str(tmp / ".xdg-cache"))
+    e = dict(
+        os.environ,
+        PYTHONDONTWRITEBYTECODE="1",
+        NO_COLOR="1",
+        COLUMNS="80",
+        TERM="dumb",
+        XDG_CACHE_HOME=str(tmp / ".xdg-cache"),
+    )
     e.pop("FORCE_COLOR", None)
     e.update(extra)
     return e
@@ -56,8 +63,9 @@ def deadinit_cmd(*args) -> list[str]:
 
 
 def cli(*args, cwd: Path, timeout: int = 300, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(deadinit_cmd(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env=env(cwd), **kw)
+    return subprocess.run(
+        deadinit_cmd(*args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env(cwd), **kw
+    )
 
 
 def assert_no_crash(p: subprocess.CompletedProcess) -> None:
@@ -106,25 +114,30 @@ def fixable_tree(root: Path, n: int) -> Path:
     """``n`` packages, each a parent allocating three buffers and a subclass that reads one of them:
     ``deadinit fix --strategy skip-flag`` rewrites both files of every package."""
     for i in range(n):
-        write(root, {
-            f"tree/p{i}/__init__.py": "",
-            f"tree/p{i}/base.py": (
-                "import torch\n\n\n"
-                f"class Base{i}:\n"
-                "    def __init__(self, n=4):\n"
-                "        self.ws = torch.zeros(n)\n"
-                "        self.cache = torch.empty(n, n)\n"
-                "        self.keep = torch.ones(n)\n\n"
-                "    def forward(self):\n"
-                "        return self.ws.sum() + self.cache.sum() + self.keep.sum()\n"),
-            f"tree/p{i}/child.py": (
-                "import torch\n\n"
-                f"from .base import Base{i}\n\n\n"
-                f"class Child{i}(Base{i}):\n"
-                "    def __init__(self):\n"
-                "        super().__init__()\n"
-                "        self.cache = torch.empty(2, 2)\n\n"
-                "    def forward(self):\n"
-                "        return self.keep.sum() + self.cache.sum()\n"),
-        })
+        write(
+            root,
+            {
+                f"tree/p{i}/__init__.py": "",
+                f"tree/p{i}/base.py": (
+                    "import torch\n\n\n"
+                    f"class Base{i}:\n"
+                    "    def __init__(self, n=4):\n"
+                    "        self.ws = torch.zeros(n)\n"
+                    "        self.cache = torch.empty(n, n)\n"
+                    "        self.keep = torch.ones(n)\n\n"
+                    "    def forward(self):\n"
+                    "        return self.ws.sum() + self.cache.sum() + self.keep.sum()\n"
+                ),
+                f"tree/p{i}/child.py": (
+                    "import torch\n\n"
+                    f"from .base import Base{i}\n\n\n"
+                    f"class Child{i}(Base{i}):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        self.cache = torch.empty(2, 2)\n\n"
+                    "    def forward(self):\n"
+                    "        return self.keep.sum() + self.cache.sum()\n"
+                ),
+            },
+        )
     return root / "tree"

@@ -82,8 +82,10 @@ def test_only_a_too_large_file_says_why_and_exits_2(tmp_path):
     p = cli("check", "--no-cache", "big.py", cwd=tmp_path)
     assert_no_crash(p)
     assert p.returncode == 2
-    assert error_lines(p.stderr) == ["deadinit: error: big.py: 60 bytes is larger than max-file-size (20 bytes), skipped",
-                                     "deadinit: error: no Python files found in big.py"]
+    assert error_lines(p.stderr) == [
+        "deadinit: error: big.py: 60 bytes is larger than max-file-size (20 bytes), skipped",
+        "deadinit: error: no Python files found in big.py",
+    ]
 
 
 @pytest.mark.parametrize("summarizer", [None, ProjectSummarizer(jobs=1, use_cache=False)], ids=["stock", "pipeline"])

@@ -22,14 +22,20 @@ class _Trap:
 
 def _corruptions(entry: bytes, marker) -> list[bytes]:
     head_end = entry.index(b"\n", len(cache.MAGIC))
-    head = json.loads(entry[len(cache.MAGIC):head_end])
+    head = json.loads(entry[len(cache.MAGIC) : head_end])
     evil = pickle.dumps(_Trap(marker))
     planted = dict(head, length=len(evil))  # a well-formed entry whose digest the planter cannot compute
     flipped = bytearray(entry)
     flipped[-5] ^= 0xFF
-    return [b"", entry[: len(entry) // 2], bytes(flipped), b"\x00" * len(entry), b"garbage\n" * 40,
-            cache.MAGIC + b"{not json\n" + entry[head_end + 1:],
-            cache.MAGIC + json.dumps(planted).encode() + b"\n" + evil]
+    return [
+        b"",
+        entry[: len(entry) // 2],
+        bytes(flipped),
+        b"\x00" * len(entry),
+        b"garbage\n" * 40,
+        cache.MAGIC + b"{not json\n" + entry[head_end + 1 :],
+        cache.MAGIC + json.dumps(planted).encode() + b"\n" + evil,
+    ]
 
 
 def _run(tmp_path, cache_dir):
@@ -73,8 +79,13 @@ def test_corrupt_or_planted_results_file_is_rebuilt(tmp_path):
     (res,) = (tmp_path / "cache" / "results").glob("*.res")
     good = res.read_bytes()
     evil = pickle.dumps(_Trap(marker))
-    for bad in (b"", good[: len(good) // 2], good[:-5] + b"\xff" * 5, b"garbage\n" * 40,
-                results.MAGIC + b"0" * 32 + b"\n" + evil):
+    for bad in (
+        b"",
+        good[: len(good) // 2],
+        good[:-5] + b"\xff" * 5,
+        b"garbage\n" * 40,
+        results.MAGIC + b"0" * 32 + b"\n" + evil,
+    ):
         res.write_bytes(bad)
         count("cache entries corrupted")
         assert _run(tmp_path, tmp_path / "cache") == first

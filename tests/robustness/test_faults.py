@@ -15,12 +15,23 @@ import subprocess
 import time
 
 import pytest
-from robust_helpers import (CRASH_MARKERS, FIGURES, assert_no_crash, cli, deadinit_cmd, env, error_lines, fixable_tree,
-                            parses, snapshot)
+from robust_helpers import (
+    CRASH_MARKERS,
+    FIGURES,
+    assert_no_crash,
+    cli,
+    deadinit_cmd,
+    env,
+    error_lines,
+    fixable_tree,
+    parses,
+    snapshot,
+)
 
 from deadinit.api.check import run_check
 from deadinit.fixes.driver import run_fix
 from deadinit.model.fix import FixOptions
+
 
 @pytest.fixture(scope="module")
 def trees(tmp_path_factory):
@@ -57,8 +68,14 @@ def test_interrupted_fix_leaves_old_or_new_files(trees, tmp_path, sig, seed):
     rng = random.Random(seed * 7919 + sig)
     tree = tmp_path / "tree"
     shutil.copytree(old, tree)
-    proc = subprocess.Popen(deadinit_cmd("fix", "--unsafe-fixes", "--quiet", "tree"), cwd=tmp_path, env=env(tmp_path),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        deadinit_cmd("fix", "--unsafe-fixes", "--quiet", "tree"),
+        cwd=tmp_path,
+        env=env(tmp_path),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if seed % 2 == 0:  # during the writes
         _wait_for_first_write(tree, before, proc, duration * 3 + 10)
         time.sleep(rng.uniform(0, 0.02))
@@ -71,9 +88,15 @@ def test_interrupted_fix_leaves_old_or_new_files(trees, tmp_path, sig, seed):
     assert set(now) == set(before)
     states = {rel: "old" if now[rel] == before[rel] else "new" if now[rel] == after[rel] else "CORRUPT" for rel in now}
     temps = [p.name for p in tree.rglob("*") if "deadinit-tmp" in p.name]
-    for key, n in (("interrupt trials", 1), ("files checked after interrupts", len(now)), ("temp files left", len(temps)),
-                   ("files lost or corrupted", sum(s == "CORRUPT" for s in states.values())
-                    + sum(not parses(d) for d in now.values()))):
+    for key, n in (
+        ("interrupt trials", 1),
+        ("files checked after interrupts", len(now)),
+        ("temp files left", len(temps)),
+        (
+            "files lost or corrupted",
+            sum(s == "CORRUPT" for s in states.values()) + sum(not parses(d) for d in now.values()),
+        ),
+    ):
         FIGURES[key] = FIGURES.get(key, 0) + n
     assert "CORRUPT" not in states.values(), (seed, [r for r, s in states.items() if s == "CORRUPT"])
     assert all(parses(d) for d in now.values())
@@ -102,8 +125,9 @@ def test_read_only_file_leaves_every_file_intact(tmp_path):
     p = cli("fix", "--unsafe-fixes", "--quiet", "tree", cwd=tmp_path)
     assert_no_crash(p)
     assert p.returncode == 2
-    assert error_lines(p.stderr) == ["deadinit: error: cannot write tree/p1/child.py: the file is read-only; "
-                                     "nothing written"]
+    assert error_lines(p.stderr) == [
+        "deadinit: error: cannot write tree/p1/child.py: the file is read-only; nothing written"
+    ]
     assert snapshot(tree) == before
     assert oct(locked.stat().st_mode & 0o777) == oct(0o444)
 
@@ -138,8 +162,15 @@ def test_file_size_limit_during_write_restores_every_file(tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
-    p = subprocess.run(deadinit_cmd("fix", "--unsafe-fixes", "--quiet", "tree"), cwd=tmp_path, env=env(tmp_path),
-                       capture_output=True, text=True, preexec_fn=limited, timeout=300)
+    p = subprocess.run(
+        deadinit_cmd("fix", "--unsafe-fixes", "--quiet", "tree"),
+        cwd=tmp_path,
+        env=env(tmp_path),
+        capture_output=True,
+        text=True,
+        preexec_fn=limited,
+        timeout=300,
+    )
     assert_no_crash(p)
     assert p.returncode == 2
     errs = error_lines(p.stderr)

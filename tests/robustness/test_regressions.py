@@ -23,7 +23,10 @@ def _keys(res):
 def test_class_private_names_are_mangled_not_overwritten(tmp_path):
     """``self.__p`` in Child is ``_Child__p``: it does not overwrite Base's ``_Base__p``,
     which Base's own method still reads (was a false DI001)."""
-    res = _check(tmp_path, {"m.py": """
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
         import torch
 
         class Base:
@@ -40,12 +43,17 @@ def test_class_private_names_are_mangled_not_overwritten(tmp_path):
 
             def extra(self):
                 return self.__p
-        """})
+        """
+        },
+    )
     assert _keys(res) == []
 
 
 def test_class_private_name_unread_in_subclass_is_still_found(tmp_path):
-    res = _check(tmp_path, {"m.py": """
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
         import torch
 
         class Root:
@@ -68,7 +76,9 @@ def test_class_private_name_unread_in_subclass_is_still_found(tmp_path):
 
             def forward(self):
                 return 2
-        """})
+        """
+        },
+    )
     assert ("DI002", "Child", "_Base__p") in _keys(res)
 
 
@@ -76,7 +86,10 @@ def test_getattr_with_a_private_literal_stays_quiet(tmp_path):
     """``getattr(self, "__p")`` reads the attribute literally named ``__p`` at runtime, but
     summaries do not tell a literal from a written name: it counts as a read of
     ``_Base__p``.  That can only hide a finding, never invent one (quiet when unsure)."""
-    res = _check(tmp_path, {"m.py": """
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
         import torch
 
         class Base:
@@ -89,14 +102,18 @@ def test_getattr_with_a_private_literal_stays_quiet(tmp_path):
         class Child(Base):
             def __init__(self):
                 super().__init__()
-        """})
+        """
+        },
+    )
     assert _keys(res) == []
 
 
 def test_class_named_like_its_imported_base_is_not_a_cycle(tmp_path):
     """``from .a import X`` then ``class X(X)``: the base is the imported X."""
-    res = _check(tmp_path, {
-        "a.py": """
+    res = _check(
+        tmp_path,
+        {
+            "a.py": """
             import torch
 
             class X:
@@ -106,19 +123,23 @@ def test_class_named_like_its_imported_base_is_not_a_cycle(tmp_path):
                 def forward(self):
                     return 1
             """,
-        "b.py": """
+            "b.py": """
             from .a import X
 
             class X(X):
                 def __init__(self):
                     super().__init__()
-            """})
+            """,
+        },
+    )
     assert not [e for e in res.errors if "inherits from itself" in str(e)]
     assert ("DI002", "X", "ws") in _keys(res)
 
 
 def test_cycle_across_files_is_one_error_line_per_cycle(tmp_path):
-    res = _check(tmp_path, {"a.py": "from .b import B\n\nclass A(B):\n    pass\n",
-                            "b.py": "from .a import A\n\nclass B(A):\n    pass\n"})
+    res = _check(
+        tmp_path,
+        {"a.py": "from .b import B\n\nclass A(B):\n    pass\n", "b.py": "from .a import A\n\nclass B(A):\n    pass\n"},
+    )
     lines = [str(e) for e in res.errors if "inherits from itself" in str(e)]
     assert len(lines) == 1 and ("A -> B -> A" in lines[0] or "B -> A -> B" in lines[0]), lines

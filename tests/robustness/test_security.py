@@ -18,23 +18,31 @@ def _booby_trapped(root, markers):
     def trap(name: str) -> str:
         return f"open({str(markers / name)!r}, 'w').write('executed')\n"
 
-    write(root, {
-        "proj/pyproject.toml": "[tool.deadinit]\nselect = ['DI001', 'DI002']\n",
-        "proj/setup.py": trap("setup"),
-        "proj/conftest.py": trap("conftest"),
-        "proj/sitecustomize.py": trap("sitecustomize"),
-        "proj/pkg/__init__.py": trap("package"),
-        "proj/pkg/__main__.py": trap("main"),
-        "proj/pkg/good.py": trap("good") + GOOD,
-        "proj/pkg/lazy.py": "def f():\n    " + trap("lazy") + "\nclass T:\n    x = " + trap("classbody"),
-    })
+    write(
+        root,
+        {
+            "proj/pyproject.toml": "[tool.deadinit]\nselect = ['DI001', 'DI002']\n",
+            "proj/setup.py": trap("setup"),
+            "proj/conftest.py": trap("conftest"),
+            "proj/sitecustomize.py": trap("sitecustomize"),
+            "proj/pkg/__init__.py": trap("package"),
+            "proj/pkg/__main__.py": trap("main"),
+            "proj/pkg/good.py": trap("good") + GOOD,
+            "proj/pkg/lazy.py": "def f():\n    " + trap("lazy") + "\nclass T:\n    x = " + trap("classbody"),
+        },
+    )
     return root / "proj"
 
 
 COMMANDS = [
-    ("check", "pkg"), ("check", "-j", "1", "pkg"), ("check", "--no-prefilter", "--format", "sarif", "pkg"),
-    ("check", "--show-unsure", "--statistics", "."), ("explain", "Child", "pkg"), ("graph", "Base", "pkg"),
-    ("fix", "--diff", "pkg"), ("fix", "--unsafe-fixes", "--report", "report.json", "pkg"),
+    ("check", "pkg"),
+    ("check", "-j", "1", "pkg"),
+    ("check", "--no-prefilter", "--format", "sarif", "pkg"),
+    ("check", "--show-unsure", "--statistics", "."),
+    ("explain", "Child", "pkg"),
+    ("graph", "Base", "pkg"),
+    ("fix", "--diff", "pkg"),
+    ("fix", "--unsafe-fixes", "--report", "report.json", "pkg"),
 ]
 
 

@@ -36,8 +36,13 @@ def test_trt_mha_figures(result):
     by = {}
     for m in r.methods:
         by.setdefault(m.status, []).append(m.name)
-    assert sorted(by["overridden"]) == ["forward_decode", "forward_extend", "get_graph_fill_value",
-                                        "init_cuda_graph_state", "init_forward_metadata"]
+    assert sorted(by["overridden"]) == [
+        "forward_decode",
+        "forward_extend",
+        "get_graph_fill_value",
+        "init_cuda_graph_state",
+        "init_forward_metadata",
+    ]
     assert by["reused"] == ["_kv_write_scales"]
     assert sorted(by["dead"]) == ["_plan_prefill", "_wrapper_idx"]
     assert len(r.counted_methods) == 8
@@ -58,19 +63,30 @@ def test_finding_message_and_evidence(result):
     assert "derive from AttentionBackend" in f.message and "_kv_write_scales (4 lines)" in f.message
     assert f.estimated_bytes == 8 * 1024 * 1024
     kinds = {e["kind"] for e in f.evidence}
-    assert {"reuse", "method-reused", "method-overridden", "method-dead", "attribute-used", "attribute-dead",
-            "attribute-overwritten", "suggestion"} <= kinds
+    assert {
+        "reuse",
+        "method-reused",
+        "method-overridden",
+        "method-dead",
+        "attribute-used",
+        "attribute-dead",
+        "attribute-overwritten",
+        "suggestion",
+    } <= kinds
     assert f.extra["reuse"]["suggested_base"] == B + "base.AttentionBackend"
 
 
-@pytest.mark.parametrize("cls,parent", [
-    (B + "trt_mla_backend.TrtMLABackend", "FlashMLABackend"),
-    (B + "speed_mla_backend.SpeedMLABackend", "TrtMLABackend"),
-    (B + "trt_mha_backend.TrtMHAMultiStepDraft", "FlashMultiStepDraft"),
-    (B + "trt_mla_backend.TrtMLAMultiStepDraft", "FlashMLAMultiStepDraft"),
-    ("fixtures.negatives.aliased.AliasedFlash", "FlashBackend"),
-    ("fixtures.negatives.dynamic_getattr.KVBufChild", "KVBufParent"),
-])
+@pytest.mark.parametrize(
+    "cls,parent",
+    [
+        (B + "trt_mla_backend.TrtMLABackend", "FlashMLABackend"),
+        (B + "speed_mla_backend.SpeedMLABackend", "TrtMLABackend"),
+        (B + "trt_mha_backend.TrtMHAMultiStepDraft", "FlashMultiStepDraft"),
+        (B + "trt_mla_backend.TrtMLAMultiStepDraft", "FlashMLAMultiStepDraft"),
+        ("fixtures.negatives.aliased.AliasedFlash", "FlashBackend"),
+        ("fixtures.negatives.dynamic_getattr.KVBufChild", "KVBufParent"),
+    ],
+)
 def test_not_reported(result, cls, parent):
     r = compute_reuse(result.index, result.analyzer, cls)
     assert r.parent.rsplit(".", 1)[-1] == parent
@@ -80,15 +96,24 @@ def test_not_reported(result, cls, parent):
 def test_trt_mla_reuse_counts(result):
     r = compute_reuse(result.index, result.analyzer, B + "trt_mla_backend.TrtMLABackend")
     assert sorted(m.name for m in r.methods if m.status == "overridden") == [
-        "_init_decode_metadata", "forward_decode", "forward_extend", "init_forward_metadata"]
+        "_init_decode_metadata",
+        "forward_decode",
+        "forward_extend",
+        "init_forward_metadata",
+    ]
     assert len(r.counted_methods) == 7 and len(r.reused_methods) == 3
 
 
 def test_interface_stubs_are_not_lost_reuse(result):
     r = compute_reuse(result.index, result.analyzer, B + "flash_backend.FlashBackend")
     stubs = sorted(m.name for m in r.methods if m.status == "stub")
-    assert stubs == ["forward_decode", "forward_extend", "get_graph_fill_value", "init_cuda_graph_state",
-                     "init_forward_metadata"]
+    assert stubs == [
+        "forward_decode",
+        "forward_extend",
+        "get_graph_fill_value",
+        "init_cuda_graph_state",
+        "init_forward_metadata",
+    ]
     assert [m.name for m in r.counted_methods] == ["forward"] and not r.flagged
     path = result.index.file_of(B + "base.AttentionBackend").path
     m = result.index.classes[B + "base.AttentionBackend"].methods
@@ -125,12 +150,20 @@ def test_explain_prints_the_reuse_table():
     res = _explain("TrtMHABackend")
     assert res.exit_code == 0, res.output
     out = res.output
-    assert ("reuse of FlashBackend by TrtMHABackend: 1/8 methods, 2/9 allocations -> share 18% "
-            "(threshold 25%): reported (DI003)") in out
+    assert (
+        "reuse of FlashBackend by TrtMHABackend: 1/8 methods, 2/9 allocations -> share 18% "
+        "(threshold 25%): reported (DI003)"
+    ) in out
     assert "suggested base: AttentionBackend (drops FlashBackend)" in out
     assert "helpers _kv_write_scales (4 lines)" in out
-    for row in ("reused      _kv_write_scales()", "overridden  forward_decode()", "dead        _plan_prefill()",
-                "overwritten self.workspace_buffer", "used        self.kv_indptr", "dead        self.decode_wrappers"):
+    for row in (
+        "reused      _kv_write_scales()",
+        "overridden  forward_decode()",
+        "dead        _plan_prefill()",
+        "overwritten self.workspace_buffer",
+        "used        self.kv_indptr",
+        "dead        self.decode_wrappers",
+    ):
         assert row in out, row
 
 

@@ -3,11 +3,12 @@
 import pytest
 
 from deadinit.api.check import run_check
-from deadinit.rules.registry import ALL_RULES, by_code_or_name
 from deadinit.model.settings import Settings
+from deadinit.rules.registry import ALL_RULES, by_code_or_name
 
-CASES = [(r, "valid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.VALID)] + \
-        [(r, "invalid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.INVALID)]
+CASES = [(r, "valid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.VALID)] + [
+    (r, "invalid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.INVALID)
+]
 
 
 @pytest.mark.parametrize("rule,kind,i,example", CASES, ids=[f"{r.code}-{k}-{i}" for r, k, i, _ in CASES])

@@ -5,19 +5,19 @@ import os
 import threading
 
 import pytest
-
 from corpus_paths import FIXTURES
+
 from deadinit.api.check import run_check
+from deadinit.index.discovery import discover
+from deadinit.model.settings import Settings
 from deadinit.runtime import file_cache as cache_mod
 from deadinit.runtime.file_cache import Cache, new_entry
-from deadinit.index.discovery import discover
 from deadinit.runtime.summarizer import ProjectSummarizer
-from deadinit.model.settings import Settings
 
 SRC = {
     "pkg/__init__.py": "",
     "pkg/base.py": "import torch\nclass Base:\n    def __init__(self):\n        self.ws = torch.empty(8)\n"
-                   "    def run(self):\n        return self.ws\n",
+    "    def run(self):\n        return self.ws\n",
     "pkg/child.py": "from pkg.base import Base\nclass Child(Base):\n    def run(self):\n        return 1\n",
     "pkg/util.py": "def helper(x):\n    return x.ws\n",
 }
@@ -110,7 +110,7 @@ def test_damaged_or_foreign_entries_are_rebuilt_never_trusted(write_project, tmp
         elif damage == "empty":
             f.write_bytes(b"")
         else:
-            magic, rest = raw[: len(cache_mod.MAGIC)], raw[len(cache_mod.MAGIC):]
+            magic, rest = raw[: len(cache_mod.MAGIC)], raw[len(cache_mod.MAGIC) :]
             head, payload = rest.split(b"\n", 1)
             h = json.loads(head)
             h["version" if damage == "foreign" else "settings"] = "someone else"

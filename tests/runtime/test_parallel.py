@@ -3,17 +3,16 @@
 import os
 
 import pytest
-
 from corpus_paths import FIXTURES, sglang_tree
+
 from deadinit.api.check import run_check
-from deadinit.frontends import lean
-from deadinit.runtime import workers
+from deadinit.frontends import lean, parse
+from deadinit.frontends.parse import FileError
 from deadinit.index.discovery import discover
+from deadinit.model.settings import Settings
+from deadinit.runtime import workers
 from deadinit.runtime.pool import Pool, _chunks
 from deadinit.runtime.summarizer import ProjectSummarizer
-from deadinit.model.settings import Settings
-from deadinit.frontends import parse
-from deadinit.frontends.parse import FileError
 
 workers_summarize = workers.summarize
 
@@ -56,8 +55,12 @@ def test_lean_summaries_equal_the_stock_ones_on_the_fixtures():
 
 
 def test_lean_errors_are_worded_like_the_stock_ones(tmp_path):
-    bad = {"syntax.py": b"def f(:\n", "nul.py": b"x = 1\x00\n", "cookie.py": b"# coding: nope\nx = 1\n",
-           "latin.py": b"# coding: latin-1\nx = '\xe9'\n"}
+    bad = {
+        "syntax.py": b"def f(:\n",
+        "nul.py": b"x = 1\x00\n",
+        "cookie.py": b"# coding: nope\nx = 1\n",
+        "latin.py": b"# coding: latin-1\nx = '\xe9'\n",
+    }
     for name, data in bad.items():
         (tmp_path / name).write_bytes(data)
         args = (str(tmp_path / name), name[:-3], False, Settings())

@@ -11,20 +11,20 @@ import random
 import shutil
 
 import pytest
-
 from corpus_paths import FIXTURES
+from sample_project import invoke
+
 from deadinit.api import project as project_cmd
 from deadinit.runtime import file_cache as cache_mod
 from deadinit.runtime import result_cache as results
-from sample_project import invoke
 
 SRC = {
     "pkg/__init__.py": "",
     "pkg/base.py": "import torch\nclass Base:\n    def __init__(self):\n        self.ws = torch.empty(8)\n"
-                   "        self.buf = torch.zeros(4)\n    def run(self):\n        return self.ws\n"
-                   "    def use(self):\n        return self.buf\n",
+    "        self.buf = torch.zeros(4)\n    def run(self):\n        return self.ws\n"
+    "    def use(self):\n        return self.buf\n",
     "pkg/child.py": "import torch\nfrom pkg.base import Base\nclass Child(Base):\n    def __init__(self):\n"
-                    "        super().__init__()\n        self.ws = torch.empty(16)\n    def run(self):\n        return 1\n",
+    "        super().__init__()\n        self.ws = torch.empty(16)\n    def run(self):\n        return 1\n",
 }
 
 
@@ -112,8 +112,14 @@ def test_damaged_results_file_is_a_miss_never_a_crash(proj, full_runs, damage):
     want = _check(proj)
     (path,) = (proj.parent / "cache" / "results").glob("*.res")
     data = path.read_bytes()
-    path.write_bytes({"truncate": data[: len(data) // 2], "garbage": b"\x00junk" * 50,
-                      "flip": data[:-10] + bytes(b ^ 0xFF for b in data[-10:]), "empty": b""}[damage])
+    path.write_bytes(
+        {
+            "truncate": data[: len(data) // 2],
+            "garbage": b"\x00junk" * 50,
+            "flip": data[:-10] + bytes(b ^ 0xFF for b in data[-10:]),
+            "empty": b"",
+        }[damage]
+    )
     assert _check(proj) == want and len(full_runs) == 2
     assert _check(proj) == want and len(full_runs) == 2  # rewritten
 
@@ -136,11 +142,11 @@ def test_a_file_that_fails_to_summarise_is_never_cached_over(proj, full_runs):
 STUBS = {
     "pkg/__init__.py": "",
     "pkg/base.py": "import torch\nclass Parent:\n    def __init__(self):\n        self.ws = torch.empty(1024)\n"
-                   "        self.ws2 = torch.empty(1024)\n    def a(self):\n        return self.ws\n"
-                   "    def b(self):\n        return self.ws2\n    def c(self):\n        return 1\n"
-                   "    def d(self):\n        return 2\n",
-    "pkg/child.py": "from pkg.base import Parent\nclass Child(Parent):\n" + "".join(
-        f"    def {m}(self):\n        pass\n" for m in "abcd"),
+    "        self.ws2 = torch.empty(1024)\n    def a(self):\n        return self.ws\n"
+    "    def b(self):\n        return self.ws2\n    def c(self):\n        return 1\n"
+    "    def d(self):\n        return 2\n",
+    "pkg/child.py": "from pkg.base import Parent\nclass Child(Parent):\n"
+    + "".join(f"    def {m}(self):\n        pass\n" for m in "abcd"),
 }
 
 
@@ -166,13 +172,17 @@ def test_lite_index_answers_like_the_index(proj):
     for f in res.findings:
         assert lite.mro(f.cls) == res.index.mro(f.cls)
         assert lite.file_of(f.cls).path == res.index.file_of(f.cls).path
-        assert (lite.classes[f.cls].line, lite.classes[f.cls].col) == (res.index.classes[f.cls].line,
-                                                                        res.index.classes[f.cls].col)
-    assert {m: s.suppressions for m, s in lite.modules.items()} == {m: s.suppressions
-                                                                   for m, s in res.index.modules.items()}
+        assert (lite.classes[f.cls].line, lite.classes[f.cls].col) == (
+            res.index.classes[f.cls].line,
+            res.index.classes[f.cls].col,
+        )
+    assert {m: s.suppressions for m, s in lite.modules.items()} == {
+        m: s.suppressions for m, s in res.index.modules.items()
+    }
 
 
 # -- differential: random edits, cached == --no-cache after each ------------------------------------
+
 
 def _edit(rng: random.Random, root, findings: list):
     """One random edit; half of them at a line some finding reports (where it matters)."""
@@ -195,8 +205,9 @@ def _edit(rng: random.Random, root, findings: list):
         return kind
     p = rng.choice(files)
     lines = p.read_text().splitlines(keepends=True)
-    kind = rng.choice(["append_comment", "blank_line", "comment_in_place", "suppress", "stub", "code", "touch",
-                       "new_file", "spaces"])
+    kind = rng.choice(
+        ["append_comment", "blank_line", "comment_in_place", "suppress", "stub", "code", "touch", "new_file", "spaces"]
+    )
     i = rng.randrange(len(lines) + 1)
     if kind == "append_comment":
         lines.append(f"# edit {rng.random()}\n")
@@ -229,7 +240,8 @@ def _edit(rng: random.Random, root, findings: list):
             lines[k] = lines[k].rstrip("\n") + "   \n"
     elif kind == "new_file":
         (p.parent / f"new_{rng.randrange(10**6)}.py").write_text(
-            "from backends.base import AttentionBackend\nclass Extra(AttentionBackend):\n    pass\n")
+            "from backends.base import AttentionBackend\nclass Extra(AttentionBackend):\n    pass\n"
+        )
     if kind != "touch":
         p.write_text("".join(lines))
     os.utime(p)

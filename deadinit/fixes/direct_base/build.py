@@ -39,7 +39,9 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
     isinstance_blockers(p)
     class_blockers(p)
     cmod = index.class_module[cls]
-    base_arg = next((a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None)
+    base_arg = next(
+        (a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None
+    )
     if base_arg is None:
         p.block(f"cannot find the base expression naming {short(r.parent)}")
         return
@@ -84,13 +86,22 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
         if owner in p.dropped:
             psrc = p.sources.of_class(owner)
             pfn = psrc.methods(psrc.class_node(owner), "__init__")[0]
-            names = [q.name.value for q in list(pfn.params.posonly_params) + list(pfn.params.params)[1:] + list(pfn.params.kwonly_params)]
+            names = [
+                q.name.value
+                for q in list(pfn.params.posonly_params) + list(pfn.params.params)[1:] + list(pfn.params.kwonly_params)
+            ]
             inl = Inliner(p, an, set(names) | {"self"}, retained, _class_attr_names(p), StayReads(p, an))
             body = inl.inline(owner, {n: cst.Name(n) for n in names})
-            inl.out.globals_used += [(psrc, n.value) for q in list(pfn.params.params) + list(pfn.params.kwonly_params)
-                                     if q.default is not None for n in name_loads(q.default)
-                                     if psrc.resolution(n) in ("global", "unresolved")]
-            edit.new_init = pfn.with_changes(body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])]))
+            inl.out.globals_used += [
+                (psrc, n.value)
+                for q in list(pfn.params.params) + list(pfn.params.kwonly_params)
+                if q.default is not None
+                for n in name_loads(q.default)
+                if psrc.resolution(n) in ("global", "unresolved")
+            ]
+            edit.new_init = pfn.with_changes(
+                body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+            )
     if p.blockers:
         return
     used = list(inl.out.globals_used) if inl is not None else []
@@ -188,7 +199,9 @@ def _map_args(p, owner: str, call: cst.Call, target: str):
     nodes = list(call.args) if target == "super" else list(call.args)[1:]
     for i, a in enumerate(nodes):
         if a.star:
-            p.block(f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: arguments cannot be mapped")
+            p.block(
+                f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: arguments cannot be mapped"
+            )
             return None
         if a.keyword is not None:
             args[a.keyword.value] = a.value

@@ -20,7 +20,6 @@ from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
 
 
-
 def isinstance_blockers(p) -> None:
     index = p.index
     keep = set(p.new_mro)
@@ -33,8 +32,10 @@ def isinstance_blockers(p) -> None:
             hits = [q for q in resolved if q in p.dropped]
             if not hits or any(q in keep for q in resolved if q is not None):
                 continue
-            p.block(f"{s.path}:{line} checks isinstance/issubclass against {short(hits[0])}, "
-                    f"which {short(p.cls)} would stop passing")
+            p.block(
+                f"{s.path}:{line} checks isinstance/issubclass against {short(hits[0])}, "
+                f"which {short(p.cls)} would stop passing"
+            )
 
 
 def class_blockers(p) -> None:
@@ -50,14 +51,16 @@ def class_blockers(p) -> None:
             if hook in k.methods:
                 p.block(f"{short(qn)} defines {hook}, which acts on {short(p.cls)} beyond its methods")
     for sub in sorted(index.all_subclasses(p.cls)):
-        for (owner, name) in p.analyzer.reach_of(sub).methods:
+        for owner, name in p.analyzer.reach_of(sub).methods:
             if owner in p.dropped:
                 continue
             for target in index.classes[owner].methods[name].super_calls:
                 res = index.resolve_method(index.mro(sub) or [sub], target, after=owner)
                 if res is not None and res[0] in p.dropped:
-                    p.block(f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
-                            f"which runs {short(res[0])}'s version")
+                    p.block(
+                        f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
+                        f"which runs {short(res[0])}'s version"
+                    )
 
 
 def explicit_super(nodes: list) -> bool:
@@ -115,14 +118,16 @@ def super_blockers(p, method_nodes: list, methods: list) -> None:
             before = index.resolve_method(p.mro, target, after=owner)
             after = index.resolve_method(new_mro, target, after=p.cls)
             if (before and before[0]) != (after and after[0]):
-                p.block(f"copied {short(owner)}.{name} calls super().{target}(), which would reach "
-                        f"{short(after[0]) if after else 'nothing'} instead of {short(before[0]) if before else 'nothing'}")
+                p.block(
+                    f"copied {short(owner)}.{name} calls super().{target}(), which would reach "
+                    f"{short(after[0]) if after else 'nothing'} instead of {short(before[0]) if before else 'nothing'}"
+                )
         for base, target in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
             if qn in p.dropped:
                 p.block(f"copied {short(owner)}.{name} calls {base}.{target}(self) on a dropped class")
     init = index.classes[p.cls].methods.get("__init__")
-    for target in (init.super_calls if init else []):
+    for target in init.super_calls if init else []:
         if target == "__init__":
             continue
         before = index.resolve_method(p.mro, target, after=p.cls)
@@ -142,8 +147,8 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     """Problems with ``out.new``: compile, undefined names, attributes no longer set, and (``findings``)
     re-analysis: DI001/DI002/DI003 left for the class or new anywhere (``deadinit fix`` re-checks that itself)."""
     from deadinit.api.check import analyse, findings_for
-    from deadinit.index.project_index import ProjectIndex
     from deadinit.frontends.parse import FileError, summarize_source
+    from deadinit.index.project_index import ProjectIndex
 
     try:
         compile(out.new, out.path, "exec")

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -23,17 +22,19 @@ from deadinit.semantics.exprs import dotted
 @dataclass
 class ClassEdit:
     target: cst.ClassDef
-    base_arg: Optional[cst.Arg]  # the base naming the old parent
-    new_base: Optional[str]  # source text of the new base; None: ``object``
-    super_line: Optional[cst.SimpleStatementLine]  # the child's super().__init__ line
+    base_arg: cst.Arg | None  # the base naming the old parent
+    new_base: str | None  # source text of the new base; None: ``object``
+    super_line: cst.SimpleStatementLine | None  # the child's super().__init__ line
     init_body: list = field(default_factory=list)  # statements replacing it
-    new_init: Optional[cst.FunctionDef] = None  # when the class had no __init__
+    new_init: cst.FunctionDef | None = None  # when the class had no __init__
     to_append: set = field(default_factory=set)  # id(Assign) of element-wise assignments to rewrite
     class_attrs: list = field(default_factory=list)  # statements
     methods: list = field(default_factory=list)  # FunctionDef nodes
 
 
-def find_super_line(init: cst.FunctionDef, self_name: str, parent_names: set) -> tuple[Optional[cst.SimpleStatementLine], Optional[cst.Call], str]:
+def find_super_line(
+    init: cst.FunctionDef, self_name: str, parent_names: set
+) -> tuple[cst.SimpleStatementLine | None, cst.Call | None, str]:
     """The top-level line of ``init`` that only calls the parent ``__init__``; (line, call, problem)."""
     found = []
 
@@ -52,8 +53,12 @@ def find_super_line(init: cst.FunctionDef, self_name: str, parent_names: set) ->
         return None, None, "its __init__ calls the parent __init__ more than once"
     call = found[0]
     for st in init.body.body:
-        if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.Expr) \
-                and st.body[0].value is call:
+        if (
+            isinstance(st, cst.SimpleStatementLine)
+            and len(st.body) == 1
+            and isinstance(st.body[0], cst.Expr)
+            and st.body[0].value is call
+        ):
             return st, call, ""
     return None, call, "the parent __init__ call is not a statement of its own at the top of __init__"
 
@@ -74,7 +79,9 @@ class _Edit(cst.CSTTransformer):
             if not stmts:
                 return cst.RemoveFromParent()
             first = stmts[0]
-            stmts[0] = first.with_changes(leading_lines=list(original_node.leading_lines) + list(getattr(first, "leading_lines", [])))
+            stmts[0] = first.with_changes(
+                leading_lines=list(original_node.leading_lines) + list(getattr(first, "leading_lines", []))
+            )
             return cst.FlattenSentinel(stmts)
         return updated_node
 
@@ -113,7 +120,9 @@ def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.Clas
     if attrs and first_def + len(attrs) < len(body):
         nxt = body[first_def + len(attrs)]
         if not any(line.comment is None for line in nxt.leading_lines) and isinstance(nxt, cst.FunctionDef):
-            body[first_def + len(attrs)] = nxt.with_changes(leading_lines=[cst.EmptyLine(indent=False)] + list(nxt.leading_lines))
+            body[first_def + len(attrs)] = nxt.with_changes(
+                leading_lines=[cst.EmptyLine(indent=False)] + list(nxt.leading_lines)
+            )
     changes["body"] = node.body.with_changes(body=body)
     return node.with_changes(**changes)
 

@@ -50,7 +50,13 @@ def class_attrs_to_copy(p, inl, methods: list) -> list:
             if not isinstance(st, cst.SimpleStatementLine):
                 continue
             for s in st.body:
-                targets = [t.target for t in s.targets] if isinstance(s, cst.Assign) else [s.target] if isinstance(s, cst.AnnAssign) else []
+                targets = (
+                    [t.target for t in s.targets]
+                    if isinstance(s, cst.Assign)
+                    else [s.target]
+                    if isinstance(s, cst.AnnAssign)
+                    else []
+                )
                 hit = [t.value for t in targets if isinstance(t, cst.Name) and t.value in wanted]
                 if hit:
                     out.append((qn, hit[0], st, src))
@@ -64,15 +70,24 @@ def element_appends(p, an, child, init, inl, edit) -> None:
     if init is None or edit.super_line is None:
         return
     events = an.chain.stmts
-    appends = {(c.stmt.attr, c.stmt.loop_iter) for c in events
-                if c.owner in p.dropped and c.stmt.kind == "fill" and c.stmt.fill_kind == "append"}
+    appends = {
+        (c.stmt.attr, c.stmt.loop_iter)
+        for c in events
+        if c.owner in p.dropped and c.stmt.kind == "fill" and c.stmt.fill_kind == "append"
+    }
     for c in events:
         st = c.stmt
         if c.owner != p.cls or st.kind != "fill" or st.fill_kind != "setitem":
             continue
-        if (st.attr, st.loop_iter) not in appends or st.attr not in inl.out.attrs or st.attr not in inl.out.dropped_attrs:
+        if (
+            (st.attr, st.loop_iter) not in appends
+            or st.attr not in inl.out.attrs
+            or st.attr not in inl.out.dropped_attrs
+        ):
             continue
-        if not (st.loop_iter and st.loop_iter[0] == "call" and st.loop_iter[1] == "range" and len(st.loop_iter[2]) == 1):
+        if not (
+            st.loop_iter and st.loop_iter[0] == "call" and st.loop_iter[1] == "range" and len(st.loop_iter[2]) == 1
+        ):
             continue
         for node in _assigns_at(child, init, st.line, st.col):
             edit.to_append.add(id(node))
@@ -84,8 +99,13 @@ def _assigns_at(child, init, line: int, col: int) -> list:
     class V(cst.CSTVisitor):
         def visit_Assign(self, node):
             t = node.targets[0].target if len(node.targets) == 1 else None
-            if child.pos(node) == (line, col) and isinstance(t, cst.Subscript) and len(t.slice) == 1 \
-                    and isinstance(t.slice[0].slice, cst.Index) and isinstance(t.slice[0].slice.value, cst.Name):
+            if (
+                child.pos(node) == (line, col)
+                and isinstance(t, cst.Subscript)
+                and len(t.slice) == 1
+                and isinstance(t.slice[0].slice, cst.Index)
+                and isinstance(t.slice[0].slice.value, cst.Name)
+            ):
                 found.append(node)
 
     init.visit(V())

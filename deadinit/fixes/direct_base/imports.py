@@ -12,7 +12,6 @@ under another condition, from a star import, or not at all, is a blocker.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 import libcst as cst
 from libcst.metadata import ImportAssignment
@@ -24,8 +23,8 @@ from deadinit.semantics.exprs import dotted
 @dataclass(frozen=True)
 class ImportSpec:
     module: str  # absolute module
-    name: Optional[str]  # None: ``import module [as asname]``
-    asname: Optional[str]
+    name: str | None  # None: ``import module [as asname]``
+    asname: str | None
     guard: str = ""  # "" | "TYPE_CHECKING"
 
     @property
@@ -58,7 +57,11 @@ def _guards(module: cst.Module) -> dict:
                 visit(st.body.body, "try")
                 for h in st.handlers:
                     visit(h.body.body, "try")
-            elif hasattr(st, "body") and isinstance(getattr(st, "body"), cst.IndentedBlock) and not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            elif (
+                hasattr(st, "body")
+                and isinstance(st.body, cst.IndentedBlock)
+                and not isinstance(st, (cst.FunctionDef, cst.ClassDef))
+            ):
                 visit(st.body.body, "nested")
 
     visit(module.body, "")
@@ -91,7 +94,9 @@ def bindings(src: Src, name: str) -> list[tuple]:
             node = a.node
             guard = guards.get(id(node), "nested")
             for alias in node.names if not isinstance(node.names, cst.ImportStar) else []:
-                local = alias.evaluated_alias or (alias.evaluated_name.split(".")[0] if isinstance(node, cst.Import) else alias.evaluated_name)
+                local = alias.evaluated_alias or (
+                    alias.evaluated_name.split(".")[0] if isinstance(node, cst.Import) else alias.evaluated_name
+                )
                 if local != name:
                     continue
                 if isinstance(node, cst.Import):
@@ -112,7 +117,7 @@ def bindings(src: Src, name: str) -> list[tuple]:
     return out
 
 
-def _statement_of(module: cst.Module, node) -> Optional[cst.CSTNode]:
+def _statement_of(module: cst.Module, node) -> cst.CSTNode | None:
     for st in module.body:
         if st is node:
             return st
@@ -139,7 +144,7 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
     blockers: list[str] = []
     seen: set = set()
     for src, name in used:
-        if (src.path, name) in seen or name in BUILTINS and not bindings(src, name):
+        if (src.path, name) in seen or (name in BUILTINS and not bindings(src, name)):
             continue
         seen.add((src.path, name))
         if src.path == child.path:
@@ -155,8 +160,10 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
             continue
         key, guard, spec = pb[0]
         if name in rebound_globals(src):
-            blockers.append(f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
-                            f"an import would copy a stale value")
+            blockers.append(
+                f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
+                f"an import would copy a stale value"
+            )
             continue
         if key[0] == "def":
             specs.append(ImportSpec(src.module_name, name, None))
@@ -189,12 +196,22 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
             continue
         _insert(body, _stmt(s), _last_import(body) + 1)
     if guarded:
-        tc = next((i for i, st in enumerate(body) if isinstance(st, cst.If) and (dotted(st.test) or "").endswith("TYPE_CHECKING")), None)
+        tc = next(
+            (
+                i
+                for i, st in enumerate(body)
+                if isinstance(st, cst.If) and (dotted(st.test) or "").endswith("TYPE_CHECKING")
+            ),
+            None,
+        )
         if tc is None:
             if need_tc and not bindings(parse("<m>", "m", False, module.with_changes(body=body).code), "TYPE_CHECKING"):
                 _insert(body, _stmt(ImportSpec("typing", "TYPE_CHECKING", None)), _last_import(body) + 1)
-            block = cst.If(test=cst.Name("TYPE_CHECKING"), body=cst.IndentedBlock([_stmt(s) for s in guarded]),
-                           leading_lines=[cst.EmptyLine()])
+            block = cst.If(
+                test=cst.Name("TYPE_CHECKING"),
+                body=cst.IndentedBlock([_stmt(s) for s in guarded]),
+                leading_lines=[cst.EmptyLine()],
+            )
             _insert(body, block, _last_import(body) + 1)
         else:
             st = body[tc]
@@ -213,7 +230,9 @@ def _stmt(s: ImportSpec) -> cst.SimpleStatementLine:
 def _last_import(body: list) -> int:
     last = -1
     for i, st in enumerate(body):
-        if isinstance(st, cst.SimpleStatementLine) and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in st.body):
+        if isinstance(st, cst.SimpleStatementLine) and any(
+            isinstance(s, (cst.Import, cst.ImportFrom)) for s in st.body
+        ):
             last = i
         elif isinstance(st, (cst.FunctionDef, cst.ClassDef)):
             break
@@ -272,11 +291,15 @@ def remove_unused(text: str, names: set[str]) -> str:
                 return updated_node
             if not keep:
                 return cst.RemoveFromParent()
-            keep[-1] = keep[-1].with_changes(comma=updated_node.names[-1].comma if updated_node.lpar else cst.MaybeSentinel.DEFAULT)
+            keep[-1] = keep[-1].with_changes(
+                comma=updated_node.names[-1].comma if updated_node.lpar else cst.MaybeSentinel.DEFAULT
+            )
             return updated_node.with_changes(names=keep)
 
         def leave_Import(self, original_node, updated_node):
-            keep = [a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name.split(".")[0]) not in unused]
+            keep = [
+                a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name.split(".")[0]) not in unused
+            ]
             if len(keep) == len(updated_node.names):
                 return updated_node
             if not keep:

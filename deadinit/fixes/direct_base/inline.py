@@ -12,7 +12,6 @@ the import fixer; problems are collected as blockers.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -23,6 +22,7 @@ from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import Rebuild
 from deadinit.fixes.direct_base.slice import SliceInput, Unit, build, walk
 from deadinit.semantics.exprs import dotted, to_expr
+
 
 @dataclass
 class InlineResult:
@@ -64,17 +64,22 @@ class Inliner(KeepDecisions, Rebuild):
         module = index.class_module[owner]
         old_mro = set(self.p.mro)
 
-        def cls_of(node) -> Optional[str]:
+        def cls_of(node) -> str | None:
             d = dotted(node)
             return index.resolve(module, d) if d else None
 
         def is_self_type(node) -> bool:
             if isinstance(node, cst.Attribute) and node.attr.value == "__class__":
                 return isinstance(node.value, cst.Name) and node.value.value == self_name
-            return (isinstance(node, cst.Call) and dotted(node.func) == "type" and len(node.args) == 1
-                    and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == self_name)
+            return (
+                isinstance(node, cst.Call)
+                and dotted(node.func) == "type"
+                and len(node.args) == 1
+                and isinstance(node.args[0].value, cst.Name)
+                and node.args[0].value.value == self_name
+            )
 
-        def fold(test) -> Optional[bool]:
+        def fold(test) -> bool | None:
             if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
                 v = fold(test.expression)
                 return None if v is None else not v
@@ -86,7 +91,11 @@ class Inliner(KeepDecisions, Rebuild):
             if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_self_type(test.left):
                 op = test.comparisons[0].operator
                 target = cls_of(test.comparisons[0].comparator)
-                if target is not None and target != self.p.cls and isinstance(op, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
+                if (
+                    target is not None
+                    and target != self.p.cls
+                    and isinstance(op, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual))
+                ):
                     return isinstance(op, (cst.IsNot, cst.NotEqual))
             if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
                 first = test.args[0].value
@@ -114,20 +123,25 @@ class Inliner(KeepDecisions, Rebuild):
             return []
         fn = fns[0]
         params = fn.params
-        if params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) and isinstance(params.star_arg, cst.Param) \
-                or params.star_kwarg is not None:
+        if (
+            params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) and isinstance(params.star_arg, cst.Param)
+        ) or params.star_kwarg is not None:
             p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
             return []
         plist = list(params.posonly_params) + list(params.params)
         self_name = plist[0].name.value
         named = plist[1:] + list(params.kwonly_params)
         events = [c for c in self.an.chain.stmts if c.owner == owner]
-        effective = [c for i, c in enumerate(x for x in self.an.chain.stmts if x.active is not False)
-                     if i in self.an.effective and c.owner == owner]
+        effective = [
+            c
+            for i, c in enumerate(x for x in self.an.chain.stmts if x.active is not False)
+            if i in self.an.effective and c.owner == owner
+        ]
         penv = events[0].env if events else {}
         method_names = p.method_names()
         si = SliceInput(
-            self_name=self_name, pos=src.pos,
+            self_name=self_name,
+            pos=src.pos,
             eff={(c.stmt.line, c.stmt.col) for c in effective},
             events={(c.stmt.line, c.stmt.col) for c in events},
             fold=self._folder(owner, src, self_name, penv),

@@ -20,8 +20,9 @@ class KeepDecisions:
             self._mark(units, needed_names, needed_attrs)
             names, attrs = set(), set()
             if self.stay is not None:
-                self.stay.kept_ranges = base_ranges + [(path, u.line, u.end_line) for u in walk(units)
-                                                       if u.keep and u.kind in ("small", "def", "opaque")]
+                self.stay.kept_ranges = base_ranges + [
+                    (path, u.line, u.end_line) for u in walk(units) if u.keep and u.kind in ("small", "def", "opaque")
+                ]
                 self.stay.kept_pos |= {(owner, u.line, u.col) for u in walk(units) if u.keep}
             for u in walk(units):
                 if not u.keep:
@@ -43,9 +44,13 @@ class KeepDecisions:
         local_names = set(params)
         for u in walk(units):
             local_names |= u.defs
+
         def ok(u: Unit) -> bool:
-            return (u.uses & local_names) <= defined and u.self_reads <= (written | si.methods) \
+            return (
+                (u.uses & local_names) <= defined
+                and u.self_reads <= (written | si.methods)
                 and all(ok(x) for b in u.blocks for x in b)
+            )
 
         for u in walk(units):
             if (u.kind == "small" and u.role == "check") or is_check_block(u):
@@ -58,18 +63,24 @@ class KeepDecisions:
                 if si.self_name in u.uses:
                     self.p.block(f"{short(owner)}.__init__ line {u.line} passes self to another object: `{what}`")
                 elif self._needed(u.receiver):
-                    self.p.block(f"{short(owner)}.__init__ line {u.line} changes `{u.receiver}`, which code that stays reads: `{what}`")
+                    self.p.block(
+                        f"{short(owner)}.__init__ line {u.line} changes `{u.receiver}`, which code that stays reads: `{what}`"
+                    )
                 else:
                     self.out.dropped_effects.append(f"{short(owner)}.__init__ line {u.line}: `{what}`")
             elif u.kind == "small" and u.role == "return" and u is not units[-1]:
-                self.p.block(f"{short(owner)}.__init__ returns early (line {u.line}): inlining would skip the subclass's own code")
+                self.p.block(
+                    f"{short(owner)}.__init__ returns early (line {u.line}): inlining would skip the subclass's own code"
+                )
         declared = set()
         for u in walk(units):
             if u.role == "global":
                 declared |= u.defs
         for u in walk(units):
             if u.keep and u.defs & declared:
-                self.p.block(f"{short(owner)}.__init__ rebinds module global(s) {', '.join(sorted(u.defs & declared))} of its own module")
+                self.p.block(
+                    f"{short(owner)}.__init__ rebinds module global(s) {', '.join(sorted(u.defs & declared))} of its own module"
+                )
 
     def _stable(self, units: list[Unit], names: set, attrs: set) -> bool:
         before = [u.keep for u in walk(units)]
@@ -110,7 +121,9 @@ class KeepDecisions:
     def _needed(self, receiver: str) -> bool:
         if not receiver or receiver.startswith("<"):
             return True
-        return any(r == receiver or r.startswith(receiver + ".") or receiver.startswith(r + ".") and r.count(".") >= 1
-                   for r in self.retained)
+        return any(
+            r == receiver or r.startswith(receiver + ".") or (receiver.startswith(r + ".") and r.count(".") >= 1)
+            for r in self.retained
+        )
 
     # -- rebuilding ------------------------------------------------------------------

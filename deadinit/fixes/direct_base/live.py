@@ -37,7 +37,9 @@ class StayReads:
         for qn in plan.dropped:
             m = index.classes[qn].methods.get("__init__")
             if m is not None:
-                self._init_ranges[index.file_of(qn).path] = self._init_ranges.get(index.file_of(qn).path, []) + [(m.line, m.end_line)]
+                self._init_ranges[index.file_of(qn).path] = self._init_ranges.get(index.file_of(qn).path, []) + [
+                    (m.line, m.end_line)
+                ]
         self.kept_ranges: list = []  # (path, start, end) of statements the inliner keeps
         self.kept_pos: set = set()  # (owner, line, col) of units the inliner keeps
         self._cache: dict = {}
@@ -90,7 +92,11 @@ class StayReads:
         ext = self.p.analyzer.ext
         hit = False
         for a, mod in ext.by_attr.get(attr, []):
-            if a.in_class is not None and a.in_class in self.p.dropped and (a.in_class, a.in_function) not in self.an.reach.methods:
+            if (
+                a.in_class is not None
+                and a.in_class in self.p.dropped
+                and (a.in_class, a.in_function) not in self.an.reach.methods
+            ):
                 continue  # inside a dropped class's method that does not run on this class
             if a.in_class is not None and self._dead_built(a.in_class):
                 continue

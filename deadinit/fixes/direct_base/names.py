@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 
@@ -32,7 +30,11 @@ class _Names(cst.CSTVisitor):
             self._store_ids.add(id(t))
         elif isinstance(t, cst.Subscript):
             base = t.value
-            if isinstance(base, cst.Attribute) and isinstance(base.value, cst.Name) and base.value.value == self.self_name:
+            if (
+                isinstance(base, cst.Attribute)
+                and isinstance(base.value, cst.Name)
+                and base.value.value == self.self_name
+            ):
                 self.self_stores.add(base.attr.value)
 
     def visit_Assign(self, node: cst.Assign) -> None:
@@ -60,7 +62,7 @@ class _Names(cst.CSTVisitor):
     def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
         self._mark(node.target)
 
-    def visit_Attribute(self, node: cst.Attribute) -> Optional[bool]:
+    def visit_Attribute(self, node: cst.Attribute) -> bool | None:
         if isinstance(node.value, cst.Name) and node.value.value == self.self_name:
             if id(node) not in self._store_ids:
                 self.self_reads.add(node.attr.value)
@@ -72,11 +74,11 @@ class _Names(cst.CSTVisitor):
         if id(node) not in self._store_ids:
             self.loads.add(node.value)
 
-    def visit_Arg(self, node: cst.Arg) -> Optional[bool]:
+    def visit_Arg(self, node: cst.Arg) -> bool | None:
         node.value.visit(self)
         return False  # the keyword is not a name load
 
-    def visit_Param(self, node: cst.Param) -> Optional[bool]:
+    def visit_Param(self, node: cst.Param) -> bool | None:
         self.stores.add(node.name.value)
         if node.default is not None:
             node.default.visit(self)

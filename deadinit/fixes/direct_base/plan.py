@@ -62,35 +62,59 @@ def make_plan(result, options) -> Plan:
             plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(out.blockers), [], "refused"))
             continue
         if out.path in touched:
-            plan.refusals.append(Refusal(cls, parent, [], f"another class of {out.path} is re-based in this run: run again", [], "refused"))
+            plan.refusals.append(
+                Refusal(
+                    cls, parent, [], f"another class of {out.path} is re-based in this run: run again", [], "refused"
+                )
+            )
             continue
         problems = verify(result, out, settings, findings=False)
         if problems:
             plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(problems), [], "unsafe-rewrite"))
             continue
         touched.add(out.path)
-        keys = [f.key for f in list(result.findings) + list(result.unsure)
-                if f.cls == cls and f.code in ("DI001", "DI002", "DI003")]
+        keys = [
+            f.key
+            for f in list(result.findings) + list(result.unsure)
+            if f.cls == cls and f.code in ("DI001", "DI002", "DI003")
+        ]
         plan.files.append(FilePlan(out.path, out.old.encode(), out.new.encode(), out.regions, [cid]))
         own = _own_attrs(result.index, cls)
         allocations = {a.attr for a in r.attrs if a.allocation}
-        extra = {k: v for k, v in (("new_bases", out.new_bases), ("removed_bases", out.removed_bases))
-                 if k in {f.name for f in dataclasses.fields(Change)}}  # once model.Change has them
-        plan.changes.append(Change(**extra,
-            id=cid, strategy=STRATEGY, cls=cls, file=out.path, findings=keys,
-            attributes=[a for a in out.dropped_attrs if a not in own],
-            overwritten=[a for a in out.dropped_attrs if a in own], files=[out.path], parents=list(r.dropped), estimated_bytes=r.dead_bytes,
-            unknown_sizes=sum(1 for a in r.dead_allocations if a.bytes is None),
-            reads=[a for a in out.kept_attrs if a in allocations], notes=notes(out)))
+        extra = {
+            k: v
+            for k, v in (("new_bases", out.new_bases), ("removed_bases", out.removed_bases))
+            if k in {f.name for f in dataclasses.fields(Change)}
+        }  # once model.Change has them
+        plan.changes.append(
+            Change(
+                **extra,
+                id=cid,
+                strategy=STRATEGY,
+                cls=cls,
+                file=out.path,
+                findings=keys,
+                attributes=[a for a in out.dropped_attrs if a not in own],
+                overwritten=[a for a in out.dropped_attrs if a in own],
+                files=[out.path],
+                parents=list(r.dropped),
+                estimated_bytes=r.dead_bytes,
+                unknown_sizes=sum(1 for a in r.dead_allocations if a.bytes is None),
+                reads=[a for a in out.kept_attrs if a in allocations],
+                notes=notes(out),
+            )
+        )
     return plan
 
 
 def notes(out) -> list[str]:
     r = out.reuse
     base = "object" if r.suggestion == "object" else short(r.suggestion)
-    lines = [f"base {short(r.parent)} -> {base}",
-             f"new_bases: {', '.join(out.new_bases) or 'object'}; removed_bases: {', '.join(out.removed_bases)}",
-             f"copied {out.copied_lines} lines"]
+    lines = [
+        f"base {short(r.parent)} -> {base}",
+        f"new_bases: {', '.join(out.new_bases) or 'object'}; removed_bases: {', '.join(out.removed_bases)}",
+        f"copied {out.copied_lines} lines",
+    ]
     if out.copied_methods:
         lines.append("helpers copied: " + ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods))
     if out.copied_class_attrs:

@@ -23,7 +23,6 @@ nothing.  ``rewrite_class`` is pure (sources in, new source text out).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -38,7 +37,7 @@ DEFAULT_MAX_COPY_LINES = 400
 @dataclass
 class Outcome:
     cls: str
-    reuse: Optional[Reuse] = None
+    reuse: Reuse | None = None
     path: str = ""
     old: str = ""
     new: str = ""
@@ -79,7 +78,7 @@ class ClassPlan:
         if reason not in self.blockers:
             self.blockers.append(reason)
 
-    def init_target(self, owner: str, target: str) -> Optional[str]:
+    def init_target(self, owner: str, target: str) -> str | None:
         """Class whose ``__init__`` a ``super().__init__`` / ``P.__init__(self)`` in ``owner`` runs."""
         if target == "super":
             r = self.index.resolve_method(self.mro, "__init__", after=owner)
@@ -87,7 +86,7 @@ class ClassPlan:
             qn = self.index.resolve(self.index.class_module[owner], target)
             if qn is None or qn not in self.mro:
                 return None
-            r = self.index.resolve_method(self.mro[self.mro.index(qn):], "__init__")
+            r = self.index.resolve_method(self.mro[self.mro.index(qn) :], "__init__")
         return r[0] if r else None
 
     def method_names(self) -> set:
@@ -103,15 +102,15 @@ class ClassPlan:
         return set(method_reads(self.index, self.mro, [r], "called").reads)
 
 
-def plan(result, options) -> "object":
+def plan(result, options) -> object:
     from deadinit.fixes.direct_base.plan import make_plan
+
     return make_plan(result, options)
 
 
-
-
-def rewrite_class(result, cls: str, max_copy_lines: int = DEFAULT_MAX_COPY_LINES,
-                  sources: Optional[Sources] = None, force: bool = False) -> Outcome:
+def rewrite_class(
+    result, cls: str, max_copy_lines: int = DEFAULT_MAX_COPY_LINES, sources: Sources | None = None, force: bool = False
+) -> Outcome:
     """Rewrite ``cls`` onto its suggested base; pure: returns the new text of its module."""
     from deadinit.fixes.direct_base.build import build_rewrite
 

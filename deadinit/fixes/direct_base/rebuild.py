@@ -58,25 +58,43 @@ class Rebuild:
             if len(u.blocks) > 1 and any(x.keep for x in u.blocks[1]):
                 if isinstance(n.orelse, cst.If):
                     sub = self._rebuild(u.blocks[1], owner, src, self_name, replace)
-                    orelse = sub[0] if len(sub) == 1 and isinstance(sub[0], cst.If) else cst.Else(cst.IndentedBlock(sub))
+                    orelse = (
+                        sub[0] if len(sub) == 1 and isinstance(sub[0], cst.If) else cst.Else(cst.IndentedBlock(sub))
+                    )
                 else:
-                    orelse = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace))
+                    orelse = n.orelse.with_changes(
+                        body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace)
+                    )
             return n.with_changes(body=body, orelse=orelse)
         if u.kind in ("loop", "with"):
             body = self._suite(n.body, u.blocks[0], owner, src, self_name, replace)
             changes = {"body": body}
             if u.kind == "loop" and len(u.blocks) > 1:
                 kept = any(x.keep for x in u.blocks[1])
-                changes["orelse"] = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace)) if kept else None
+                changes["orelse"] = (
+                    n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, src, self_name, replace))
+                    if kept
+                    else None
+                )
             return n.with_changes(**changes)
         if u.kind == "try":
             body = self._suite(n.body, u.blocks[0], owner, src, self_name, replace)
-            handlers = [h.with_changes(body=self._suite(h.body, b, owner, src, self_name, replace))
-                        for h, b in zip(n.handlers, u.blocks[1:1 + len(n.handlers)])]
+            handlers = [
+                h.with_changes(body=self._suite(h.body, b, owner, src, self_name, replace))
+                for h, b in zip(n.handlers, u.blocks[1 : 1 + len(n.handlers)])
+            ]
             k = 1 + len(n.handlers)
-            orelse = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[k], owner, src, self_name, replace)) \
-                if n.orelse is not None else None
-            final = n.finalbody.with_changes(body=self._suite(n.finalbody.body, u.blocks[k + 1], owner, src, self_name, replace)) \
-                if n.finalbody is not None else None
+            orelse = (
+                n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[k], owner, src, self_name, replace))
+                if n.orelse is not None
+                else None
+            )
+            final = (
+                n.finalbody.with_changes(
+                    body=self._suite(n.finalbody.body, u.blocks[k + 1], owner, src, self_name, replace)
+                )
+                if n.finalbody is not None
+                else None
+            )
             return n.with_changes(body=body, handlers=handlers, orelse=orelse, finalbody=final)
         return n

@@ -22,8 +22,8 @@ Local bindings are assumed free of side effects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import libcst as cst
 
@@ -48,14 +48,14 @@ class Unit:
     eff: bool = False  # matches an effective chain event
     has_event: bool = False
     blocks: list = field(default_factory=list)  # list[list[Unit]] for compounds
-    line_node: Optional[cst.SimpleStatementLine] = None
+    line_node: cst.SimpleStatementLine | None = None
     keep: bool = False
     receiver: str = ""  # effect: dotted object it acts on
     inline: object = None  # super: the call node, when the next __init__ is inlined too
 
 
-def _is_super_init(call: cst.BaseExpression, self_name: str) -> Optional[str]:
-    """"super" / dotted parent for ``super().__init__(...)`` / ``P.__init__(self, ...)``."""
+def _is_super_init(call: cst.BaseExpression, self_name: str) -> str | None:
+    """ "super" / dotted parent for ``super().__init__(...)`` / ``P.__init__(self, ...)``."""
     if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "__init__"):
         return None
     v = call.func.value
@@ -152,19 +152,39 @@ def _stmt(st, si: SliceInput, out: list[Unit]) -> None:
         return
     if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
         n = names_of(st, si.self_name)
-        out.append(Unit(st, "def", line=line, col=col, defs={st.name.value}, uses=n.loads - n.stores,
-                        self_reads=n.self_reads))
+        out.append(
+            Unit(st, "def", line=line, col=col, defs={st.name.value}, uses=n.loads - n.stores, self_reads=n.self_reads)
+        )
         return
     n = names_of(st, si.self_name)
-    out.append(Unit(st, "opaque", line=line, col=col, defs=n.stores, uses=n.loads, self_reads=n.self_reads,
-                    self_writes=n.self_stores))
+    out.append(
+        Unit(
+            st,
+            "opaque",
+            line=line,
+            col=col,
+            defs=n.stores,
+            uses=n.loads,
+            self_reads=n.self_reads,
+            self_writes=n.self_stores,
+        )
+    )
 
 
 def _small(small, line_node, si: SliceInput) -> Unit:
     line, col = si.pos(small)
     n = names_of(small, si.self_name)
-    u = Unit(small, "small", line=line, col=col, defs=n.stores, uses=n.loads, self_reads=n.self_reads,
-             self_writes=n.self_stores, line_node=line_node)
+    u = Unit(
+        small,
+        "small",
+        line=line,
+        col=col,
+        defs=n.stores,
+        uses=n.loads,
+        self_reads=n.self_reads,
+        self_writes=n.self_stores,
+        line_node=line_node,
+    )
     u.has_event = (line, col) in si.events
     u.eff = (line, col) in si.eff
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
@@ -178,7 +198,11 @@ def _small(small, line_node, si: SliceInput) -> Unit:
                 u.inline = call
         elif u.has_event and u.self_writes:
             u.role = "attr"
-        elif isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value == si.self_name:
+        elif (
+            isinstance(call.func, cst.Attribute)
+            and isinstance(call.func.value, cst.Name)
+            and call.func.value.value == si.self_name
+        ):
             u.role = "self_call"
         elif fn.split(".")[0] in _LOG_ROOTS:
             u.role = "check"
@@ -188,7 +212,9 @@ def _small(small, line_node, si: SliceInput) -> Unit:
                 u.role, u.self_writes = "attr", {fill}
             else:
                 u.role = "effect"
-                u.receiver = dotted(call.func.value) if isinstance(call.func, cst.Attribute) and dotted(call.func.value) else fn
+                u.receiver = (
+                    dotted(call.func.value) if isinstance(call.func, cst.Attribute) and dotted(call.func.value) else fn
+                )
     elif isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
         if isinstance(small, cst.AnnAssign) and small.value is None:
             u.role = "noop"
@@ -216,7 +242,7 @@ def _small(small, line_node, si: SliceInput) -> Unit:
     return u
 
 
-def _self_fill(call: cst.Call, self_name: str) -> Optional[str]:
+def _self_fill(call: cst.Call, self_name: str) -> str | None:
     f = call.func
     if isinstance(f, cst.Attribute) and isinstance(f.value, cst.Attribute):
         inner = f.value
@@ -247,5 +273,8 @@ def walk(units: list[Unit]):
 
 def is_check_block(u: Unit) -> bool:
     """``if cond: raise ...`` (and log lines): a validation, not a builder."""
-    return u.kind == "if" and all(x.kind == "small" and x.role in ("check",) for b in u.blocks for x in walk(b)) \
+    return (
+        u.kind == "if"
+        and all(x.kind == "small" and x.role in ("check",) for b in u.blocks for x in walk(b))
         and any(isinstance(x.node, cst.Raise) for b in u.blocks for x in walk(b))
+    )

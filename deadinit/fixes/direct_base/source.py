@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
 
-BUILTINS = set(dir(builtins)) | {"__name__", "__file__", "__doc__", "__spec__", "__package__", "__loader__",
-                                 "__builtins__", "__path__", "__annotations__", "__dict__", "__module__",
-                                 "__qualname__", "__class__"}
+BUILTINS = set(dir(builtins)) | {
+    "__name__",
+    "__file__",
+    "__doc__",
+    "__spec__",
+    "__package__",
+    "__loader__",
+    "__builtins__",
+    "__path__",
+    "__annotations__",
+    "__dict__",
+    "__module__",
+    "__qualname__",
+    "__class__",
+}
 
 
 @dataclass
@@ -32,9 +43,9 @@ class Src:
         p = self.positions.get(node)
         return p.end.line if p is not None else 0
 
-    def class_node(self, qualname: str) -> Optional[cst.ClassDef]:
+    def class_node(self, qualname: str) -> cst.ClassDef | None:
         """The ClassDef of ``qualname`` (module-level or nested in classes)."""
-        rest = qualname[len(self.module_name) + 1:] if qualname.startswith(self.module_name + ".") else qualname
+        rest = qualname[len(self.module_name) + 1 :] if qualname.startswith(self.module_name + ".") else qualname
         body = self.module.body
         node = None
         for part in rest.split("."):
@@ -49,7 +60,7 @@ class Src:
         return [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == name]
 
     def resolution(self, name_node: cst.Name) -> str:
-        """"local" | "global" | "builtin" | "unresolved" for a loaded name."""
+        """ "local" | "global" | "builtin" | "unresolved" for a loaded name."""
         scope = self.scopes.get(name_node)
         if scope is None:
             return "unresolved"
@@ -65,14 +76,14 @@ class Src:
             return "global"
         return "local"
 
-    def global_scope(self) -> Optional[GlobalScope]:
+    def global_scope(self) -> GlobalScope | None:
         for s in self.scopes.values():
             if isinstance(s, GlobalScope):
                 return s
         return None
 
 
-def parse(path: str, module_name: str, is_package: bool, text: Optional[str] = None) -> Src:
+def parse(path: str, module_name: str, is_package: bool, text: str | None = None) -> Src:
     if text is None:
         with open(path, encoding="utf-8") as f:
             text = f.read()

@@ -16,7 +16,6 @@ attribute can keep the statements it reads alive, so this runs to a fixpoint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 
@@ -35,10 +34,10 @@ class Group:
     dead: dict  # owner -> set of attributes still planned
     path: list = field(default_factory=list)  # chain.inits[0 .. top]
     flag: str = ""
-    reuse: Optional[str] = None  # an existing flag parameter of the top class the leaf already passes
+    reuse: str | None = None  # an existing flag parameter of the top class the leaf already passes
     guards: dict = field(default_factory=dict)  # owner -> Guard
     dropped: dict = field(default_factory=dict)  # (owner, attr) -> reason
-    refusal: Optional[str] = None
+    refusal: str | None = None
 
     @property
     def id(self) -> str:
@@ -71,7 +70,7 @@ class GroupBuilder:
         return g
 
     # -- the chain from the subclass to the top allocating ancestor ------------
-    def _path(self, g: Group, an) -> Optional[str]:
+    def _path(self, g: Group, an) -> str | None:
         if an is None:
             return "no analysis for this class"
         inits = an.chain.inits
@@ -90,8 +89,10 @@ class GroupBuilder:
             if caller != g.path[i - 1]:
                 return f"{short(cls)}.__init__ is not called directly by {short(g.path[i - 1])}.__init__"
             if st.star_args:
-                return (f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
-                        f"(line {st.line}): a flag cannot be threaded through it safely")
+                return (
+                    f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
+                    f"(line {st.line}): a flag cannot be threaded through it safely"
+                )
             if self.src.super_call(caller, st.line) is None:
                 return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
         for sub in sorted(self.index.all_subclasses(g.leaf)):
@@ -99,13 +100,17 @@ class GroupBuilder:
             for i in range(len(g.path) - 1):
                 nxt = self.index.resolve_method(mro, "__init__", after=g.path[i]) if g.path[i] in mro else None
                 if nxt is not None and nxt[0] != g.path[i + 1]:
-                    return (f"{short(sub)} inherits {short(g.path[i])}.__init__, but in its MRO super().__init__ "
-                            f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
-                            "wrong class")
+                    return (
+                        f"{short(sub)} inherits {short(g.path[i])}.__init__, but in its MRO super().__init__ "
+                        f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
+                        "wrong class"
+                    )
         top = self.src.init(g.path[-1])
         if top.has_star():
-            return (f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
-                    "arguments they capture")
+            return (
+                f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
+                "arguments they capture"
+            )
         _, _, env = an.chain.calls[g.path[-1]]
         bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
         g.reuse = bound[0] if bound else None
@@ -151,8 +156,10 @@ class GroupBuilder:
         live = solve(src.units, attrs, keep, forbidden, done, set(moves))
         where = f"{short(owner)}.__init__"
         for a, ln in live.live_writes.items():
-            conflicts.setdefault((owner, a), f"{where} line {ln} writes self.{a} in a statement that also does "
-                                              "work that stays: it cannot be split")
+            conflicts.setdefault(
+                (owner, a),
+                f"{where} line {ln} writes self.{a} in a statement that also does work that stays: it cannot be split",
+            )
         for u in live.live_units:
             built = tuple(u.self_assigns) + tuple(sorted(u.self_fills))
             for name, ln in u.reads_self.items():
@@ -160,15 +167,20 @@ class GroupBuilder:
                     continue
                 for a in sorted(self.closure(mro, name) & attrs):
                     via = "" if name == a else f" through self.{name}()"
-                    what = (f"builds {', '.join('self.' + b for b in built)}, which stays, from self.{a}{via}"
-                            if built else f"stays and reads self.{a}{via}")
+                    what = (
+                        f"builds {', '.join('self.' + b for b in built)}, which stays, from self.{a}{via}"
+                        if built
+                        else f"stays and reads self.{a}{via}"
+                    )
                     conflicts.setdefault((owner, a), f"kept by live work: {where} line {ln} {what}")
         for a in attrs:
             f = facts.get((owner, a))
-            for c in (f.stmts if f else ()):
+            for c in f.stmts if f else ():
                 if not live.covers(c.stmt.line, c.stmt.end_line):
-                    conflicts.setdefault((owner, a), f"{where} line {c.stmt.line} mixes building self.{a} with "
-                                                     "work that stays: it cannot be split")
+                    conflicts.setdefault(
+                        (owner, a),
+                        f"{where} line {c.stmt.line} mixes building self.{a} with work that stays: it cannot be split",
+                    )
         return Guard("", live, set(attrs), list_iters, src.by_id, list(moves.values()))
 
     def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:
@@ -181,8 +193,10 @@ class GroupBuilder:
         for a in sorted(attrs & items & assigned):
             it = _list_iter(src.units, a)
             if it is None:
-                conflicts[(owner, a)] = (f"{short(lower[0])} fills self.{a}[...] element-wise, but the list "
-                                         f"{short(owner)}.__init__ builds has no length that can be reproduced")
+                conflicts[(owner, a)] = (
+                    f"{short(lower[0])} fills self.{a}[...] element-wise, but the list "
+                    f"{short(owner)}.__init__ builds has no length that can be reproduced"
+                )
                 continue
             r = _Reads(src.self_name, 0)
             it.visit(r)
@@ -202,14 +216,15 @@ class GroupBuilder:
                 if not starts:
                     continue
                 end = pos.get(id(f.killer), len(events)) if f.killer is not None else len(events)
-                for c in events[min(starts) + 1: end]:
+                for c in events[min(starts) + 1 : end]:
                     if c.owner == owner or not (self.closure_of(mro, c.stmt.reads) & {a}):
                         continue
                     gd = g.guards.get(c.owner)
                     if gd is not None and gd.live.covers(c.stmt.line, c.stmt.end_line):
                         continue
-                    conflicts[(owner, a)] = (f"{short(c.owner)}.__init__ line {c.stmt.line} reads self.{a} "
-                                             "before it is re-assigned")
+                    conflicts[(owner, a)] = (
+                        f"{short(c.owner)}.__init__ line {c.stmt.line} reads self.{a} before it is re-assigned"
+                    )
                     break
 
     def closure(self, mro: list, name: str) -> set:
@@ -226,7 +241,7 @@ class GroupBuilder:
         return out
 
 
-def _list_iter(units, attr: str) -> Optional[cst.BaseExpression]:
+def _list_iter(units, attr: str) -> cst.BaseExpression | None:
     """The iterable of the loop (or comprehension) that builds ``self.attr`` with one element per item."""
     for u in walk_units(units):
         node = u.node
@@ -247,8 +262,12 @@ def _list_iter(units, attr: str) -> Optional[cst.BaseExpression]:
 def _guarded_by(node, flag: str) -> bool:
     """``if not <flag>:``: a block the flag already guards (left as it is)."""
     t = getattr(node, "test", None) if isinstance(node, cst.If) else None
-    return (isinstance(t, cst.UnaryOperation) and isinstance(t.operator, cst.Not)
-            and isinstance(t.expression, cst.Name) and t.expression.value == flag)
+    return (
+        isinstance(t, cst.UnaryOperation)
+        and isinstance(t.operator, cst.Not)
+        and isinstance(t.expression, cst.Name)
+        and t.expression.value == flag
+    )
 
 
 def _jumps(node) -> bool:

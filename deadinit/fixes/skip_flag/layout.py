@@ -14,8 +14,9 @@ _EMPTY = cst.Module(body=[])
 
 
 def _pw(extra: str) -> cst.ParenthesizedWhitespace:
-    return cst.ParenthesizedWhitespace(first_line=cst.TrailingWhitespace(), empty_lines=[], indent=True,
-                                       last_line=cst.SimpleWhitespace(extra))
+    return cst.ParenthesizedWhitespace(
+        first_line=cst.TrailingWhitespace(), empty_lines=[], indent=True, last_line=cst.SimpleWhitespace(extra)
+    )
 
 
 def _too_long(code: str, column: int, limit: int) -> bool:
@@ -24,8 +25,9 @@ def _too_long(code: str, column: int, limit: int) -> bool:
 
 
 def _header(func: cst.FunctionDef) -> str:
-    code = _EMPTY.code_for_node(func.with_changes(body=cst.SimpleStatementSuite(body=[cst.Pass()]),
-                                                  leading_lines=[], decorators=[])).rstrip("\n")
+    code = _EMPTY.code_for_node(
+        func.with_changes(body=cst.SimpleStatementSuite(body=[cst.Pass()]), leading_lines=[], decorators=[])
+    ).rstrip("\n")
     return code[: -len(" pass")] if code.endswith(" pass") else code
 
 
@@ -63,9 +65,10 @@ def fit_params(func: cst.FunctionDef, column: int, limit: int, indent: str) -> c
         return func  # unusual signatures are left as written
     for one in (False, True):
         params = _relayout(list(p.params) + list(p.kwonly_params), "whitespace_after_param", indent, one)
-        new = func.with_changes(params=p.with_changes(params=params[: len(p.params)],
-                                                      kwonly_params=params[len(p.params):]),
-                                whitespace_before_params=_pw(indent))
+        new = func.with_changes(
+            params=p.with_changes(params=params[: len(p.params)], kwonly_params=params[len(p.params) :]),
+            whitespace_before_params=_pw(indent),
+        )
         if one or not _too_long(_header(new), column, limit):
             return new
     return func  # pragma: no cover

@@ -14,8 +14,8 @@ when kept work still needs a dead attribute.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from deadinit.fixes.skip_flag.units import COMPOUND, OPAQUE, SIMPLE, Unit, walk_units
 
@@ -41,9 +41,14 @@ class Liveness:
         return out
 
 
-def solve(units: list[Unit], dead_attrs: Iterable[str], keep_names: Iterable[str] = (),
-          forbidden_globals: Optional[set] = None, done: Optional[set] = None,
-          forced: Optional[set] = None) -> Liveness:
+def solve(
+    units: list[Unit],
+    dead_attrs: Iterable[str],
+    keep_names: Iterable[str] = (),
+    forbidden_globals: set | None = None,
+    done: set | None = None,
+    forced: set | None = None,
+) -> Liveness:
     """Dead units of ``units`` for attributes ``dead_attrs``.
 
     ``keep_names``: locals that must stay defined (read by code the rewrite adds).
@@ -88,8 +93,14 @@ class _Pass:
         key = id(u.node)
         if key in self._memo:
             return self._memo[key]
-        ok = (u.kind != OPAQUE and not u.other_writes and set(u.self_assigns) <= self.D
-              and u.self_fills <= self.D and u.names_written <= self.L and u.globals_declared <= self.L)
+        ok = (
+            u.kind != OPAQUE
+            and not u.other_writes
+            and set(u.self_assigns) <= self.D
+            and u.self_fills <= self.D
+            and u.names_written <= self.L
+            and u.globals_declared <= self.L
+        )
         if ok and u.kind == COMPOUND:
             ok = all(self.inner_dead(v) for b in u.blocks for v in b)
         self._memo[key] = ok
@@ -100,8 +111,11 @@ class _Pass:
             return True
         if not u.can_wrap or not self.inner_dead(u):
             return False
-        return any(v.weight > 0 and (v.self_assigns or v.self_fills or v.names_written)
-                   for v in walk_units([u]) if v.kind == SIMPLE)
+        return any(
+            v.weight > 0 and (v.self_assigns or v.self_fills or v.names_written)
+            for v in walk_units([u])
+            if v.kind == SIMPLE
+        )
 
     def block(self, units: list[Unit]) -> bool:
         """Visit a block; True when some unit in it is guarded."""

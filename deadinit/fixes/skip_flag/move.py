@@ -23,7 +23,6 @@ parent skips building (its list becomes ``[None for _ in <same iterable>]``):
 from __future__ import annotations
 
 import builtins
-from typing import Optional
 
 import libcst as cst
 
@@ -33,7 +32,7 @@ from deadinit.fixes.skip_flag.units import SIMPLE, Unit, walk_units
 _BUILTINS = set(dir(builtins))
 
 
-def alias_of(u: Unit, self_name: str) -> Optional[str]:
+def alias_of(u: Unit, self_name: str) -> str | None:
     """X when the unit is exactly ``self.Y = self.X``."""
     node = u.node
     if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
@@ -48,17 +47,25 @@ def alias_of(u: Unit, self_name: str) -> Optional[str]:
 
 def movable(u: Unit, self_name: str) -> bool:
     node = u.node
-    return (u.kind == SIMPLE and isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1
-            and isinstance(node.body[0], (cst.Assign, cst.AnnAssign)) and bool(u.self_assigns)
-            and not u.self_fills and not u.other_writes and not u.names_written
-            and u.reads_names <= {self_name} | _BUILTINS)
+    return (
+        u.kind == SIMPLE
+        and isinstance(node, cst.SimpleStatementLine)
+        and len(node.body) == 1
+        and isinstance(node.body[0], (cst.Assign, cst.AnnAssign))
+        and bool(u.self_assigns)
+        and not u.self_fills
+        and not u.other_writes
+        and not u.names_written
+        and u.reads_names <= {self_name} | _BUILTINS
+    )
 
 
-def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[Optional[tuple], Optional[str]]:
+def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[tuple | None, str | None]:
     """((class, statement to insert after, code), None) or (None, why it cannot move)."""
     src = builder.src.init(owner)
-    why = f"{short(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + \
-          ", ".join(f"self.{y}" for y in u.self_assigns)
+    why = f"{short(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + ", ".join(
+        f"self.{y}" for y in u.self_assigns
+    )
     killer = fact.killer if fact is not None else None
     if killer is None or killer.owner not in g.path[: g.path.index(owner)]:
         return None, why + ", and no subclass refills the list"
@@ -78,14 +85,17 @@ def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[O
     mro = builder.index.mro(g.leaf) or [g.leaf]
     events = [c for c in an.chain.stmts if c.active is not False]
     last_own = max((i for i, c in enumerate(events) if c.owner == owner), default=-1)
-    for c in events[last_own + 1:]:
+    for c in events[last_own + 1 :]:
         if c.owner == killer.owner and c.stmt.line > after.end:
             break
         if c.owner == owner:
             continue
         if ys & builder.closure_of(mro, c.stmt.reads) or c.stmt.attr in ys:
             return None, why + f", which {short(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled"
-    line = u.node.with_changes(leading_lines=[
-        cst.EmptyLine(comment=cst.Comment(f"# deadinit: moved here from {short(owner)}.__init__,")),
-        cst.EmptyLine(comment=cst.Comment("# which skips it when <flag>=True"))])
+    line = u.node.with_changes(
+        leading_lines=[
+            cst.EmptyLine(comment=cst.Comment(f"# deadinit: moved here from {short(owner)}.__init__,")),
+            cst.EmptyLine(comment=cst.Comment("# which skips it when <flag>=True")),
+        ]
+    )
     return (killer.owner, after.node, line), None

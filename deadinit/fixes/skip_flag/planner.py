@@ -41,11 +41,11 @@ import re
 import libcst as cst
 
 from deadinit.analysis.reach import short
-from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.layout import line_limit
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import Sources
+from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 
 STRATEGY = "skip-flag"
 CODES = ("DI001", "DI002")
@@ -53,8 +53,6 @@ CODES = ("DI001", "DI002")
 
 def plan(result, options: FixOptions) -> Plan:
     return _Planner(result, options).run()
-
-
 
 
 def class_matches(qualname: str, wanted) -> bool:
@@ -152,8 +150,10 @@ class _Planner:
                 if all(x.flag != g.flag for x in e.guards):
                     e.guards.append(guard)
                     for cls, after, stmt in guard.moves:
-                        lead = [ln.with_changes(comment=cst.Comment(ln.comment.value.replace("<flag>", g.flag)))
-                                for ln in stmt.leading_lines]
+                        lead = [
+                            ln.with_changes(comment=cst.Comment(ln.comment.value.replace("<flag>", g.flag)))
+                            for ln in stmt.leading_lines
+                        ]
                         stmt = stmt.with_changes(leading_lines=lead)
                         edit(cls).inserts.setdefault(id(after), []).append(stmt)
                 self._owners.setdefault(owner, set()).add(g.id)
@@ -203,18 +203,43 @@ class _Planner:
         over = _uniq(f.attribute for f in fixed if f.code == "DI001")
         sizes = [f.estimated_bytes for f in fixed]
         skipped = set(unread) | set(over)
-        reads = sorted(a for a in an.live if a not in skipped and any(
-            c.owner != g.leaf and c.stmt.kind == "assign" and c.stmt.attr == a and c.stmt.alloc is not None
-            and c.active is not False for c in an.chain.stmts))
+        reads = sorted(
+            a
+            for a in an.live
+            if a not in skipped
+            and any(
+                c.owner != g.leaf
+                and c.stmt.kind == "assign"
+                and c.stmt.attr == a
+                and c.stmt.alloc is not None
+                and c.active is not False
+                for c in an.chain.stmts
+            )
+        )
         notes = [f"{short(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
-        notes += [f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
-                  f"{short(o)}.__init__ into {short(cls)}.__init__, after it refills the list"
-                  for o, gd in g.guards.items() for cls, _, st in gd.moves]
+        notes += [
+            f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
+            f"{short(o)}.__init__ into {short(cls)}.__init__, after it refills the list"
+            for o, gd in g.guards.items()
+            for cls, _, st in gd.moves
+        ]
         notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
-        return Change(g.id, STRATEGY, g.leaf, self.index.file_of(g.leaf).path, unread, [f.key for f in fixed],
-                      over, sorted(self._files.get(g.id, ())), g.flag, [c for c in g.path[1:]],
-                      sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
-                      sum(1 for s in sizes if s is None), reads, notes)
+        return Change(
+            g.id,
+            STRATEGY,
+            g.leaf,
+            self.index.file_of(g.leaf).path,
+            unread,
+            [f.key for f in fixed],
+            over,
+            sorted(self._files.get(g.id, ())),
+            g.flag,
+            [c for c in g.path[1:]],
+            sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
+            sum(1 for s in sizes if s is None),
+            reads,
+            notes,
+        )
 
 
 class _Replace(cst.CSTTransformer):
@@ -237,15 +262,19 @@ def root_attr(g: Group) -> str:
     def key(f):
         feeds = set(f.extra.get("feeds") or ()) & dead
         return (-len(feeds), f.code != "DI001", -order.get(f.parent, 0), f.line, f.attribute)
+
     return min((f for f in g.findings if f.attribute in g.dead.get(f.parent, ())), key=key).attribute
 
 
 def kept_reason(f) -> str:
     kept = f.extra.get("kept_by") or []
     if kept:
-        return ("not fixable: the parent's value is still used: " + ", ".join(f"self.{k}" for k in kept)
-                + f" {'is' if len(kept) == 1 else 'are'} built from it and stay live, so "
-                f"{short(f.parent)} must keep allocating self.{f.attribute}")
+        return (
+            "not fixable: the parent's value is still used: "
+            + ", ".join(f"self.{k}" for k in kept)
+            + f" {'is' if len(kept) == 1 else 'are'} built from it and stay live, so "
+            f"{short(f.parent)} must keep allocating self.{f.attribute}"
+        )
     return "not fixable: " + str(f.extra.get("not_fixable") or "the analysis marks this finding as not fixable")
 
 

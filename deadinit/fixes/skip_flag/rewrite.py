@@ -9,8 +9,8 @@ assigns to ``None`` (or, for a list the subclass later fills element-wise, to
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import libcst as cst
 
@@ -35,7 +35,7 @@ class FunctionEdit:
     self_name: str = "self"
     add_params: list = field(default_factory=list)  # flags to add as parameters
     call_kwargs: list = field(default_factory=list)  # (flag, value source) for the super().__init__ call
-    call_node: Optional[cst.Call] = None
+    call_node: cst.Call | None = None
     guards: list = field(default_factory=list)
     inserts: dict = field(default_factory=dict)  # id(statement) -> statements to add after it
 
@@ -97,8 +97,11 @@ class _Rebuild:
         if attrs:
             lines = [self.else_value(a, guards) for a in attrs]
             orelse = cst.Else(body=cst.IndentedBlock(body=[cst.parse_statement(s) for s in lines]))
-        out.append(cst.If(test=cst.parse_expression(test), body=cst.IndentedBlock(body=body), orelse=orelse,
-                          leading_lines=lead))
+        out.append(
+            cst.If(
+                test=cst.parse_expression(test), body=cst.IndentedBlock(body=body), orelse=orelse, leading_lines=lead
+            )
+        )
 
     def else_value(self, attr: str, guards) -> str:
         for g in guards:
@@ -170,8 +173,12 @@ def _append(elements: list, new) -> list:
 
 def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
     """``flag: bool = False`` as the last parameter that can be passed by keyword."""
-    new = cst.Param(name=cst.Name(flag), annotation=cst.Annotation(cst.Name("bool")), default=cst.Name("False"),
-                    equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")))
+    new = cst.Param(
+        name=cst.Name(flag),
+        annotation=cst.Annotation(cst.Name("bool")),
+        default=cst.Name("False"),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")),
+    )
     star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else None
     kw = list(params.kwonly_params)
     if params.star_kwarg is not None:  # ``..., new, **kwargs``: new takes the comma before **kwargs
@@ -190,13 +197,19 @@ def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
 
 
 def add_kwarg(call: cst.Call, flag: str, value: str) -> cst.Call:
-    new = cst.Arg(keyword=cst.Name(flag), value=cst.Name(value),
-                  equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+    new = cst.Arg(
+        keyword=cst.Name(flag),
+        value=cst.Name(value),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
     args = list(call.args)
     if args and args[-1].star == "**":
         before = args[-2] if len(args) > 1 else None
-        new = new.with_changes(comma=before.comma if before is not None and isinstance(before.comma, cst.Comma)
-                               else cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        new = new.with_changes(
+            comma=before.comma
+            if before is not None and isinstance(before.comma, cst.Comma)
+            else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        )
         return call.with_changes(args=args[:-1] + [new, args[-1]])
     return call.with_changes(args=_append(args, new))
 
@@ -215,8 +228,9 @@ class _CallEdit(cst.CSTTransformer):
         return updated
 
 
-def rewrite_function(func: cst.FunctionDef, edit: FunctionEdit, pos: Callable, limit: int = 88,
-                     indent: str = "    ") -> tuple[cst.FunctionDef, list]:
+def rewrite_function(
+    func: cst.FunctionDef, edit: FunctionEdit, pos: Callable, limit: int = 88, indent: str = "    "
+) -> tuple[cst.FunctionDef, list]:
     """The rewritten function and the line ranges of the original it changes."""
     rb = _Rebuild(edit, pos)
     regions: list[tuple[int, int]] = []

@@ -8,7 +8,6 @@ sit there (a class's ``__init__``, its ``super().__init__(...)`` call) through
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -55,7 +54,7 @@ class Sources:
         self.files: dict[str, SourceFile] = {}
         self.errors: dict[str, str] = {}
 
-    def file(self, path: str) -> Optional[SourceFile]:
+    def file(self, path: str) -> SourceFile | None:
         if path in self.files or path in self.errors:
             return self.files.get(path)
         try:
@@ -68,7 +67,7 @@ class Sources:
         self.files[path] = SourceFile(path, data, wrapper.module, wrapper.resolve(PositionProvider))
         return self.files[path]
 
-    def init(self, qualname: str) -> Optional[InitSource]:
+    def init(self, qualname: str) -> InitSource | None:
         """The ``__init__`` defined in the body of class ``qualname`` (None when it has none)."""
         path = self.index.file_of(qualname).path
         sf = self.file(path)
@@ -77,7 +76,7 @@ class Sources:
         if qualname in sf.inits:
             return sf.inits[qualname]
         module = self.index.class_module[qualname]
-        parts = qualname[len(module) + 1:].split(".")
+        parts = qualname[len(module) + 1 :].split(".")
         func = _find_init(sf.module.body, parts)
         if func is None:
             sf.inits[qualname] = None
@@ -88,7 +87,7 @@ class Sources:
         sf.inits[qualname] = src
         return src
 
-    def super_call(self, qualname: str, line: int) -> Optional[cst.Call]:
+    def super_call(self, qualname: str, line: int) -> cst.Call | None:
         """The ``super().__init__(...)`` / ``Base.__init__(self, ...)`` call starting on ``line``."""
         src = self.init(qualname)
         if src is None:
@@ -112,7 +111,7 @@ class Sources:
         return found[0] if found else None
 
 
-def _find_init(body, parts: list[str]) -> Optional[cst.FunctionDef]:
+def _find_init(body, parts: list[str]) -> cst.FunctionDef | None:
     for st in body:
         if isinstance(st, cst.ClassDef) and st.name.value == parts[0]:
             inner = st.body.body if isinstance(st.body, cst.IndentedBlock) else []

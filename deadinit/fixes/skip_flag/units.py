@@ -9,8 +9,8 @@ only keep more statements unguarded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 import libcst as cst
 
@@ -99,7 +99,7 @@ def _bound_names(t) -> set:
     return set()
 
 
-def _self_attr(node, self_name: str) -> Optional[str]:
+def _self_attr(node, self_name: str) -> str | None:
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self_name:
         return node.attr.value
     return None
@@ -110,7 +110,7 @@ class UnitBuilder:
         self.self_name = self_name
         self.pos = pos
 
-    def read(self, u: Unit, node: Optional[cst.CSTNode]) -> None:
+    def read(self, u: Unit, node: cst.CSTNode | None) -> None:
         if node is None:
             return
         r = _Reads(self.self_name, u.start)
