@@ -28,17 +28,10 @@ initialization to remove) and C has at least one non-stub override.
 
 from __future__ import annotations
 
-import ast
-import os
-import textwrap
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
-
-_STUB_CACHE: dict[tuple, bool] = {}
-_TEXT_CACHE: dict[tuple, list[str]] = {}
 
 
 @dataclass
@@ -155,83 +148,6 @@ class Reuse:
         )
 
 
-# -- stubs ------------------------------------------------------------------
-def _stamp(path: str) -> tuple:
-    try:
-        st = os.stat(path)
-        return (path, st.st_mtime_ns, st.st_size)
-    except OSError:
-        return (path, None, None)
-
-
-def _lines(stamp: tuple) -> list[str]:
-    if stamp not in _TEXT_CACHE:
-        try:
-            with open(stamp[0], encoding="utf-8", errors="replace") as f:
-                _TEXT_CACHE[stamp] = f.read().splitlines()
-        except OSError:
-            _TEXT_CACHE[stamp] = []
-    return _TEXT_CACHE[stamp]
-
-
-STUB_LOG: dict | None = None  # set by ``log_stubs``: every answer given, for the result cache
-
-
-@contextmanager
-def log_stubs():
-    """Record every ``is_stub`` answer given meanwhile: {(path, line, end_line, name): answer}
-    (what the analysis read from source text besides the summaries)."""
-    global STUB_LOG
-    before, STUB_LOG = STUB_LOG, {}
-    try:
-        yield STUB_LOG
-    finally:
-        STUB_LOG = before
-
-
-def is_stub(path: str, line: int, end_line: int, name: str | None = None) -> bool:
-    """A method whose body only raises NotImplementedError, or is pass / ... / a docstring.
-
-    Read from the file (summaries keep no bodies); cached per file version.  When the file on disk is
-    not the summarised text (an in-memory re-analysis), a ``name`` mismatch makes the answer False."""
-    stamp = _stamp(path)
-    key = (stamp, line, end_line, name)
-    if key not in _STUB_CACHE:
-        _STUB_CACHE[key] = _stub_text(stamp, line, end_line, name)
-    if STUB_LOG is not None:
-        STUB_LOG[(path, line, end_line, name)] = _STUB_CACHE[key]
-    return _STUB_CACHE[key]
-
-
-def _stub_text(stamp: tuple, line: int, end_line: int, name: str | None) -> bool:
-    text = "\n".join(_lines(stamp)[line - 1 : end_line])
-    result = False
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-        fn = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
-        if fn is not None and (name is None or fn.name == name):
-            result = all(_stub_stmt(s) for s in fn.body)
-    except SyntaxError:
-        result = False
-    return result
-
-
-def _stub_stmt(s: ast.stmt) -> bool:
-    if isinstance(s, ast.Pass):
-        return True
-    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
-        return True  # docstring or ``...``
-    if isinstance(s, ast.Raise) and s.exc is not None:
-        exc = s.exc.func if isinstance(s.exc, ast.Call) else s.exc
-        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
-    return False
-
-
-def clear_caches() -> None:
-    _STUB_CACHE.clear()
-    _TEXT_CACHE.clear()
-
-
 # -- the computation ------------------------------------------------------------
 def _needed_owners(index: ProjectIndex, an, reach, cls: str) -> set[str]:
     """Classes whose methods still run on ``cls`` (attributes and class attributes can move; behaviour stays)."""
@@ -299,12 +215,11 @@ def compute_reuse(
 
 def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
     for qn in r.dropped:
-        path = index.file_of(qn).path
         for name, m in index.classes[qn].methods.items():
             if name == "__init__":
                 continue
             res = index.resolve_method(mro, name)
-            if is_stub(path, m.line, m.end_line, name):
+            if m.is_stub:
                 status, why = "stub", "interface stub"
             elif res is not None and res[0] != qn:
                 status, why = "overridden", f"overridden by {short(res[0])}"

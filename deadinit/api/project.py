@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable
 
 from deadinit.api.config import Config, load_config, split_codes
-from deadinit.cli.output import UsageError
+from deadinit.api.errors import UsageError
 from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
 
@@ -39,16 +39,15 @@ def configure(
     return cfg
 
 
-def analyse(paths: list[str], cfg: Config, progress_console=None, summarizer=None, discovery=None) -> CheckResult:
-    """``run_check`` with the configured path filter, and a progress bar when a console is given.
+def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery=None) -> CheckResult:
+    """``run_check`` with the configured path filter.
 
-    ``summarizer`` (issue 6): e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the stock one.
+    ``summarizer``: e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the in-process one.
+    ``wrap``: what the front-end puts around it (a progress bar), or None.
     """
     from deadinit.api.check import run_check
-    from deadinit.cli.progress import ProgressSummarizer
 
-    base = summarizer
-    summarizer = ProgressSummarizer(progress_console, base=base) if progress_console is not None else base
+    summarizer = wrap(summarizer) if wrap is not None else summarizer
     try:
         return run_check(
             paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg), discovery=discovery
@@ -58,7 +57,7 @@ def analyse(paths: list[str], cfg: Config, progress_console=None, summarizer=Non
             summarizer.close()
 
 
-def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) -> CheckResult:
+def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
     """``analyse`` through the whole-run result cache (``deadinit.runtime.result_cache``), for ``check``.
 
     A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
@@ -80,7 +79,7 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
             )
         return found[0][1], found[0][2]
 
-    store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded, summarizer.use_prefilter))
+    store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded))
     with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
         snap = store.load()
         if snap is not None:
@@ -92,10 +91,7 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
                 summarizer.stats["result_cache"] = "hit"
                 return snap.result
     items, notes = walk()
-    from deadinit.analysis.reuse import log_stubs  # a miss: the full run, recorded
-
-    with log_stubs() as stubs:
-        result = analyse(paths, cfg, progress_console, summarizer, discovery=found[0][0])
+    result = analyse(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss: the full run
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
         lite = dataclasses.replace(
@@ -104,7 +100,7 @@ def analyse_cached(paths: list[str], cfg: Config, progress_console, summarizer) 
             analyzer=None,
             analyses=[],
         )
-        store.store(results.Snapshot(items, notes, states, summarizer.last_inputs[2], dict(stubs), lite))
+        store.store(results.Snapshot(items, notes, states, lite))
     return result
 
 

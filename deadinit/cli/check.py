@@ -32,11 +32,10 @@ class CheckOptions:
     quiet: bool = False
     color: str = "auto"
     output_file: str | None = None
-    # speed (issue 6): see deadinit.runtime.summarizer
+    # speed: see deadinit.runtime.summarizer
     no_cache: bool = False
     cache_dir: str | None = None
     jobs: int | None = None
-    no_prefilter: bool = False
 
 
 def run(o: CheckOptions) -> int:
@@ -57,13 +56,14 @@ def _run(o: CheckOptions) -> int:
     cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
-    from deadinit.cli.speed_options import summarizer  # issue 6: cache, workers, prefilter
+    from deadinit.cli.progress import progress_wrap
+    from deadinit.cli.speed_options import summarizer
 
-    fast = summarizer(o.no_cache, o.cache_dir, o.jobs, o.no_prefilter, freeze_gc=True)
+    fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
     if fast.use_cache:  # a run over unchanged inputs reads one stored result
-        result = project.analyse_cached(targets, cfg, err if show_progress else None, fast)
+        result = project.analyse_cached(targets, cfg, progress_wrap(err if show_progress else None), fast)
     else:
-        result = project.analyse(targets, cfg, err if show_progress else None, summarizer=fast)
+        result = project.analyse(targets, cfg, progress_wrap(err if show_progress else None), summarizer=fast)
     if result.files == 0:
         _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
         raise UsageError(project.no_files_message(targets))

@@ -95,7 +95,6 @@ def fix(
     no_cache,
     cache_dir,
     jobs,
-    no_prefilter,
 ) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
@@ -121,7 +120,6 @@ def fix(
             no_cache,
             cache_dir,
             jobs,
-            no_prefilter,
         )
     )
 
@@ -143,11 +141,11 @@ def run(
     no_cache=False,
     cache_dir=None,
     jobs=None,
-    no_prefilter=False,
 ) -> int:
     from deadinit.api import project
     from deadinit.api.config import ConfigError
     from deadinit.cli.output import UsageError, make_console
+    from deadinit.cli.progress import progress_wrap
     from deadinit.fixes.driver import run_fix
     from deadinit.model.fix import FixOptions
 
@@ -158,8 +156,9 @@ def run(
         cfg = project.configure(targets, config, select, "", False)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
-        fast = summarizer(no_cache, cache_dir, jobs, no_prefilter)  # cache, workers, prefilter (as check)
-        result = project.analyse(targets, cfg, err if (err.is_terminal and not quiet) else None, summarizer=fast)
+        fast = summarizer(no_cache, cache_dir, jobs)  # the cache and workers, as check
+        wrap = progress_wrap(err if (err.is_terminal and not quiet) else None)
+        result = project.analyse(targets, cfg, wrap, summarizer=fast)
         if result.files == 0:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)

@@ -182,7 +182,6 @@ def check(
     no_cache,
     cache_dir,
     jobs,
-    no_prefilter,
 ) -> None:
     """Analyse PATHS as one project and report dead parent allocations.
 
@@ -217,10 +216,9 @@ def check(
                 no_cache=no_cache,
                 cache_dir=cache_dir,
                 jobs=jobs,
-                no_prefilter=no_prefilter,
             )
         )
-    )  # speed options: issue 6
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,11 +11,11 @@ from typing import TextIO
 import click
 from rich.console import Console
 
+from deadinit.api.errors import UsageError
+
+__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "UsageError", "fail", "make_console"]
+
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad input on the command line or in files it names: one line, exit 2."""
 
 
 def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None = None) -> Console:

@@ -18,6 +18,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 DELAY = 1.0
 
 
+def progress_wrap(console: Console | None):
+    """What ``deadinit.api.project.analyse`` puts around the summarizer: a progress bar on ``console``."""
+    if console is None:
+        return None
+    return lambda base: ProgressSummarizer(console, base=base)
+
+
 class ProgressSummarizer:
     def __init__(self, console: Console, base: Callable | None = None, delay: float = DELAY):
         self.console = console

@@ -1,4 +1,4 @@
-"""The speed options ``check`` and ``fix`` share (issue 6): cache, worker processes, prefilter."""
+"""The speed options ``check`` and ``fix`` share: the per-file cache and worker processes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import click
 
 
 def speed_options(func):
-    """``--no-cache``, ``--cache-dir DIR``, ``--jobs N``, ``--no-prefilter`` (in that order)."""
+    """``--no-cache``, ``--cache-dir DIR``, ``--jobs N`` (in that order)."""
     for option in reversed(
         (
             click.option(
@@ -25,18 +25,13 @@ def speed_options(func):
                 type=click.IntRange(min=1),
                 help="Worker processes for summarising files [default: all cores].",
             ),
-            click.option(
-                "--no-prefilter", is_flag=True, help="Parse every function with libcst (slower; same findings)."
-            ),
         )
     ):
         func = option(func)
     return func
 
 
-def summarizer(no_cache: bool = False, cache_dir=None, jobs=None, no_prefilter: bool = False, freeze_gc: bool = False):
+def summarizer(no_cache: bool = False, cache_dir=None, jobs=None, freeze_gc: bool = False):
     from deadinit.runtime.summarizer import ProjectSummarizer
 
-    return ProjectSummarizer(
-        jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, use_prefilter=not no_prefilter, freeze_gc=freeze_gc
-    )
+    return ProjectSummarizer(jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, freeze_gc=freeze_gc)

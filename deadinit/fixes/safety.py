@@ -23,7 +23,9 @@ import threading
 
 import libcst as cst
 
+from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.model.fix import Change, FilePlan
+from deadinit.rules.engine import check_summaries
 
 BOM = b"\xef\xbb\xbf"
 
@@ -88,9 +90,7 @@ def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) ->
 
 
 def reanalyse(result, files: list[FilePlan], settings):
-    """``run_check`` over the project as it would be after ``files`` are written (in memory)."""
-    from deadinit.api.check import run_check
-    from deadinit.frontends.parse import FileError, summarize_source
+    """The findings of the project as it would be after ``files`` are written (in memory)."""
 
     changed = {fp.path: fp.new for fp in files}
     summaries = []
@@ -102,7 +102,7 @@ def reanalyse(result, files: list[FilePlan], settings):
             summaries.append(r)
         else:
             summaries.append(s)
-    return run_check([], settings, summaries=summaries)
+    return check_summaries(summaries, settings)
 
 
 def compare(before, after, changes: list[Change]) -> tuple[dict, list]:

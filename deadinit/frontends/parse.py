@@ -1,28 +1,33 @@
 """Read and parse one file into a ``FileSummary``; every failure is a one-line ``FileError``.
 
-CPython's own parser (C, about a tenth of libcst's time) reads every file first:
-libcst's native parser overflows the C stack (the process dies) on nesting that
-CPython refuses with an error (thousands of brackets, unary operators, chained
-operators), and it is slow (quadratic) on nesting CPython still accepts.  A file
-CPython refuses for its nesting is reported without being handed to libcst; for any
-other CPython refusal (a syntax error, or syntax newer than this Python) libcst
-parses in a thread with a large stack, and when libcst fails too CPython's message
-(clearer than libcst's) is the one shown.
+CPython's parser reads every file first.  With the ``ast`` adapter (``check``'s
+default) that tree is the one summarised.  libcst's native parser overflows the C
+stack on nesting CPython refuses with an error, so such a file is reported without
+being handed to libcst; for any other CPython refusal (a syntax error, or syntax
+newer than this Python) libcst parses in a thread with a large stack, and when
+libcst fails too CPython's message (clearer than libcst's) is the one shown.
 """
 
 from __future__ import annotations
 
 import ast
 import gc
+import io
+import re
 import threading
+import tokenize
 import warnings
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-import libcst as cst
-
-from deadinit.frontends.cst_visitor import summarize_module
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.summary_builder import SummaryBuilder
+
+ADAPTERS = ("ast", "cst")
+_DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
+_BIG_STACK = 256 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -34,10 +39,6 @@ class FileError:
         return f"{self.path}: {self.message}"
 
 
-_DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
-_BIG_STACK = 256 * 1024 * 1024
-
-
 @dataclass(frozen=True)
 class Refusal:
     """Why CPython's parser rejects a source: ``deep`` when for its nesting."""
@@ -46,31 +47,43 @@ class Refusal:
     deep: bool
 
 
-def python_refusal(source: bytes) -> Refusal | None:
-    """None when CPython parses ``source``, else its (one-line) reason."""
+def python_parse(source: bytes) -> tuple[ast.Module | None, Refusal | None]:
+    """CPython's tree of ``source``, or its (one-line) reason for refusing it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes etc.: not ours to report
-            ast.parse(source)
-        return None
+            return ast.parse(source), None
     except (RecursionError, MemoryError):
-        return Refusal("cannot parse: nesting too deep (Python cannot compile it either)", True)
+        return None, Refusal("cannot parse: nesting too deep (Python cannot compile it either)", True)
     except SyntaxError as e:
         msg = _one_line(e.msg or "invalid syntax")
         if any(k in msg for k in _DEEP):
-            return Refusal(f"cannot parse: nesting too deep (Python: {msg})", True)
+            return None, Refusal(f"cannot parse: nesting too deep (Python: {msg})", True)
         where = f" at line {e.lineno}, column {e.offset or 0}" if e.lineno else ""
-        return Refusal(f"syntax error{where}: {msg}", False)
+        return None, Refusal(f"syntax error{where}: {msg}", False)
     except ValueError as e:  # NUL bytes on older Pythons
-        return Refusal(f"cannot parse: {_one_line(str(e))}", False)
+        return None, Refusal(f"cannot parse: {_one_line(str(e))}", False)
+
+
+def python_refusal(source: bytes) -> Refusal | None:
+    return python_parse(source)[1]
 
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _parse_big_stack(source: bytes) -> cst.Module:
+def decode(source: bytes) -> str:
+    """The text CPython reads (coding cookie or BOM honoured, the BOM itself left out)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    text = source.decode(encoding)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _parse_big_stack(source: bytes):
     """``cst.parse_module`` in a thread with a large stack (virtual: only what is used is touched)."""
+    import libcst as cst  # lazy: ``check`` reads with ``ast``; libcst is for ``fix`` and syntax CPython refuses
+
     box: dict = {}
 
     def run() -> None:
@@ -94,14 +107,29 @@ def _parse_big_stack(source: bytes) -> cst.Module:
     return box["tree"]
 
 
-def summarize_source(
-    source: bytes, path: str, module: str, is_package: bool, settings: Settings
-) -> FileSummary | FileError:
-    refusal = python_refusal(source)
+def syntax_of(source: bytes, path: str, adapter: str = "ast") -> tuple[sx.Module, object] | FileError:
+    """The syntax tree of ``source`` and the expression parser for string annotations."""
+    tree, refusal = python_parse(source)
     if refusal is not None and refusal.deep:
         return FileError(path, refusal.message)
+    if adapter == "ast" and tree is not None:
+        from deadinit.frontends import ast_adapter
+
+        try:
+            text = decode(source)
+        except (LookupError, SyntaxError, UnicodeDecodeError) as e:
+            return FileError(path, f"cannot decode: {_one_line(str(e))}")
+        return ast_adapter.to_syntax(tree, text), ast_adapter.parse_expression
+    return _cst_syntax(source, path, refusal)
+
+
+def _cst_syntax(source: bytes, path: str, refusal: Refusal | None):
+    import libcst as cst
+
+    from deadinit.frontends import cst_adapter
+
     try:
-        tree = _parse_big_stack(source) if refusal is not None else cst.parse_module(source)
+        module = _parse_big_stack(source) if refusal is not None else cst.parse_module(source)
     except cst.ParserSyntaxError as e:
         if refusal is not None:
             return FileError(path, refusal.message)
@@ -114,16 +142,30 @@ def summarize_source(
         return FileError(path, f"cannot parse: {_one_line(str(e)) if str(e) else type(e).__name__}")
     except RecursionError:
         return FileError(path, "cannot parse: nesting too deep")
+    return cst_adapter.to_syntax(module)[0], cst_adapter.parse_expression
+
+
+def summarize_source(
+    source: bytes, path: str, module: str, is_package: bool, settings: Settings, adapter: str = "ast"
+) -> FileSummary | FileError:
     try:
-        return summarize_module(tree, path, module, is_package, settings, source)
+        got = syntax_of(source, path, adapter)
+        if isinstance(got, FileError):
+            return got
+        tree, parse_expression = got
+        summary = FileSummary(path=path, module=module, is_package=is_package)
+        SummaryBuilder(summary, settings, parse_expression).build(tree)  # type: ignore[arg-type]
     except RecursionError:
         return FileError(path, "cannot analyse: nesting too deep")
+    summary.suppressions = suppressions(source)
+    summary.lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+    return summary
 
 
-def summarize_file(path: str, module: str, is_package: bool, settings: Settings) -> FileSummary | FileError:
+def read_source(path: str) -> bytes | FileError:
     try:
         with open(path, "rb") as f:
-            source = f.read()
+            return f.read()
     except IsADirectoryError:
         return FileError(path, "is a directory, not a file")
     except FileNotFoundError:
@@ -132,15 +174,41 @@ def summarize_file(path: str, module: str, is_package: bool, settings: Settings)
         return FileError(path, "cannot read: permission denied")
     except OSError as e:
         return FileError(path, f"cannot read: {e.strerror or e}")
-    return summarize_source(source, path, module, is_package, settings)
 
 
-def summarize_many(items, settings: Settings):
-    """Summarise (path, module, is_package) items in this process with gc paused."""
+def summarize_file(
+    path: str, module: str, is_package: bool, settings: Settings, adapter: str = "ast"
+) -> FileSummary | FileError:
+    source = read_source(path)
+    if isinstance(source, FileError):
+        return source
+    return summarize_source(source, path, module, is_package, settings, adapter)
+
+
+def summarize_many(
+    items: Iterable[tuple[str, str, bool]], settings: Settings, adapter: str = "ast"
+) -> list[FileSummary | FileError]:
+    """Summarise (path, module, is_package) items in this process with the garbage collector paused."""
     was = gc.isenabled()
     gc.disable()
     try:
-        return [summarize_file(p, m, pkg, settings) for p, m, pkg in items]
+        return [summarize_file(p, m, pkg, settings, adapter) for p, m, pkg in items]
     finally:
         if was:
             gc.enable()
+
+
+_SUPPRESS = re.compile(rb"#\s*deadinit:\s*ignore(?:\[([A-Za-z0-9_,\s-]+)\])?")
+
+
+def suppressions(source: bytes) -> dict[int, frozenset | None]:
+    """``# deadinit: ignore[CODES]`` comments by line (None: every code)."""
+    out: dict[int, frozenset | None] = {}
+    if b"deadinit" not in source:
+        return out
+    for i, line in enumerate(source.splitlines(), 1):
+        m = _SUPPRESS.search(line)
+        if m:
+            codes = m.group(1)
+            out[i] = frozenset(c.strip() for c in codes.decode().split(",") if c.strip()) if codes else None
+    return out

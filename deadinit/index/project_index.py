@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
-from deadinit.semantics.mangling import mangle_file
 
 
 @dataclass(frozen=True)
@@ -19,7 +18,6 @@ class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
         self.modules: dict[str, FileSummary] = {}
         for s in summaries:
-            mangle_file(s)  # ``self.__x`` in class K is ``_K__x`` (idempotent)
             # first file wins when two files claim one module name
             self.modules.setdefault(s.module, s)
         self.classes: dict[str, ClassSummary] = {}

@@ -88,7 +88,6 @@ class InitStmt:
     args: tuple = ()  # Expr of positional arguments
     kwargs: tuple = ()  # (name, Expr) pairs
     star_args: bool = False  # *args / **kwargs forwarded
-    stmt_index: int = 0  # index of the top-level statement in the body
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
 
@@ -115,6 +114,7 @@ class MethodSummary:
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int]] = field(default_factory=list)  # reason, line
     init_flow: list[InitStmt] | None = None
+    is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
 
     @property
     def is_property(self) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import linecache
 import re
 
-from deadinit.api.check import CheckResult, matching_suppression, selected_rules
+from deadinit.model.result import CheckResult
+from deadinit.rules.engine import matching_suppression, selected_rules
 from deadinit.model.finding import Finding
 from deadinit.rules.base import Rule
 from deadinit.rules.registry import ALL_RULES

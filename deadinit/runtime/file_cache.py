@@ -1,7 +1,7 @@
 """On-disk cache of per-file summaries (``.deadinit_cache/`` at the project root).
 
-One entry per source file and settings: a JSON header line, then a pickled payload
-(the prefilter's scan and the pickled summary).  An entry is used only when
+One entry per source file and settings: a JSON header line, then the pickled summary.
+An entry is used only when
 
 * its header names this deadinit version, cache format and ``Settings.summary_key()``;
 * the file's size and mtime equal the recorded ones (and the mtime is not within
@@ -21,14 +21,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import secrets
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from deadinit import __version__
 
@@ -42,7 +40,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 2  # 2: scans are deadinit.frontends.scan.Scan
+FORMAT = 3
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
@@ -98,8 +96,6 @@ class Entry:
     mtime_ns: int
     recorded_ns: int
     hash: str
-    variant: Any  # what else the summary depends on (the prefilter's plan for this file)
-    scan: Any
     summary_bytes: bytes
 
     def stat_matches(self, st: os.stat_result) -> bool:
@@ -126,11 +122,10 @@ def write_atomically(target: Path, data: bytes) -> None:
 
 
 class Cache:
-    def __init__(self, folder: str | os.PathLike, settings_key: str, prefilter: bool):
+    def __init__(self, folder: str | os.PathLike, settings_key: str):
         self.folder = Path(folder)
-        self.flavour = hashlib.blake2b(f"{settings_key}\0{prefilter}".encode(), digest_size=8).hexdigest()
+        self.flavour = hashlib.blake2b(settings_key.encode(), digest_size=8).hexdigest()
         self.settings_key = settings_key
-        self.prefilter = prefilter
         self.entries = self.folder / "entries"
         self._key: bytes | None = None
         self._ready = False
@@ -166,39 +161,27 @@ class Cache:
                 head.get("format") != FORMAT
                 or head.get("version") != ENV
                 or head.get("settings") != self.settings_key
-                or head.get("prefilter") != self.prefilter
                 or head.get("path") != os.path.realpath(source_path)
                 or len(payload) != head.get("length")
                 or head.get("digest") != self._digest(payload)
             ):
                 raise ValueError("header")
-            scan, summary_bytes = pickle.loads(payload)
-            return Entry(
-                head["size"],
-                head["mtime_ns"],
-                head["recorded_ns"],
-                head["hash"],
-                _untuple(head["variant"]),
-                scan,
-                summary_bytes,
-            )
+            return Entry(head["size"], head["mtime_ns"], head["recorded_ns"], head["hash"], payload)
         except Exception:
             self.stats["bad"] += 1
             return None
 
     def store(self, source_path: str, entry: Entry) -> None:
-        payload = pickle.dumps((entry.scan, entry.summary_bytes), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = entry.summary_bytes
         head = {
             "format": FORMAT,
             "version": ENV,
             "settings": self.settings_key,
-            "prefilter": self.prefilter,
             "path": os.path.realpath(source_path),
             "size": entry.size,
             "mtime_ns": entry.mtime_ns,
             "recorded_ns": entry.recorded_ns,
             "hash": entry.hash,
-            "variant": entry.variant,
             "length": len(payload),
             "digest": self._digest(payload),
         }
@@ -226,12 +209,8 @@ def prepare_folder(folder: Path) -> None:
             p.write_text(text)
 
 
-def new_entry(st: os.stat_result, data_hash: str, variant, scan, summary_bytes: bytes) -> Entry:
-    return Entry(st.st_size, st.st_mtime_ns, time.time_ns(), data_hash, variant, scan, summary_bytes)
-
-
-def _untuple(v):
-    return tuple(_untuple(x) for x in v) if isinstance(v, list) else v
+def new_entry(st: os.stat_result, data_hash: str, summary_bytes: bytes) -> Entry:
+    return Entry(st.st_size, st.st_mtime_ns, time.time_ns(), data_hash, summary_bytes)
 
 
 def unlink_quietly(p: str) -> None:

@@ -1,14 +1,10 @@
 """Whether files whose content changed still give a stored run's inputs (``results.refresh``).
 
 A changed file counts as unchanged for the analysis when, summarised again in a
-worker with the stored run's prefilter plan:
-
-* its summary equals the one the stored run used (the per-file cache entry of the
-  recorded content: same hash, same plan), compared field by field, in order,
-  sets sorted, ``FileSummary.lines`` aside (no stage reads it);
-* its prefilter scan is equal (the project's hierarchy names, so every other
-  file's plan, stay the same);
-* every ``is_stub`` answer the stored analysis read from its text is the same.
+worker, its summary equals the one the stored run used (the per-file cache entry of
+the recorded content), compared field by field, in order, sets sorted,
+``FileSummary.lines`` aside (no stage reads it).  Summaries hold everything the
+analysis reads of a file, so nothing else needs comparing.
 """
 
 from __future__ import annotations
@@ -18,7 +14,6 @@ import functools
 import pickle
 import time
 
-from deadinit.frontends.scan import variant
 from deadinit.runtime.file_cache import Cache
 from deadinit.runtime.pool import Pool
 
@@ -29,19 +24,19 @@ from deadinit.runtime.pool import Pool
 def start(snap, items: list, old_states: list, settings, summarizer, helper=None):
     """Begin re-summarising ``items`` (in the helper when there is one); ``finish`` gives the
     new ``FileState``s when each file is unchanged for the analysis, else None.  None here
-    when the stored entries cannot tell (no cache, another prefilter plan)."""
-    if not summarizer.use_cache or (snap.hier is not None) != summarizer.use_prefilter:
+    when the stored entries cannot tell (no cache)."""
+    if not summarizer.use_cache:
         return None
-    cache = Cache(summarizer.folder(settings), settings.summary_key(), summarizer.use_prefilter)
+    cache = Cache(summarizer.folder(settings), settings.summary_key())
     olds = []
     for (path, _, _), state in zip(items, old_states):
         e = cache.load(path)  # before the helper writes the new content's entry
-        if e is None or e.hash != state.hash or e.variant != variant(e.scan, snap.hier):
+        if e is None or e.hash != state.hash:
             return None
         olds.append(e)
-    cache_args = (cache.folder, cache.settings_key, cache.prefilter)
-    # in another process even for one file: libcst's parser may crash on pathological input
-    work = functools.partial(_resummarize, settings=settings, hier=snap.hier, cache=cache_args)
+    cache_args = (cache.folder, cache.settings_key)
+    # in another process even for one file: a crash there costs the lookup, never the run
+    work = functools.partial(_resummarize, settings=settings, cache=cache_args)
     pending = _Pending(snap, items, olds, time.time_ns())
     if helper is not None and helper.available:  # forked at start-up, libcst loaded meanwhile
         helper.send(work, items)
@@ -66,13 +61,11 @@ class _Pending:
         if got is None:
             return None
         out = []
-        for (path, _, _), e, old, r in zip(self.items, self.olds, old_canon, got):
-            if not isinstance(r, tuple) or r[3] is None:  # a FileError, a failure
+        for old, r in zip(old_canon, got):
+            if not isinstance(r, tuple) or r[2] is None:  # a FileError, a failure
                 return None
-            h, blob, scan, (size, mtime_ns) = r
-            if scan != e.scan or _canon(pickle.loads(blob), True) != old:
-                return None
-            if not same_stubs(self.snap.stubs, path):
+            h, blob, (size, mtime_ns) = r
+            if _canon(pickle.loads(blob), True) != old:
                 return None
             out.append(FileState(size, mtime_ns, self.started_ns, h))
         return out
@@ -100,9 +93,3 @@ def _canon(x, top: bool = False):
     if isinstance(x, (set, frozenset)):
         return (type(x).__name__,) + tuple(sorted((_canon(v) for v in x), key=repr))
     return x
-
-
-def same_stubs(stubs: dict, path: str) -> bool:
-    from deadinit.analysis.reuse import is_stub
-
-    return all(is_stub(*key) == answer for key, answer in stubs.items() if key[0] == path)

@@ -1,4 +1,4 @@
-"""Whole-run result cache of ``deadinit check`` (issue 6): warm runs and small edits.
+"""Whole-run result cache of ``deadinit check``: warm runs and small edits.
 
 The per-file cache (``deadinit.runtime.file_cache``) spares parsing, but a run still
 reads every summary, builds the index and analyses every hierarchy (~10 s on
@@ -14,9 +14,7 @@ inputs are the ones of a stored run can give that run's result:
 * a file whose content did change is summarised again (in a worker: a crash costs
   the lookup, never the run) and counts as unchanged when its summary is equal,
   field by field and in order, to the one the stored run used (the per-file cache
-  entry of that content) and its prefilter scan is equal (so no other file's plan
-  changes), and the answers the analysis read from its text (``is_stub``) are the
-  same.  ``FileSummary.lines`` is left out: no stage reads it.
+  entry of that content).  ``FileSummary.lines`` is left out: no stage reads it.
 
 Anything else, or any doubt (an unreadable file, a file that failed to summarise,
 a corrupt or foreign results file), is a miss: the full run happens and is stored.
@@ -99,8 +97,6 @@ class Snapshot:
     items: list  # (path, module, is_package) as discovered
     notes: list  # discovery's notes
     states: list  # FileState per item
-    hier: Any  # the prefilter's hierarchy names (None without the prefilter)
-    stubs: dict  # (path, line, end_line, name) -> is_stub answer the analysis read
     result: Any  # CheckResult with a LiteIndex, no analyzer
 
 
@@ -117,14 +113,13 @@ def code_fingerprint() -> str:
     return h.hexdigest()
 
 
-def run_key(targets: list, settings, path_filter, prefilter: bool) -> str:
+def run_key(targets: list, settings, path_filter) -> str:
     parts = [
         filecache.ENV,
         FORMAT,
         code_fingerprint(),
         os.getcwd(),
         list(targets),
-        prefilter,
         [(f.name, getattr(settings, f.name)) for f in dataclasses.fields(settings) if not f.name.startswith("_")],
         _filter_key(path_filter),
     ]
@@ -181,7 +176,7 @@ class ResultStore:
 
 def states_of(inputs: tuple) -> list | None:
     """FileStates from ``ProjectSummarizer.last_inputs``; None when some file has none."""
-    started_ns, per_item, _ = inputs
+    started_ns, per_item = inputs
     out = []
     for x in per_item:
         if x is None:

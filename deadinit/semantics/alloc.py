@@ -1,34 +1,28 @@
-"""Decide whether an expression allocates something expensive (summary level).
+"""What counts as an allocation: the one place that decides it.
 
-Project classes that derive from ``torch.nn.Module`` can only be recognised once
-the whole project is indexed: such calls come out as kind ``maybe-class`` and
-``deadinit.analysis.classify`` settles them.
+Tensor factories of the configured tensor modules, buffer helpers
+(``get_buffer("k", lambda: ...)``), ``torch.nn`` layers and module containers,
+classes whose name matches the heavy-class pattern (``...Wrapper``, ``...Updater``),
+containers of any of those, and copies through chained tensor methods
+(``torch.empty(...).to(dev)``).  Project classes that derive from a module base can
+only be recognised once the project is indexed: such calls come out as kind
+``maybe-class`` and ``deadinit.analysis`` settles them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import libcst as cst
-
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
+from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, to_expr
 
-_CHAIN_METHODS = {
-    "to",
-    "cuda",
-    "contiguous",
-    "pin_memory",
-    "clone",
-    "view",
-    "reshape",
-    "fill_",
-    "zero_",
-    "share_memory_",
-}
-_CONTAINERS = (cst.List, cst.Tuple, cst.Set)
-_COMPS = (cst.ListComp, cst.SetComp, cst.GeneratorExp)
+CHAIN_METHODS = frozenset(
+    {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
+)
+MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList"})
+LocalAlloc = Callable[[str], AllocInfo | None]
 
 
 def heavy_kind(name: str, settings: Settings) -> str | None:
@@ -43,54 +37,50 @@ def heavy_kind(name: str, settings: Settings) -> str | None:
 
 
 class AllocClassifier:
-    """Classify call expressions of one module; ``canon`` maps dotted names through imports."""
+    """Classify expressions of one module; ``canon`` maps dotted names through its imports."""
 
-    def __init__(self, settings: Settings, canon: Callable[[str], str]):
+    def __init__(self, settings: Settings, canon: Callable[[str], str]) -> None:
         self.s = settings
         self.canon = canon
 
-    def classify(
-        self, node: cst.BaseExpression, local_alloc: Callable[[str], AllocInfo | None], self_name: str = "self"
-    ) -> AllocInfo | None:
-        if isinstance(node, cst.Name):
-            return local_alloc(node.value)
-        if isinstance(node, cst.Call):
+    def classify(self, node: sx.Node, local_alloc: LocalAlloc, self_name: str | None = "self") -> AllocInfo | None:
+        if isinstance(node, sx.Name):
+            return local_alloc(node.id)
+        if isinstance(node, sx.Call):
             return self._call(node, local_alloc, self_name)
-        if isinstance(node, _CONTAINERS):
-            for el in node.elements:
-                inner = self.classify(el.value, local_alloc, self_name)
+        if isinstance(node, sx.Sequence):
+            for el in node.elts:
+                inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
                 if inner is not None:
-                    return AllocInfo("container", element=inner, count=("const", len(node.elements)))
+                    return AllocInfo("container", element=inner, count=("const", len(node.elts)))
             return None
-        if isinstance(node, _COMPS):
+        if isinstance(node, sx.Comprehension):
             inner = self.classify(node.elt, local_alloc, self_name)
             if inner is None:
                 return None
+            if node.shape == "dict":
+                return AllocInfo("container", element=inner)
             count = None
-            comp = node.for_in
-            if isinstance(comp.iter, cst.Call) and dotted(comp.iter.func) == "range" and len(comp.iter.args) == 1:
-                count = to_expr(comp.iter.args[0].value, self_name)
+            it = node.generators[0].iter
+            if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
+                count = to_expr(it.args[0].value, self_name)
             return AllocInfo("container", element=inner, count=count)
-        if isinstance(node, cst.DictComp):
-            inner = self.classify(node.value, local_alloc, self_name)
-            return AllocInfo("container", element=inner) if inner else None
-        if isinstance(node, cst.Dict):
-            for el in node.elements:
-                if isinstance(el, cst.DictElement):
-                    inner = self.classify(el.value, local_alloc, self_name)
+        if isinstance(node, sx.Dict):
+            for item in node.items:
+                if item.key is not None:
+                    inner = self.classify(item.value, local_alloc, self_name)
                     if inner is not None:
                         return AllocInfo("container", element=inner)
             return None
-        if isinstance(node, cst.IfExp):
+        if isinstance(node, sx.IfExp):
             return self.classify(node.body, local_alloc, self_name) or self.classify(
                 node.orelse, local_alloc, self_name
             )
         return None
 
-    def _call(self, node: cst.Call, local_alloc, self_name) -> AllocInfo | None:
+    def _call(self, node: sx.Call, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
         func = node.func
-        # chains: torch.empty(...).to(dev), x.cuda()
-        if isinstance(func, cst.Attribute) and func.attr.value in _CHAIN_METHODS:
+        if isinstance(func, sx.Attribute) and func.attr in CHAIN_METHODS:
             inner = self.classify(func.value, local_alloc, self_name)
             if inner is not None:
                 return inner
@@ -99,29 +89,19 @@ class AllocClassifier:
             return None
         canon = self.canon(name)
         head, _, last = canon.rpartition(".")
-        # tensor factories
         if head in self.s.tensor_modules and (last in self.s.tensor_factories or last.endswith("_like")):
-            shape, dtype = _shape_and_dtype(node, self_name)
+            shape, dtype = shape_and_dtype(node, self_name)
             return AllocInfo("tensor", callee=canon, shape=shape, dtype=dtype)
-        # cached buffers: get_buffer("k", lambda: torch.empty(...))
         if last in self.s.buffer_helpers:
             for a in node.args:
-                if isinstance(a.value, cst.Lambda):
+                if isinstance(a.value, sx.Lambda):
                     inner = self.classify(a.value.body, local_alloc, self_name)
                     return AllocInfo("cached-buffer", callee=canon, element=inner)
             return AllocInfo("cached-buffer", callee=canon)
-        # nn layers and containers
         for mod in self.s.tensor_modules:
             if canon.startswith(mod + ".nn.") and last[:1].isupper():
-                if last in ("ModuleList", "ModuleDict", "Sequential", "ParameterList"):
-                    el = None
-                    for a in node.args:
-                        el = self.classify(a.value, local_alloc, self_name)
-                        if el is not None:
-                            break
-                    if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
-                        return AllocInfo("container", callee=canon, element=el.element, count=el.count)
-                    return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
+                if last in MODULE_CONTAINERS:
+                    return self._module_container(node, canon, local_alloc, self_name)
                 return AllocInfo("module", callee=canon)
         kind = heavy_kind(canon, self.s)
         if kind is not None:
@@ -130,24 +110,33 @@ class AllocClassifier:
             return AllocInfo("maybe-class", callee=name)
         return None
 
+    def _module_container(self, node: sx.Call, canon: str, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo:
+        el = None
+        for a in node.args:
+            el = self.classify(a.value, local_alloc, self_name)
+            if el is not None:
+                break
+        if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
+            return AllocInfo("container", callee=canon, element=el.element, count=el.count)
+        return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
 
-def _shape_and_dtype(node: cst.Call, self_name: str) -> tuple[tuple, str]:
-    shape = []
+
+def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple, str]:
+    shape: list = []
     dtype = ""
     for a in node.args:
         if a.keyword is None and not a.star:
-            v = a.value
-            if isinstance(v, (cst.Tuple, cst.List)):
-                shape.extend(to_expr(e.value, self_name) for e in v.elements)
-            else:
-                shape.append(to_expr(v, self_name))
-        elif a.keyword is not None and a.keyword.value == "dtype":
+            _extend_shape(shape, a.value, self_name)
+        elif a.keyword == "dtype":
             d = dotted(a.value)
             dtype = d.split(".")[-1] if d else ""
-        elif a.keyword is not None and a.keyword.value == "size":
-            v = a.value
-            if isinstance(v, (cst.Tuple, cst.List)):
-                shape.extend(to_expr(e.value, self_name) for e in v.elements)
-            else:
-                shape.append(to_expr(v, self_name))
+        elif a.keyword == "size":
+            _extend_shape(shape, a.value, self_name)
     return tuple(shape), dtype
+
+
+def _extend_shape(shape: list, v: sx.Expr, self_name: str | None) -> None:
+    if isinstance(v, sx.Sequence) and v.shape in ("tuple", "list"):
+        shape.extend(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name) for e in v.elts)
+    else:
+        shape.append(to_expr(v, self_name))

@@ -1,7 +1,7 @@
-"""Turn small libcst expressions into nested tuples (picklable, comparable).
+"""Small expressions as nested tuples (picklable, comparable): what later stages evaluate.
 
 Forms:
-  ("const", v)            int / float / str / bool / None literal
+  ("const", v)            int / float / str / bytes / bool / None literal
   ("name", n)             a bare name
   ("self", a)             self.a
   ("dotted", "a.b.c")     an attribute chain on a name
@@ -17,126 +17,115 @@ Forms:
 
 from __future__ import annotations
 
-import ast
+from typing import Any
 
-import libcst as cst
+from deadinit.semantics import syntax as sx
 
-UNKNOWN = ("?",)
-_BINOPS = {
-    cst.Add: "+",
-    cst.Subtract: "-",
-    cst.Multiply: "*",
-    cst.FloorDivide: "//",
-    cst.Divide: "/",
-    cst.LeftShift: "<<",
-    cst.Power: "**",
-    cst.Modulo: "%",
-}
+Expr = tuple
+UNKNOWN: Expr = ("?",)
+NOTNONE: Expr = ("notnone",)
+_FOLDED_OPS = {"+", "-", "*", "//", "/", "<<", "**", "%"}
+_KEYWORD_NAMES = {"True": True, "False": False, "None": None}
 
 
-def dotted(node: cst.BaseExpression) -> str | None:
+def dotted(node: sx.Node | None) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     parts = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
+    while isinstance(node, sx.Attribute):
+        parts.append(node.attr)
         node = node.value
-    if isinstance(node, cst.Name):
-        parts.append(node.value)
+    if isinstance(node, sx.Name):
+        parts.append(node.id)
         return ".".join(reversed(parts))
     return None
 
 
-def literal(node: cst.BaseExpression):
-    """(True, value) for a simple literal, else (False, None)."""
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return True, {"True": True, "False": False, "None": None}[node.value]
-    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
-        try:
-            return True, ast.literal_eval(node.value)
-        except (ValueError, SyntaxError):
-            return False, None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        ok, v = literal(node.expression)
-        if ok and isinstance(v, (int, float)):
+def literal(node: sx.Node) -> tuple[bool, Any]:
+    """(True, value) for a simple literal (a negative number included), else (False, None)."""
+    if isinstance(node, sx.Name) and node.id in _KEYWORD_NAMES:
+        return True, _KEYWORD_NAMES[node.id]
+    if isinstance(node, sx.Const) and isinstance(node.value, (int, float, str, bytes)):
+        return True, node.value
+    if isinstance(node, sx.UnaryOp) and node.op == "-":
+        ok, v = literal(node.operand)
+        if ok and isinstance(v, (int, float)) and not isinstance(v, bool):
             return True, -v
     return False, None
 
 
-def to_expr(node: cst.BaseExpression, self_name: str | None = "self", depth: int = 0) -> tuple:
+def self_attr(node: sx.Node | None, self_name: str | None) -> str | None:
+    """``x`` when ``node`` is ``<self_name>.x``."""
+    if (
+        isinstance(node, sx.Attribute)
+        and isinstance(node.value, sx.Name)
+        and self_name is not None
+        and node.value.id == self_name
+    ):
+        return node.attr
+    return None
+
+
+def is_name(node: sx.Node | None, name: str | None) -> bool:
+    return isinstance(node, sx.Name) and name is not None and node.id == name
+
+
+def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Expr:
     if depth > 12:
         return UNKNOWN
     d = depth + 1
     ok, v = literal(node)
     if ok:
         return ("const", v)
-    if isinstance(node, cst.Name):
-        return ("name", node.value)
-    if isinstance(node, cst.Attribute):
-        if isinstance(node.value, cst.Name) and node.value.value == self_name:
-            return ("self", node.attr.value)
+    if isinstance(node, sx.Name):
+        return ("name", node.id)
+    if isinstance(node, sx.Attribute):
+        if isinstance(node.value, sx.Name) and node.value.id == self_name:
+            return ("self", node.attr)
         name = dotted(node)
         return ("dotted", name) if name else UNKNOWN
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-        return ("not", to_expr(node.expression, self_name, d))
-    if isinstance(node, cst.BooleanOperation):
-        op = "and" if isinstance(node.operator, cst.And) else "or"
-        return (op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
-    if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
-        comp = node.comparisons[0]
-        left = to_expr(node.left, self_name, d)
-        right = to_expr(comp.comparator, self_name, d)
-        if isinstance(comp.operator, cst.Is) and right == ("const", None):
+    if isinstance(node, sx.UnaryOp) and node.op == "not":
+        return ("not", to_expr(node.operand, self_name, d))
+    if isinstance(node, sx.BoolOp):
+        return (node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+    if isinstance(node, sx.Compare) and len(node.ops) == 1:
+        left, right, op = to_expr(node.left, self_name, d), to_expr(node.comparators[0], self_name, d), node.ops[0]
+        if op == "is" and right == ("const", None):
             return ("is_none", left)
-        if isinstance(comp.operator, cst.IsNot) and right == ("const", None):
+        if op == "is not" and right == ("const", None):
             return ("is_not_none", left)
-        if isinstance(comp.operator, cst.Equal):
+        if op == "==":
             return ("eq", left, right)
-        if isinstance(comp.operator, cst.NotEqual):
+        if op == "!=":
             return ("ne", left, right)
         return UNKNOWN
-    if isinstance(node, cst.BinaryOperation):
-        op = _BINOPS.get(type(node.operator))
-        if op is None:
+    if isinstance(node, sx.BinOp):
+        if node.op not in _FOLDED_OPS:
             return UNKNOWN
-        return ("bin", op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
-    if isinstance(node, cst.Call):
-        func = dotted(node.func) if not _is_self_attr(node.func, self_name) else None
+        return ("bin", node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+    if isinstance(node, sx.Call):
+        func = dotted(node.func) if self_attr(node.func, self_name) is None else None
         args = tuple(to_expr(a.value, self_name, d) for a in node.args if a.keyword is None and not a.star)
-        kwargs = tuple((a.keyword.value, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
+        kwargs = tuple((a.keyword, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
         return ("call", func or "?", args, kwargs)
-    if isinstance(node, cst.IfExp):
+    if isinstance(node, sx.IfExp):
         return (
             "ifexp",
             to_expr(node.test, self_name, d),
             to_expr(node.body, self_name, d),
             to_expr(node.orelse, self_name, d),
         )
-    if isinstance(node, cst.Tuple):
-        return ("tuple", tuple(to_expr(e.value, self_name, d) for e in node.elements))
-    if isinstance(
-        node,
-        (
-            cst.List,
-            cst.Dict,
-            cst.Set,
-            cst.ListComp,
-            cst.DictComp,
-            cst.SetComp,
-            cst.GeneratorExp,
-            cst.Lambda,
-            cst.FormattedString,
-            cst.ConcatenatedString,
-        ),
-    ):
-        return ("notnone",)
+    if isinstance(node, sx.Sequence) and node.shape == "tuple":
+        return ("tuple", tuple(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name, d) for e in node.elts))
+    if isinstance(node, (sx.Sequence, sx.Dict, sx.Comprehension, sx.Lambda)):
+        return NOTNONE
+    if isinstance(node, sx.Const) and isinstance(node.value, str):
+        return NOTNONE
+    if isinstance(node, sx.Other) and node.notnone:
+        return NOTNONE
     return UNKNOWN
 
 
-def _is_self_attr(node: cst.BaseExpression, self_name: str | None) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == self_name
-
-
-def certainly_not_none(e: tuple) -> bool:
+def certainly_not_none(e: Expr) -> bool:
     if e[0] == "const":
         return e[1] is not None
     return e[0] in ("notnone", "bin", "tuple")

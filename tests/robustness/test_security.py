@@ -37,7 +37,7 @@ def _booby_trapped(root, markers):
 COMMANDS = [
     ("check", "pkg"),
     ("check", "-j", "1", "pkg"),
-    ("check", "--no-prefilter", "--format", "sarif", "pkg"),
+    ("check", "--no-cache", "--format", "sarif", "pkg"),
     ("check", "--show-unsure", "--statistics", "."),
     ("explain", "Child", "pkg"),
     ("graph", "Base", "pkg"),

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 from corpus_paths import REPO
 
-from deadinit.analysis.reuse import compute_reuse, is_stub
+from deadinit.analysis.reuse import compute_reuse
 from deadinit.api.check import run_check
 from deadinit.cli.main import main
 from deadinit.model.settings import Settings
@@ -115,10 +115,9 @@ def test_interface_stubs_are_not_lost_reuse(result):
         "init_forward_metadata",
     ]
     assert [m.name for m in r.counted_methods] == ["forward"] and not r.flagged
-    path = result.index.file_of(B + "base.AttentionBackend").path
     m = result.index.classes[B + "base.AttentionBackend"].methods
-    assert is_stub(path, m["init_forward_metadata"].line, m["init_forward_metadata"].end_line)
-    assert not is_stub(path, m["forward"].line, m["forward"].end_line)
+    assert m["init_forward_metadata"].is_stub
+    assert not m["forward"].is_stub
 
 
 @pytest.mark.parametrize("threshold,flagged", [(0.1, False), (0.17, False), (0.18, True), (0.5, True)])

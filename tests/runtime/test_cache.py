@@ -134,14 +134,14 @@ def test_a_payload_signed_with_another_key_is_not_unpickled(write_project, tmp_p
 def test_concurrent_writers_leave_whole_entries(write_project, tmp_path):
     root = write_project(SRC)
     _old(root)
-    c = Cache(tmp_path / "c", Settings().summary_key(), True)
+    c = Cache(tmp_path / "c", Settings().summary_key())
     path = str(root / "pkg/base.py")
     st = os.stat(path)
     blobs = [bytes([i]) * (200_000 + i) for i in range(8)]
 
     def write(b):
         for _ in range(20):
-            c.store(path, new_entry(st, "h", None, None, b))
+            c.store(path, new_entry(st, "h", b))
 
     threads = [threading.Thread(target=write, args=(b,)) for b in blobs]
     for t in threads:

@@ -1,12 +1,11 @@
-"""Worker processes and lean parsing: same results, same order, crashes contained."""
+"""Worker processes: same results, same order, crashes contained."""
 
 import os
 
-import pytest
-from corpus_paths import FIXTURES, sglang_tree
+from corpus_paths import FIXTURES
 
 from deadinit.api.check import run_check
-from deadinit.frontends import lean, parse
+from deadinit.frontends import parse
 from deadinit.frontends.parse import FileError
 from deadinit.index.discovery import discover
 from deadinit.model.settings import Settings
@@ -48,13 +47,7 @@ def test_a_worker_crash_is_an_error_for_that_item_only():
     assert isinstance(out[2], RuntimeError) and "died" in str(out[2])
 
 
-def test_lean_summaries_equal_the_stock_ones_on_the_fixtures():
-    s = Settings()
-    for p, m, k in _items(FIXTURES):
-        assert lean.summarize_file(p, m, k, s) == parse.summarize_file(p, m, k, s), p
-
-
-def test_lean_errors_are_worded_like_the_stock_ones(tmp_path):
+def test_errors_are_worded_alike_by_both_adapters(tmp_path):
     bad = {
         "syntax.py": b"def f(:\n",
         "nul.py": b"x = 1\x00\n",
@@ -64,8 +57,8 @@ def test_lean_errors_are_worded_like_the_stock_ones(tmp_path):
     for name, data in bad.items():
         (tmp_path / name).write_bytes(data)
         args = (str(tmp_path / name), name[:-3], False, Settings())
-        assert lean.summarize_file(*args) == parse.summarize_file(*args), name
-    assert isinstance(lean.summarize_file(str(tmp_path / "gone.py"), "gone", False, Settings()), FileError)
+        assert parse.summarize_file(*args, adapter="ast") == parse.summarize_file(*args, adapter="cst"), name
+    assert isinstance(parse.summarize_file(str(tmp_path / "gone.py"), "gone", False, Settings()), FileError)
 
 
 def test_parallel_run_gives_the_same_findings_as_the_stock_summarizer(tmp_path):
@@ -75,22 +68,12 @@ def test_parallel_run_gives_the_same_findings_as_the_stock_summarizer(tmp_path):
     assert fast.errors == stock.errors and fast.files == stock.files
 
 
-@pytest.mark.corpus
-@pytest.mark.slow
-def test_lean_summaries_equal_the_stock_ones_on_real_code():
-    root = sglang_tree()
-    items = [it for it in _items(root / "srt" / "layers" / "attention")][::4]
-    s = Settings()
-    for p, m, k in items:
-        assert lean.summarize_file(p, m, k, s) == parse.summarize_file(p, m, k, s), p
-
-
 def test_nesting_that_would_crash_libcst_is_reported_like_the_stock_path(tmp_path):
     (tmp_path / "deep.py").write_text("x = " + "(" * 5000 + ")" * 5000 + "\n")  # libcst's parser would segfault
     items = _items(tmp_path)
     stock = parse.summarize_many(items, Settings())
     assert ProjectSummarizer(jobs=2, use_cache=False)(items, Settings()) == stock
-    assert ProjectSummarizer(jobs=1, use_cache=False, use_prefilter=False)(items, Settings()) == stock
+    assert ProjectSummarizer(jobs=1, use_cache=False)(items, Settings()) == stock
 
 
 def crashing_summarize(item, *args, **kw):

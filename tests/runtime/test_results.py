@@ -151,8 +151,8 @@ STUBS = {
 
 
 def test_stub_answers_are_rechecked(tmp_path, write_project, full_runs):
-    """A parent method's body turned into a stub leaves the summary as it was, but DI003
-    counts stubs apart (is_stub reads the text): the stored result must not be used."""
+    """A parent method's body turned into a stub changes its summary (``is_stub``), which DI003
+    counts apart: the stored result must not be used."""
     root = write_project({f"st/{k}": v for k, v in STUBS.items()}) / "st"
     _age(root)
     before = _check(root)

@@ -19,7 +19,7 @@ from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings
 from deadinit.fixes.direct_base.inline import Inliner
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import name_loads, names_of
-from deadinit.semantics.exprs import dotted
+from deadinit.fixes.cst_semantics import dotted
 
 
 def build_rewrite(p, an, out, max_copy_lines: int) -> None:

@@ -146,7 +146,7 @@ def affected_classes(index, module: str, cls: str, dropped: list) -> set:
 def verify(result, out, settings, findings: bool = True) -> list[str]:
     """Problems with ``out.new``: compile, undefined names, attributes no longer set, and (``findings``)
     re-analysis: DI001/DI002/DI003 left for the class or new anywhere (``deadinit fix`` re-checks that itself)."""
-    from deadinit.api.check import analyse, findings_for
+    from deadinit.rules.engine import analyse, findings_for
     from deadinit.frontends.parse import FileError, summarize_source
     from deadinit.index.project_index import ProjectIndex
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.semantics.exprs import dotted
+from deadinit.fixes.cst_semantics import dotted
 
 
 @dataclass

@@ -17,7 +17,7 @@ import libcst as cst
 from libcst.metadata import ImportAssignment
 
 from deadinit.fixes.direct_base.source import BUILTINS, Src, parse, rebound_globals
-from deadinit.semantics.exprs import dotted
+from deadinit.fixes.cst_semantics import dotted
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from deadinit.fixes.direct_base.keep import KeepDecisions
 from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import Rebuild
 from deadinit.fixes.direct_base.slice import SliceInput, Unit, build, walk
-from deadinit.semantics.exprs import dotted, to_expr
+from deadinit.fixes.cst_semantics import dotted, to_expr
 
 
 @dataclass

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from deadinit.fixes.direct_base.names import names_of
-from deadinit.semantics.exprs import dotted
+from deadinit.fixes.cst_semantics import dotted
 
 _LOG_ROOTS = {"logger", "logging", "log", "warnings", "print"}
 

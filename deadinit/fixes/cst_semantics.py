@@ -1,0 +1,21 @@
+"""The semantic model's answers for the libcst nodes a rewrite holds (through the libcst adapter)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from deadinit.frontends.cst_adapter import expression
+from deadinit.semantics import exprs
+
+
+def dotted(node: Optional[cst.CSTNode]) -> Optional[str]:
+    """``a.b.c`` for a Name/Attribute chain, else None."""
+    if not isinstance(node, (cst.Name, cst.Attribute)):
+        return None
+    return exprs.dotted(expression(node))
+
+
+def to_expr(node: cst.BaseExpression, self_name: Optional[str] = "self") -> exprs.Expr:
+    return exprs.to_expr(expression(node), self_name)

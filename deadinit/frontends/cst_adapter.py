@@ -1,0 +1,354 @@
+"""libcst -> ``deadinit.semantics.syntax``: the reference adapter (and the one ``fix`` uses).
+
+Positions come from libcst's public ``PositionProvider``.  ``origins`` maps each
+statement node made here back to the libcst node it came from, so that a fix can
+find the code a fact was read from.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from deadinit.semantics import syntax as sx
+
+_BINOPS = {
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.Divide: "/",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+    cst.Power: "**",
+    cst.LeftShift: "<<",
+    cst.RightShift: ">>",
+    cst.BitAnd: "&",
+    cst.BitOr: "|",
+    cst.BitXor: "^",
+    cst.MatrixMultiply: "@",
+}
+_AUGOPS = {
+    cst.AddAssign: "+",
+    cst.SubtractAssign: "-",
+    cst.MultiplyAssign: "*",
+    cst.DivideAssign: "/",
+    cst.FloorDivideAssign: "//",
+    cst.ModuloAssign: "%",
+    cst.PowerAssign: "**",
+    cst.LeftShiftAssign: "<<",
+    cst.RightShiftAssign: ">>",
+    cst.BitAndAssign: "&",
+    cst.BitOrAssign: "|",
+    cst.BitXorAssign: "^",
+    cst.MatrixMultiplyAssign: "@",
+}
+_CMPOPS = {
+    cst.Equal: "==",
+    cst.NotEqual: "!=",
+    cst.LessThan: "<",
+    cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">",
+    cst.GreaterThanEqual: ">=",
+    cst.Is: "is",
+    cst.IsNot: "is not",
+    cst.In: "in",
+    cst.NotIn: "not in",
+}
+_UNARY = {cst.Not: "not", cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~"}
+_SEQ = {cst.Tuple: "tuple", cst.List: "list", cst.Set: "set"}
+_COMP = {cst.ListComp: "list", cst.SetComp: "set", cst.GeneratorExp: "generator"}
+
+
+class CstAdapter:
+    """Converts one parsed module; ``origins``: id(syntax statement) -> libcst node."""
+
+    def __init__(self, module: cst.Module | None) -> None:
+        """``module`` None: nodes without positions (for questions about a single expression)."""
+        self.module = module if module is not None else cst.Module([])
+        self.pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if module else None
+        self.origins: dict[int, cst.CSTNode] = {}
+
+    def convert(self) -> sx.Module:
+        return sx.Module(self.body(self.module.body))
+
+    # -- positions ---------------------------------------------------------------
+    def _at(self, node: cst.CSTNode) -> tuple[int, int, int]:
+        if self.pos is None:
+            return 0, 0, 0
+        r = self.pos[node]
+        return r.start.line, r.start.column, r.end.line
+
+    # -- statements --------------------------------------------------------------
+    def body(self, stmts) -> sx.Body:
+        out: list[sx.Stmt] = []
+        for st in stmts:
+            if isinstance(st, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                for small in st.body:
+                    s = self.small(small)
+                    self.origins[id(s)] = small
+                    out.append(s)
+            else:
+                s = self.compound(st)
+                self.origins[id(s)] = st
+                out.append(s)
+        return tuple(out)
+
+    def suite(self, suite: cst.BaseSuite | None) -> sx.Body:
+        if suite is None:
+            return ()
+        if isinstance(suite, cst.IndentedBlock):
+            return self.body(suite.body)
+        return self.body([suite])
+
+    def small(self, s: cst.BaseSmallStatement) -> sx.Stmt:
+        at = self._at(s)
+        e = self.expr
+        if isinstance(s, cst.Assign):
+            return sx.Assign(*at, tuple(e(t.target) for t in s.targets), e(s.value))
+        if isinstance(s, cst.AnnAssign):
+            value = e(s.value) if s.value is not None else None
+            return sx.AnnAssign(*at, e(s.target), e(s.annotation.annotation), value)
+        if isinstance(s, cst.AugAssign):
+            return sx.AugAssign(*at, e(s.target), _AUGOPS[type(s.operator)], e(s.value))
+        if isinstance(s, cst.Expr):
+            return sx.ExprStmt(*at, e(s.value))
+        if isinstance(s, cst.Return):
+            return sx.Return(*at, e(s.value) if s.value is not None else None)
+        if isinstance(s, cst.Raise):
+            cause = e(s.cause.item) if s.cause is not None else None
+            return sx.Raise(*at, e(s.exc) if s.exc is not None else None, cause)
+        if isinstance(s, (cst.Global, cst.Nonlocal)):
+            scope = "global" if isinstance(s, cst.Global) else "nonlocal"
+            return sx.Names(*at, scope, tuple(n.name.value for n in s.names))
+        if isinstance(s, cst.Del):
+            t = s.target
+            targets = tuple(e(el.value) for el in t.elements) if isinstance(t, cst.Tuple) and not t.lpar else (e(t),)
+            return sx.Delete(*at, targets)
+        if isinstance(s, (cst.Pass, cst.Break, cst.Continue)):
+            return sx.Simple(*at, type(s).__name__.lower())
+        if isinstance(s, cst.Assert):
+            return sx.Assert(*at, e(s.test), e(s.msg) if s.msg is not None else None)
+        if isinstance(s, cst.Import):
+            return sx.Import(*at, None, 0, tuple(self.alias(a) for a in s.names))
+        if isinstance(s, cst.ImportFrom):
+            module_node = e(s.module) if s.module is not None else None
+            module = _dotted_text(s.module) if s.module is not None else ""
+            if isinstance(s.names, cst.ImportStar):
+                return sx.Import(*at, module, len(s.relative), (), True, module_node)
+            return sx.Import(*at, module, len(s.relative), tuple(self.alias(a) for a in s.names), False, module_node)
+        return sx.OtherStmt(*at, type(s).__name__, self.generic_children(s))
+
+    def alias(self, a: cst.ImportAlias) -> sx.ImportName:
+        asname = a.asname.name.value if a.asname is not None else None  # type: ignore[union-attr]
+        return sx.ImportName(*self._at(a), _dotted_text(a.name), self.expr(a.name), asname)
+
+    def compound(self, st: cst.BaseCompoundStatement) -> sx.Stmt:
+        at = self._at(st)
+        e = self.expr
+        if isinstance(st, cst.If):
+            return self.if_(st, False)
+        if isinstance(st, cst.For):
+            orelse = self.suite(st.orelse.body) if st.orelse is not None else ()
+            return sx.For(*at, e(st.target), e(st.iter), self.suite(st.body), orelse)
+        if isinstance(st, cst.While):
+            orelse = self.suite(st.orelse.body) if st.orelse is not None else ()
+            return sx.While(*at, e(st.test), self.suite(st.body), orelse)
+        if isinstance(st, (cst.Try, cst.TryStar)):
+            handlers = tuple(
+                sx.Handler(
+                    *self._at(h),
+                    e(h.type) if h.type is not None else None,
+                    e(h.name.name) if h.name is not None else None,
+                    self.suite(h.body),
+                )
+                for h in st.handlers
+            )
+            orelse = self.suite(st.orelse.body) if st.orelse is not None else ()
+            final = self.suite(st.finalbody.body) if st.finalbody is not None else ()
+            return sx.Try(*at, self.suite(st.body), handlers, orelse, final)
+        if isinstance(st, cst.With):
+            items = tuple(
+                sx.WithItem(*self._at(i), e(i.item), e(i.asname.name) if i.asname is not None else None)
+                for i in st.items
+            )
+            return sx.With(*at, items, self.suite(st.body))
+        if isinstance(st, cst.FunctionDef):
+            returns = e(st.returns.annotation) if st.returns is not None else None
+            return sx.FunctionDef(
+                *at, st.name.value, self.decorators(st.decorators), self.params(st.params), returns, self.suite(st.body)
+            )
+        if isinstance(st, cst.ClassDef):
+            args = (*st.bases, *st.keywords)
+            texts = tuple(self.module.code_for_node(a.value) for a in args)
+            return sx.ClassDef(
+                *at,
+                st.name.value,
+                self.decorators(st.decorators),
+                tuple(self.arg(a) for a in args),
+                texts,
+                self.suite(st.body),
+            )
+        return sx.OtherStmt(*at, type(st).__name__, self.generic_children(st))
+
+    def if_(self, st: cst.If, is_elif: bool) -> sx.If:
+        orelse: sx.Body = ()
+        if isinstance(st.orelse, cst.If):
+            inner = self.if_(st.orelse, True)
+            self.origins[id(inner)] = st.orelse
+            orelse = (inner,)
+        elif st.orelse is not None:
+            orelse = self.suite(st.orelse.body)
+        return sx.If(*self._at(st), self.expr(st.test), self.suite(st.body), orelse, is_elif)
+
+    def decorators(self, decos) -> tuple[sx.Expr, ...]:
+        return tuple(self.expr(d.decorator) for d in decos)
+
+    def params(self, p: cst.Parameters) -> tuple[sx.Param, ...]:
+        out = [self.param(x, "", "posonly") for x in p.posonly_params]
+        out += [self.param(x, "", "normal") for x in p.params]
+        if isinstance(p.star_arg, cst.Param):
+            out.append(self.param(p.star_arg, "*", "normal"))
+        out += [self.param(x, "", "kwonly") for x in p.kwonly_params]
+        if p.star_kwarg is not None:
+            out.append(self.param(p.star_kwarg, "**", "normal"))
+        return tuple(out)
+
+    def param(self, x: cst.Param, star: str, group: str) -> sx.Param:
+        ann = self.expr(x.annotation.annotation) if x.annotation is not None else None
+        default = self.expr(x.default) if x.default is not None else None
+        return sx.Param(*self._at(x), x.name.value, ann, default, star, group)
+
+    def arg(self, a: cst.Arg) -> sx.Arg:
+        star = a.star if isinstance(a.star, str) else ""
+        return sx.Arg(*self._at(a), self.expr(a.value), a.keyword.value if a.keyword is not None else None, star)
+
+    # -- expressions -------------------------------------------------------------
+    def expr(self, n: cst.CSTNode) -> sx.Expr:
+        at = self._at(n)
+        e = self.expr
+        if isinstance(n, cst.Name):
+            return sx.Name(*at, n.value)
+        if isinstance(n, cst.Attribute):
+            return sx.Attribute(*at, e(n.value), n.attr.value)
+        if isinstance(n, cst.Call):
+            return sx.Call(*at, e(n.func), tuple(self.arg(a) for a in n.args))
+        if isinstance(n, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+            return sx.Const(*at, _literal(n.value))
+        if isinstance(n, cst.ConcatenatedString):
+            value = n.evaluated_value
+            if value is None:  # an f-string among the parts
+                return sx.Other(*at, "fstring", self.generic_children(n), notnone=True)
+            return sx.Const(*at, value)
+        if isinstance(n, cst.Ellipsis):
+            return sx.Const(*at, ...)
+        if isinstance(n, cst.Subscript):
+            return sx.Subscript(*at, e(n.value), tuple(self.slice(el.slice) for el in n.slice))
+        if type(n) in _SEQ:
+            return sx.Sequence(*at, _SEQ[type(n)], tuple(self.element(el) for el in n.elements))
+        if isinstance(n, cst.Dict):
+            return sx.Dict(*at, tuple(self.dict_item(el) for el in n.elements))
+        if type(n) in _COMP:
+            return sx.Comprehension(*at, _COMP[type(n)], None, e(n.elt), self.generators(n.for_in))
+        if isinstance(n, cst.DictComp):
+            return sx.Comprehension(*at, "dict", e(n.key), e(n.value), self.generators(n.for_in))
+        if isinstance(n, cst.Lambda):
+            return sx.Lambda(*at, self.params(n.params), e(n.body))
+        if isinstance(n, cst.IfExp):
+            return sx.IfExp(*at, e(n.test), e(n.body), e(n.orelse))
+        if isinstance(n, cst.BooleanOperation):
+            op = "and" if isinstance(n.operator, cst.And) else "or"
+            return sx.BoolOp(*at, op, e(n.left), e(n.right))
+        if isinstance(n, cst.UnaryOperation):
+            return sx.UnaryOp(*at, _UNARY[type(n.operator)], e(n.expression))
+        if isinstance(n, cst.BinaryOperation):
+            return sx.BinOp(*at, _BINOPS[type(n.operator)], e(n.left), e(n.right))
+        if isinstance(n, cst.Comparison):
+            ops = tuple(_CMPOPS[type(c.operator)] for c in n.comparisons)
+            return sx.Compare(*at, e(n.left), ops, tuple(e(c.comparator) for c in n.comparisons))
+        if isinstance(n, cst.StarredElement):
+            return sx.Starred(*at, e(n.value))
+        if isinstance(n, cst.NamedExpr):
+            return sx.Other(*at, "walrus", (e(n.target), e(n.value)), stores=(e(n.target),))
+        if isinstance(n, cst.FormattedString):
+            return sx.Other(*at, "fstring", self.generic_children(n), notnone=True)
+        return sx.Other(*at, type(n).__name__, self.generic_children(n))
+
+    def slice(self, s: cst.CSTNode) -> sx.Expr:
+        if isinstance(s, cst.Index):
+            return self.expr(s.value)
+        return sx.Other(*self._at(s), "slice", self.generic_children(s))
+
+    def element(self, el: cst.BaseElement) -> sx.Expr:
+        if isinstance(el, cst.StarredElement):
+            return sx.Starred(*self._at(el), self.expr(el.value))
+        return self.expr(el.value)
+
+    def dict_item(self, el: cst.BaseDictElement) -> sx.DictItem:
+        if isinstance(el, cst.DictElement):
+            return sx.DictItem(*self._at(el), self.expr(el.key), self.expr(el.value))
+        return sx.DictItem(*self._at(el), None, self.expr(el.value))
+
+    def generators(self, f: cst.CompFor | None) -> tuple[sx.Generator, ...]:
+        out = []
+        while f is not None:
+            ifs = tuple(self.expr(i.test) for i in f.ifs)
+            out.append(sx.Generator(*self._at(f), self.expr(f.target), self.expr(f.iter), ifs))
+            f = f.inner_for_in
+        return tuple(out)
+
+    def generic_children(self, n: cst.CSTNode) -> tuple[sx.Node, ...]:
+        """Expressions and statements under a node without a rule of its own, in source order."""
+        out: list[sx.Node] = []
+        for c in n.children:
+            if isinstance(c, (cst.BaseExpression, cst.Name)):
+                out.append(self.expr(c))
+            elif isinstance(c, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
+                out.extend(self.body([c]))
+            elif isinstance(c, cst.BaseSmallStatement):
+                out.append(self.small(c))
+            elif isinstance(c, cst.BaseSuite):
+                out.extend(self.suite(c))
+            else:
+                out.extend(self.generic_children(c))
+        return tuple(out)
+
+
+def _literal(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _dotted_text(node: cst.CSTNode) -> str:
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def to_syntax(module: cst.Module) -> tuple[sx.Module, CstAdapter]:
+    adapter = CstAdapter(module)
+    return adapter.convert(), adapter
+
+
+_UNPLACED = CstAdapter(None)
+
+
+def expression(node: cst.BaseExpression) -> sx.Expr:
+    """One libcst expression in the semantic model's terms (positions left at 0)."""
+    return _UNPLACED.expr(node)
+
+
+def parse_expression(text: str) -> sx.Expr | None:
+    """A string annotation read as an expression (None when it is not one)."""
+    try:
+        expr = cst.parse_expression(text)
+    except Exception:
+        return None
+    return CstAdapter(cst.Module([cst.SimpleStatementLine([cst.Expr(expr)])])).expr(expr)

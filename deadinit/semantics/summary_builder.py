@@ -1,0 +1,396 @@
+"""One pass over a module's syntax tree, producing its ``FileSummary``.
+
+Facts are recorded in source order: imports and module constants, classes with
+their bases and methods (``self.x`` reads and writes, ``super()`` and
+``Parent.m(self)`` calls, dynamic access, the flattened ``__init__``), ``obj.x``
+reads with what is known of the receiver's class, constructor calls and
+``isinstance`` checks.  Private names are mangled as the compiler does, once,
+here.
+"""
+
+from __future__ import annotations
+
+from deadinit.model.settings import Settings
+from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary, Import, MethodSummary, Param, TypeRef
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.effects import dynamic_access, literal_attr_of_self, store_nodes, super_attribute
+from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
+from deadinit.semantics.init_flow import InitFlattener
+from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.stubs import is_stub
+
+_CLASS, _FUNCTION = "c", "f"
+
+
+class _Function:
+    """What the builder knows inside one function body."""
+
+    __slots__ = ("isinst", "method", "name", "params", "pending", "self_name", "types")
+
+    def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
+        self.name = name
+        self.self_name = self_name
+        self.method = method
+        self.types: dict[str, tuple[TypeRef, ...] | None] = {}
+        self.isinst: dict[str, tuple[TypeRef, ...]] = {}
+        self.pending: list[tuple] = []  # (attr, line, col, receiver text, receiver name, self attr)
+        self.params: dict[str, int] = {}
+
+
+class SummaryBuilder:
+    def __init__(self, summary: FileSummary, settings: Settings, parse: ParseExpression) -> None:
+        self.s = summary
+        self.settings = settings
+        self.parse = parse
+        self.classes: list[ClassSummary] = []
+        self.functions: list[_Function] = []
+        self.scopes: list[str] = []
+        self.stores: set[int] = set()
+        self.import_map: dict[str, str] = {}
+        self.classifier = AllocClassifier(settings, self.canon)
+
+    def canon(self, name: str) -> str:
+        head, _, rest = name.partition(".")
+        full = self.import_map.get(head)
+        if full is None:
+            return name
+        return full + ("." + rest if rest else "")
+
+    def build(self, module: sx.Module) -> FileSummary:
+        for st in module.body:
+            self.visit(st)
+        mangle_file(self.s)
+        return self.s
+
+    # -- traversal ---------------------------------------------------------------
+    def visit(self, node: sx.Node) -> None:
+        t = type(node)
+        if t is sx.Attribute:
+            self.attribute(node)  # type: ignore[arg-type]
+        elif t is sx.Call:
+            self.call(node)  # type: ignore[arg-type]
+        elif t is sx.FunctionDef:
+            self.function(node)  # type: ignore[arg-type]
+            return
+        elif t is sx.ClassDef:
+            self.class_(node)  # type: ignore[arg-type]
+            return
+        elif t is sx.Assign:
+            self.assign(node)  # type: ignore[arg-type]
+        elif t is sx.AnnAssign:
+            self.ann_assign(node)  # type: ignore[arg-type]
+        elif t is sx.AugAssign:
+            self.aug_assign(node)  # type: ignore[arg-type]
+        elif t is sx.Import:
+            self.import_(node)  # type: ignore[arg-type]
+        for c in node.children():
+            self.visit(c)
+
+    # -- imports and module constants --------------------------------------------
+    def import_(self, node: sx.Import) -> None:
+        if node.module is None:
+            for a in node.names:
+                if a.asname is not None:
+                    self.import_map.setdefault(a.asname, a.name)
+                    self.s.imports.append(Import(a.asname, a.name, None, 0, node.line))
+                else:
+                    head = a.name.split(".")[0]
+                    self.import_map.setdefault(head, head)
+                    self.s.imports.append(Import(head, a.name, None, 0, node.line))
+            return
+        mod, level = node.module, node.level
+        if node.star:
+            self.s.imports.append(Import("*", mod, "*", level, node.line))
+            return
+        for a in node.names:
+            local = a.asname if a.asname is not None else a.name
+            self.s.imports.append(Import(local, mod, a.name, level, node.line))
+            if level == 0:  # first binding wins: ``try: import torch / except ImportError: import stub as torch``
+                self.import_map.setdefault(local, f"{mod}.{a.name}" if mod else a.name)
+            else:
+                dots = "." * level
+                self.import_map.setdefault(local, f"{dots}{mod}.{a.name}" if mod else f"{dots}{a.name}")
+
+    def _module_level(self) -> bool:
+        return not self.classes and not self.functions
+
+    def assign(self, node: sx.Assign) -> None:
+        for t in node.targets:
+            self._mark_store(t)
+        if len(node.targets) == 1 and isinstance(node.targets[0], sx.Name):
+            name = node.targets[0].id
+            if self._module_level():
+                self.s.constants[name] = to_expr(node.value, None)
+            if not self.functions:
+                self._env_default(name, node.value)
+            elif isinstance(node.value, sx.Call):
+                fn = dotted(node.value.func)
+                ctx = self.functions[-1]
+                ctx.types[name] = (TypeRef(fn, True),) if fn and _capitalised(fn) else None
+        self._attr_types(node)
+
+    def ann_assign(self, node: sx.AnnAssign) -> None:
+        self._mark_store(node.target)
+        t = node.target
+        if self.classes and self.functions and self.functions[-1].method is not None:
+            attr = self_attr(t, self.functions[-1].self_name)
+            if attr is not None:
+                types = annotation_types(node.annotation, self.parse)
+                cls = self.classes[-1]
+                if types is None:
+                    cls.attr_unknown.add(attr)
+                else:
+                    cls.attr_declared.setdefault(attr, []).extend(types)
+        elif self.classes and not self.functions and isinstance(t, sx.Name):
+            types = annotation_types(node.annotation, self.parse)
+            cls = self.classes[-1]
+            cls.class_attrs.setdefault(t.id, node.line)
+            if types is not None:
+                cls.attr_declared.setdefault(t.id, []).extend(types)
+        if isinstance(t, sx.Name) and node.value is not None:
+            if self._module_level():
+                self.s.constants[t.id] = to_expr(node.value, None)
+            if not self.functions:
+                self._env_default(t.id, node.value)
+
+    def aug_assign(self, node: sx.AugAssign) -> None:
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is not None and ctx.method is not None:
+            attr = self_attr(node.target, ctx.self_name)
+            if attr is not None:
+                ctx.method.reads.append((attr, node.target.line, node.target.col))
+                ctx.method.writes.append((attr, node.target.line, node.target.col))
+                self.stores.add(id(node.target))
+
+    def _env_default(self, name: str, value: sx.Expr) -> None:
+        if isinstance(value, sx.Call):
+            fn = dotted(value.func) or ""
+            if fn.split(".")[-1].startswith("Env") and value.args:
+                first = value.args[0]
+                if first.keyword is None or first.keyword == "default":
+                    self.s.env_defaults[name] = to_expr(first.value, None)
+
+    def _mark_store(self, target: sx.Expr) -> None:
+        ctx = self.functions[-1] if self.functions else None
+        for t in store_nodes(target):
+            if isinstance(t, sx.Attribute):
+                self.stores.add(id(t))
+                if ctx is not None and ctx.method is not None and is_name(t.value, ctx.self_name):
+                    ctx.method.writes.append((t.attr, t.line, t.col))
+            elif isinstance(t, sx.Name) and self.classes and not self.functions:
+                self.classes[-1].class_attrs.setdefault(t.id, t.line)
+
+    def _attr_types(self, node: sx.Assign) -> None:
+        if not (self.classes and self.functions and self.functions[-1].method is not None):
+            return
+        ctx, cls = self.functions[-1], self.classes[-1]
+        for t in node.targets:
+            attr = self_attr(t, ctx.self_name)
+            if attr is None:
+                continue
+            v = node.value
+            if isinstance(v, sx.Name) and v.id == "None":
+                continue
+            if isinstance(v, sx.Call):
+                fn = dotted(v.func)
+                if fn and _capitalised(fn):
+                    cls.attr_types.setdefault(attr, []).append(TypeRef(fn, True))
+                    continue
+            if isinstance(v, sx.Name) and ctx.types.get(v.id) is not None:
+                cls.attr_types.setdefault(attr, []).extend(ctx.types[v.id])  # type: ignore[arg-type]
+                continue
+            cls.attr_unknown.add(attr)
+
+    # -- classes and functions ---------------------------------------------------
+    def class_(self, node: sx.ClassDef) -> None:
+        prefix = self.classes[-1].qualname if self.classes else self.s.module
+        if self.functions:
+            prefix = f"{prefix}.<locals>"
+        bases: list[str | None] = []
+        texts: list[str] = []
+        keywords: list[str] = []
+        for a, text in zip(node.bases, node.texts):
+            if a.keyword is not None or a.star == "**":
+                keywords.append(f"{a.keyword}={text}" if a.keyword is not None else f"**{text}")
+            else:
+                texts.append(text)
+                bases.append(None if isinstance(a.value, sx.Subscript) else dotted(a.value))
+        cls = ClassSummary(
+            node.name,
+            f"{prefix}.{node.name}",
+            node.line,
+            node.col,
+            node.end_line,
+            bases,
+            texts,
+            keywords,
+            _decorators(node.decorators),
+        )
+        self.s.classes.append(cls)
+        self.classes.append(cls)
+        self.scopes.append(_CLASS)
+        for c in node.children():
+            self.visit(c)
+        self.classes.pop()
+        self.scopes.pop()
+
+    def function(self, node: sx.FunctionDef) -> None:
+        in_class_body = bool(self.scopes) and self.scopes[-1] == _CLASS
+        self.scopes.append(_FUNCTION)
+        method = None
+        self_name = self.functions[-1].self_name if self.functions else None
+        decos = _decorators(node.decorators)
+        plist = [p for p in node.params if p.group in ("posonly", "normal") and not p.star]
+        if in_class_body:
+            static = "staticmethod" in decos
+            self_name = None if static or not plist else plist[0].name
+            method = MethodSummary(
+                node.name, node.line, node.col, node.end_line, decos, self_name=self_name, is_stub=is_stub(node)
+            )
+            skip = plist[0] if plist and not static else None
+            for p in node.params:
+                if p is not skip:
+                    method.params.append(_param(p))
+            self.classes[-1].methods.setdefault(node.name, method)
+            if node.name == "__init__" and self_name:
+                method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
+        elif self.functions and self.functions[-1].method is not None:
+            method = self.functions[-1].method  # a nested function: its reads count for the method
+        ctx = _Function(node.name, self_name, method)
+        rest = plist[1:] if (in_class_body and self_name and plist) else plist
+        ctx.params = {p.name: i for i, p in enumerate(rest)}
+        for p in node.params:
+            if p.annotation is not None and not p.star:
+                ctx.types[p.name] = annotation_types(p.annotation, self.parse)
+        self.functions.append(ctx)
+        for c in node.children():
+            self.visit(c)
+        self.functions.pop()
+        self.scopes.pop()
+        self._flush(ctx)
+
+    def _flush(self, ctx: _Function) -> None:
+        cls = self.classes[-1].qualname if self.classes else None
+        outer = self.functions[-1].types if self.functions else {}
+        for attr, line, col, text, name, via in ctx.pending:
+            types = None
+            if name is not None:
+                types = ctx.types.get(name, outer.get(name))
+                if name in ctx.isinst:
+                    types = ctx.isinst[name]
+            param = (ctx.params[name], name) if name is not None and name in ctx.params else None
+            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
+
+    # -- expressions -------------------------------------------------------------
+    def attribute(self, node: sx.Attribute) -> None:
+        ctx = self.functions[-1] if self.functions else None
+        value = node.value
+        if ctx is not None and ctx.self_name and is_name(value, ctx.self_name):
+            if ctx.method is not None and id(node) not in self.stores:
+                ctx.method.reads.append((node.attr, node.line, node.col))
+                if node.attr == "__dict__":
+                    ctx.method.dynamic.append(("self.__dict__", node.line))
+            return
+        if super_attribute(node):
+            if ctx is not None and ctx.method is not None:
+                ctx.method.super_calls.append(node.attr)
+            return
+        if id(node) in self.stores:
+            return
+        via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
+        text = _short(value)
+        if ctx is not None:
+            name = value.id if isinstance(value, sx.Name) else None
+            ctx.pending.append((node.attr, node.line, node.col, text, name, via))
+        else:
+            in_class = self.classes[-1].qualname if self.classes else None
+            self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
+
+    def call(self, node: sx.Call) -> None:
+        fn = dotted(node.func)
+        if fn is None:
+            return
+        ctx = self.functions[-1] if self.functions else None
+        if _capitalised(fn):
+            self_args: tuple = ()
+            if ctx is not None and ctx.self_name:
+                self_args = tuple(
+                    a.keyword if a.keyword is not None else i
+                    for i, a in enumerate(node.args)
+                    if is_name(a.value, ctx.self_name)
+                )
+            self.s.constructs.append(
+                Construct(
+                    fn,
+                    node.line,
+                    self.classes[-1].qualname if self.classes else None,
+                    ctx.name if ctx else None,
+                    self_args,
+                )
+            )
+        if fn in ("isinstance", "issubclass") and len(node.args) == 2:
+            self._isinstance(node, ctx)
+        if ctx is None or ctx.method is None or not ctx.self_name:
+            return
+        m = ctx.method
+        literal = literal_attr_of_self(node, ctx.self_name, ("getattr", "hasattr"))
+        if literal is not None:
+            m.reads.append((literal, node.line, node.col))
+            return
+        why = dynamic_access(node, ctx.self_name)
+        if why is not None:
+            m.dynamic.append((why, node.line))
+            return
+        if (
+            isinstance(node.func, sx.Attribute)
+            and node.func.attr != "__init__"
+            and node.args
+            and is_name(node.args[0].value, ctx.self_name)
+        ):
+            base = dotted(node.func.value)
+            if base and base != ctx.self_name and base[:1].isupper():
+                m.parent_calls.append((base, node.func.attr))
+
+    def _isinstance(self, node: sx.Call, ctx: _Function | None) -> None:
+        second = node.args[1].value
+        classes = second.elts if isinstance(second, sx.Sequence) and second.shape == "tuple" else (second,)
+        refs = []
+        for c in classes:
+            d = dotted(c.value if isinstance(c, sx.Starred) else c)
+            if d:
+                self.s.isinstance_checks.append((d, node.line))
+                refs.append(TypeRef(d, False))
+        first = node.args[0].value
+        if ctx is not None and isinstance(first, sx.Name) and refs:
+            ctx.isinst[first.id] = ctx.isinst.get(first.id, ()) + tuple(refs)
+
+
+def _capitalised(fn: str) -> bool:
+    return fn.split(".")[-1][:1].isupper()
+
+
+def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
+    out = []
+    for d in decorators:
+        name = dotted(d) or (dotted(d.func) if isinstance(d, sx.Call) else None)
+        if name:
+            out.append(name)
+    return tuple(out)
+
+
+def _param(p: sx.Param) -> Param:
+    default = to_expr(p.default, None) if p.default is not None else None
+    if p.star == "*":
+        return Param(p.name, None, "star")
+    if p.star == "**":
+        return Param(p.name, None, "dstar")
+    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal")
+
+
+def _short(node: sx.Node) -> str:
+    d = dotted(node)
+    if d:
+        return d if len(d) < 60 else d[:57] + "..."
+    return "<expr>"

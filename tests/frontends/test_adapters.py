@@ -1,0 +1,180 @@
+"""The two adapters give the same summaries: generated code aside (test_adapter_properties.py),
+the tricky constructs here, the fixtures, and every file of a real code base."""
+
+import pytest
+from corpus_paths import FIXTURES, sglang_tree
+
+from deadinit.frontends import parse
+from deadinit.index.discovery import discover
+from deadinit.model.settings import Settings
+
+# Functions, methods and an __init__ the adapters must read alike (positions included).
+TRICKY = """
+import os.path
+from typing import Optional
+import torch
+from pkg import base as b
+
+def typed(x: "b.Base", y: Optional[b.Base], z: int | None = None, *a: b.Base, k: b.Base = None, **kw):
+    import os.path as osp, pkg.base
+    from pkg.base import Base
+    from . sub . mod import thing
+    w = b.Base()
+    v = make()
+    if isinstance(v, (b.Base, pkg.base.Base)) and issubclass(w, b.Base):
+        v.ws, w.ws, y.ws, z.ws, a.ws, k.ws, kw.ws
+    d = {x.ws: y.ws, **kw.ws}
+    t = x.ws if y.ws else z.ws
+    f = lambda q, r=w.ws: q.ws + r
+    s = f"{x.ws} {y.ws!r:>{z.ws}}"
+    x.ws = y.ws
+    (x.ws, [y.ws, *z.ws]) = 1, 2
+    x.ws += 1
+    del y.ws
+    for x.ws in z.ws:
+        pass
+    with open(p) as (x.ws):
+        pass
+    super().ws
+    None.__class__, (w).ws, (w.ws).ws, w.ws.ws.ws, b.Base(x, k=x)(w).ws
+    def inner(p: b.Base, x=x.ws):
+        q = Other()
+        return p.ws, q.ws, w.ws, x.ws, v.ws
+    match w.ws:
+        case b.Base.X | pkg.base.Y:
+            pass
+        case {b.K: _, "k": c.ws}:
+            pass
+        case b.Base(ws=1):
+            pass
+    return [q.ws for q in x.ws if q.ws], {k.ws: v.ws for k, v in x.ws}, (g.ws for g in ())
+
+@b.deco(x.ws)
+async def decorated(self, other: "Lone") -> b.Base:
+    await other.ws
+    Lone(self, other, key=self)(*self, **self)
+
+class Lone:
+    'doc'
+    a: b.Base
+    b: "Optional[b.Base]" = None
+    if True:
+        c: b.Base
+    def __init__(self, runner: b.Base, n=3):
+        self.runner = runner
+        self.made = b.Base()
+        self.none = None
+        self.other: b.Base = runner
+        self.unknown = runner.ws
+        self.tup, self.x = 1, 2
+        runner.ws, self.runner.ws
+    @staticmethod
+    def s(self):
+        return self.ws
+    @classmethod
+    def c(cls):
+        import pkg.base
+        return cls.ws, cls.x.ws
+    def m(me, other: "Lone"):
+        def nested():
+            me.x.ws
+            return me.ws
+        me.z = Lone(me)
+        return other.ws, me.runner.ws, nested
+"""
+
+INIT_FLOW = """
+import torch
+from pkg import base as b
+
+class Flow(b.Base):
+    def __init__(self, n, flag=False, *args, **kw):
+        super().__init__(n, flag=flag)
+        super(Flow, self).__init__(*args)
+        b.Base.__init__(self, n)
+        if flag and (n > 1 or not kw):
+            self.ws = torch.empty((n, 4), dtype=torch.uint8)
+        elif n is None:
+            return
+        else:
+            self.ws = torch.zeros(n * 2 + 1).cuda()
+        x = self.ws
+        self.items = []
+        for i in range(n):
+            self.items.append(torch.ones(i))
+            self.items[i] = get_buffer("k", lambda: torch.empty(8))
+        while flag:
+            self.count += 1
+            break
+        try:
+            self.a, (self.b, *self.c) = x, (1, 2)
+        except ValueError as e:
+            raise
+        finally:
+            self.d = {k: v for k, v in kw.items()}
+        with open("f") as fh, ctx():
+            self.e = fh if x else None
+        def helper(q=self.ws):
+            return q.y
+        global G
+        G = torch.empty(4)
+        self.f = [torch.empty(1) for _ in range(3)]
+        self.g = getattr(self, "ws"), getattr(self, name), vars(self), self.__dict__
+        assert self.h
+        del self.i
+        self.runner.update(self, x)
+        Updater(self, n)
+        match n:
+            case 1:
+                self.j = 1
+"""
+
+
+def _both(tmp_path, source: bytes):
+    p = tmp_path / "mod.py"
+    p.write_bytes(source)
+    args = (source, str(p), "pkg.mod", False, Settings())
+    return parse.summarize_source(*args, adapter="ast"), parse.summarize_source(*args, adapter="cst")
+
+
+@pytest.mark.parametrize("source", [TRICKY, INIT_FLOW], ids=["tricky", "init-flow"])
+def test_tricky_code_is_read_alike(tmp_path, source):
+    a, c = _both(tmp_path, source.encode())
+    assert a == c
+    assert a.accesses and a.constructs and a.classes
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b"\xef\xbb\xbfdef f(x):\n    return x.y\n",
+        b"def f(x):\r    return x.y\r",
+        b"def f(x):\r\n    return x.y\r\n",
+        "s = 'é'; t = x.y\nclass A(B):\n    def __init__(self):\n        self.z = 'ü' + self.w.v\n".encode(),
+        b"# coding: latin-1\nx = '\xe9'; y = a.b\n",
+        b"def f(:\n",
+        b"x = 1\x00\n",
+    ],
+    ids=["bom", "cr", "crlf", "utf8-columns", "latin1", "syntax-error", "nul"],
+)
+def test_encodings_line_endings_and_errors_are_read_alike(tmp_path, source):
+    a, c = _both(tmp_path, source)
+    assert a == c
+
+
+def _files(root):
+    return [(f.path, f.module, f.is_package) for f in discover([str(root)]).files]
+
+
+def test_fixtures_are_read_alike():
+    s = Settings()
+    for p, m, k in _files(FIXTURES):
+        assert parse.summarize_file(p, m, k, s, "ast") == parse.summarize_file(p, m, k, s, "cst"), p
+
+
+@pytest.mark.corpus
+@pytest.mark.slow
+def test_every_file_of_sglang_is_read_alike():
+    s = Settings()
+    for p, m, k in _files(sglang_tree()):
+        assert parse.summarize_file(p, m, k, s, "ast") == parse.summarize_file(p, m, k, s, "cst"), p
