@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from deadinit.analysis.conditions import NOTNONE, UNKNOWN, Facts, guard_state, value_of
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import certainly_not_none
 
-UNKNOWN = ("?",)
-NOTNONE = ("notnone",)
+__all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "init_chain"]
 
 
 @dataclass
@@ -26,6 +26,7 @@ class ChainStmt:
     active: bool | None  # True definite, None maybe, False never
     env: dict = field(default_factory=dict, repr=False)
     guards_hold: bool | None = None  # the guards alone (loops and returns aside)
+    open_guards: tuple = ()  # the guards nothing decides, when ``active`` is None because of them
 
     @property
     def definite(self) -> bool:
@@ -39,64 +40,36 @@ class Chain:
     inits: list[str]  # owners whose __init__ ran, in call order
     notes: list[str] = field(default_factory=list)
     calls: dict = field(default_factory=dict)  # owner -> (caller owner, InitStmt super_init, bound env)
+    broken: tuple | None = None  # (caller owner, InitStmt, target owner, why): constructing the class raises
 
 
-def _truth(v) -> bool | None:
-    if v[0] == "const":
-        return bool(v[1])
-    if v == NOTNONE:
+def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
+    """Why the call's arguments cannot bind to ``method``'s parameters (the call raises TypeError), or None."""
+    if call.star_args:
         return None
+    positional = [p for p in method.params if p.kind in ("posonly", "normal")]
+    has_star = any(p.kind == "star" for p in method.params)
+    has_dstar = any(p.kind == "dstar" for p in method.params)
+    if len(call.args) > len(positional) and not has_star:
+        return f"{len(call.args)} positional arguments given, it takes {len(positional)}"
+    given = {p.name for p in positional[: len(call.args)]}
+    by_name = {p.name: p for p in method.params if p.kind in ("normal", "kwonly")}
+    for name, _ in call.kwargs:
+        if name in given:
+            return f"`{name}` given twice"
+        if name not in by_name and not has_dstar:
+            return f"no parameter `{name}`"
+        given.add(name)
+    missing = [p.name for p in method.params if p.kind in ("posonly", "normal", "kwonly")
+               and p.default is None and p.name not in given]
+    if missing:
+        return "required " + ", ".join(f"`{m}`" for m in missing) + " not given"
     return None
-
-
-def evaluate(cond: tuple, env: dict, self_env: dict) -> bool | None:
-    """Tri-state truth of a condition under parameter bindings."""
-    k = cond[0]
-    if k == "not":
-        v = evaluate(cond[1], env, self_env)
-        return None if v is None else not v
-    if k in ("and", "or"):
-        a, b = evaluate(cond[1], env, self_env), evaluate(cond[2], env, self_env)
-        if k == "and":
-            if a is False or b is False:
-                return False
-            return True if a is True and b is True else None
-        if a is True or b is True:
-            return True
-        return False if a is False and b is False else None
-    if k in ("is_none", "is_not_none"):
-        v = value_of(cond[1], env, self_env)
-        if v[0] == "const":
-            r = v[1] is None
-        elif v == NOTNONE:
-            r = False
-        else:
-            return None
-        return r if k == "is_none" else not r
-    if k in ("eq", "ne"):
-        a, b = value_of(cond[1], env, self_env), value_of(cond[2], env, self_env)
-        if a[0] == "const" and b[0] == "const":
-            return (a[1] == b[1]) if k == "eq" else (a[1] != b[1])
-        return None
-    v = value_of(cond, env, self_env)
-    return _truth(v)
-
-
-def value_of(e: tuple, env: dict, self_env: dict) -> tuple:
-    if e[0] == "const" or e == NOTNONE:
-        return e
-    if e[0] == "name":
-        return env.get(e[1], UNKNOWN)
-    if e[0] == "self":
-        return self_env.get(e[1], UNKNOWN)
-    if certainly_not_none(e):
-        return NOTNONE
-    return UNKNOWN
 
 
 def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dict) -> dict:
     env: dict = {}
-    params = [p for p in method.params if p.kind in ("normal",)]
+    params = [p for p in method.params if p.kind in ("posonly", "normal")]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
     for p, a in zip(params, call.args):
@@ -131,50 +104,93 @@ def init_chain(index: ProjectIndex, qualname: str) -> Chain:
         return chain
     owner, method = first
     env = {p.name: UNKNOWN for p in method.params}
-    _walk(index, mro, owner, method, env, {}, True, chain, depth=0)
+    facts = Facts(class_values=index.class_values(mro))
+    _walk(_Walk(index, mro, chain, facts), owner, method, env, {}, True, Facts(), depth=0)
     return chain
 
 
-def _walk(index, mro, owner, method, env, self_env, active, chain: Chain, depth: int) -> None:
+@dataclass
+class _Walk:
+    index: ProjectIndex
+    order: list[str]  # the instance's MRO
+    chain: Chain
+    facts: Facts  # class values and what the chain assigned: shared by every frame
+
+
+def _walk(w: _Walk, owner, method, env, self_env, active, frame: Facts, depth: int) -> None:
+    chain = w.chain
     if depth > 30 or method.init_flow is None or owner in chain.inits:
         return
     chain.inits.append(owner)
-    path = index.file_of(owner).path
+    path = w.index.file_of(owner).path
     for st in method.init_flow:
-        state = active
-        for g in st.guards:
-            v = evaluate(g, env, self_env)
-            if v is False:
-                state = False
-                break
-            if v is None and state is True:
-                state = None
+        if chain.broken is not None:
+            return
+        facts = Facts(frame.names, frame.dotted, w.facts.class_values, w.facts.assigned)
+        state, open_ = guard_state(st.guards, env, self_env, facts)
+        if state is not False and active is not True:
+            state = False if active is False else None
         guards_hold = state
         if state is not False and (st.in_loop or st.after_return) and state is True:
             state = None if st.kind != "super_init" else True
-        cs = ChainStmt(st, owner, path, state, env, guards_hold)
-        chain.stmts.append(cs)
+        chain.stmts.append(ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_)))
         if state is False:
             continue
+        _remember(st, state, env, self_env, frame, w.facts)
+        if st.kind == "super_init":
+            _call(w, owner, st, state, env, self_env, frame, depth)
+
+
+def _remember(st: InitStmt, state: bool | None, env: dict, self_env: dict, frame: Facts, shared: Facts) -> None:
+    """What a statement tells later ones: self values, asserted names, attributes set on objects."""
+    if st.kind in ("assign", "delete") and st.attr:
+        shared.assigned.add(st.attr)
         if st.kind == "assign" and st.value is not None and st.value[0] in ("name", "const") and state is True:
             self_env[st.attr] = value_of(st.value, env, self_env)
-        elif st.kind == "assign" and st.attr in self_env and state is not True:
+        elif st.attr in self_env:
             self_env[st.attr] = UNKNOWN
-        if st.kind == "super_init":
-            if st.target == "super":
-                nxt = index.resolve_method(mro, "__init__", after=owner)
-            else:
-                qn = index.resolve(index.class_module[owner], st.target)
-                nxt = (
-                    index.resolve_method(mro, "__init__", after=mro[mro.index(qn) - 1])
-                    if qn in mro and mro.index(qn) > 0
-                    else None
-                )
-                if qn is not None and qn not in mro:
-                    chain.notes.append(f"{owner} calls {st.target}.__init__, which is not in its MRO")
-            if nxt is None:
-                continue
-            pow_, pm = nxt
-            penv = _bind(pm, st, env, self_env)
-            chain.calls[pow_] = (owner, st, penv)
-            _walk(index, mro, pow_, pm, penv, self_env, state, chain, depth + 1)
+    elif st.kind == "set" and st.attr and st.value is not None:
+        v = value_of(st.value, env, self_env)
+        frame.dotted[st.attr] = v if state is True and not st.in_loop else UNKNOWN
+    elif st.kind == "assert" and state is True and st.value is not None:
+        test = st.value
+        if test[0] == "eq" and test[1][0] == "name" and test[2][0] == "const":
+            frame.names[test[1][1]] = test[2]
+        elif test[0] == "is_none" and test[1][0] == "name":
+            frame.names[test[1][1]] = ("const", None)
+
+
+def _call(w: _Walk, owner: str, st: InitStmt, state, env: dict, self_env: dict, frame: Facts, depth: int) -> None:
+    index, chain = w.index, w.chain
+    nxt, why = index.init_called(w.order, owner, st.target or "super", st.start)
+    if why is not None:
+        chain.notes.append(why)
+    if nxt is None:
+        return
+    callee, method = nxt
+    problem = bind_problem(method, st)
+    if problem is not None and state is not False:
+        chain.broken = (owner, st, callee, problem)
+        return
+    penv = _bind(method, st, env, self_env)
+    chain.calls[callee] = (owner, st, penv)
+    _walk(w, callee, method, penv, self_env, state, _passed(method, st, frame), depth + 1)
+
+
+def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:
+    """The facts the callee can use: what was established about the objects the caller passed."""
+    out = Facts()
+    if call.star_args:
+        return out
+    positional = [p for p in method.params if p.kind in ("posonly", "normal")]
+    pairs = [(p.name, a) for p, a in zip(positional, call.args)] + list(call.kwargs)
+    for param, arg in pairs:
+        if arg[0] != "name":
+            continue
+        if arg[1] in frame.names:
+            out.names[param] = frame.names[arg[1]]
+        prefix = arg[1] + "."
+        for key, v in frame.dotted.items():
+            if key.startswith(prefix):
+                out.dotted[param + key[len(arg[1]) :]] = v
+    return out

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.conditions import condition_text
 from deadinit.analysis.reach import short
+from deadinit.analysis.unsure import unsure_for
 
 
 def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
@@ -90,10 +92,11 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
             killer,
             size,
             conditional=any(events[i].active is None for i in idxs),
+            condition=condition_text(events[rep].open_guards),
         )
         fact.kept_by = kept_by
         fact.evidence = _evidence(an, fact, events, idxs, reach, mro, live)
-        fact.unsure = list(unsure)
+        fact.unsure = unsure_for(unsure, attr, an.index, mro)
         fact.external_judged = bool(an.ext.by_attr.get(attr))
         facts.append(fact)
     # attributes built from a dead one

@@ -19,6 +19,7 @@ from deadinit.analysis.sizes import Folder
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
+from deadinit.semantics.dynamic import ANY
 
 
 @dataclass
@@ -33,6 +34,7 @@ class AttrFact:
     killer: ChainStmt | None = None
     estimated_bytes: int | None = None
     conditional: bool = False
+    condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
     evidence: list[dict] = field(default_factory=list)
     unsure: list[str] = field(default_factory=list)
     external_judged: bool = False  # depends on judging obj.x reads as unrelated
@@ -50,6 +52,9 @@ class ClassAnalysis:
     effective: set[int]
     unsure: list[str]
     read_why: dict[str, str]
+
+
+MODULE_ENTRY_POINTS = ("forward", "extra_repr")
 
 
 class Analyzer:
@@ -83,6 +88,8 @@ class Analyzer:
                         if not (a.in_class and a.in_class in mro)
                     ):
                         names.add(name)
+            if self.index.derives_from_external(cls, self.settings.module_bases):
+                names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
             self._reach[cls] = reachable(self.index, cls, names)
         return self._reach[cls]
 
@@ -105,17 +112,22 @@ class Analyzer:
     def analyse(self, cls: str) -> ClassAnalysis | None:
         index = self.index
         chain = init_chain(index, cls)
-        if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
-            return None
         mro = index.mro(cls) or [cls]
         reach = self.reach_of(cls)
-        unsure = [f"{short(o)}.{m} uses {r} (line {ln})" for o, m, r, ln in reach.dynamic]
+        if chain.broken is not None:  # constructing the class raises before it exists: nothing is wasted
+            return ClassAnalysis(cls, chain, reach, [], set(), set(), [], {})
+        if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
+            return None
+        unsure: list[tuple[str, tuple]] = [(f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
+        unsure += [(f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
+                   for c in chain.stmts if c.active is not False for r, p in c.stmt.dynamic]
         for qn in mro:
             if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
-                unsure.append(f"{short(qn)} defines __getattr__")
+                unsure.append((f"{short(qn)} defines __getattr__", ANY))
         blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
         if blind:
-            unsure.append("a base class expression could not be resolved: " + ", ".join(b.name for b in blind))
+            names = ", ".join(b.name for b in blind)
+            unsure.append((f"a base class expression could not be resolved: {names}", ANY))
 
         live: set[str] = set()
         read_why: dict[str, str] = {}
@@ -135,12 +147,13 @@ class Analyzer:
             for attr, sites in sreach.reads.items():
                 o, m, ln = sites[0]
                 mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
-            unsure.extend(f"subclass {short(sub)}: {short(o)}.{m} uses {r}" for o, m, r, _ in sreach.dynamic)
+            unsure.extend((f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
             sm = index.classes[sub].methods.get("__init__")
             if sm and sm.init_flow:
                 for st in sm.init_flow:
                     for a in st.reads:
                         mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
+                    unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
 
         events = [c for c in chain.stmts if c.active is not False]
         closure_cache: dict[str, set] = {}

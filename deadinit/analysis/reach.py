@@ -14,7 +14,7 @@ class Reach:
     mro: list[str]
     methods: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, name) -> why reached
     reads: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)  # attr -> [(owner, method, line)]
-    dynamic: list[tuple[str, str, str, int]] = field(default_factory=list)  # (owner, method, reason, line)
+    dynamic: list[tuple[str, str, str, int, tuple]] = field(default_factory=list)  # (owner, method, reason, line, pattern)
 
 
 def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:
@@ -33,16 +33,16 @@ def method_reads(
         if key in reach.methods:
             continue
         reach.methods[key] = why
-        for reason, line in m.dynamic:
-            reach.dynamic.append((owner, m.name, reason, line))
+        for reason, line, pattern in m.dynamic:
+            reach.dynamic.append((owner, m.name, reason, line, pattern))
         for attr, line, _col in m.reads:
             r = index.resolve_method(mro, attr)
             if r is not None:
                 stack.append((r[0], r[1], f"self.{attr} from {short(owner)}.{m.name}"))
             else:
                 reach.reads.setdefault(attr, []).append((owner, m.name, line))
-        for name in m.super_calls:
-            r = index.resolve_method(mro, name, after=owner)
+        for name, start in m.super_calls:
+            r = index.resolve_super(mro, owner, name, start)
             if r is not None:
                 stack.append((r[0], r[1], f"super().{name} from {short(owner)}.{m.name}"))
         for base, name in m.parent_calls:

@@ -302,8 +302,8 @@ def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
         m = index.classes[owner].methods.get(name)
         if m is None:
             continue
-        for target in m.super_calls:
-            res = index.resolve_method(mro, target, after=owner)
+        for target, start in m.super_calls:
+            res = index.resolve_super(mro, owner, target, start)
             if res is not None and res[0] in r.dropped:
                 r.super_into_dropped.append((f"{short(owner)}.{name}", f"super().{target}", res[0]))
         for base, target in m.parent_calls:

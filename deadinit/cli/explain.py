@@ -101,8 +101,8 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
     if verbose:
         for (o, m), why in methods:
             console.print(Text(f"  {o.rsplit('.', 1)[-1]}.{m}: {why}", style="dim"))
-    for u in an.unsure:
-        console.print(Text(f"unsure: {u}", style="italic yellow"))
+    for reason, _ in an.unsure:
+        console.print(Text(f"dynamic access: {reason}", style="italic yellow"))
     events = [c for c in an.chain.stmts if c.active is not False]
     effective_ids = {id(events[i]) for i in an.effective if i < len(events)}
     facts = {(f.owner, f.attr): f for f in an.facts}

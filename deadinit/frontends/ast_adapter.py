@@ -289,10 +289,21 @@ class AstAdapter:
             target = e(n.target)
             return sx.Other(*at, "walrus", (target, e(n.value)), stores=(e(n.target),))
         if t is ast.JoinedStr:
-            return sx.Other(*at, "fstring", tuple(e(x) for x in _fstring_exprs(n)), notnone=True)
+            return self.fstring(n, at)
         if t is ast.Slice:
             return sx.Other(*at, "slice", tuple(e(x) for x in (n.lower, n.upper, n.step) if x is not None))
         return sx.Other(*at, _what(n), self.generic(n))
+
+    def fstring(self, n: ast.JoinedStr, at: tuple[int, int, int]) -> sx.FString:
+        parts: list = []
+        for v in n.values:
+            if type(v) is ast.Constant:
+                parts.append(v.value if isinstance(v.value, str) else "")
+            elif type(v) is ast.FormattedValue:
+                parts.append(self.expr(v.value))
+                if v.format_spec is not None:
+                    parts.extend(self.expr(x) for x in _fstring_exprs(v.format_spec))  # type: ignore[arg-type]
+        return sx.FString.of_parts(*at, parts, escapes="\\" in self.src.segment(n))
 
     def arg(self, a: ast.expr) -> sx.Arg:
         if type(a) is ast.Starred:

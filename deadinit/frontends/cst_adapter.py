@@ -239,7 +239,7 @@ class CstAdapter:
         if isinstance(n, cst.ConcatenatedString):
             value = n.evaluated_value
             if value is None:  # an f-string among the parts
-                return sx.Other(*at, "fstring", self.generic_children(n), notnone=True)
+                return self.fstring(n, at)
             return sx.Const(*at, value)
         if isinstance(n, cst.Ellipsis):
             return sx.Const(*at, ...)
@@ -272,8 +272,29 @@ class CstAdapter:
         if isinstance(n, cst.NamedExpr):
             return sx.Other(*at, "walrus", (e(n.target), e(n.value)), stores=(e(n.target),))
         if isinstance(n, cst.FormattedString):
-            return sx.Other(*at, "fstring", self.generic_children(n), notnone=True)
+            return self.fstring(n, at)
         return sx.Other(*at, type(n).__name__, self.generic_children(n))
+
+    def fstring(self, n: cst.BaseExpression, at: tuple[int, int, int]) -> sx.FString:
+        parts: list[str | sx.Expr] = []
+        self._fstring_parts(n, parts)
+        return sx.FString.of_parts(*at, parts, escapes="\\" in self.module.code_for_node(n))
+
+    def _fstring_parts(self, n: cst.CSTNode, parts: list) -> None:
+        if isinstance(n, cst.ConcatenatedString):
+            self._fstring_parts(n.left, parts)
+            self._fstring_parts(n.right, parts)
+        elif isinstance(n, cst.SimpleString):
+            parts.append(n.evaluated_value if isinstance(n.evaluated_value, str) else "")
+        elif isinstance(n, cst.FormattedString):
+            for p in n.parts:
+                if isinstance(p, cst.FormattedStringText):
+                    parts.append(p.value)
+                else:
+                    parts.append(self.expr(p.expression))
+                    for spec in p.format_spec or ():
+                        if isinstance(spec, cst.FormattedStringExpression):
+                            parts.append(self.expr(spec.expression))
 
     def slice(self, s: cst.CSTNode) -> sx.Expr:
         if isinstance(s, cst.Index):

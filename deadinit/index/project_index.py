@@ -239,6 +239,49 @@ class ProjectIndex:
                 return qn, m
         return None
 
+    def init_called(
+        self, mro: list[str], owner: str, target: str, start: str | None
+    ) -> tuple[tuple[str, MethodSummary] | None, str | None]:
+        """The ``__init__`` a call written in ``owner``'s ``__init__`` runs on an instance whose MRO is
+        ``mro``, and a note when the call cannot reach one: ``super().__init__`` (``target`` "super") and
+        ``super(C, self).__init__`` (``start`` C) look up after ``owner`` / after C in that MRO;
+        ``Base.__init__(self)`` runs what ``Base`` itself resolves ``__init__`` to."""
+        module = self.class_module[owner]
+        if target != "super":
+            base = self.resolve(module, target)
+            if base is None:
+                return None, None  # a class outside the project
+            return self.resolve_method(self.mro(base) or [base], "__init__"), None
+        after = self.super_after(mro, owner, start)
+        if after is None:
+            if start is not None and self.resolve(module, start) is not None:
+                return None, f"{owner} calls super({start}, self).__init__ with {start} not in the instance's MRO"
+            return None, None
+        return self.resolve_method(mro, "__init__", after=after), None
+
+    def super_after(self, mro: list[str], owner: str, start: str | None) -> str | None:
+        """The class after which ``super()`` (``start`` None) or ``super(start, self)``, written in a method
+        of ``owner``, looks up a name in ``mro``; None when that class is not in it (or not ours)."""
+        after = owner if start is None else self.resolve(self.class_module[owner], start)
+        return after if after in mro else None
+
+    def resolve_super(
+        self, mro: list[str], owner: str, name: str, start: str | None
+    ) -> tuple[str, MethodSummary] | None:
+        """The method ``super().name`` / ``super(start, self).name`` written in ``owner`` reaches in ``mro``."""
+        after = self.super_after(mro, owner, start)
+        return self.resolve_method(mro, name, after=after) if after is not None else None
+
+    def class_values(self, mro: list[str]) -> dict[str, tuple]:
+        """Class attributes an instance with this MRO sees: the nearest class that sets each one."""
+        out: dict[str, tuple] = {}
+        for qn in reversed(mro):
+            c = self.classes[qn]
+            for name in c.class_attrs:
+                out.pop(name, None)  # an annotation or a value we cannot read hides what is above
+            out.update(c.class_values)
+        return out
+
     def is_subclass(self, a: str, b: str) -> bool:
         m = self.mro(a)
         return bool(m) and b in m

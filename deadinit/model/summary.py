@@ -69,11 +69,11 @@ class AllocInfo:
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | kill | return
+    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert
     line: int
     col: int
     end_line: int
-    attr: str | None = None  # self attribute assigned / filled / killed
+    attr: str | None = None  # self attribute assigned / filled / killed / deleted; ``obj.x`` for set
     guards: tuple = ()  # Expr conditions that must all be true for this to run
     in_loop: bool = False  # in a loop or try body: may run zero times
     after_return: bool = False  # a conditional return came before it
@@ -82,9 +82,11 @@ class InitStmt:
     constructs: tuple[str, ...] = ()  # dotted callees it calls with self passed
     passes_self: bool = False  # self escapes into a call
     alloc: AllocInfo | None = None
-    value: Expr | None = None  # the assigned value (for plain bindings / sizes)
+    value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
+    dynamic: tuple = ()  # (reason, Pattern) of dynamic accesses to self it makes
     # super_init only
     target: str | None = None  # "super" or the dotted parent named explicitly
+    start: str | None = None  # ``super(C, self)``: C as written (the lookup starts after C)
     args: tuple = ()  # Expr of positional arguments
     kwargs: tuple = ()  # (name, Expr) pairs
     star_args: bool = False  # *args / **kwargs forwarded
@@ -96,7 +98,7 @@ class InitStmt:
 class Param:
     name: str
     default: Expr | None  # None when there is no default
-    kind: str = "normal"  # normal | star | kwonly | dstar
+    kind: str = "normal"  # posonly | normal | star | kwonly | dstar
 
 
 @dataclass
@@ -110,9 +112,9 @@ class MethodSummary:
     self_name: str | None = "self"
     reads: list[tuple[str, int, int]] = field(default_factory=list)  # self.attr loads
     writes: list[tuple[str, int, int]] = field(default_factory=list)
-    super_calls: list[str] = field(default_factory=list)  # super().m
+    super_calls: list[tuple[str, str | None]] = field(default_factory=list)  # super().m, super(C, self).m -> (m, C)
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
-    dynamic: list[tuple[str, int]] = field(default_factory=list)  # reason, line
+    dynamic: list[tuple[str, int, tuple]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
 
@@ -138,11 +140,12 @@ class ClassSummary:
     line: int
     col: int
     end_line: int
-    bases: list[str | None]  # dotted base as written; None for an opaque expression
+    bases: list[str | None]  # dotted base as written (``Base[T]``: Base); None for an opaque expression
     base_text: list[str]
     keywords: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
     class_attrs: dict[str, int] = field(default_factory=dict)  # name -> line
+    class_values: dict[str, Expr] = field(default_factory=dict)  # name -> value of a plain class-level assignment
     methods: dict[str, MethodSummary] = field(default_factory=dict)
     attr_types: dict[str, list[TypeRef]] = field(default_factory=dict)
     attr_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations

@@ -22,6 +22,7 @@ class Example:
 class Rule:
     code: str = ""
     name: str = ""
+    severity: str = "warning"  # error: the code cannot work as written (SARIF level, GitHub annotation)
     summary: str = ""
     what_it_does: str = ""
     why_bad: str = ""

@@ -38,7 +38,7 @@ def analyse(index: ProjectIndex, settings: Settings, only: set | None = None) ->
         if only is not None and qn not in only:
             continue
         an = analyzer.analyse(qn)
-        if an is not None and an.facts:
+        if an is not None and (an.facts or an.chain.broken is not None):
             analyses.append(an)
     return analyzer, analyses
 

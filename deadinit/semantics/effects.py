@@ -11,12 +11,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from deadinit.semantics import syntax as sx
+from deadinit.semantics.dynamic import NameLookup, Pattern, access_of, wholesale_use
+from deadinit.semantics.dynamic import ANY, NameLookup, Pattern, access_of, wholesale_use
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
 # ``self.x.m(...)`` with one of these methods puts something into ``self.x``
 FILL_METHODS = frozenset({"append", "extend", "insert", "update", "setdefault", "__setitem__", "add"})
 # calls that take ``self`` without letting it escape into another object
-_NOT_ESCAPES = frozenset({"getattr", "hasattr", "isinstance", "setattr", "super"})
+_NOT_ESCAPES = frozenset({"getattr", "hasattr", "isinstance", "setattr", "delattr", "super", "vars"})
 
 
 @dataclass
@@ -26,31 +28,49 @@ class Reads:
     attrs: list[str] = field(default_factory=list)  # self attributes loaded (``getattr(self, "x")`` included)
     names: set[str] = field(default_factory=set)  # names it mentions (locals it may read)
     passes_self: list[str] = field(default_factory=list)  # dotted callees that receive ``self``
+    dynamic: list[tuple[str, Pattern]] = field(default_factory=list)  # reads of computed names: (reason, pattern)
 
 
-def reads_of(node: sx.Node | None, self_name: str | None, out: Reads | None = None) -> Reads:
-    r = out if out is not None else Reads()
+def reads_of(node: sx.Node | None, self_name: str | None, names: NameLookup | None = None) -> Reads:
+    """What ``node`` reads of ``self`` (``names``: what a local name used as an attribute name may hold)."""
+    r = Reads()
     if node is not None:
-        _collect(node, self_name, r)
+        _collect(node, self_name, r, names)
     return r
 
 
-def _collect(node: sx.Node, self_name: str | None, r: Reads) -> None:
+def _collect(node: sx.Node, self_name: str | None, r: Reads, names: NameLookup | None) -> None:
     stack = [node]
+    keyed: set[int] = set()  # storage nodes used with a key, not wholesale
     while stack:
         n = stack.pop()
+        if isinstance(n, (sx.Subscript, sx.Call)):
+            got = access_of(n, self_name, names) if names is not None else access_of(n, self_name)
+            if got is not None:
+                event, store = got
+                keyed.add(id(store))
+                if event[0] == "read":
+                    r.attrs.append(event[1])
+                else:
+                    r.dynamic.append((event[1], event[2]))
         if isinstance(n, sx.Attribute):
             if self_name is not None and isinstance(n.value, sx.Name) and n.value.id == self_name:
                 r.attrs.append(n.attr)
+                why = wholesale_use(n, self_name)
+                if why is not None and id(n) not in keyed:
+                    r.dynamic.append((why, ANY))
                 continue
         elif isinstance(n, sx.Name):
             r.names.add(n.id)
             continue
         elif isinstance(n, sx.Call):
             fn = dotted(n.func)
-            literal = literal_attr_of_self(n, self_name, ("getattr", "hasattr"))
+            literal = literal_attr_of_self(n, self_name, ("hasattr",))
             if literal is not None:
                 r.attrs.append(literal)
+            why = wholesale_use(n, self_name)
+            if why is not None and id(n) not in keyed:
+                r.dynamic.append((why, ANY))
             for a in n.args:
                 if fn is not None and fn not in _NOT_ESCAPES and is_name(a.value, self_name):
                     r.passes_self.append(fn)
@@ -119,38 +139,34 @@ class InitCall:
     start: str | None = None
 
 
+def super_on_self(node: sx.Node, self_name: str | None) -> tuple[bool, str | None]:
+    """(True, None) for ``super()``, (True, "C") for ``super(C, self)``; (False, None) for anything
+    else (``super(C, other)`` binds another object; ``super(type(self), self)`` starts nowhere we know)."""
+    if not (isinstance(node, sx.Call) and dotted(node.func) == "super"):
+        return False, None
+    if not node.args:
+        return True, None
+    if len(node.args) == 2 and is_name(node.args[1].value, self_name) and not any(a.star for a in node.args):
+        start = dotted(node.args[0].value)
+        return (True, start) if start is not None else (False, None)
+    return False, None
+
+
 def init_call(call: sx.Call, self_name: str | None) -> InitCall | None:
     func = call.func
     if not (isinstance(func, sx.Attribute) and func.attr == "__init__"):
         return None
-    if isinstance(func.value, sx.Call) and dotted(func.value.func) == "super":
-        sargs = func.value.args
-        start = dotted(sargs[0].value) if len(sargs) == 2 and is_name(sargs[1].value, self_name) else None
+    on_self, start = super_on_self(func.value, self_name)
+    if on_self:
         return InitCall("super", call.args, start)
+    if isinstance(func.value, sx.Call):
+        return None
     d = dotted(func.value)
-    if d and call.args and is_name(call.args[0].value, self_name):
+    if d and call.args and is_name(call.args[0].value, self_name) and not call.args[0].star:
         return InitCall(d, call.args[1:])
     return None
 
 
-def super_attribute(node: sx.Attribute) -> bool:
-    """``super().m`` / ``super(C, self).m``."""
-    return isinstance(node.value, sx.Call) and dotted(node.value.func) == "super"
-
-
-def dynamic_access(call: sx.Call, self_name: str | None) -> str | None:
-    """Why a call makes the attributes of ``self`` unknowable, or None."""
-    fn = dotted(call.func)
-    args = call.args
-    if not args or not is_name(args[0].value, self_name):
-        return None
-    if fn in ("getattr", "hasattr") and len(args) >= 2:
-        return None if literal_attr_of_self(call, self_name, (fn,)) is not None else f"{fn}(self, <computed>)"
-    if fn in ("setattr", "delattr"):
-        second = args[1].value if len(args) > 1 else None
-        if not (isinstance(second, sx.Const) and isinstance(second.value, str)):
-            return f"{fn}(self, <computed>)"
-        return None
-    if fn == "vars":
-        return "vars(self)"
-    return None
+def super_attribute(node: sx.Attribute, self_name: str | None) -> tuple[bool, str | None]:
+    """``super().m`` / ``super(C, self).m``: (True, start class as written or None)."""
+    return super_on_self(node.value, self_name)

@@ -120,7 +120,7 @@ def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Ex
         return NOTNONE
     if isinstance(node, sx.Const) and isinstance(node.value, str):
         return NOTNONE
-    if isinstance(node, sx.Other) and node.notnone:
+    if isinstance(node, sx.FString) or (isinstance(node, sx.Other) and node.notnone):
         return NOTNONE
     return UNKNOWN
 

@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 from deadinit.model.summary import AllocInfo, InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
-from deadinit.semantics.effects import Reads, filled_attr, init_call, reads_of, self_targets, target_names
-from deadinit.semantics.exprs import Expr, self_attr, to_expr
+from deadinit.semantics.dynamic import access_of, loop_names
+from deadinit.semantics.effects import (
+    Reads,
+    filled_attr,
+    init_call,
+    literal_attr_of_self,
+    reads_of,
+    self_targets,
+    target_names,
+)
+from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
 
 STOP = "stop"
 
@@ -36,10 +45,15 @@ class InitFlattener:
         self.out: list[InitStmt] = []
         self.after_return = False
         self.loop_iters: list[Expr] = []
+        self.names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.dynamic: list[tuple] = []  # dynamic reads seen since the last statement was emitted
+        self.start = func
 
     # -- helpers -----------------------------------------------------------------
     def _reads(self, node: sx.Node | None) -> Reads:
-        return reads_of(node, self.self_name)
+        r = reads_of(node, self.self_name, self.names.get)
+        self.dynamic.extend(r.dynamic)
+        return r
 
     def _all_reads(self, r: Reads) -> set[str]:
         out = set(r.attrs)
@@ -54,7 +68,9 @@ class InitFlattener:
         return loc.alloc if loc else None
 
     def _emit(self, kind: str, node: sx.Node, guards: tuple, in_loop: bool, **kw) -> InitStmt:
+        dynamic, self.dynamic = tuple(self.dynamic), []
         st = InitStmt(
+            dynamic=dynamic,
             kind=kind,
             line=node.line,
             col=node.col,
@@ -82,6 +98,8 @@ class InitFlattener:
     # -- statements --------------------------------------------------------------
     def run(self, body: sx.Body) -> list[InitStmt]:
         self._block(body, (), False)
+        if self.dynamic:  # read by name into a local nothing else records
+            self._emit("effect", self.start, (), True)
         return self.out
 
     def _block(self, body: sx.Body, guards: tuple, in_loop: bool) -> str | None:
@@ -99,6 +117,10 @@ class InitFlattener:
             if isinstance(st, sx.For):
                 for n in self._reads(st.target).names:
                     self.locals[n] = _Local(reads=self._all_reads(r))
+                    self.names.pop(n, None)
+                names = loop_names(st.iter, self.self_name)
+                if isinstance(st.target, sx.Name) and names is not None:
+                    self.names[st.target.id] = names
             self._emit("effect", head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, sx.For) else ("while",))
             self._block(st.body, guards, True)
@@ -177,6 +199,13 @@ class InitFlattener:
             return self._assign(st, guards, in_loop)
         if isinstance(st, sx.ExprStmt) and isinstance(st.value, sx.Call):
             return self._call_stmt(st, st.value, guards, in_loop)
+        if isinstance(st, sx.Delete):
+            return self._delete(st, guards, in_loop)
+        if isinstance(st, sx.Assert):
+            r = self._reads(st)
+            self._emit("assert", st, guards, in_loop, value=to_expr(st.test, self.self_name),
+                       reads=tuple(sorted(self._all_reads(r))))
+            return None
         r = self._reads(st)
         if r.attrs or r.passes_self or r.names & set(self.locals):
             self._effect(st, r, guards, in_loop)
@@ -196,7 +225,7 @@ class InitFlattener:
         aug = isinstance(st, sx.AugAssign)
         escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
         for t in targets:
-            attr = self_attr(t, self.self_name)
+            attr = self_attr(t, self.self_name) or self._named_target(t)
             if attr is not None:
                 if aug:
                     self._emit(
@@ -236,6 +265,11 @@ class InitFlattener:
                 if r.passes_self:
                     self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads)), **escapes)
                 continue
+            if isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not aug:
+                # ``config.x = None`` on a parameter or local: what a parent's guard may read
+                self._emit("set", st, guards, in_loop, attr=f"{t.value.id}.{t.attr}", reads=tuple(sorted(reads)),
+                           value=vexpr, **escapes)
+                continue
             # tuple targets, attributes of other objects, subscripts of locals...
             tr = self._reads(t)
             for n in target_names(t):
@@ -246,6 +280,11 @@ class InitFlattener:
             if not assigned and (reads or tr.attrs or r.passes_self):
                 self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), **escapes)
         return None
+
+    def _named_target(self, t: sx.Expr) -> str | None:
+        """``x`` for ``self.__dict__["x"] = ...`` / ``self._modules["x"] = ...``."""
+        got = access_of(t, self.self_name) if isinstance(t, sx.Subscript) else None
+        return got[0][1] if got is not None and got[0][0] == "read" else None
 
     def _bind(
         self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: tuple, in_loop: bool, aug: bool
@@ -260,7 +299,42 @@ class InitFlattener:
             loc.reads |= old.reads
         self.locals[name] = loc
 
+    def _delete(self, st: sx.Delete, guards: tuple, in_loop: bool) -> str | None:
+        """``del self.x`` removes ``x`` (it reads nothing); other targets are read as before."""
+        rest = []
+        for t in st.targets:
+            attrs = self_targets(t, self.self_name)
+            for a in attrs:
+                self._emit("delete", t, guards, in_loop, attr=a)
+            if not attrs:
+                rest.append(t)
+        for t in rest:
+            r = self._reads(t)
+            if r.attrs or r.names & set(self.locals):
+                self._effect(st, r, guards, in_loop)
+        return None
+
+    def _named_write(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> bool:
+        """``setattr(self, "x", v)`` assigns ``x``; ``delattr(self, "x")`` removes it."""
+        literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
+        if literal is None:
+            return False
+        if dotted(call.func) == "delattr":
+            self._emit("delete", st, guards, in_loop, attr=literal)
+            return True
+        if len(call.args) < 3:
+            return False
+        value = call.args[2].value
+        r = self._reads(value)
+        self._emit("assign", st, guards, in_loop, attr=literal, reads=tuple(sorted(self._all_reads(r))),
+                   alloc=self.cls.classify(value, self._local_alloc, self.self_name),
+                   value=to_expr(value, self.self_name), passes_self=bool(r.passes_self),
+                   constructs=tuple(r.passes_self))
+        return True
+
     def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> str | None:
+        if self._named_write(st, call, guards, in_loop):
+            return None
         ic = init_call(call, self.self_name)
         if ic is not None:
             pos_args = tuple(to_expr(a.value, self.self_name) for a in ic.args if a.keyword is None and not a.star)
@@ -271,6 +345,7 @@ class InitFlattener:
                 guards,
                 in_loop,
                 target=ic.target,
+                start=ic.start,
                 args=pos_args,
                 kwargs=kw,
                 star_args=any(a.star for a in ic.args),

@@ -46,7 +46,7 @@ def _needs(cls: ClassSummary) -> bool:
     if any(private(k) for k in (*cls.methods, *cls.class_attrs, *cls.attr_types, *cls.attr_declared)):
         return True
     for m in cls.methods.values():
-        if any(private(a) for a, _, _ in (*m.reads, *m.writes)) or any(private(s) for s in m.super_calls):
+        if any(private(a) for a, _, _ in (*m.reads, *m.writes)) or any(private(s) for s, _ in m.super_calls):
             return True
         if m.init_flow and any(private(s.attr) or any(private(r) for r in s.reads + s.self_calls) for s in m.init_flow):
             return True
@@ -57,6 +57,7 @@ def _mangle_class(cls: ClassSummary) -> None:
     k = cls.name
     cls.methods = {mangled(k, n): _walk(m, k) for n, m in cls.methods.items()}
     cls.class_attrs = {mangled(k, n): v for n, v in cls.class_attrs.items()}
+    cls.class_values = {mangled(k, n): v for n, v in cls.class_values.items()}
     cls.attr_types = {mangled(k, n): v for n, v in cls.attr_types.items()}
     cls.attr_declared = {mangled(k, n): v for n, v in cls.attr_declared.items()}
     cls.attr_unknown = {mangled(k, n) for n in cls.attr_unknown}

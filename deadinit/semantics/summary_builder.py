@@ -15,7 +15,8 @@ from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary,
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
-from deadinit.semantics.effects import dynamic_access, literal_attr_of_self, store_nodes, super_attribute
+from deadinit.semantics.dynamic import ANY, access_of, loop_names, wholesale_use
+from deadinit.semantics.effects import literal_attr_of_self, self_targets, store_nodes, super_attribute
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
@@ -27,7 +28,7 @@ _CLASS, _FUNCTION = "c", "f"
 class _Function:
     """What the builder knows inside one function body."""
 
-    __slots__ = ("isinst", "method", "name", "params", "pending", "self_name", "types")
+    __slots__ = ("isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
 
     def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
         self.name = name
@@ -37,6 +38,7 @@ class _Function:
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         self.pending: list[tuple] = []  # (attr, line, col, receiver text, receiver name, self attr)
         self.params: dict[str, int] = {}
+        self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
 
 
 class SummaryBuilder:
@@ -48,6 +50,7 @@ class SummaryBuilder:
         self.functions: list[_Function] = []
         self.scopes: list[str] = []
         self.stores: set[int] = set()
+        self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}
         self.classifier = AllocClassifier(settings, self.canon)
 
@@ -85,6 +88,12 @@ class SummaryBuilder:
             self.aug_assign(node)  # type: ignore[arg-type]
         elif t is sx.Import:
             self.import_(node)  # type: ignore[arg-type]
+        elif t is sx.Subscript:
+            self.keyed_access(node)
+        elif t is sx.For:
+            self.loop(node)  # type: ignore[arg-type]
+        elif t is sx.Delete:
+            self.delete(node)  # type: ignore[arg-type]
         for c in node.children():
             self.visit(c)
 
@@ -123,6 +132,8 @@ class SummaryBuilder:
             name = node.targets[0].id
             if self._module_level():
                 self.s.constants[name] = to_expr(node.value, None)
+            elif self.classes and not self.functions:
+                self.classes[-1].class_values[name] = to_expr(node.value, None)
             if not self.functions:
                 self._env_default(name, node.value)
             elif isinstance(node.value, sx.Call):
@@ -147,6 +158,8 @@ class SummaryBuilder:
             types = annotation_types(node.annotation, self.parse)
             cls = self.classes[-1]
             cls.class_attrs.setdefault(t.id, node.line)
+            if node.value is not None:
+                cls.class_values[t.id] = to_expr(node.value, None)
             if types is not None:
                 cls.attr_declared.setdefault(t.id, []).extend(types)
         if isinstance(t, sx.Name) and node.value is not None:
@@ -174,6 +187,8 @@ class SummaryBuilder:
 
     def _mark_store(self, target: sx.Expr) -> None:
         ctx = self.functions[-1] if self.functions else None
+        if isinstance(target, sx.Subscript):
+            self.stores.add(id(target))  # ``self.__dict__["x"] = ...`` writes ``x``
         for t in store_nodes(target):
             if isinstance(t, sx.Attribute):
                 self.stores.add(id(t))
@@ -216,7 +231,7 @@ class SummaryBuilder:
                 keywords.append(f"{a.keyword}={text}" if a.keyword is not None else f"**{text}")
             else:
                 texts.append(text)
-                bases.append(None if isinstance(a.value, sx.Subscript) else dotted(a.value))
+                bases.append(dotted(a.value.value if isinstance(a.value, sx.Subscript) else a.value))
         cls = ClassSummary(
             node.name,
             f"{prefix}.{node.name}",
@@ -283,19 +298,58 @@ class SummaryBuilder:
             param = (ctx.params[name], name) if name is not None and name in ctx.params else None
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
 
+    # -- statements that bind or remove ------------------------------------------
+    def loop(self, node: sx.For) -> None:
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is not None and isinstance(node.target, sx.Name):
+            names = loop_names(node.iter, ctx.self_name)
+            if names is not None:
+                ctx.loop_names[node.target.id] = names
+            else:
+                ctx.loop_names.pop(node.target.id, None)
+
+    def delete(self, node: sx.Delete) -> None:
+        """``del self.x`` removes ``x``: it reads nothing."""
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is not None and ctx.self_name:
+            for t in node.targets:
+                if self_targets(t, ctx.self_name):
+                    self.stores.update(id(n) for n in store_nodes(t))
+
     # -- expressions -------------------------------------------------------------
+    def keyed_access(self, node: sx.Node) -> bool:
+        """``getattr(self, k)``, ``self.__dict__[k]``, ``vars(self).get(k)``...: a read of ``k``, or a
+        dynamic access when ``k`` is computed.  True when ``node`` was one."""
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is None or ctx.method is None or not ctx.self_name:
+            return False
+        got = access_of(node, ctx.self_name, ctx.loop_names.get)
+        if got is None:
+            return False
+        event, store = got
+        self.keyed.add(id(store))
+        if event[0] == "read" and id(node) in self.stores:
+            ctx.method.writes.append((event[1], node.line, node.col))
+        elif event[0] == "read":
+            ctx.method.reads.append((event[1], node.line, node.col))
+        else:
+            ctx.method.dynamic.append((event[1], node.line, event[2]))
+        return True
+
     def attribute(self, node: sx.Attribute) -> None:
         ctx = self.functions[-1] if self.functions else None
         value = node.value
         if ctx is not None and ctx.self_name and is_name(value, ctx.self_name):
             if ctx.method is not None and id(node) not in self.stores:
                 ctx.method.reads.append((node.attr, node.line, node.col))
-                if node.attr == "__dict__":
-                    ctx.method.dynamic.append(("self.__dict__", node.line))
+                why = wholesale_use(node, ctx.self_name)
+                if why is not None and id(node) not in self.keyed:
+                    ctx.method.dynamic.append((why, node.line, ANY))
             return
-        if super_attribute(node):
+        on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
+        if on_super:
             if ctx is not None and ctx.method is not None:
-                ctx.method.super_calls.append(node.attr)
+                ctx.method.super_calls.append((node.attr, start))
             return
         if id(node) in self.stores:
             return
@@ -309,6 +363,8 @@ class SummaryBuilder:
             self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
 
     def call(self, node: sx.Call) -> None:
+        if self.keyed_access(node):
+            return
         fn = dotted(node.func)
         if fn is None:
             return
@@ -335,13 +391,13 @@ class SummaryBuilder:
         if ctx is None or ctx.method is None or not ctx.self_name:
             return
         m = ctx.method
-        literal = literal_attr_of_self(node, ctx.self_name, ("getattr", "hasattr"))
+        literal = literal_attr_of_self(node, ctx.self_name, ("hasattr",))
         if literal is not None:
             m.reads.append((literal, node.line, node.col))
             return
-        why = dynamic_access(node, ctx.self_name)
-        if why is not None:
-            m.dynamic.append((why, node.line))
+        why = wholesale_use(node, ctx.self_name)
+        if why is not None and id(node) not in self.keyed:
+            m.dynamic.append((why, node.line, ANY))
             return
         if (
             isinstance(node.func, sx.Attribute)

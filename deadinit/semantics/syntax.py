@@ -15,7 +15,10 @@ Only what the model reads is kept: operators as short strings, identifiers as
 
 from __future__ import annotations
 
+import re
 from typing import Any, Union
+
+_IDENTIFIER_TEXT = re.compile(r"\w*")
 
 
 class Node:
@@ -351,8 +354,39 @@ class Compare(Expr):
         return (self.left, *self.comparators)
 
 
+class FString(Expr):
+    """An f-string (implicit concatenations included): the expressions of its replacement fields,
+    and the literal text before the first and after the last one when that text could be part of
+    an identifier (``f"{k}_buffer"``: suffix ``_buffer``), else ``""``."""
+
+    __slots__ = ("exprs", "prefix", "suffix")
+    kind = "fstring"
+
+    def __init__(self, line: int, col: int, end_line: int, prefix: str, exprs: tuple[Expr, ...], suffix: str) -> None:
+        super().__init__(line, col, end_line)
+        self.prefix = prefix
+        self.exprs = exprs
+        self.suffix = suffix
+
+    def children(self) -> tuple[Node, ...]:
+        return self.exprs
+
+    @classmethod
+    def of_parts(cls, line: int, col: int, end_line: int, parts: list, escapes: bool) -> FString:
+        """From its parts in order: literal text (``str``) and replacement-field expressions;
+        ``escapes``: its source has a backslash (the text is then not taken for a name's part)."""
+        exprs = tuple(p for p in parts if not isinstance(p, str))
+        if not exprs or escapes:
+            return cls(line, col, end_line, "", exprs, "")
+        first = next(i for i, p in enumerate(parts) if not isinstance(p, str))
+        last = max(i for i, p in enumerate(parts) if not isinstance(p, str))
+        prefix, suffix = "".join(parts[:first]), "".join(parts[last + 1 :])
+        return cls(line, col, end_line, prefix if _IDENTIFIER_TEXT.fullmatch(prefix) else "", exprs,
+                   suffix if _IDENTIFIER_TEXT.fullmatch(suffix) else "")
+
+
 class Other(Expr):
-    """An expression the model has no rule for (f-strings, await, yield, slices, walrus...).
+    """An expression the model has no rule for (await, yield, slices, walrus...).
 
     ``what`` names it; ``notnone`` is True when its value can never be ``None``
     (strings, containers literals are other nodes); ``stores`` are the names it binds."""

@@ -100,7 +100,7 @@ class C(P):
     m = s.classes[0].methods["m"]
     reads = {r[0] for r in m.reads}
     assert {"x", "lit", "helper"} <= reads
-    assert m.super_calls == ["z"]
+    assert m.super_calls == [("z", None)]
     assert any("computed" in d[0] for d in m.dynamic)
     acc = next(a for a in s.accesses if a.attr == "y")
     assert acc.receiver == "other" and acc.types[0].dotted == "Foo" and acc.param == (0, "other")

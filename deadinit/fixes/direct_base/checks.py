@@ -54,8 +54,8 @@ def class_blockers(p) -> None:
         for owner, name in p.analyzer.reach_of(sub).methods:
             if owner in p.dropped:
                 continue
-            for target in index.classes[owner].methods[name].super_calls:
-                res = index.resolve_method(index.mro(sub) or [sub], target, after=owner)
+            for target, start in index.classes[owner].methods[name].super_calls:
+                res = index.resolve_super(index.mro(sub) or [sub], owner, target, start)
                 if res is not None and res[0] in p.dropped:
                     p.block(
                         f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
@@ -114,8 +114,11 @@ def super_blockers(p, method_nodes: list, methods: list) -> None:
     new_mro = p.new_mro
     for owner, name in methods:
         m = index.classes[owner].methods[name]
-        for target in m.super_calls:
-            before = index.resolve_method(p.mro, target, after=owner)
+        for target, start in m.super_calls:
+            if start is not None:
+                p.block(f"copied {short(owner)}.{name} calls super({start}, self).{target}(), bound to its class")
+                continue
+            before = index.resolve_super(p.mro, owner, target, None)
             after = index.resolve_method(new_mro, target, after=p.cls)
             if (before and before[0]) != (after and after[0]):
                 p.block(
@@ -127,10 +130,10 @@ def super_blockers(p, method_nodes: list, methods: list) -> None:
             if qn in p.dropped:
                 p.block(f"copied {short(owner)}.{name} calls {base}.{target}(self) on a dropped class")
     init = index.classes[p.cls].methods.get("__init__")
-    for target in init.super_calls if init else []:
+    for target, start in init.super_calls if init else []:
         if target == "__init__":
             continue
-        before = index.resolve_method(p.mro, target, after=p.cls)
+        before = index.resolve_super(p.mro, p.cls, target, start)
         if before is not None and before[0] in p.dropped:
             p.block(f"{short(p.cls)}.__init__ calls super().{target}(), which runs {short(before[0])}'s version")
 

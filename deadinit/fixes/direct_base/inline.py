@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.analysis.chain import UNKNOWN, evaluate, value_of
+from deadinit.analysis.conditions import UNKNOWN, evaluate, value_of
 from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.keep import KeepDecisions
 from deadinit.fixes.direct_base.names import name_loads

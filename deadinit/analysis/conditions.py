@@ -1,0 +1,150 @@
+"""Tri-state truth of the conditions an ``__init__`` statement runs under, and their text.
+
+A condition is an ``Expr`` tuple (``deadinit.semantics.exprs``).  Values come from
+``env`` (the ``__init__``'s parameters, bound from the caller's arguments) and
+``self_env`` (``self.x`` values assigned earlier in the chain).  ``Facts`` holds what
+only ever makes a condition *false* when nothing else decides it: the class
+attributes of the class being analysed, what an ``assert`` established, and
+attributes set on an object before it was passed up (``config.x = None;
+super().__init__(config)``).  Those are trusted to rule an allocation out, never in:
+something deadinit does not follow (a method call) could have changed them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from deadinit.semantics.exprs import certainly_not_none
+
+UNKNOWN = ("?",)
+NOTNONE = ("notnone",)
+
+
+@dataclass
+class Facts:
+    names: dict[str, tuple] = field(default_factory=dict)  # asserted values of parameters and locals
+    dotted: dict[str, tuple] = field(default_factory=dict)  # ``param.attr`` values set before the call
+    class_values: dict[str, tuple] = field(default_factory=dict)  # the analysed class's class attributes
+    assigned: set[str] = field(default_factory=set)  # self attributes the chain assigned (class values hidden)
+
+    def value(self, e: tuple) -> tuple:
+        k = e[0]
+        if k == "name":
+            return self.names.get(e[1], UNKNOWN)
+        if k == "dotted":
+            return self.dotted.get(e[1], UNKNOWN)
+        if k == "self" and e[1] not in self.assigned:
+            return self.class_values.get(e[1], UNKNOWN)
+        return UNKNOWN
+
+
+def _truth(v: tuple) -> bool | None:
+    if v[0] == "const":
+        return bool(v[1])
+    return None
+
+
+def evaluate(cond: tuple, env: dict, self_env: dict, facts: Facts | None = None) -> bool | None:
+    """Tri-state truth of a condition under parameter bindings (and ``facts``, see the module doc)."""
+    k = cond[0]
+    if k == "not":
+        v = evaluate(cond[1], env, self_env, facts)
+        return None if v is None else not v
+    if k in ("and", "or"):
+        a, b = evaluate(cond[1], env, self_env, facts), evaluate(cond[2], env, self_env, facts)
+        if k == "and":
+            if a is False or b is False:
+                return False
+            return True if a is True and b is True else None
+        if a is True or b is True:
+            return True
+        return False if a is False and b is False else None
+    if k in ("is_none", "is_not_none"):
+        v = value_of(cond[1], env, self_env, facts)
+        if v[0] == "const":
+            r = v[1] is None
+        elif v == NOTNONE:
+            r = False
+        else:
+            return None
+        return r if k == "is_none" else not r
+    if k in ("eq", "ne"):
+        a, b = value_of(cond[1], env, self_env, facts), value_of(cond[2], env, self_env, facts)
+        if a[0] == "const" and b[0] == "const":
+            return (a[1] == b[1]) if k == "eq" else (a[1] != b[1])
+        return None
+    return _truth(value_of(cond, env, self_env, facts))
+
+
+def value_of(e: tuple, env: dict, self_env: dict, facts: Facts | None = None) -> tuple:
+    if e[0] == "const" or e == NOTNONE:
+        return e
+    v = UNKNOWN
+    if e[0] == "name":
+        v = env.get(e[1], UNKNOWN)
+    elif e[0] == "self":
+        v = self_env.get(e[1], UNKNOWN)
+    elif certainly_not_none(e):
+        return NOTNONE
+    if v == UNKNOWN and facts is not None:
+        v = facts.value(e)
+    return v
+
+
+def guard_state(guards: tuple, env: dict, self_env: dict, facts: Facts) -> tuple[bool | None, list[tuple]]:
+    """(False if some guard is false; True if all hold; None otherwise, with the undecided guards).
+
+    ``facts`` may only make a guard false."""
+    state: bool | None = True
+    open_: list[tuple] = []
+    for g in guards:
+        v = evaluate(g, env, self_env)
+        if v is None and evaluate(g, env, self_env, facts) is False:
+            v = False
+        if v is False:
+            return False, []
+        if v is None:
+            state = None
+            open_.append(g)
+    return state, open_
+
+
+_OPS = {"eq": "==", "ne": "!="}
+
+
+def condition_text(guards: tuple) -> str | None:
+    """``a and not b`` for the guards nothing decides (None when there are none)."""
+    return " and ".join(_paren(g) if len(guards) > 1 else text(g) for g in guards) or None
+
+
+def text(e: tuple) -> str:
+    """A condition as Python-like text (``...`` for what was not recorded)."""
+    k = e[0]
+    if k == "const":
+        return repr(e[1])
+    if k == "name":
+        return e[1]
+    if k == "self":
+        return f"self.{e[1]}"
+    if k == "dotted":
+        return e[1]
+    if k == "not":
+        return f"not {_paren(e[1])}"
+    if k in ("and", "or"):
+        return f"{_paren(e[1])} {k} {_paren(e[2])}"
+    if k == "is_none":
+        return f"{_paren(e[1])} is None"
+    if k == "is_not_none":
+        return f"{_paren(e[1])} is not None"
+    if k in _OPS:
+        return f"{_paren(e[1])} {_OPS[k]} {_paren(e[2])}"
+    if k == "bin":
+        return f"{_paren(e[2])} {e[1]} {_paren(e[3])}"
+    if k == "call":
+        return f"{e[1] if e[1] != '?' else '...'}(...)"
+    return "..."
+
+
+def _paren(e: tuple) -> str:
+    s = text(e)
+    return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin") else s

@@ -1,0 +1,122 @@
+"""DI004: a ``super().__init__`` / ``Base.__init__`` call whose arguments cannot bind: constructing the class raises."""
+
+from __future__ import annotations
+
+from deadinit.analysis.reach import short
+from deadinit.model.finding import Finding
+from deadinit.rules.base import Example, Rule
+
+
+class ParentInitCallRaises(Rule):
+    code = "DI004"
+    name = "parent-init-call-raises"
+    severity = "error"
+    summary = "An `__init__` calls its parent's `__init__` with arguments the parent cannot take: construction raises."
+    what_it_does = """
+Checks every `super().__init__(...)`, `super(C, self).__init__(...)` and
+`Base.__init__(self, ...)` call of a class's `__init__` chain against the
+signature of the `__init__` it reaches (through the instance's MRO): too many
+positional arguments, a keyword the target does not take, an argument given
+twice, or a required parameter left out. Such a call raises `TypeError` before
+anything after it runs, so deadinit stops the chain there and reports nothing
+the class would waste; it reports the call itself, once, on the class that
+makes it.
+"""
+    why_bad = """
+The class cannot be constructed at all: a latent bug, usually left behind when
+the parent's signature changed. (Calls that forward `*args`/`**kwargs` are not
+judged.)
+"""
+    example = """
+class Parent:
+    def __init__(self, dim, device=None):
+        self.ws = torch.empty(dim)
+
+class Child(Parent):
+    def __init__(self, dim):
+        super().__init__(dim, "cuda", 8)   # Parent.__init__ takes 2 arguments: TypeError
+"""
+    fix_safety = "Not fixed automatically: the intended call is for a person to decide."
+    VALID = [
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class P:
+    def __init__(self, dim, *rest, **kw):
+        self.ws = torch.empty(dim)
+    def run(self):
+        return self.ws
+class C(P):
+    def __init__(self, dim, *args, **kw):
+        super().__init__(dim, 1, 2, key=3)   # absorbed by *rest and **kw
+        super(P, self).__init__()             # object.__init__: nothing to bind
+""",
+            },
+            note="star parameters take the extra arguments",
+        ),
+    ]
+    INVALID = [
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class P:
+    def __init__(self, dim, device=None):
+        self.ws = torch.empty(dim)
+    def run(self):
+        return 0
+class C(P):
+    def __init__(self, dim):
+        super().__init__(dim, "cuda", 8)
+class D(C):
+    pass
+""",
+            },
+            [("DI004", "C", "__init__")],
+            note="too many positional arguments; reported once, on the class that makes the call, never as waste",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class P:
+    def __init__(self, dim, *, device):
+        self.ws = torch.empty(dim)
+class C(P):
+    def __init__(self, dim):
+        P.__init__(self, dim, dtype=1)
+""",
+            },
+            [("DI004", "C", "__init__")],
+            note="an unknown keyword (and the required keyword-only `device` missing)",
+        ),
+    ]
+
+    def check(self, ctx):
+        for an in ctx.analyses:
+            broken = an.chain.broken
+            if broken is None or broken[0] != an.cls:
+                continue
+            caller, st, callee, why = broken
+            path = ctx.index.file_of(caller).path
+            how = "super().__init__" if st.target == "super" else f"{st.target}.__init__"
+            if st.start:
+                how = f"super({st.start}, self).__init__"
+            msg = (
+                f"{short(caller)}.__init__ calls {how}, which reaches {short(callee)}.__init__, with arguments it "
+                f"cannot take ({why}): constructing {short(caller)} raises TypeError"
+            )
+            evidence = [
+                {"kind": "call", "text": f"{short(caller)}.__init__ calls {how}", "path": path, "line": st.line},
+                {"kind": "target", "text": f"it reaches {short(callee)}.__init__", "path": ctx.index.file_of(callee).path,
+                 "line": ctx.index.classes[callee].methods["__init__"].line},
+            ]
+            yield Finding(
+                code=self.code, name=self.name, path=path, line=st.line, column=st.col + 1, cls=caller,
+                parent=callee, attribute="__init__", kind="call", estimated_bytes=None, message=msg,
+                evidence=evidence, fix_safety="none", related_paths=[path], related_lines=[(path, st.line)],
+            )

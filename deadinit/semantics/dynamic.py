@@ -1,0 +1,156 @@
+"""Access to ``self``'s attributes by name: what it reads, and which names it could reach.
+
+``getattr(self, "x")``, ``self.__dict__["x"]``, ``self.__dict__.get("x")``,
+``self._modules.pop("x")`` (how ``nn.Module`` stores submodules), ``vars(self)["x"]``
+read ``x``.  With a computed name they reach the names a ``Pattern`` describes:
+
+* ``("names", (n, ...))``: a name taken from a literal tuple or list (``for n in ("a", "b")``);
+* ``("affix", prefix, suffix)``: a name built with a literal prefix or suffix (``f"{k}_buffer"``);
+* ``("class-names", attr)``: a name taken from a class attribute that lists names
+  (``for n in self._buffer_names``), settled once the class is known;
+* ``ANY``: anything (``self.__dict__`` handed over or iterated, ``vars(self)`` as a whole).
+
+``hasattr`` with a computed name only tests for presence, and ``setattr``/``delattr``
+only write: none of them reads a value, so none makes a finding unsure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Optional
+
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.exprs import dotted, is_name, self_attr
+
+Pattern = tuple
+ANY: Pattern = ("any",)
+STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
+_KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
+NameLookup = Callable[[str], Optional[Pattern]]  # a local name -> the names it may hold
+
+
+def _no_names(_: str) -> Optional[Pattern]:
+    return None
+
+
+def storage_of(node: Optional[sx.Node], self_name: Optional[str]) -> Optional[sx.Node]:
+    """The node that stands for ``self``'s attribute storage (``self.__dict__``, ``vars(self)``...)."""
+    attr = self_attr(node, self_name)
+    if attr in STORAGE:
+        return node
+    if isinstance(node, sx.Call) and dotted(node.func) == "vars" and len(node.args) == 1:
+        if is_name(node.args[0].value, self_name):
+            return node
+    return None
+
+
+def keyed_access(node: sx.Node, self_name: Optional[str]) -> Optional[tuple[sx.Node, sx.Expr]]:
+    """(storage node, key expression) for ``<storage>[k]``, ``<storage>.get(k)``, ``getattr(self, k)``..."""
+    if isinstance(node, sx.Subscript) and node.items:
+        store = storage_of(node.value, self_name)
+        if store is not None:
+            return store, node.items[0]
+    if isinstance(node, sx.Call) and node.args:
+        func = node.func
+        if isinstance(func, sx.Attribute) and func.attr in _KEYED_METHODS:
+            store = storage_of(func.value, self_name)
+            if store is not None:
+                return store, node.args[0].value
+        if dotted(func) == "getattr" and len(node.args) >= 2 and is_name(node.args[0].value, self_name):
+            return node.args[0].value, node.args[1].value
+    return None
+
+
+def name_pattern(key: sx.Expr, names: NameLookup = _no_names) -> Pattern:
+    """The attribute names an expression used as a name may hold."""
+    if isinstance(key, sx.Const) and isinstance(key.value, str):
+        return ("names", (key.value,))
+    if isinstance(key, sx.Name):
+        found = names(key.id)
+        return found if found is not None else ANY
+    prefix, suffix = _affix(key)
+    if prefix or suffix:
+        return ("affix", prefix, suffix)
+    return ANY
+
+
+def _affix(key: sx.Expr) -> tuple[str, str]:
+    if isinstance(key, sx.BinOp) and key.op == "+":
+        left = key.left.value if isinstance(key.left, sx.Const) and isinstance(key.left.value, str) else ""
+        right = key.right.value if isinstance(key.right, sx.Const) and isinstance(key.right.value, str) else ""
+        return left, right
+    if isinstance(key, sx.FString):
+        return key.prefix, key.suffix
+    return "", ""
+
+
+def loop_names(iterable: sx.Expr, self_name: Optional[str]) -> Optional[Pattern]:
+    """What ``for n in <iterable>`` binds ``n`` to: names from a literal sequence or a class attribute."""
+    if isinstance(iterable, sx.Sequence) and iterable.elts:
+        if all(isinstance(e, sx.Const) and isinstance(e.value, str) for e in iterable.elts):
+            return ("names", tuple(e.value for e in iterable.elts))  # type: ignore[attr-defined]
+        return None
+    attr = self_attr(iterable, self_name)
+    if attr is not None:
+        return ("class-names", attr)
+    return None
+
+
+def describe(pattern: Pattern) -> str:
+    if pattern[0] == "names":
+        return "one of " + ", ".join(pattern[1])
+    if pattern[0] == "affix":
+        parts = ([f"starting with {pattern[1]!r}"] if pattern[1] else []) + (
+            [f"ending with {pattern[2]!r}"] if pattern[2] else []
+        )
+        return "a name " + " and ".join(parts)
+    if pattern[0] == "class-names":
+        return f"a name listed in self.{pattern[1]}"
+    return "any name"
+
+
+def matches(pattern: Pattern, attr: str, class_names: Callable[[str], Optional[tuple[str, ...]]]) -> bool:
+    """Whether a dynamic access with ``pattern`` could reach ``attr`` (``class_names`` resolves
+    a class attribute to the literal names it lists, or None)."""
+    kind = pattern[0]
+    if kind == "names":
+        return attr in pattern[1]
+    if kind == "affix":
+        return attr.startswith(pattern[1]) and attr.endswith(pattern[2])
+    if kind == "class-names":
+        listed = class_names(pattern[1])
+        return True if listed is None else attr in listed
+    return True
+
+
+def access_of(node: sx.Node, self_name: Optional[str], names: NameLookup = _no_names):
+    """What a subscript or call does to ``self``'s attributes by name: ``("read", attr)`` for a
+    literal name, ``("dynamic", reason, pattern)`` for a computed one, else None.  The storage
+    node it keys into is returned too, so that its bare use is not taken for a wholesale access."""
+    ka = keyed_access(node, self_name)
+    if ka is None:
+        return None
+    store, key = ka
+    if isinstance(key, sx.Const) and isinstance(key.value, str):
+        return ("read", key.value), store
+    pattern = name_pattern(key, names)
+    return ("dynamic", f"{_written(node, store, self_name)} with {describe(pattern)}", pattern), store
+
+
+def wholesale_use(node: sx.Node, self_name: Optional[str]) -> Optional[str]:
+    """The reason when ``node`` hands over or walks ``self``'s whole attribute storage."""
+    attr = self_attr(node, self_name)
+    if attr in STORAGE:
+        return f"self.{attr}"
+    if storage_of(node, self_name) is not None:
+        return "vars(self)"
+    return None
+
+
+def _written(node: sx.Node, store: sx.Node, self_name: Optional[str]) -> str:
+    if isinstance(node, sx.Call) and dotted(node.func) == "getattr":
+        return "getattr(self, <computed>)"
+    where = wholesale_use(store, self_name) or "self.__dict__"
+    if isinstance(node, sx.Subscript):
+        return f"{where}[<computed>]"
+    return f"{where}.{node.func.attr}(<computed>)"  # type: ignore[attr-defined]
