@@ -8,6 +8,7 @@ in a fresh child interpreter (``harness.py``).
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -85,10 +86,15 @@ def _rewritten_label(label: Optional[str], index: int, used: set) -> str:
                                               "still built, unexpected bases).")
 @click.option("--keep-logs", type=click.Path(file_okay=False, path_type=Path),
               help="Keep each child's job file and output here.")
+@click.option("--forward", is_flag=True,
+              help="After building, drive the forward path (the profile's [forward]) and compare every "
+                   "call into the kernels between the original and each rewritten tree.")
+@click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write a Markdown pull-request description from this run and the fix reports.")
 @click.option("-v", "--verbose", is_flag=True, help="Longer tracebacks, savings per attribute.")
 def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, profile_name, device,
               stub, expect_read, expect_skipped, expect_base, expect_not_in_mro, fmt, output, python,
-              jobs, timeout, depth, measure, extra_paths, strict, keep_logs, verbose):
+              jobs, timeout, depth, measure, extra_paths, strict, keep_logs, forward, pr_body, verbose):
     """Prove that rewritten classes still build, and measure the memory their rewrite saves.
 
     Each class is built once from --original and once from each rewritten tree, every
@@ -142,16 +148,26 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
         raise click.UsageError(str(exc)) from exc
 
     opts = runner.Options(device=device, stub=_split_csv(stub), python=python, timeout=timeout,
-                          jobs=jobs, depth=depth, measure=measure, extra_paths=list(extra_paths),
-                          keep_jobs=keep_logs)
+                          jobs=jobs, depth=depth, measure=measure, extra_paths=[str(Path(p).resolve()) for p in extra_paths],
+                          keep_jobs=keep_logs, forward=forward,
+                          store_dir=Path(tempfile.mkdtemp(prefix="deadinit-gpu-tensors-")) if forward else None)
     orig_tree = runner.Tree(runner.ORIGINAL, original.resolve(), str(original))
     progress = (lambda msg: console.print(msg, markup=False, highlight=False, style="dim"))
     data = runner.run(targets, orig_tree, trees, profile_for, opts, strict=strict, progress=progress)
     data["command"] = "deadinit gpu-check " + shlex.join(sys.argv[1:]) if sys.argv else None
 
+    if opts.store_dir:
+        shutil.rmtree(opts.store_dir, ignore_errors=True)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(report.to_json(data), encoding="utf-8")
+    if pr_body:
+        from . import pr_body as pr_body_module
+
+        fix_data = [(label, pr_body_module.load_fix_report(Path(path)))
+                    for label, path in map(inputs.split_labeled, fix_reports)]
+        pr_body.parent.mkdir(parents=True, exist_ok=True)
+        pr_body.write_text(pr_body_module.render(fix_data, data), encoding="utf-8")
     if fmt == "json":
         click.echo(report.to_json(data), nl=False)
     else:

@@ -32,7 +32,7 @@ else:  # pragma: no cover
 
 PROFILE_DIR = Path(__file__).parent / "profiles"
 SECTIONS = {"name", "description", "match", "priority", "setup", "setup_options", "env",
-            "construct", "objects", "depth"}
+            "construct", "objects", "depth", "forward"}
 
 
 class ProfileError(ValueError):
@@ -60,7 +60,7 @@ class Profile:
     def for_child(self) -> Dict[str, Any]:
         """The JSON-able part the measurement child needs."""
         return {k: self.data.get(k) for k in ("name", "setup", "setup_options", "construct",
-                                              "objects") if k in self.data}
+                                              "objects", "forward") if k in self.data}
 
 
 def _validate(data: Dict[str, Any], source: str) -> None:
