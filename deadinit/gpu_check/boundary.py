@@ -153,8 +153,8 @@ def _dtype(torch, spec_value: Optional[str], named: Dict[str, Any], default):
 
 def stand_in_output(spec: KernelSpec, named: Dict[str, Any]) -> Any:
     """A zero tensor of the shape and dtype the kernel would return."""
-    if spec.returns is not None or spec.output == "none":
-        return spec.returns
+    if spec.returns is not None:
+        return None if spec.returns == "none" else spec.returns
     torch = _torch()
     out = named.get(spec.out_arg) if spec.out_arg else None
     if not is_tensor(out):

@@ -187,7 +187,7 @@ class SglangDriver:
         mode = spec.get("mode", name)
         self._fill_pool(ctx)
         steps: List[str] = []
-        with torch.inference_mode(), self._context(backend):
+        with torch.no_grad(), self._context(backend):
             if mode in ("decode", "extend"):
                 batch = self._batch_for(ctx, mode, spec, "")
                 backend.init_forward_metadata(batch)
