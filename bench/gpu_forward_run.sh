@@ -14,8 +14,9 @@
 #   trtllm_mha:  TRTLLMHAAttnBackend, original vs skip-flag vs direct-base
 #   others:      FlashInferAttnBackend, FlashInferMLAAttnBackend, TRTLLMMLABackend,
 #                TokenspeedMLABackend, original vs skip-flag
-# Left in $OUT: env.txt, command.txt, trees.txt, forward_trtllm_mha.{json,txt},
-# forward_others.{json,txt}; with JIT_PROBE_SECONDS=N also jit_probe.txt (bench/gpu_jit_probe.py).
+# Left in $OUT: env.txt, command.txt (with the trees' changed files), forward_trtllm_mha.{json,txt},
+# forward_others.{json,txt}; with KERNEL_PASS_SECONDS=N a second pass in which FlashInfer's
+# JIT-built kernels run for real: forward_flashinfer_kernels.{json,txt}.
 # Exit status: the first failing run's.
 set -uo pipefail
 DEV="${1:?DEV_DIR}"
@@ -49,13 +50,13 @@ fi
 export PYTHONPATH="${SITE:+$SITE:}$DEV/src${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONUNBUFFERED=1
 
-: > "$OUT/trees.txt"
+: > "$WORK/trees.txt"
 build_tree() {  # build_tree LABEL CHANGES_DIR -> the tree root
   local label="$1" changes="$2" dest="$WORK/tree-$1"
   rm -rf "$dest" && mkdir -p "$dest" && cp -a "$ORIG/sglang" "$dest/sglang"
   (cd "$changes/sglang" && find . -name '*.py' | sort) | while read -r f; do
     cp --remove-destination "$changes/sglang/$f" "$dest/sglang/$f"
-    echo "$label: sglang/${f#./}" >> "$OUT/trees.txt"
+    echo "$label: sglang/${f#./}" >> "$WORK/trees.txt"
   done
   echo "$dest"
 }
@@ -75,6 +76,7 @@ OTHERS=(--rewritten "skip-flag=$SKIP_TREE" --from-fix-report "skip-flag=$DEV/ski
   echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${COMMON[*]} ${MHA[*]}"
   echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${COMMON[*]} ${OTHERS[*]}"
 } | tee "$OUT/command.txt"
+cat "$WORK/trees.txt" >> "$OUT/command.txt"
 
 cd "$WORK"  # `python -m` puts the working folder first on sys.path: not the checkout's deadinit
 "$PY" -m deadinit.gpu_check "${COMMON[@]}" "${MHA[@]}" > "$OUT/forward_trtllm_mha.txt" 2>&1 &
@@ -85,10 +87,20 @@ wait "$mha_pid"; mha_rc=$?
 wait "$others_pid"; others_rc=$?
 tail -n 40 "$OUT/forward_trtllm_mha.txt" "$OUT/forward_others.txt"
 echo "trtllm_mha exit $mha_rc, others exit $others_rc"
-if [ -n "${JIT_PROBE_SECONDS:-}" ]; then  # measured once: can FlashInfer's FA2 kernels JIT here?
-  timeout "$JIT_PROBE_SECONDS" "$PY" "$DEV/bench/gpu_jit_probe.py" > "$OUT/jit_probe.txt" 2>&1 \
-    || echo "probe stopped after ${JIT_PROBE_SECONDS}s (exit $?)" >> "$OUT/jit_probe.txt"
-  tail -n 3 "$OUT/jit_probe.txt"
+if [ -n "${KERNEL_PASS_SECONDS:-}" ]; then
+  # Second pass: FlashInfer's JIT-built kernels (wrappers' plan/run, merge_state) run for
+  # real where they compile here, so their outputs are compared too.
+  KERNELS=(--run-kernels 'flashinfer.*Wrapper.*' --run-kernels 'flashinfer.cascade:merge_state'
+           --run-kernels 'flashinfer.decode:fast_decode_plan'
+           --run-kernels 'sglang.srt.layers.attention.flashinfer_mla_backend:fast_mla_decode_plan')
+  PASS2=(--rewritten "skip-flag=$SKIP_TREE" --from-fix-report "skip-flag=$DEV/skip-flag/fix-report.json"
+         --class FlashInferAttnBackend --class FlashInferMLAAttnBackend --jobs 4
+         --output "$OUT/forward_flashinfer_kernels.json")
+  echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${COMMON[*]} ${PASS2[*]} ${KERNELS[*]}" >> "$OUT/command.txt"
+  timeout "$KERNEL_PASS_SECONDS" "$PY" -m deadinit.gpu_check "${COMMON[@]}" "${PASS2[@]}" "${KERNELS[@]}" \
+    > "$OUT/forward_flashinfer_kernels.txt" 2>&1
+  echo "kernel pass exit $?"
+  tail -n 25 "$OUT/forward_flashinfer_kernels.txt"
 fi
 [ "$mha_rc" -ne 0 ] && exit "$mha_rc"
 exit "$others_rc"

@@ -7,7 +7,8 @@ A profile's ``[[forward.kernels]]`` entries name the entry points::
 
     [[forward.kernels]]
     target = "flashinfer.decode:trtllm_batch_decode_with_kv_cache"   # module:attr.path
-    run = false                 # false: stop at the boundary and return a stand-in output
+    run = false                 # false: stop at the boundary and return a stand-in output;
+                                # "try": run it, and stand in (saying why) if it raises
     reason = "TRT-LLM-gen cubins are not on the machine"
     output = "like:query"       # stand-in output: zeros shaped like an argument
     last_dim = "arg:kv_lora_rank" # optional: int, "arg:NAME" (an int argument) or "shape:NAME"
@@ -26,6 +27,7 @@ calling its ``run``) is not recorded again.
 from __future__ import annotations
 
 import ctypes
+import fnmatch
 import hashlib
 import importlib
 import inspect
@@ -87,7 +89,8 @@ class KernelSpec:
         self.target = entry["target"]
         self.module, _, self.attr = self.target.partition(":")
         self.name = self.attr
-        self.run = bool(entry.get("run", False))
+        run = entry.get("run", False)
+        self.run = run if run == "try" else bool(run)  # "try": run, stand in if it raises
         self.reason = entry.get("reason", "")
         self.output = entry.get("output", "like:0")
         self.last_dim = entry.get("last_dim")
@@ -201,8 +204,11 @@ def _last_dim(rule: Any, named: Dict[str, Any]) -> int:
 class Boundary:
     """Patches the kernel entry points and records each call."""
 
-    def __init__(self, entries: List[Dict[str, Any]]):
+    def __init__(self, entries: List[Dict[str, Any]], run_patterns: Optional[List[str]] = None):
         self.specs = [KernelSpec(e) for e in entries]
+        for spec in self.specs:
+            if spec.run is False and any(fnmatch.fnmatchcase(spec.target, p) for p in run_patterns or []):
+                spec.run = "try"
         self.records: List[Dict[str, Any]] = []
         self.installed: List[str] = []
         self.missing: Dict[str, str] = {}
@@ -268,7 +274,7 @@ class Boundary:
             boundary.records.append(record)
             boundary._depth += 1
             try:
-                result = original(*args, **kwargs) if record["ran"] else stand_in_output(spec, named)
+                result = boundary._call(spec, original, record, named, args, kwargs)
             finally:
                 boundary._depth -= 1
             if record["ran"] or spec.returns is None:
@@ -280,6 +286,20 @@ class Boundary:
         recorded.__name__ = spec.attr.rsplit(".", 1)[-1]
         recorded.__wrapped_kernel__ = original
         return recorded
+
+    @staticmethod
+    def _call(spec: KernelSpec, original: Any, record: Dict[str, Any], named: Dict[str, Any],
+              args: tuple, kwargs: dict) -> Any:
+        if not record["ran"]:
+            return stand_in_output(spec, named)
+        try:
+            return original(*args, **kwargs)
+        except Exception as exc:
+            if spec.run != "try":
+                raise
+            record["ran"] = False
+            record["stand_in"] = f"tried to run it: {type(exc).__name__}: {exc}"[:400]
+            return stand_in_output(spec, named)
 
     def keep(self, value: Any, described: Any) -> None:
         """Hand every tensor in ``value`` (digested as ``described``) to the tensor keeper."""
@@ -296,6 +316,9 @@ class Boundary:
         for spec in self.specs:
             if not spec.run and spec.target in self.installed:
                 stand_ins[spec.target] = spec.reason or "stopped at the boundary"
+        for record in self.records:  # kernels tried for real that raised
+            if record.get("stand_in") and record["target"] not in stand_ins:
+                stand_ins[record["target"]] = record["stand_in"]
         return {"installed": self.installed, "missing": self.missing, "provided": self.provided,
                 "stand_ins": stand_ins,
-                "ran": sorted({s.target for s in self.specs if s.run and s.target in self.installed})}
+                "ran": sorted({r["target"] for r in self.records if r.get("ran") and "target" in r})}

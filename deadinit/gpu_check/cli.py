@@ -89,12 +89,16 @@ def _rewritten_label(label: Optional[str], index: int, used: set) -> str:
 @click.option("--forward", is_flag=True,
               help="After building, drive the forward path (the profile's [forward]) and compare every "
                    "call into the kernels between the original and each rewritten tree.")
+@click.option("--run-kernels", "run_kernels", multiple=True, metavar="PATTERN",
+              help="Try the kernel entry points matching this pattern (fnmatch on the profile's "
+                   "target) for real instead of stopping at the boundary; repeatable.")
 @click.option("--pr-body", "pr_body", type=click.Path(dir_okay=False, path_type=Path),
               help="Write a Markdown pull-request description from this run and the fix reports.")
 @click.option("-v", "--verbose", is_flag=True, help="Longer tracebacks, savings per attribute.")
 def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, profile_name, device,
               stub, expect_read, expect_skipped, expect_base, expect_not_in_mro, fmt, output, python,
-              jobs, timeout, depth, measure, extra_paths, strict, keep_logs, forward, pr_body, verbose):
+              jobs, timeout, depth, measure, extra_paths, strict, keep_logs, forward, run_kernels, pr_body,
+              verbose):
     """Prove that rewritten classes still build, and measure the memory their rewrite saves.
 
     Each class is built once from --original and once from each rewritten tree, every
@@ -149,7 +153,7 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
 
     opts = runner.Options(device=device, stub=_split_csv(stub), python=python, timeout=timeout,
                           jobs=jobs, depth=depth, measure=measure, extra_paths=[str(Path(p).resolve()) for p in extra_paths],
-                          keep_jobs=keep_logs, forward=forward,
+                          keep_jobs=keep_logs, forward=forward, run_kernels=_split_csv(run_kernels),
                           store_dir=Path(tempfile.mkdtemp(prefix="deadinit-gpu-tensors-")) if forward else None)
     orig_tree = runner.Tree(runner.ORIGINAL, original.resolve(), str(original))
     progress = (lambda msg: console.print(msg, markup=False, highlight=False, style="dim"))

@@ -122,7 +122,7 @@ class Session:
 
     def run(self, instance: Any, meter: Any) -> Dict[str, Any]:
         boundary_mod = self.load_sibling("boundary")
-        boundary = boundary_mod.Boundary(self.spec.get("kernels", []))
+        boundary = boundary_mod.Boundary(self.spec.get("kernels", []), self.job.get("run_kernels"))
         keeper = TensorKeeper() if self.job.get("tensor_store") else None
         boundary.keep_tensors = keeper
         boundary.install()

@@ -3,7 +3,8 @@
 Loaded by file path inside the measurement child; sglang and torch are imported in
 the methods. What it does per path is written in the profile (``[forward]``)::
 
-    [forward.pool]            # built before the constructor, replaces the stand-in pool
+    [forward.pool]            # built before the constructor: replaces the stand-in pool and
+                              # kv_index_translator (a real, non-translating KVIndexTranslator)
     kind = "mha"              # "mha" (MHATokenToKVPool) or "mla" (MLATokenToKVPool)
     pages = 64                # pool size in pages (page size: model_runner.page_size)
     layers = 2
@@ -68,9 +69,15 @@ class SglangDriver:
         allocator = values.get("token_to_kv_pool_allocator")
         if allocator is not None:
             allocator._di_set("get_kvcache", lambda *a, **k: pool)
+        req_to_token = _values(values["req_to_token_pool"])["req_to_token"]
+        if spec.get("index_translator", True):
+            from sglang.srt.mem_cache.kv_index_translator import KVIndexTranslator
+
+            runner._di_set("kv_index_translator", KVIndexTranslator(
+                req_to_token=req_to_token, token_to_kv_pool_allocator=allocator, token_to_kv_pool=pool,
+                page_size=page, device=ctx.device))
         ctx.state.update(pool=pool, runner=runner, page=page, layers=layers,
-                         pages=int(spec.get("pages", 64)),
-                         req_to_token=_values(values["req_to_token_pool"])["req_to_token"])
+                         pages=int(spec.get("pages", 64)), req_to_token=req_to_token)
 
     # -- inputs -------------------------------------------------------------------------
     def _fill_pool(self, ctx) -> None:

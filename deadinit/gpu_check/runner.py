@@ -56,6 +56,7 @@ class Options:
     env: Dict[str, str] = field(default_factory=dict)
     keep_jobs: Optional[Path] = None
     forward: bool = False
+    run_kernels: List[str] = field(default_factory=list)  # fnmatch patterns: try these kernels for real
     store_dir: Optional[Path] = None  # where the children keep the kernels' tensors
 
     @property
@@ -131,7 +132,7 @@ def make_job(target: inputs.Target, tree: Tree, profile: Profile, opts: Options)
         safe_label = re.sub(r"[^\w.-]", "_", tree.label)
         store = str(opts.store_dir / f"{target.name}-{safe_label}.pt")
     return {
-        "forward": forward, "tensor_store": store,
+        "forward": forward, "tensor_store": store, "run_kernels": opts.run_kernels,
         "class": target.qualname, "tree": str(tree.path), "label": tree.label,
         "device": opts.device, "stub": opts.stub, "profile": profile.for_child(),
         "depth": int(profile.data.get("depth", opts.depth)),
