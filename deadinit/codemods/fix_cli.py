@@ -12,6 +12,7 @@ input, or a failed write.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 
 import click
@@ -55,11 +56,15 @@ class _Strategies(click.Choice):
               help="direct-base: refuse when more lines than this would be copied (default 400).")
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
+@click.option("--pr-body", "pr_body_file", metavar="FILE", type=click.Path(),
+              help="Write a Markdown pull-request description of the fix (with --pr-evidence: its GPU runs).")
+@click.option("--pr-evidence", multiple=True, metavar="GPU_CHECK_JSON", type=click.Path(exists=True),
+              help="A `deadinit gpu-check --output` JSON whose memory and forward tables go into --pr-body.")
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @speed_options
 def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, max_copy_lines, config,
-        exit_non_zero_on_fix, quiet, color, no_cache, cache_dir, jobs, no_prefilter) -> None:
+        exit_non_zero_on_fix, pr_body_file, pr_evidence, quiet, color, no_cache, cache_dir, jobs, no_prefilter) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
     Strategies: skip-flag (the parent skips what the subclass never uses, behind a
@@ -67,12 +72,14 @@ def fix(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, 
     the nearest ancestor it still needs, inlining what it uses).
     """
     sys.exit(run(paths, strategy, diff_only, classes, select, report_file, unsafe_fixes, flag_name, config,
-                 exit_non_zero_on_fix, quiet, color, max_copy_lines, no_cache, cache_dir, jobs, no_prefilter))
+                 exit_non_zero_on_fix, quiet, color, max_copy_lines, no_cache, cache_dir, jobs, no_prefilter,
+                 pr_body_file, pr_evidence))
 
 
 def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", report_file=None, unsafe_fixes=False,
         flag_name=None, config=None, exit_non_zero_on_fix=False, quiet=False, color="auto",
-        max_copy_lines=None, no_cache=False, cache_dir=None, jobs=None, no_prefilter=False) -> int:
+        max_copy_lines=None, no_cache=False, cache_dir=None, jobs=None, no_prefilter=False,
+        pr_body_file=None, pr_evidence=()) -> int:
     from deadinit.codemods.driver import run_fix
     from deadinit.codemods.model import FixOptions
     from deadinit.commands import project
@@ -110,6 +117,10 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
         except OSError as e:
             click.echo(f"deadinit: error: cannot write report {report_file}: {e.strerror or e}", err=True)
             return EXIT_ERROR
+    if pr_body_file:
+        from deadinit.gpu_check.pr_body import write_pr_body
+
+        write_pr_body(pr_body_file, report_dict(out), pr_evidence)
     if not quiet:
         from deadinit.codemods.report_table import render
 
@@ -125,10 +136,13 @@ def run(paths, strategy="skip-flag", diff_only=False, classes=(), select="", rep
 
 
 def report_dict(out) -> dict:
+    found = {f.key: f for f in getattr(out.before, "findings", None) or []}
     return {
+        "command": "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None,
         "strategy": out.strategy,
         "applied": bool(out.written),
-        "changes": [c.to_json() for c in out.plan.changes],
+        "changes": [dict(c.to_json(), evidence=[{"key": k, "message": found[k].message, "evidence": found[k].evidence}
+                                                for k in c.findings if k in found]) for c in out.plan.changes],
         "not_fixed": [r.to_json() for r in out.refusals],
         "files": [fp.path for fp in out.plan.files],
         "diff_stat": out.diff_stat(),

@@ -148,7 +148,10 @@ def compare(orig: Optional[Dict[str, Any]], rew: Optional[Dict[str, Any]]) -> Di
            "kernel_calls": sum(p["kernel_calls"] for p in exercised),
            "kernels_ran": sum(p["kernels_ran"] for p in exercised),
            "kernels_stood_in": sum(p["kernels_stood_in"] for p in exercised),
-           "stand_ins": (orig.get("boundary") or {}).get("stand_ins", {}),
+           "stand_ins": {c["target"]: c.get("stand_in", "") for c in orig.get("calls", [])
+                         if c.get("target") != BACKEND_OUTPUT and not c.get("ran")},
+           "kernels_run": sorted({c["target"] for c in orig.get("calls", [])
+                                  if c.get("target") != BACKEND_OUTPUT and c.get("ran")}),
            "boundary_missing": (orig.get("boundary") or {}).get("missing", {})}
     if differing:
         first = differing[0]

@@ -96,3 +96,34 @@ def test_stand_in_outputs_follow_the_rules():
     assert out is given and lse.shape == (2,)
     assert "out" in spec.scratch
     assert boundary.digest(torch.arange(4))["sha256"] == boundary.digest(torch.arange(4).clone())["sha256"]
+
+
+def test_run_kernels_tries_for_real_and_stands_in_with_the_reason(monkeypatch):
+    torch = pytest.importorskip("torch")
+    import sys
+    import types
+
+    boundary = _load("boundary")
+    module = types.ModuleType("fake_kernels_for_test")
+
+    def works(query):
+        return query * 2
+
+    def breaks(query):
+        raise RuntimeError("no binaries")
+
+    module.works, module.breaks = works, breaks
+    monkeypatch.setitem(sys.modules, "fake_kernels_for_test", module)
+    entries = [{"target": "fake_kernels_for_test:works", "output": "like:query"},
+               {"target": "fake_kernels_for_test:breaks", "output": "like:query"}]
+    b = boundary.Boundary(entries, run_patterns=["fake_kernels_for_test:*"])
+    b.install()
+    try:
+        q = torch.ones(2)
+        assert torch.equal(module.works(q), q * 2) and not module.breaks(q).any()
+    finally:
+        b.uninstall()
+    ran, stood = b.records
+    assert ran["ran"] and "output" in ran
+    assert not stood["ran"] and stood["stand_in"] == "tried to run it: RuntimeError: no binaries"
+    assert module.works is works
