@@ -171,7 +171,8 @@ def gpu_check(original, rewritten, rewritten_refs, repo, classes, fix_reports, p
         fix_data = [(label, pr_body_module.load_fix_report(Path(path)))
                     for label, path in map(inputs.split_labeled, fix_reports)]
         pr_body.parent.mkdir(parents=True, exist_ok=True)
-        pr_body.write_text(pr_body_module.render(fix_data, data), encoding="utf-8")
+        root = trees[0].path if trees else None  # where the statements a flag skips are read
+        pr_body.write_text(pr_body_module.render(fix_data, [data], root), encoding="utf-8")
     if fmt == "json":
         click.echo(report.to_json(data), nl=False)
     else:

@@ -19,9 +19,10 @@ def _load(name):
     return module
 
 
-def test_forward_run_catches_broken_rewrites():
+def test_forward_run_catches_broken_rewrites(tmp_path):
     pytest.importorskip("torch")
     rc, data = run_gpu_check(
+        "--from-fix-report", f"skip={FORWARD / 'fix_report_skip.json'}", "--pr-body", tmp_path / "pr.md",
         "--original", FORWARD / "original", "--rewritten", f"skip={FORWARD / 'skip_flag'}",
         "--rewritten", f"broken-read={FORWARD / 'broken_read'}",
         "--rewritten", f"broken-arg={FORWARD / 'broken_arg'}",
@@ -46,6 +47,10 @@ def test_forward_run_catches_broken_rewrites():
         ("decode", 0, "paged_decode", "window_left")
     assert arg["problems"]["fail"] == [
         "forward run differs: path decode, call #0 paged_decode, argument window_left: -1 vs null"]
+
+    body = (tmp_path / "pr.md").read_text()
+    assert "| 1 | TrtLikeBackend | skip | decode, extend | 8 | 2 / 2 |" in body
+    assert "- `context_attention` (run 1): stands for a kernel whose binaries cannot be carried" in body
 
     _, read = comparison(data, "TrtLikeBackend", "broken-read")
     assert read["status"] == "forward differs"
