@@ -10,7 +10,9 @@ A profile's ``[[forward.kernels]]`` entries name the entry points::
     run = false                 # false: stop at the boundary and return a stand-in output;
                                 # "try": run it, and stand in (saying why) if it raises
     reason = "TRT-LLM-gen cubins are not on the machine"
-    output = "like:query"       # stand-in output: zeros shaped like an argument
+    output = "like:query"       # stand-in output: zeros shaped like an argument ("like:qkv[0]":
+                                # an item of a tuple argument)
+    returns = "none"            # or: the stand-in returns this value (a plan step returns None)
     last_dim = "arg:kv_lora_rank" # optional: int, "arg:NAME" (an int argument) or "shape:NAME"
     dtype = "arg:out_dtype"     # optional: "arg:NAME" (a dtype argument) or a dtype name
     out_arg = "out"             # optional: an argument that, when a tensor, is the output

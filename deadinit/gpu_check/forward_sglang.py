@@ -17,13 +17,15 @@ the methods. What it does per path is written in the profile (``[forward]``)::
     head_dim = 128
     num_kv_heads = 8
     [forward.path.decode]
-    mode = "decode"           # "decode", "extend" or "cuda-graph-decode"
+    mode = "decode"           # "decode", "extend", "target-verify" or "cuda-graph-decode"
     seq_lens = [37, 64, 130, 200]          # decode: lengths after this step's token
     layer = "mha"
     inputs = { q = "bfloat16[T,32,128]", k = "bfloat16[T,8,128]", v = "bfloat16[T,8,128]" }
     call = { save_kv_cache = true }        # more keyword arguments of backend.forward
 
-Extend paths give ``prefix_lens`` and ``extend_lens``; ``cuda-graph-decode`` gives
+Extend paths give ``prefix_lens`` and ``extend_lens``; ``target-verify`` gives ``prefix_lens``
+and ``draft_tokens`` (a chain-shaped EAGLE verify: ``EagleVerifyInput`` with topk 1 and a
+causal mask over the drafts); ``cuda-graph-decode`` gives
 ``max_bs`` and ``capture_seq_lens`` (the batch captured) besides ``seq_lens`` (the one
 replayed): it calls ``init_cuda_graph_state``, then ``init_forward_metadata_out_graph``
 (``in_capture=True``) and ``init_forward_metadata_in_graph`` and the forward, then the
@@ -122,7 +124,8 @@ class SglangDriver:
             out_cache_loc += locs[prefix:]
             positions += list(range(prefix, len(locs)))
         tokens = len(out_cache_loc)
-        forward_mode = ForwardMode.DECODE if mode == "decode" else ForwardMode.EXTEND
+        forward_mode = {"decode": ForwardMode.DECODE, "extend": ForwardMode.EXTEND,
+                        "target-verify": ForwardMode.TARGET_VERIFY}[mode]
         batch = ForwardBatch(
             forward_mode=forward_mode, batch_size=bs,
             input_ids=torch.zeros(tokens, dtype=torch.int64, device=device),
@@ -141,7 +144,32 @@ class SglangDriver:
             batch.extend_seq_lens_cpu = list(extend_lens)
             batch.extend_start_loc = torch.tensor(starts, dtype=torch.int32, device=device)
             batch.extend_num_tokens = tokens
+        if mode == "target-verify":
+            self._verify_input(ctx, batch, prefix_lens, extend_lens[0])
         return batch
+
+    def _verify_input(self, ctx, batch, prefix_lens: List[int], drafts: int) -> None:
+        """A chain-shaped (topk 1) EAGLE verify: each draft token sees the prefix and the drafts before it."""
+        from sglang.srt.model_executor.forward_batch_info import CaptureHiddenMode
+        from sglang.srt.speculative.eagle_info import EagleVerifyInput
+
+        torch, device, bs = ctx.torch, ctx.device, len(prefix_lens)
+        batch.seq_lens = torch.tensor(prefix_lens, dtype=torch.int32, device=device)
+        batch.seq_lens_cpu = torch.tensor(prefix_lens, dtype=torch.int32)
+        batch.seq_lens_sum = sum(prefix_lens)
+        masks = []
+        for prefix in prefix_lens:
+            mask = torch.ones(drafts, prefix + drafts, dtype=torch.bool)
+            mask[:, prefix:] = torch.ones(drafts, drafts, dtype=torch.bool).tril()
+            masks.append(mask.reshape(-1))
+        retrieve = torch.arange(drafts, dtype=torch.long, device=device).repeat(bs, 1)
+        batch.spec_info = EagleVerifyInput(
+            draft_token=batch.input_ids, custom_mask=torch.cat(masks).to(device), positions=batch.positions,
+            retrieve_index=retrieve, retrieve_next_token=torch.full_like(retrieve, -1),
+            retrieve_next_sibling=torch.full_like(retrieve, -1),
+            retrieve_cum_len=torch.arange(bs + 1, dtype=torch.int32, device=device) * drafts,
+            spec_steps=drafts - 1, topk=1, draft_token_num=drafts, capture_hidden_mode=CaptureHiddenMode.FULL,
+            seq_lens_sum=batch.seq_lens_sum, seq_lens_cpu=batch.seq_lens_cpu)
 
     def _inputs(self, ctx, spec: Dict[str, Any], tokens: int) -> Dict[str, Any]:
         torch = ctx.torch
@@ -195,7 +223,7 @@ class SglangDriver:
         self._fill_pool(ctx)
         steps: List[str] = []
         with torch.no_grad(), self._context(backend):
-            if mode in ("decode", "extend"):
+            if mode in ("decode", "extend", "target-verify"):
                 batch = self._batch_for(ctx, mode, spec, "")
                 backend.init_forward_metadata(batch)
                 steps.append("init_forward_metadata")
@@ -222,6 +250,9 @@ class SglangDriver:
         if mode == "decode":
             seq_lens = [int(s) for s in spec[key or "seq_lens"]]
             return self.make_batch(ctx, "decode", [s - 1 for s in seq_lens], [1] * len(seq_lens))
+        if mode == "target-verify":
+            prefix = [int(p) for p in spec["prefix_lens"]]
+            return self.make_batch(ctx, mode, prefix, [int(spec["draft_tokens"])] * len(prefix))
         extend = [int(e) for e in spec["extend_lens"]]
         prefix = [int(p) for p in spec.get("prefix_lens", [0] * len(extend))]
         return self.make_batch(ctx, "extend", prefix, extend)
