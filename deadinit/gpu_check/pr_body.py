@@ -84,21 +84,25 @@ def _rewrite_sentence(change: Dict[str, Any]) -> str:
 
 def changes_section(report: Dict[str, Any]) -> List[str]:
     out = ["## What changes and why", ""]
-    fixed = [c for c in report.get("changes", []) if c.get("attributes")]
+    fixed = [c for c in report.get("changes", []) if c.get("attributes") or c.get("overwritten")]
     others = [c for c in report.get("changes", []) if c not in fixed]
     for change in fixed:
         cls, parents = short(change["class"]), [short(p) for p in change.get("parents", [])]
         built = list(dict.fromkeys(change.get("overwritten", []) + change.get("attributes", [])))
+        overwritten, unread = change.get("overwritten", []), change.get("attributes", [])
+        what = [f"overwrites {_names(overwritten)} with its own before any read"] if overwritten else []
+        what += [f"never reads {_names([a for a in unread if a not in overwritten])}"] if unread else []
+        reads = change.get("reads", [])
+        keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
         out.append(f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
-                   f"which builds {_names(built)} for it. The class overwrites "
-                   f"{_names(change.get('overwritten', []))} with its own and never reads the rest; "
-                   f"it still reads {_names(change.get('reads', []))}, which stay. The analysis found:")
+                   f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. "
+                   "The analysis found:")
         out.append("")
         out += _evidence_lines(change)
         out += ["", _rewrite_sentence(change), ""]
     if others:
-        out.append("Also changed, to keep the classes above consistent: " + ", ".join(
-            f"`{short(c['class'])}`" for c in others) + " (they build the fixed classes or forward the flag).")
+        out.append("Also in the report, with nothing skipped for them: " + ", ".join(
+            f"`{short(c['class'])}`" for c in others) + ".")
         out.append("")
     return out
 
@@ -303,7 +307,8 @@ def caveats_section(reports, runs, root: Optional[Path]) -> List[str]:
 
 def render(reports: Sequence[Tuple[Optional[str], Dict[str, Any]]], runs: Sequence[Dict[str, Any]],
            root: Optional[Path] = None) -> str:
-    classes = [short(c["class"]) for _l, r in reports for c in r.get("changes", []) if c.get("attributes")]
+    classes = [short(c["class"]) for _l, r in reports for c in r.get("changes", [])
+               if c.get("attributes") or c.get("overwritten")]
     strategies = sorted({r.get("strategy") or "?" for _l, r in reports})
     labels = {label for label, _r in reports if label} or None
     title = (f"Stop {', '.join(f'`{c}`' for c in dict.fromkeys(classes))} from building parent state "
