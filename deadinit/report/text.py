@@ -61,8 +61,8 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
             if show_evidence:
                 ev = node.add(Text("evidence", style="dim"))
                 for e in f.evidence:
-                    loc = f" ({e['path']}:{e['line']})" if e.get("path") else ""
-                    ev.add(Text(f"{e['kind']}: {e['text']}{loc}", style="dim"))
+                    loc = f" ({e.path}:{e.line})" if e.path else ""
+                    ev.add(Text(f"{e.kind.value}: {e.text}{loc}", style="dim"))
             for u in f.unsure:
                 node.add(Text(f"unsure: {u}", style="italic yellow"))
         console.print(tree)
@@ -75,7 +75,8 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
     for f in result.findings:
         counts[f.code] += 1
     parts = ", ".join(f"{c}: {n}" for c, n in sorted(counts.items())) or "no findings"
-    summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); estimated {human_bytes(total)} per instance"
+    summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); "
+    summary += f"estimated {human_bytes(total)} per instance"
     if unknown:
         summary += f" + {unknown} of unknown size"
     summary += f"; {result.files} file(s) analysed"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.liveness import AttrFact
+from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
 from deadinit.model.finding import Finding, human_bytes
 
