@@ -235,7 +235,7 @@ def report_dict(out) -> dict:
             dict(
                 c.to_json(),
                 evidence=[
-                    {"key": k, "message": found[k].message, "evidence": found[k].evidence}
+                    {"key": k, "message": found[k].message, "evidence": [e.to_json() for e in found[k].evidence]}
                     for k in c.findings
                     if k in found
                 ],
