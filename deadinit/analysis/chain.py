@@ -60,8 +60,11 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
         if name not in by_name and not has_dstar:
             return f"no parameter `{name}`"
         given.add(name)
-    missing = [p.name for p in method.params if p.kind in ("posonly", "normal", "kwonly")
-               and p.default is None and p.name not in given]
+    missing = [
+        p.name
+        for p in method.params
+        if p.kind in ("posonly", "normal", "kwonly") and p.default is None and p.name not in given
+    ]
     if missing:
         return "required " + ", ".join(f"`{m}`" for m in missing) + " not given"
     return None

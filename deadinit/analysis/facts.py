@@ -1,11 +1,68 @@
-"""Turn the fixpoint's result into ``AttrFact``s with their evidence chain."""
+"""What the liveness fixpoint found about each attribute an ancestor's ``__init__`` allocates.
+
+``build_facts`` turns the fixpoint's result into ``AttrFact``s: which binding a later
+assignment replaced, and where; whether anything that counts reads the attribute;
+which live attributes keep its value; the evidence chain.  Whether a fact is a
+finding, and of which rule, is the rules' decision (``deadinit.rules``); the
+analyzer keeps the facts some rule reports.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.conditions import condition_text
 from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
+from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.summary import AllocInfo
+
+
+@dataclass(frozen=True)
+class Overwrite:
+    binding: ChainStmt  # the ancestor's statement whose value is replaced
+    by: ChainStmt  # the later definite assignment (or element-by-element refill) that replaces it
+
+
+@dataclass
+class AttrFact:
+    cls: str
+    attr: str
+    owner: str  # the ancestor whose __init__ allocates it
+    stmts: list[ChainStmt]
+    alloc: AllocInfo
+    kind: str
+    overwrites: list[Overwrite] = field(default_factory=list)  # in the order of the replacing statements
+    allocations_overwritten: bool = False  # every binding that allocates is replaced
+    read: bool = False  # something that counts reads the attribute (after the last binding, or outside the chain)
+    estimated_bytes: int | None = None
+    conditional: bool = False
+    condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
+    evidence: list[Evidence] = field(default_factory=list)
+    unsure: list[str] = field(default_factory=list)
+    external_judged: bool = False  # depends on judging obj.x reads as unrelated
+    feeds: list[str] = field(default_factory=list)  # dead attributes built from it
+    kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
+
+    @property
+    def killer(self) -> ChainStmt | None:
+        """The statement that replaces the value last, if any."""
+        return self.overwrites[-1].by if self.overwrites else None
+
+
+@dataclass
+class Fixpoint:
+    """The liveness fixpoint over one class's flattened ``__init__`` chain."""
+
+    events: list[ChainStmt]  # the chain statements that may run
+    reads: list[set[str]]  # per event: the attributes it reads (through called methods too)
+    effective: set[int]  # events whose value something that counts reads
+    killed: dict[int, int]  # event -> the later event that replaces its value before a read that counts
+    kept: dict[int, list[str]]  # overwritten event -> live attributes built from its value
+    read_between: dict[int, list[str]]  # event whose elements are replaced one by one -> reads before that
+    live: set[str]  # attributes read by something that counts
 
 
 def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
@@ -17,11 +74,23 @@ def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
     return vals
 
 
-def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, kept=None):
-    kept = kept or {}
-    from deadinit.analysis.liveness import AttrFact
+def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str) -> tuple[int, AllocInfo, str] | None:
+    """The group's first statement whose value counts as an allocation: (event, allocation, kind)."""
+    for i in idxs:
+        alloc = events[i].stmt.alloc
+        if alloc is not None:
+            kind = an.classify(alloc, module)
+            if kind:
+                return i, alloc, kind
+    return None
 
+
+def build_facts(
+    an, cls: str, fp: Fixpoint, reach, mro: list[str], unsure: list[str], reported: Callable[[AttrFact], bool]
+) -> list[AttrFact]:
+    """The facts ``reported`` keeps, for the allocations of ``cls``'s ancestors whose value nothing uses."""
     index = an.index
+    events, effective, killed, kept = fp.events, fp.effective, fp.killed, fp.kept
     groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(events):
         if c.owner == cls or c.stmt.kind not in ("assign", "fill"):
@@ -37,75 +106,52 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
         if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
             continue
         module = index.class_module[owner]
-        allocs = [(i, events[i].stmt.alloc) for i in idxs if events[i].stmt.alloc is not None]
-        kind = None
-        rep = None
-        for i, a in allocs:
-            kind = an.classify(a, module)
-            if kind:
-                rep = i
-                break
-        if kind is None:
+        found = _first_allocation(an, events, idxs, module)
+        if found is None:
             continue
+        rep, alloc, kind = found
         fills = [i for i in idxs if events[i].stmt.kind == "fill"]
         assigns = [i for i in idxs if events[i].stmt.kind == "assign"]
         if events[rep].stmt.kind == "fill" and assigns and any(events[j].stmt.value == ("empty",) for j in assigns):
             kind = f"list of {kind}"
-        killers = [killed[i] for i in idxs if i in killed]
-        # an allocation overwritten by the class itself (or one between) is DI001;
-        # overwritten inside the same __init__ is not an inherited waste
-        status = None
-        killer = None
         alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
             i for i in idxs if events[i].stmt.alloc is not None
         ]
-        if killers and all(i in killed for i in alloc_idxs):
-            kj = max(killers)
-            if events[kj].owner != owner:
-                status, killer = "overwritten", events[kj]
-        if status is None:
-            if killers or attr in live:
-                continue  # overwritten inside its own __init__, or read after all
-            status = "unread"
+        overwritten = sorted((i for i in idxs if i in killed), key=lambda i: killed[i])
         c = events[rep]
-        alloc = c.stmt.alloc
-        env = c.env
-        size = an.folder.alloc_bytes(alloc, module, env, _self_values(events, rep, index))
-        if (
-            size is not None
-            and alloc.kind not in ("container",)
-            and fills
-            and events[rep].stmt.kind == "fill"
-            and events[rep].stmt.in_loop
-        ):
-            size = None  # filled in a loop: count unknown
-        if size == 0:
-            continue  # a known-empty allocation wastes nothing worth a finding
         fact = AttrFact(
             cls,
             attr,
             owner,
-            status,
             [events[i] for i in idxs],
             alloc,
             kind,
-            killer,
-            size,
+            overwrites=[Overwrite(events[i], events[killed[i]]) for i in overwritten],
+            allocations_overwritten=all(i in killed for i in alloc_idxs),
+            read=attr in fp.live,
             conditional=any(events[i].active is None for i in idxs),
             condition=condition_text(events[rep].open_guards),
+            kept_by=kept_by,
         )
-        fact.kept_by = kept_by
-        fact.evidence = _evidence(an, fact, events, idxs, reach, mro, live)
+        if not reported(fact):
+            continue
+        size = an.folder.alloc_bytes(alloc, module, c.env, _self_values(events, rep, index))
+        if size is not None and alloc.kind not in ("container",) and fills and c.stmt.kind == "fill" and c.stmt.in_loop:
+            size = None  # filled in a loop: count unknown
+        if size == 0:
+            continue  # a known-empty allocation wastes nothing worth a finding
+        fact.estimated_bytes = size
+        fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         fact.external_judged = bool(an.ext.by_attr.get(attr))
         facts.append(fact)
     # attributes built from a dead one
-    dead = {(f.attr) for f in facts}
+    dead = {f.attr for f in facts}
     for f in facts:
         f.feeds = sorted(
             {
                 events[i].stmt.attr
-                for i, r in enumerate(ev_reads)
+                for i, r in enumerate(fp.reads)
                 if f.attr in r
                 and events[i].stmt.kind in ("assign", "fill")
                 and events[i].stmt.attr in dead
@@ -116,49 +162,51 @@ def build_facts(an, cls, events, effective, killed, live, reach, mro, unsure, ev
     return facts
 
 
-def _ev(kind: str, text: str, path: str = "", line: int = 0) -> dict:
-    return {"kind": kind, "text": text, "path": path, "line": line}
-
-
-def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
+def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: list[str]) -> list[Evidence]:
     index = an.index
+    events = fp.events
     out = []
     for i in idxs:
         c = events[i]
         cond = "" if c.active is True else " (conditionally)"
         verb = "fills" if c.stmt.kind == "fill" else "assigns"
-        out.append(_ev("allocated", f"{short(c.owner)}.__init__ {verb} self.{fact.attr}{cond}", c.path, c.stmt.line))
+        out.append(
+            Evidence(
+                EvidenceKind.ALLOCATED, f"{short(c.owner)}.__init__ {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
+            )
+        )
     chain_text = " -> ".join(f"{short(x)}.__init__" for x in _inits(events))
-    out.append(_ev("chain", f"runs {chain_text}"))
+    out.append(Evidence(EvidenceKind.CHAIN, f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
         out.append(
-            _ev(
-                "overwritten",
+            Evidence(
+                EvidenceKind.OVERWRITTEN,
                 f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
                 k.path,
                 k.stmt.line,
             )
         )
         for i in idxs:
-            for note in an._between.get(i, []):
+            for note in fp.read_between.get(i, []):
                 out.append(
-                    _ev(
-                        "read-between",
-                        f"an element is read before being replaced: {note.replace('(read) ', 'self.')}; the fix must keep that value",
+                    Evidence(
+                        EvidenceKind.READ_BETWEEN,
+                        f"an element is read before being replaced: {note.replace('(read) ', 'self.')}; "
+                        "the fix must keep that value",
                     )
                 )
-        for h in getattr(fact, "kept_by", []):
+        for h in fact.kept_by:
             out.append(
-                _ev(
-                    "kept-alive",
+                Evidence(
+                    EvidenceKind.KEPT_ALIVE,
                     f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation",
                 )
             )
     checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})
     out.append(
-        _ev(
-            "checked",
+        Evidence(
+            EvidenceKind.CHECKED,
             f"{len(checked)} methods reachable on {short(fact.cls)} checked: "
             + ", ".join(checked[:40])
             + (" ..." if len(checked) > 40 else ""),
@@ -178,8 +226,8 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
                     why = "not reachable on this class (no entry point calls it)"
                 line = next(ln for a, ln, _ in m.reads if a == fact.attr)
                 out.append(
-                    _ev(
-                        "read-not-counted",
+                    Evidence(
+                        EvidenceKind.READ_NOT_COUNTED,
                         f"{short(qn)}.{name} reads self.{fact.attr} but is {why}",
                         index.file_of(qn).path,
                         line,
@@ -193,8 +241,8 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
             and c.owner != fact.cls
         ):
             out.append(
-                _ev(
-                    "read-not-counted",
+                Evidence(
+                    EvidenceKind.READ_NOT_COUNTED,
                     f"{short(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
                     c.path,
                     c.stmt.line,
@@ -204,12 +252,17 @@ def _evidence(an, fact, events, idxs, reach, mro, live) -> list[dict]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
             out.append(
-                _ev("external-not-counted", f"`{a.receiver}.{fact.attr}`: {reason}", index.modules[mod].path, a.line)
+                Evidence(
+                    EvidenceKind.EXTERNAL_NOT_COUNTED,
+                    f"`{a.receiver}.{fact.attr}`: {reason}",
+                    index.modules[mod].path,
+                    a.line,
+                )
             )
         else:
             out.append(
-                _ev(
-                    "external-not-counted",
+                Evidence(
+                    EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}` is inside a class built only by dead statements",
                     index.modules[mod].path,
                     a.line,

@@ -10,36 +10,18 @@ workspace used only to build dead wrappers is dead too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.sizes import Folder
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.dynamic import ANY
-
-
-@dataclass
-class AttrFact:
-    cls: str
-    attr: str
-    owner: str  # the ancestor whose __init__ allocates it
-    status: str  # overwritten | unread
-    stmts: list[ChainStmt]
-    alloc: AllocInfo
-    kind: str
-    killer: ChainStmt | None = None
-    estimated_bytes: int | None = None
-    conditional: bool = False
-    condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
-    evidence: list[dict] = field(default_factory=list)
-    unsure: list[str] = field(default_factory=list)
-    external_judged: bool = False  # depends on judging obj.x reads as unrelated
-    feeds: list[str] = field(default_factory=list)  # dead attributes built from it
-    kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
 
 
 @dataclass
@@ -58,9 +40,12 @@ MODULE_ENTRY_POINTS = ("forward", "extra_repr")
 
 
 class Analyzer:
-    def __init__(self, index: ProjectIndex, settings: Settings):
+    """``reported`` decides which facts become findings (the rules' decision); ``analyse`` keeps only those."""
+
+    def __init__(self, index: ProjectIndex, settings: Settings, reported: Callable[[AttrFact], bool]):
         self.index = index
         self.settings = settings
+        self.reported = reported
         self.ext = ExternalReads(index)
         self.folder = Folder(index)
         self._reach: dict[str, Reach] = {}
@@ -118,9 +103,15 @@ class Analyzer:
             return ClassAnalysis(cls, chain, reach, [], set(), set(), [], {})
         if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
             return None
-        unsure: list[tuple[str, tuple]] = [(f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
-        unsure += [(f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
-                   for c in chain.stmts if c.active is not False for r, p in c.stmt.dynamic]
+        unsure: list[tuple[str, tuple]] = [
+            (f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic
+        ]
+        unsure += [
+            (f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
+            for c in chain.stmts
+            if c.active is not False
+            for r, p in c.stmt.dynamic
+        ]
         for qn in mro:
             if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
                 unsure.append((f"{short(qn)} defines __getattr__", ANY))
@@ -153,7 +144,9 @@ class Analyzer:
                 for st in sm.init_flow:
                     for a in st.reads:
                         mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
-                    unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
+                    unsure.extend(
+                        (f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic
+                    )
 
         events = [c for c in chain.stmts if c.active is not False]
         closure_cache: dict[str, set] = {}
@@ -209,7 +202,7 @@ class Analyzer:
         effective: set[int] = set()
         killed: dict[int, int] = {}
         kept: dict[int, list[str]] = {}
-        self._between = {}
+        read_between: dict[int, list[str]] = {}
 
         def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
             """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
@@ -270,7 +263,7 @@ class Analyzer:
                 if used is None and holders and i in killed and replaced is None:
                     kept[i] = sorted(set(holders))
                 elif replaced is not None and i in killed:
-                    self._between[i] = holders
+                    read_between[i] = holders
                     holders = []
                 if used is None and i not in killed:
                     if y in live:
@@ -292,12 +285,7 @@ class Analyzer:
                         mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
             if not changed:
                 break
-        self._kept = kept
 
-        facts = self._facts(cls, events, effective, killed, live, reach, mro, unsure, ev_reads)
+        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live)
+        facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
         return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)
-
-    def _facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads) -> list[AttrFact]:
-        from deadinit.analysis.facts import build_facts
-
-        return build_facts(self, cls, events, effective, killed, live, reach, mro, unsure, ev_reads, self._kept)

@@ -14,7 +14,9 @@ class Reach:
     mro: list[str]
     methods: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, name) -> why reached
     reads: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)  # attr -> [(owner, method, line)]
-    dynamic: list[tuple[str, str, str, int, tuple]] = field(default_factory=list)  # (owner, method, reason, line, pattern)
+    dynamic: list[tuple[str, str, str, int, tuple]] = field(
+        default_factory=list
+    )  # (owner, method, reason, line, pattern)
 
 
 def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:

@@ -249,7 +249,7 @@ def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
         fact = facts.get((owner, attr))
         size = fact.estimated_bytes if fact is not None else None
         if fact is not None:
-            status = "overwritten" if fact.status == "overwritten" else "dead"
+            status = "overwritten" if fact.killer is not None else "dead"
             kind = fact.kind
             if fact.estimated_bytes is not None:
                 total_dead += fact.estimated_bytes

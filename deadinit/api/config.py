@@ -141,10 +141,10 @@ def _type(v) -> str:
 
 def known_codes() -> dict[str, str]:
     """Every code and name accepted in select / ignore / suppressions -> its code."""
-    from deadinit.rules.di100_unused_suppression import all_rules
+    from deadinit.rules.registry import ALL_RULES
 
     out = {}
-    for r in all_rules():
+    for r in ALL_RULES:
         out[r.code.upper()] = r.code
         out[r.name.lower()] = r.code
     return out

@@ -70,7 +70,7 @@ def _run(o: CheckOptions) -> int:
 
     findings = list(result.findings)
     if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
-        from deadinit.rules.di100_unused_suppression import unused_suppressions
+        from deadinit.rules.registry import unused_suppressions
 
         findings += unused_suppressions(result, cfg.settings)
     errors = list(result.errors)

@@ -13,9 +13,11 @@ from rich.tree import Tree
 
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
+from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
 from deadinit.report import reuse_table
 from deadinit.report.paths import display
+from deadinit.rules.registry import attribute_rule_for
 
 STATUS_STYLE = {
     "overwritten": "bold red",
@@ -25,6 +27,8 @@ STATUS_STYLE = {
     "plain": "dim",
     "not reported": "dim",
 }
+
+SHOWN_ABOVE = (EvidenceKind.ALLOCATED, EvidenceKind.CHAIN, EvidenceKind.CHECKED)  # in the tree and the header
 
 
 def _groups(an, cls: str) -> list[tuple[str, str, list]]:
@@ -40,18 +44,18 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
     """(status, headline, detail lines)."""
     fact = facts.get((owner, attr))
     if fact is not None:
-        code = "DI001" if fact.status == "overwritten" else "DI002"
+        rule = attribute_rule_for(fact)
         size = human_bytes(fact.estimated_bytes)
-        head = f"{code} {fact.status} ({fact.kind}, {size})"
+        head = f"{rule.code} {rule.fate} ({fact.kind}, {size})"
         lines = []
         for e in fact.evidence:
-            if e["kind"] in ("allocated", "chain", "checked"):  # shown once above / in the header
+            if e.kind in SHOWN_ABOVE:
                 continue
-            loc = f"  [{display(e['path'])}:{e['line']}]" if e.get("path") else ""
-            lines.append(f"{e['kind']}: {e['text']}{loc}")
+            loc = f"  [{display(e.path)}:{e.line}]" if e.path else ""
+            lines.append(f"{e.kind.value}: {e.text}{loc}")
         lines += [f"builds only dead self.{x}" for x in fact.feeds]
         lines += [f"unsure: {u}" for u in fact.unsure]
-        return fact.status, head, lines
+        return rule.fate, head, lines
     if all(c.active is False for c in stmts):
         return (
             "skipped",

@@ -12,6 +12,7 @@ input, or a failed write.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 
 import click
@@ -75,6 +76,20 @@ class _Strategies(click.Choice):
 )
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
+@click.option(
+    "--pr-body",
+    "pr_body_file",
+    metavar="FILE",
+    type=click.Path(),
+    help="Write a Markdown pull-request description of the fix (with --pr-evidence: its GPU runs).",
+)
+@click.option(
+    "--pr-evidence",
+    multiple=True,
+    metavar="GPU_CHECK_JSON",
+    type=click.Path(exists=True),
+    help="A `deadinit gpu-check --output` JSON whose memory and forward tables go into --pr-body.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @speed_options
@@ -90,6 +105,8 @@ def fix(
     max_copy_lines,
     config,
     exit_non_zero_on_fix,
+    pr_body_file,
+    pr_evidence,
     quiet,
     color,
     no_cache,
@@ -120,6 +137,8 @@ def fix(
             no_cache,
             cache_dir,
             jobs,
+            pr_body_file,
+            pr_evidence,
         )
     )
 
@@ -141,6 +160,8 @@ def run(
     no_cache=False,
     cache_dir=None,
     jobs=None,
+    pr_body_file=None,
+    pr_evidence=(),
 ) -> int:
     from deadinit.api import project
     from deadinit.api.config import ConfigError
@@ -186,6 +207,10 @@ def run(
         except OSError as e:
             click.echo(f"deadinit: error: cannot write report {report_file}: {e.strerror or e}", err=True)
             return EXIT_ERROR
+    if pr_body_file:
+        from deadinit.gpu_check.pr_body import write_pr_body
+
+        write_pr_body(pr_body_file, report_dict(out), pr_evidence)
     if not quiet:
         from deadinit.report.fix_table import render
 
@@ -201,10 +226,22 @@ def run(
 
 
 def report_dict(out) -> dict:
+    found = {f.key: f for f in getattr(out.before, "findings", None) or []}
     return {
+        "command": "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None,
         "strategy": out.strategy,
         "applied": bool(out.written),
-        "changes": [c.to_json() for c in out.plan.changes],
+        "changes": [
+            dict(
+                c.to_json(),
+                evidence=[
+                    {"key": k, "message": found[k].message, "evidence": [e.to_json() for e in found[k].evidence]}
+                    for k in c.findings
+                    if k in found
+                ],
+            )
+            for c in out.plan.changes
+        ],
         "not_fixed": [r.to_json() for r in out.refusals],
         "files": [fp.path for fp in out.plan.files],
         "diff_stat": out.diff_stat(),

@@ -11,6 +11,7 @@ import sys
 import click
 
 from deadinit.cli.output import fail, make_console
+from deadinit.rules.registry import ALL_RULES, lookup
 
 
 def _one_line(text: str) -> str:
@@ -24,8 +25,6 @@ def _safety(rule) -> str:
 
 
 def rule_rows() -> list[dict]:
-    from deadinit.rules.di100_unused_suppression import all_rules
-
     return [
         {
             "code": r.code,
@@ -34,7 +33,7 @@ def rule_rows() -> list[dict]:
             "fix": _one_line(r.fix),
             "fix_safety": _safety(r),
         }
-        for r in all_rules()
+        for r in ALL_RULES
     ]
 
 
@@ -83,11 +82,9 @@ def rules(fmt: str, color: str) -> None:
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def rule(code: str, fmt: str, color: str) -> None:
     """Show a rule's doc: what it does, why it is bad, example, fix safety (CODE or name)."""
-    from deadinit.rules.di100_unused_suppression import all_rules, lookup
-
     r = lookup(code)
     if r is None:
-        fail(f"unknown rule {code!r} (known: {', '.join(x.code for x in all_rules())}; see `deadinit rules`)")
+        fail(f"unknown rule {code!r} (known: {', '.join(x.code for x in ALL_RULES)}; see `deadinit rules`)")
     doc = r.doc()
     if fmt == "json":
         sys.stdout.write(

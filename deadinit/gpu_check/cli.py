@@ -8,6 +8,7 @@ in a fresh child interpreter (``harness.py``).
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -159,6 +160,26 @@ def _rewritten_label(label: str | None, index: int, used: set) -> str:
 @click.option(
     "--keep-logs", type=click.Path(file_okay=False, path_type=Path), help="Keep each child's job file and output here."
 )
+@click.option(
+    "--forward",
+    is_flag=True,
+    help="After building, drive the forward path (the profile's [forward]) and compare every "
+    "call into the kernels between the original and each rewritten tree.",
+)
+@click.option(
+    "--run-kernels",
+    "run_kernels",
+    multiple=True,
+    metavar="PATTERN",
+    help="Try the kernel entry points matching this pattern (fnmatch on the profile's "
+    "target) for real instead of stopping at the boundary; repeatable.",
+)
+@click.option(
+    "--pr-body",
+    "pr_body",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write a Markdown pull-request description from this run and the fix reports.",
+)
 @click.option("-v", "--verbose", is_flag=True, help="Longer tracebacks, savings per attribute.")
 def gpu_check(
     original,
@@ -184,6 +205,9 @@ def gpu_check(
     extra_paths,
     strict,
     keep_logs,
+    forward,
+    run_kernels,
+    pr_body,
     verbose,
 ):
     """Prove that rewritten classes still build, and measure the memory their rewrite saves.
@@ -250,17 +274,32 @@ def gpu_check(
         jobs=jobs,
         depth=depth,
         measure=measure,
-        extra_paths=list(extra_paths),
+        extra_paths=[str(Path(p).resolve()) for p in extra_paths],
         keep_jobs=keep_logs,
+        forward=forward,
+        run_kernels=_split_csv(run_kernels),
+        store_dir=Path(tempfile.mkdtemp(prefix="deadinit-gpu-tensors-")) if forward else None,
     )
     orig_tree = runner.Tree(runner.ORIGINAL, original.resolve(), str(original))
     progress = lambda msg: console.print(msg, markup=False, highlight=False, style="dim")
     data = runner.run(targets, orig_tree, trees, profile_for, opts, strict=strict, progress=progress)
     data["command"] = "deadinit gpu-check " + shlex.join(sys.argv[1:]) if sys.argv else None
 
+    if opts.store_dir:
+        shutil.rmtree(opts.store_dir, ignore_errors=True)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(report.to_json(data), encoding="utf-8")
+    if pr_body:
+        from . import pr_body as pr_body_module
+
+        fix_data = [
+            (label, pr_body_module.load_fix_report(Path(path)))
+            for label, path in map(inputs.split_labeled, fix_reports)
+        ]
+        pr_body.parent.mkdir(parents=True, exist_ok=True)
+        root = trees[0].path if trees else None  # where the statements a flag skips are read
+        pr_body.write_text(pr_body_module.render(fix_data, [data], root), encoding="utf-8")
     if fmt == "json":
         click.echo(report.to_json(data), nl=False)
     else:

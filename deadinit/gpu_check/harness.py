@@ -210,6 +210,7 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
     refs, named_buffers = _setup_hook(profile.get("setup", "none"))(profile.get("setup_options", {}))
     builder = standins.Builder(profile.get("objects", {}), job["device"], refs)
     args, kwargs = builder.build_call(profile.get("construct", {}))
+    session = _forward_session(job, builder, refs, result)
     external = storages.storage_keys([args, kwargs, refs], depth=job.get("depth", 2) + 1)
     result["setup_seconds"] = round(time.perf_counter() - t0, 3)
 
@@ -247,6 +248,26 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
         "reads": {a: attr_state(instance, a) for a in job.get("expect_read", [])},
         "skipped": {a: attr_state(instance, a) for a in job.get("expect_skipped", [])},
     }
+    if session is not None:
+        result["forward"] = session.run(instance, meter)
+
+
+def _forward_session(job: Dict[str, Any], builder, refs, result: Dict[str, Any]):
+    """The forward run's session, prepared before the constructor runs (it may build pools)."""
+    if not job.get("forward"):
+        return None
+    try:
+        session = _load_sibling("forward").Session(job, builder, refs, _load_sibling)
+        session.prepare()
+    except Exception as exc:  # the build is still measured; the forward run reports why not
+        result["forward"] = {
+            "error": f"{type(exc).__name__}: {exc}",
+            "traceback": traceback.format_exc()[-6000:],
+            "paths": [],
+            "calls": [],
+        }
+        return None
+    return session
 
 
 def main(argv: list[str]) -> int:

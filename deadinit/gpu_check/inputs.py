@@ -103,11 +103,9 @@ def load_fix_report(path: Path) -> list[dict[str, Any]]:
 
 def expect_from_record(rec: dict[str, Any]) -> Expect:
     removed = _names(rec.get("removed_bases")) + _names(rec.get("old_bases")) + _names(rec.get("old_base"))
+    bases = [b for b in _names(rec.get("new_bases")) if re.fullmatch(r"[\w.:]+", b)]  # not prose
     return Expect(
-        reads=_names(rec.get("reads")),
-        skipped=_names(rec.get("attributes")),
-        new_bases=_names(rec.get("new_bases")),
-        not_in_mro=removed,
+        reads=_names(rec.get("reads")), skipped=_names(rec.get("attributes")), new_bases=bases, not_in_mro=removed
     )
 
 

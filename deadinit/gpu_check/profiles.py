@@ -42,6 +42,7 @@ SECTIONS = {
     "construct",
     "objects",
     "depth",
+    "forward",
 }
 
 
@@ -70,7 +71,9 @@ class Profile:
     def for_child(self) -> dict[str, Any]:
         """The JSON-able part the measurement child needs."""
         return {
-            k: self.data.get(k) for k in ("name", "setup", "setup_options", "construct", "objects") if k in self.data
+            k: self.data.get(k)
+            for k in ("name", "setup", "setup_options", "construct", "objects", "forward")
+            if k in self.data
         }
 
 

@@ -82,6 +82,72 @@ def build_table(data: dict[str, Any]) -> Table:
     return table
 
 
+def forward_rows(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per (class, tree, path) of the forward run, in the order they ran."""
+    rows = []
+    for entry in data["results"]:
+        for comp in entry["comparisons"]:
+            forward = comp.get("forward") or {}
+            for path in forward.get("paths", []):
+                rows.append(
+                    {
+                        "class": entry["name"],
+                        "tree": comp["label"],
+                        "path": path["name"],
+                        "status": path["status"],
+                        "calls": path.get("compared", 0),
+                        "kernel_calls": path["kernel_calls"],
+                        "ran": path["kernels_ran"],
+                        "stood_in": path["kernels_stood_in"],
+                        "kernels": path["kernel_names"],
+                        "error": path.get("error"),
+                    }
+                )
+    return rows
+
+
+def build_forward_table(data: dict[str, Any]) -> Table | None:
+    rows = forward_rows(data)
+    if not rows:
+        return None
+    table = Table(title="forward run: kernel-boundary calls, original vs rewritten", title_justify="left")
+    for col in ("class", "tree", "path"):
+        table.add_column(col)
+    for col in ("calls compared", "kernel calls", "ran / stand-in"):
+        table.add_column(col, justify="right")
+    table.add_column("result")
+    for row in rows:
+        style = {"equal": "green", "differs": "red"}.get(row["status"], "yellow")
+        table.add_row(
+            row["class"],
+            row["tree"] or "",
+            row["path"],
+            str(row["calls"]),
+            str(row["kernel_calls"]),
+            f"{row['ran']} / {row['stood_in']}",
+            f"[{style}]{row['status']}[/{style}]",
+        )
+    return table
+
+
+def forward_lines(data: dict[str, Any]) -> list[str]:
+    lines = []
+    for entry in data["results"]:
+        for comp in entry["comparisons"]:
+            forward = comp.get("forward") or {}
+            equal = forward.get("device_equal")
+            if equal:
+                lines.append(
+                    f"{entry['name']} [{comp['label']}] {equal.get('checked', 0)} of "
+                    f"{equal.get('pairs', 0)} tensor pairs compared bit for bit on {equal.get('device')}: "
+                    f"{equal.get('equal', 0)} equal"
+                    + (f", {equal['missing']} not kept" if equal.get("missing") else "")
+                )
+            for target, why in forward.get("stand_ins", {}).items():
+                lines.append(f"{entry['name']} [{comp['label']}] stand-in (not run): {target}: {why}")
+    return lines
+
+
 def detail_lines(data: dict[str, Any], verbose: bool = False) -> list[str]:
     lines = []
     for entry in data["results"]:
@@ -113,6 +179,11 @@ def render_text(data: dict[str, Any], console: Console | None = None, verbose: b
     console.print(build_table(data))
     for line in detail_lines(data, verbose):
         console.print(line, markup=False, highlight=False)
+    forward = build_forward_table(data)
+    if forward is not None:
+        console.print(forward)
+        for line in forward_lines(data) if verbose else []:
+            console.print(line, markup=False, highlight=False)
     s = data["summary"]
     console.print(
         f"{s['classes']} class(es), {s['comparisons']} comparison(s), {s['failed']} failed; exit {data['exit_code']}",

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import inputs
+from . import forward_compare, inputs
 from .profiles import Profile
 
 HARNESS = Path(__file__).with_name("harness.py")
+EQUAL_CHILD = Path(__file__).with_name("forward_equal.py")
 ORIGINAL = "original"
 
 
@@ -55,6 +56,9 @@ class Options:
     extra_paths: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     keep_jobs: Path | None = None
+    forward: bool = False
+    run_kernels: list[str] = field(default_factory=list)  # fnmatch patterns: try these kernels for real
+    store_dir: Path | None = None  # where the children keep the kernels' tensors
 
     @property
     def measure_mode(self) -> str:
@@ -134,7 +138,15 @@ def run_child(job: dict[str, Any], opts: Options, env_extra: dict[str, str]) -> 
 
 def make_job(target: inputs.Target, tree: Tree, profile: Profile, opts: Options) -> dict[str, Any]:
     expect = target.expect_for(tree.label) if tree.label != ORIGINAL else inputs.Expect()
+    forward = opts.forward and bool(profile.data.get("forward"))
+    store = None
+    if forward and opts.store_dir:
+        safe_label = re.sub(r"[^\w.-]", "_", tree.label)
+        store = str(opts.store_dir / f"{target.name}-{safe_label}.pt")
     return {
+        "forward": forward,
+        "tensor_store": store,
+        "run_kernels": opts.run_kernels,
         "class": target.qualname,
         "tree": str(tree.path),
         "label": tree.label,
@@ -197,16 +209,77 @@ def check(target: inputs.Target, label: str, rew: dict[str, Any]) -> dict[str, l
     return {"fail": fail, "warn": warn}
 
 
+def compare_forward(orig: dict[str, Any], rew: dict[str, Any], opts: Options) -> dict[str, Any] | None:
+    if "forward" not in orig and "forward" not in rew:
+        return None
+    result = forward_compare.compare(orig.get("forward"), rew.get("forward"))
+    stores = [(orig.get("forward") or {}).get("kept_tensors"), (rew.get("forward") or {}).get("kept_tensors")]
+    if result["status"] == "equal" and all(stores):
+        result["device_equal"] = device_equality(orig, rew, opts)
+        if result["device_equal"].get("differing") or result["device_equal"].get("error"):
+            result["status"] = "differs"
+            first = (result["device_equal"].get("differing") or [{}])[0]
+            result["first_difference"] = {
+                "path": first.get("what", "?"),
+                "index": None,
+                "call": "(tensor)",
+                "argument": first.get("what", "?"),
+                "detail": result["device_equal"].get("error") or f"not bit-identical on {opts.device}",
+            }
+    return result
+
+
+def device_equality(orig: dict[str, Any], rew: dict[str, Any], opts: Options) -> dict[str, Any]:
+    """Load both children's kept tensors onto the device and compare them bit for bit."""
+    pairs = forward_compare.tensor_pairs(orig["forward"], rew["forward"])
+    with tempfile.TemporaryDirectory(prefix="deadinit-gpu-eq-") as tmp:
+        pairs_path, out_path = Path(tmp) / "pairs.json", Path(tmp) / "result.json"
+        pairs_path.write_text(json.dumps(pairs), encoding="utf-8")
+        proc = subprocess.run(
+            [
+                opts.python,
+                str(EQUAL_CHILD),
+                orig["forward"]["tensor_store"],
+                rew["forward"]["tensor_store"],
+                str(pairs_path),
+                str(out_path),
+                opts.device,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=opts.timeout,
+            errors="replace",
+        )
+        if not out_path.exists():
+            return {"error": f"equality child exited with {proc.returncode}: {proc.stderr[-2000:]}"}
+        return json.loads(out_path.read_text(encoding="utf-8"))
+
+
 def compare(
-    target: inputs.Target, orig: dict[str, Any], label: str, rew: dict[str, Any], mode: str, strict: bool
+    target: inputs.Target,
+    orig: dict[str, Any],
+    label: str,
+    rew: dict[str, Any],
+    mode: str,
+    strict: bool,
+    opts: Options | None = None,
 ) -> dict[str, Any]:
     ob, rb = measured_bytes(orig, mode), measured_bytes(rew, mode)
     op, rp = pinned_bytes(orig, mode), pinned_bytes(rew, mode)
     problems = check(target, label, rew) if rew.get("ok") else {"fail": [], "warn": []}
+    forward = compare_forward(orig, rew, opts) if opts and orig.get("ok") and rew.get("ok") else None
+    if forward and forward["status"] == "differs":
+        problems["fail"].append(forward_compare.difference_message(forward))
+    elif forward and forward["status"] != "equal":
+        problems["warn"].append(
+            f"forward run {forward['status']}" + (f": {forward['error']}" if forward.get("error") else "")
+        )
     if not rew.get("ok"):
         status, failed = "rewritten failed to build", True
     elif not orig.get("ok"):
         status, failed = "original failed to build", True
+    elif forward and forward["status"] == "differs":
+        status, failed = "forward differs", True
     elif problems["fail"]:
         status, failed = "missing reads", True
     elif problems["warn"]:
@@ -232,6 +305,7 @@ def compare(
         "attribute_savings": attribute_savings(orig, rew) if orig.get("ok") and rew.get("ok") else {},
         "estimated_bytes": sum(estimated) if estimated else None,
         "expect": target.expect_for(label).as_dict(),
+        "forward": forward,
     }
 
 
@@ -279,7 +353,7 @@ def run(
         for r in [orig, *rew.values()]:
             stubbed.update(r.get("stubbed") or [])
             environment = environment or r.get("environment") or {}
-        comparisons = [compare(target, orig, label, r, mode, strict) for label, r in rew.items()]
+        comparisons = [compare(target, orig, label, r, mode, strict, opts) for label, r in rew.items()]
         if not comparisons:  # original only: a plain measurement
             comparisons = [
                 {
@@ -312,7 +386,8 @@ def run(
     failed = sum(1 for e in entries for c in e["comparisons"] if c["failed"])
     return {
         "tool": "deadinit gpu-check",
-        "schema": 1,
+        "schema": 2,
+        "forward": opts.forward,
         "device": opts.device,
         "measure": mode,
         "stub_requested": opts.stub,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from deadinit.model.evidence import Evidence
+
 
 @dataclass
 class Finding:
@@ -18,7 +20,7 @@ class Finding:
     kind: str
     estimated_bytes: int | None
     message: str
-    evidence: list[dict] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
     fix_safety: str = "safe"  # safe | unsafe | none
     unsure: list[str] = field(default_factory=list)
     related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
@@ -32,6 +34,7 @@ class Finding:
 
     def to_json(self) -> dict:
         d = asdict(self)
+        d["evidence"] = [e.to_json() for e in self.evidence]
         d["class"] = d.pop("cls")
         d.pop("related_lines", None)
         d["key"] = self.key

@@ -13,6 +13,7 @@ from pathlib import Path
 from deadinit import __version__
 from deadinit.model.finding import human_bytes
 from deadinit.report.paths import uri
+from deadinit.rules.registry import ALL_RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://pypi.org/project/deadinit/"
@@ -57,8 +58,8 @@ def _related(f, index, root: str) -> list[dict]:
         cls = index.classes[f.cls]
         out.append((index.file_of(f.cls).path, cls.line, cls.col + 1, f"subclass {f.cls}"))
     for e in f.evidence:
-        if e.get("path") and e.get("line"):
-            out.append((e["path"], e["line"], 0, f"{e['kind']}: {e['text']}"))
+        if e.path and e.line:
+            out.append((e.path, e.line, 0, f"{e.kind.value}: {e.text}"))
     locs = []
     for path, line, col, msg in out:
         if (os.path.normpath(path), line) in seen:
@@ -97,11 +98,8 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
 
 
 def document(result, root: str = "") -> dict:
-    from deadinit.rules.di100_unused_suppression import all_rules
-
     root = os.path.abspath(root or os.getcwd())
-    rules = all_rules()
-    rule_index = {r.code: i for i, r in enumerate(rules)}
+    rule_index = {r.code: i for i, r in enumerate(ALL_RULES)}
     notes = [{"level": "error", "message": {"text": e}} for e in result.errors]
     run = {
         "tool": {
@@ -110,7 +108,7 @@ def document(result, root: str = "") -> dict:
                 "version": __version__,
                 "semanticVersion": __version__,
                 "informationUri": INFO_URI,
-                "rules": [rule_descriptor(r) for r in rules],
+                "rules": [rule_descriptor(r) for r in ALL_RULES],
             }
         },
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(root).as_uri() + "/"}},

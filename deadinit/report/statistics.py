@@ -20,6 +20,8 @@ def rows(findings) -> list[dict]:
     for f in findings:
         if f.fix_safety == "safe":
             fixable[f.code] += 1
+        if f.extra.get("condition"):
+            continue  # allocated only under an undecided condition: not certain waste
         if f.estimated_bytes is None:
             unknown[f.code] += 1
         else:

@@ -61,23 +61,28 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
             if show_evidence:
                 ev = node.add(Text("evidence", style="dim"))
                 for e in f.evidence:
-                    loc = f" ({e['path']}:{e['line']})" if e.get("path") else ""
-                    ev.add(Text(f"{e['kind']}: {e['text']}{loc}", style="dim"))
+                    loc = f" ({e.path}:{e.line})" if e.path else ""
+                    ev.add(Text(f"{e.kind.value}: {e.text}{loc}", style="dim"))
             for u in f.unsure:
                 node.add(Text(f"unsure: {u}", style="italic yellow"))
         console.print(tree)
     _loose([f for f in result.findings if not f.cls], console)
     if quiet:
         return
-    total = sum(f.estimated_bytes or 0 for f in result.findings)
-    unknown = sum(1 for f in result.findings if f.cls and f.estimated_bytes is None)
+    certain = [f for f in result.findings if not f.extra.get("condition")]
+    total = sum(f.estimated_bytes or 0 for f in certain)
+    unknown = sum(1 for f in certain if f.cls and f.estimated_bytes is None)
+    maybe = len(result.findings) - len(certain)
     counts = defaultdict(int)
     for f in result.findings:
         counts[f.code] += 1
     parts = ", ".join(f"{c}: {n}" for c, n in sorted(counts.items())) or "no findings"
-    summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); estimated {human_bytes(total)} per instance"
+    summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); "
+    summary += f"estimated {human_bytes(total)} per instance"
     if unknown:
         summary += f" + {unknown} of unknown size"
+    if maybe:
+        summary += f" ({maybe} allocated only under a condition, not counted)"
     summary += f"; {result.files} file(s) analysed"
     if result.unsure:
         summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"

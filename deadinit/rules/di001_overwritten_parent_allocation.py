@@ -2,14 +2,68 @@
 
 from __future__ import annotations
 
+from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
-from deadinit.rules.base import Example, Rule
+from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 
+WORKSPACE = {
+    "pkg/__init__.py": "",
+    "pkg/backend.py": """
+import torch
 
-class OverwrittenParentAllocation(Rule):
+
+class Parent:
+    def __init__(self):
+        self.workspace = torch.empty(512 * 1024 * 1024, dtype=torch.uint8)
+
+
+class Child(Parent):
+    def __init__(self):
+        super().__init__()
+        self.workspace = torch.zeros(128 * 1024 * 1024, dtype=torch.uint8)  # the parent's 512 MiB thrown away
+""",
+}
+
+WORKSPACE_FIXED = {
+    "pkg/backend.py": """
+import torch
+
+
+class Parent:
+    def __init__(self, skip_init_workspace: bool = False):
+        if not skip_init_workspace:
+            self.workspace = torch.empty(512 * 1024 * 1024, dtype=torch.uint8)
+        else:
+            self.workspace = None
+
+
+class Child(Parent):
+    def __init__(self):
+        super().__init__(skip_init_workspace=True)
+        self.workspace = torch.zeros(128 * 1024 * 1024, dtype=torch.uint8)  # the parent's 512 MiB thrown away
+""",
+}
+
+
+def overwritten_by(fact: AttrFact) -> ChainStmt | None:
+    """The assignment that throws the ancestor's allocation away, if this rule applies.
+
+    Every allocating binding is replaced before a read that counts, and the last
+    replacement is made by another class (the subclass or one between): a value
+    replaced inside its own ``__init__`` is no inherited waste.
+    """
+    last = fact.killer
+    if fact.allocations_overwritten and last is not None and last.owner != fact.owner:
+        return last
+    return None
+
+
+class OverwrittenParentAllocation(AttributeRule):
     code = "DI001"
     name = "overwritten-parent-allocation"
+    fate = "overwritten"
     summary = "An ancestor's `__init__` allocates `self.x`; the subclass re-assigns it before anything reads it."
     what_it_does = """
 Checks every class whose `__init__` chain runs an ancestor's `__init__` for
@@ -24,44 +78,42 @@ The first allocation is thrown away: on a GPU that is device memory and
 allocation time paid at every construction, and for cached buffers an entry
 that stays alive for the whole process.
 """
-    example = """
-class Parent:
-    def __init__(self):
-        self.workspace = torch.empty(512 * 1024 * 1024, dtype=torch.uint8)
-
-class Child(Parent):
-    def __init__(self):
-        super().__init__()
-        self.workspace = torch.zeros(128 * 1024 * 1024, dtype=torch.uint8)  # parent's 512 MiB wasted
-"""
-    fix = "`deadinit fix --strategy skip-flag` guards the parent's allocation with a `skip_init_<name>` flag that the subclass passes."
+    fix = (
+        "`deadinit fix --strategy skip-flag` guards the parent's allocation with a `skip_init_<name>` flag "
+        "that the subclass passes."
+    )
     fix_safety = """
 Safe when the finding rests only on facts inside the hierarchy. When some
 `obj.x` read elsewhere in the project had to be judged unrelated to the class,
 the fix is unsafe and applied only with `--unsafe-fixes`.
 """
-    VALID = [
+    VALID = (
         Example(
             {
                 "pkg/__init__.py": "",
-                "pkg/m.py": """
+                "pkg/backend.py": """
 import torch
-class Base:
-    def run(self):
-        raise NotImplementedError
-class P(Base):
+
+
+class Parent:
     def __init__(self):
-        self.ws = torch.empty(10)
-class C(P):
+        self.workspace = torch.empty(512 * 1024 * 1024, dtype=torch.uint8)
+
+    def workspace_size(self):
+        raise NotImplementedError
+
+
+class Child(Parent):
     def __init__(self):
         super().__init__()
-        self.n = self.ws.numel()   # read before the re-assignment
-        self.ws = torch.zeros(4)
-    def run(self):
-        return self.ws, self.n
+        self.old_size = self.workspace.numel()  # the parent's workspace is read before it is replaced
+        self.workspace = torch.zeros(128 * 1024 * 1024, dtype=torch.uint8)
+
+    def workspace_size(self):
+        return self.old_size
 """,
             },
-            note="read before overwrite",
+            note="read before it is replaced",
         ),
         Example(
             {
@@ -82,8 +134,9 @@ class C(P):
             },
             note="conditional overwrite",
         ),
-    ]
-    INVALID = [
+    )
+    INVALID = (
+        Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
         Example(
             {
                 "pkg/__init__.py": "",
@@ -106,14 +159,20 @@ class C(P):
             [("DI001", "C", "ws")],
             note="both branches overwrite",
         ),
-    ]
+    )
+
+    FIXES = (FixExample(WORKSPACE, WORKSPACE_FIXED, note="the parent skips its allocation when the subclass asks"),)
+
+    @staticmethod
+    def reports(fact: AttrFact) -> bool:
+        return overwritten_by(fact) is not None
 
     def check(self, ctx):
         for an in ctx.analyses:
             for fact in an.facts:
-                if fact.status != "overwritten":
+                k = overwritten_by(fact)
+                if k is None:
                     continue
-                k = fact.killer
                 msg = (
                     f"{describe(fact)} is overwritten by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
                 )

@@ -2,14 +2,100 @@
 
 from __future__ import annotations
 
+from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
-from deadinit.rules.base import Example, Rule
+from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 
+OVERRIDDEN_READER = {
+    "pkg/__init__.py": "",
+    "pkg/backend.py": """
+import torch
 
-class UnreadParentAllocation(Rule):
+
+class AttentionBackend:
+    def forward_decode(self, q):
+        raise NotImplementedError
+
+
+class FlashBackend(AttentionBackend):
+    def __init__(self):
+        self.workspace = torch.empty(256 * 1024 * 1024, dtype=torch.uint8)
+        self.decode_wrapper = DecodeWrapper(self.workspace)
+
+    def forward_decode(self, q):
+        return self.decode_wrapper.run(q)
+
+
+class TritonBackend(FlashBackend):
+    def __init__(self):
+        super().__init__()
+        self.num_splits = 8
+
+    def forward_decode(self, q):  # overrides the only reader
+        return q * self.num_splits
+
+
+class DecodeWrapper:
+    def __init__(self, workspace):
+        self.workspace = workspace
+
+    def run(self, q):
+        return q
+""",
+}
+
+OVERRIDDEN_READER_FIXED = {
+    "pkg/backend.py": """
+import torch
+
+
+class AttentionBackend:
+    def forward_decode(self, q):
+        raise NotImplementedError
+
+
+class FlashBackend(AttentionBackend):
+    def __init__(self, skip_init_workspace: bool = False):
+        if not skip_init_workspace:
+            self.workspace = torch.empty(256 * 1024 * 1024, dtype=torch.uint8)
+            self.decode_wrapper = DecodeWrapper(self.workspace)
+        else:
+            self.workspace = None
+            self.decode_wrapper = None
+
+    def forward_decode(self, q):
+        return self.decode_wrapper.run(q)
+
+
+class TritonBackend(FlashBackend):
+    def __init__(self):
+        super().__init__(skip_init_workspace=True)
+        self.num_splits = 8
+
+    def forward_decode(self, q):  # overrides the only reader
+        return q * self.num_splits
+
+
+class DecodeWrapper:
+    def __init__(self, workspace):
+        self.workspace = workspace
+
+    def run(self, q):
+        return q
+""",
+}
+
+
+def unread(fact: AttrFact) -> bool:
+    """This rule applies: no later assignment replaces the value, and nothing that counts reads it."""
+    return not fact.overwrites and not fact.read
+
+
+class UnreadParentAllocation(AttributeRule):
     code = "DI002"
     name = "unread-parent-allocation"
+    fate = "unread"
     summary = "An ancestor's `__init__` allocates `self.x`, and nothing that can run on the subclass reads it."
     what_it_does = """
 For each class, finds what can run on its instances: dunder methods,
@@ -27,17 +113,6 @@ The subclass pays for memory and construction time it never uses. FlashInfer
 wrappers, for example, each pin host memory and keep a reference to a
 workspace buffer of hundreds of MiB.
 """
-    example = """
-class Parent(Base):
-    def __init__(self):
-        self.decode_wrapper = DecodeWrapper(self.workspace)
-    def forward_decode(self, q):
-        return self.decode_wrapper.run(q)
-
-class Child(Parent):
-    def forward_decode(self, q):      # overrides the only reader
-        return my_kernel(q)
-"""
     fix = "`deadinit fix --strategy skip-flag` (or `--strategy direct-base` when the parent contributes little)."
     fix_safety = """
 Safe when the finding rests only on facts inside the hierarchy; unsafe (applied
@@ -46,28 +121,36 @@ to be judged as being on unrelated classes. When analysis is unsure (dynamic
 `getattr`, `self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base),
 nothing is reported unless `--show-unsure` is given.
 """
-    VALID = [
+    VALID = (
         Example(
             {
                 "pkg/__init__.py": "",
-                "pkg/m.py": """
+                "pkg/backend.py": """
 import torch
-class Base:
-    def forward(self, x):
+
+
+class AttentionBackend:
+    def forward_decode(self, q):
         raise NotImplementedError
-class P(Base):
+
+
+class FlashBackend(AttentionBackend):
     def __init__(self):
-        self.ws = torch.empty(10)
-    def helper(self):
-        return self.ws
-class C(P):
-    def __init__(self):
-        super().__init__()
-    def forward(self, x):
-        return self.helper()   # reaches the inherited helper
+        self.workspace = torch.empty(256 * 1024 * 1024, dtype=torch.uint8)
+
+    def forward_decode(self, q):
+        return self.decode(q)
+
+    def decode(self, q):
+        return q + self.workspace[0]
+
+
+class TritonBackend(FlashBackend):
+    def forward_decode(self, q):  # overrides the reader, but calls the inherited helper that reads it
+        return self.decode(q) * 2
 """,
             },
-            note="read through an inherited method",
+            note="read through an inherited helper",
         ),
         Example(
             {
@@ -87,8 +170,13 @@ class C(P):
             },
             note="dynamic getattr",
         ),
-    ]
-    INVALID = [
+    )
+    INVALID = (
+        Example(
+            OVERRIDDEN_READER,
+            [("DI002", "TritonBackend", "workspace"), ("DI002", "TritonBackend", "decode_wrapper")],
+            note="the only reader is overridden; the workspace only builds the dead wrapper",
+        ),
         Example(
             {
                 "pkg/__init__.py": "",
@@ -114,14 +202,20 @@ class DecodeWrapper:
 """,
             },
             [("DI002", "C", "ws"), ("DI002", "C", "wrapper")],
-            note="overridden reader; workspace only builds the dead wrapper",
+            note="a subclass without an __init__ of its own",
         ),
-    ]
+    )
+
+    FIXES = (FixExample(OVERRIDDEN_READER, OVERRIDDEN_READER_FIXED, note="both allocations skipped for the subclass"),)
+
+    @staticmethod
+    def reports(fact: AttrFact) -> bool:
+        return unread(fact)
 
     def check(self, ctx):
         for an in ctx.analyses:
             for fact in an.facts:
-                if fact.status != "unread":
+                if not unread(fact):
                     continue
                 msg = f"{describe(fact)} is never read by anything that can run on {short(fact.cls)}"
                 if fact.feeds:

@@ -4,8 +4,111 @@ from __future__ import annotations
 
 from deadinit.analysis.reach import short
 from deadinit.analysis.reuse import compute_reuse, to_dict
+from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
-from deadinit.rules.base import Example, Rule
+from deadinit.rules.base import Example, FixExample, Rule
+
+BACKENDS = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": """
+class AttentionBackend:
+    def forward(self, q, decode):
+        return self.forward_decode(q) if decode else self.forward_extend(q)
+
+    def init_forward_metadata(self, batch):
+        raise NotImplementedError
+
+    def forward_decode(self, q):
+        raise NotImplementedError
+
+    def forward_extend(self, q):
+        raise NotImplementedError
+""",
+    "pkg/flash.py": """
+import torch
+
+from pkg.base import AttentionBackend
+from pkg.wrappers import DecodeWrapper, PrefillWrapper
+
+
+class FlashBackend(AttentionBackend):
+    def __init__(self, max_bs):
+        self.kv_indptr = torch.zeros(max_bs + 1, dtype=torch.int32)
+        self.workspace = torch.empty(128 * 1024 * 1024, dtype=torch.uint8)
+        self.decode_wrappers = [DecodeWrapper(self.workspace) for _ in range(2)]
+        self.prefill_wrapper = PrefillWrapper(self.workspace)
+
+    def init_forward_metadata(self, batch):
+        self.decode_wrappers[0].plan(self.kv_indptr, batch)
+
+    def forward_decode(self, q):
+        return self.decode_wrappers[0].run(q)
+
+    def forward_extend(self, q):
+        return self.prefill_wrapper.run(q)
+
+    def scale(self, q):
+        return q * 0.5
+""",
+    "pkg/wrappers.py": """
+class DecodeWrapper:
+    def __init__(self, workspace):
+        self.workspace = workspace
+
+    def plan(self, indptr, batch):
+        self.indptr = indptr
+
+    def run(self, q):
+        return q
+
+
+class PrefillWrapper(DecodeWrapper):
+    pass
+""",
+    "pkg/trt.py": """
+from pkg.flash import FlashBackend
+
+
+class TrtBackend(FlashBackend):
+    def __init__(self, max_bs):
+        super().__init__(max_bs)
+        self.max_bs = max_bs
+
+    def init_forward_metadata(self, batch):
+        self.kv_indptr[: len(batch) + 1] = 0
+
+    def forward_decode(self, q):
+        return self.scale(q)
+
+    def forward_extend(self, q):
+        return self.scale(q) + 1
+""",
+}
+
+BACKENDS_FIXED = {
+    "pkg/trt.py": """
+from pkg.base import AttentionBackend
+import torch
+
+
+class TrtBackend(AttentionBackend):
+    def __init__(self, max_bs):
+        self.kv_indptr = torch.zeros(max_bs + 1, dtype=torch.int32)
+        self.max_bs = max_bs
+
+    def init_forward_metadata(self, batch):
+        self.kv_indptr[: len(batch) + 1] = 0
+
+    def forward_decode(self, q):
+        return self.scale(q)
+
+    def forward_extend(self, q):
+        return self.scale(q) + 1
+
+    def scale(self, q):
+        return q * 0.5
+""",
+}
 
 _BASE = """
 import torch
@@ -50,18 +153,6 @@ parent's own (overridden) methods use. Guarding each allocation with a flag
 nothing of the parent, deriving from the common base removes the waste and the
 coupling at once, and makes later parent changes stop affecting the subclass.
 """
-    example = """
-class FlashBackend(AttentionBackend):
-    def __init__(self, runner):
-        self.kv_indptr = torch.zeros(runner.max_bs + 1)
-        self.decode_wrappers = [DecodeWrapper(...) for _ in range(2)]
-    def init_forward_metadata(self, batch): ...
-    def forward_decode(self, q, k, v, layer, batch): ...
-
-class TrtBackend(FlashBackend):          # overrides every FlashBackend method,
-    def init_forward_metadata(self, batch): ...   # uses only kv_indptr
-    def forward_decode(self, q, k, v, layer, batch): ...
-"""
     fix = """
 `deadinit fix --strategy direct-base --class QUALNAME` re-bases the class on the
 suggested ancestor, inlines the parent `__init__` statements that build what it
@@ -79,7 +170,21 @@ maximum would be copied.
     options = """
 `di003-threshold` (default 0.25): the largest share that is still reported.
 """
-    VALID = [
+    VALID = (
+        Example(
+            {
+                **BACKENDS,
+                "pkg/trt.py": """
+from pkg.flash import FlashBackend
+
+
+class TrtBackend(FlashBackend):
+    def forward_extend(self, q):
+        return self.scale(q) + 1
+""",
+            },
+            note="reuses most of FlashBackend: DI002 reports the unread prefill wrapper, DI003 nothing",
+        ),
         Example(
             {
                 "pkg/__init__.py": "",
@@ -123,8 +228,13 @@ class C(P):
             },
             note="nothing of the parent's __init__ is dead",
         ),
-    ]
-    INVALID = [
+    )
+    INVALID = (
+        Example(
+            BACKENDS,
+            [("DI003", "TrtBackend", "")],
+            note="overrides every FlashBackend method but scale; uses kv_indptr only",
+        ),
         Example(
             {
                 "pkg/__init__.py": "",
@@ -159,7 +269,13 @@ class Wrapper:
             [("DI003", "C", "")],
             note="overrides run/plan, reuses only scale and idx",
         ),
-    ]
+    )
+
+    FIXES = (
+        FixExample(
+            BACKENDS, BACKENDS_FIXED, strategy="direct-base", note="derives from AttentionBackend, keeps what it uses"
+        ),
+    )
 
     def check(self, ctx):
         threshold = getattr(ctx.settings, "di003_threshold", 0.25)
@@ -182,45 +298,41 @@ class Wrapper:
             f"{len(r.dead_allocations)} dead allocation(s), {human_bytes(r.dead_bytes)}): derive from {base} "
             f"and move {len(r.move_attrs)} attribute(s), helpers: {helpers}"
         )
-        evidence = [{"kind": "reuse", "text": r.summary(), "path": "", "line": 0}]
+        evidence = [Evidence(EvidenceKind.REUSE, r.summary())]
         for m in r.methods:
-            mp = index.file_of(m.owner).path
-            ml = index.classes[m.owner].methods[m.name].line
             evidence.append(
-                {
-                    "kind": f"method-{m.status}",
-                    "text": f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
-                    "path": mp,
-                    "line": ml,
-                }
+                Evidence(
+                    EvidenceKind(f"method-{m.status}"),
+                    f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
+                    index.file_of(m.owner).path,
+                    index.classes[m.owner].methods[m.name].line,
+                )
             )
         for a in r.attrs:
             evidence.append(
-                {
-                    "kind": f"attribute-{a.status}",
-                    "text": f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
-                    "path": index.file_of(a.owner).path,
-                    "line": a.line,
-                }
+                Evidence(
+                    EvidenceKind(f"attribute-{a.status}"),
+                    f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
+                    index.file_of(a.owner).path,
+                    a.line,
+                )
             )
         for c in r.class_attrs:
             evidence.append(
-                {
-                    "kind": f"class-attribute-{c.status}",
-                    "text": f"{short(c.owner)}.{c.name}: {c.why}",
-                    "path": index.file_of(c.owner).path,
-                    "line": c.line,
-                }
+                Evidence(
+                    EvidenceKind(f"class-attribute-{c.status}"),
+                    f"{short(c.owner)}.{c.name}: {c.why}",
+                    index.file_of(c.owner).path,
+                    c.line,
+                )
             )
         evidence.append(
-            {
-                "kind": "suggestion",
-                "text": f"derive from {r.suggestion} instead of {short(r.parent)}; "
+            Evidence(
+                EvidenceKind.SUGGESTION,
+                f"derive from {r.suggestion} instead of {short(r.parent)}; "
                 f"move attributes: {', '.join(r.move_attrs) or 'none'}; helpers: {helpers}; "
                 f"class attributes: {', '.join(c.name for c in r.move_class_attrs) or 'none'}",
-                "path": "",
-                "line": 0,
-            }
+            )
         )
         return Finding(
             code=self.code,

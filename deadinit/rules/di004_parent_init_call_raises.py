@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from deadinit.analysis.reach import short
+from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
 from deadinit.rules.base import Example, Rule
 
@@ -27,17 +28,8 @@ The class cannot be constructed at all: a latent bug, usually left behind when
 the parent's signature changed. (Calls that forward `*args`/`**kwargs` are not
 judged.)
 """
-    example = """
-class Parent:
-    def __init__(self, dim, device=None):
-        self.ws = torch.empty(dim)
-
-class Child(Parent):
-    def __init__(self, dim):
-        super().__init__(dim, "cuda", 8)   # Parent.__init__ takes 2 arguments: TypeError
-"""
     fix_safety = "Not fixed automatically: the intended call is for a person to decide."
-    VALID = [
+    VALID = (
         Example(
             {
                 "pkg/__init__.py": "",
@@ -56,8 +48,8 @@ class C(P):
             },
             note="star parameters take the extra arguments",
         ),
-    ]
-    INVALID = [
+    )
+    INVALID = (
         Example(
             {
                 "pkg/__init__.py": "",
@@ -94,7 +86,7 @@ class C(P):
             [("DI004", "C", "__init__")],
             note="an unknown keyword (and the required keyword-only `device` missing)",
         ),
-    ]
+    )
 
     def check(self, ctx):
         for an in ctx.analyses:
@@ -110,13 +102,30 @@ class C(P):
                 f"{short(caller)}.__init__ calls {how}, which reaches {short(callee)}.__init__, with arguments it "
                 f"cannot take ({why}): constructing {short(caller)} raises TypeError"
             )
+            target = ctx.index.classes[callee].methods["__init__"]
             evidence = [
-                {"kind": "call", "text": f"{short(caller)}.__init__ calls {how}", "path": path, "line": st.line},
-                {"kind": "target", "text": f"it reaches {short(callee)}.__init__", "path": ctx.index.file_of(callee).path,
-                 "line": ctx.index.classes[callee].methods["__init__"].line},
+                Evidence(EvidenceKind.CALL, f"{short(caller)}.__init__ calls {how}", path, st.line),
+                Evidence(
+                    EvidenceKind.TARGET,
+                    f"it reaches {short(callee)}.__init__, which cannot take these arguments",
+                    ctx.index.file_of(callee).path,
+                    target.line,
+                ),
             ]
             yield Finding(
-                code=self.code, name=self.name, path=path, line=st.line, column=st.col + 1, cls=caller,
-                parent=callee, attribute="__init__", kind="call", estimated_bytes=None, message=msg,
-                evidence=evidence, fix_safety="none", related_paths=[path], related_lines=[(path, st.line)],
+                code=self.code,
+                name=self.name,
+                path=path,
+                line=st.line,
+                column=st.col + 1,
+                cls=caller,
+                parent=callee,
+                attribute="__init__",
+                kind="call",
+                estimated_bytes=None,
+                message=msg,
+                evidence=evidence,
+                fix_safety="none",
+                related_paths=[path],
+                related_lines=[(path, st.line)],
             )

@@ -9,11 +9,10 @@ from __future__ import annotations
 import linecache
 import re
 
-from deadinit.model.result import CheckResult
-from deadinit.rules.engine import matching_suppression, selected_rules
 from deadinit.model.finding import Finding
-from deadinit.rules.base import Rule
-from deadinit.rules.registry import ALL_RULES
+from deadinit.model.result import CheckResult
+from deadinit.rules.base import Example, Rule
+from deadinit.rules.suppressions import matching_suppression
 
 _COMMENT = re.compile(r"#\s*deadinit:\s*ignore")
 
@@ -32,24 +31,65 @@ alone; unknown codes are always reported.
 A stale suppression hides the next real finding on that line, and it tells
 readers that something is wrong where nothing is.
 """
-    example = """
-class Child(Parent):  # deadinit: ignore[DI002]   <- Child no longer has a finding
-    ...
-"""
     fix = "Delete the comment, or the codes it lists that matched nothing."
     fix_safety = "Not fixed automatically."
+    VALID = (
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/backend.py": """
+import torch
 
 
-def all_rules() -> list[type[Rule]]:
-    """The analysis rules plus the DI100 meta-rule, for docs, select/ignore and SARIF."""
-    return [*ALL_RULES, UnusedSuppression]
+class Parent:
+    def __init__(self):
+        self.workspace = torch.empty(1024)
 
 
-def lookup(token: str) -> type[Rule] | None:
-    for r in all_rules():
-        if token.upper() == r.code or token.lower() == r.name:
-            return r
-    return None
+class Child(Parent):  # deadinit: ignore[DI001]
+    def __init__(self):
+        super().__init__()
+        self.workspace = torch.zeros(16)
+""",
+            },
+            note="the comment suppresses Child's DI001",
+        ),
+    )
+    INVALID = (
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/backend.py": """
+import torch
+
+
+class Parent:
+    def __init__(self):
+        self.workspace = torch.empty(1024)
+
+
+class Child(Parent):  # deadinit: ignore[DI001, DI002, DI777]
+    def __init__(self):
+        super().__init__()
+        self.workspace = torch.zeros(16)
+
+
+def helper():  # deadinit: ignore
+    return 1
+""",
+            },
+            [("DI100", "pkg/backend.py:9", ""), ("DI100", "pkg/backend.py:15", "")],
+            note="Child has no DI002 and DI777 is no rule; nothing is reported on helper",
+        ),
+    )
+
+    @classmethod
+    def findings(cls, result: CheckResult, known: set[str], active: set[str]) -> list[Finding]:
+        """The comments of ``result`` that suppressed nothing.
+
+        ``known``: every rule code and name (upper case); ``active``: those of the selected rules.
+        """
+        return _unused(result, known, active)
 
 
 def _column(path: str, line: int) -> int:
@@ -57,8 +97,7 @@ def _column(path: str, line: int) -> int:
     return m.start() + 1 if m else 1
 
 
-def unused_suppressions(result: CheckResult, settings) -> list[Finding]:
-    """DI100 findings for the suppression comments of ``result`` that suppressed nothing."""
+def _unused(result: CheckResult, known: set[str], active: set[str]) -> list[Finding]:
     if result.index is None:
         return []
     used: dict[tuple[str, int], set] = {}
@@ -66,8 +105,6 @@ def unused_suppressions(result: CheckResult, settings) -> list[Finding]:
         hit = matching_suppression(f, result.index)
         if hit is not None:
             used.setdefault(hit, set()).update({f.code.upper(), f.name.upper()})
-    known = {t.upper(): r for r in all_rules() for t in (r.code, r.name)}
-    active = {t.upper() for r in selected_rules(settings) for t in (r.code, r.name)}
     out = []
     for s in sorted(result.index.modules.values(), key=lambda s: s.path):
         for line, codes in sorted(s.suppressions.items()):

@@ -16,7 +16,8 @@ from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.rules.registry import ALL_RULES
+from deadinit.rules.registry import reports_attribute, selected_rules
+from deadinit.rules.suppressions import matching_suppression
 
 
 @dataclass
@@ -32,7 +33,7 @@ def candidate_classes(index: ProjectIndex) -> list[str]:
 
 
 def analyse(index: ProjectIndex, settings: Settings, only: set | None = None) -> tuple[Analyzer, list[ClassAnalysis]]:
-    analyzer = Analyzer(index, settings)
+    analyzer = Analyzer(index, settings, reported=reports_attribute)
     analyses = []
     for qn in candidate_classes(index):
         if only is not None and qn not in only:
@@ -41,15 +42,6 @@ def analyse(index: ProjectIndex, settings: Settings, only: set | None = None) ->
         if an is not None and (an.facts or an.chain.broken is not None):
             analyses.append(an)
     return analyzer, analyses
-
-
-def selected_rules(settings: Settings):
-    rules = ALL_RULES
-    if settings.select:
-        rules = [r for r in rules if r.code in settings.select or r.name in settings.select]
-    if settings.ignore:
-        rules = [r for r in rules if r.code not in settings.ignore and r.name not in settings.ignore]
-    return rules
 
 
 def findings_for(
@@ -87,27 +79,6 @@ def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Fin
             f.extra["subclasses"] = sorted(subs.get(f.cls, ()))
             out.append(f)
     return out
-
-
-def suppression_covers(codes, f: Finding) -> bool:
-    """Whether a suppression comment's codes (None: bare ``ignore``) cover the finding."""
-    if codes is None:
-        return True
-    wanted = {c.upper() for c in codes}
-    return f.code.upper() in wanted or f.name.upper() in wanted
-
-
-def matching_suppression(f: Finding, index: ProjectIndex) -> tuple[str, int] | None:
-    """The first (path, line) among the finding's related lines whose suppression covers it."""
-    by_path = {s.path: s for s in index.modules.values()}
-    for path, line in f.related_lines:
-        s = by_path.get(path)
-        if s is None:
-            continue
-        codes = s.suppressions.get(line, False)
-        if codes is not False and suppression_covers(codes, f):
-            return path, line
-    return None
 
 
 def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:

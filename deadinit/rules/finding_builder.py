@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.liveness import AttrFact
+from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
+from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
 
 
@@ -19,6 +20,17 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
     safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged else "safe")
+    evidence = list(fact.evidence)
+    if fact.condition:
+        message += f" (only when {fact.condition})"
+        evidence.insert(
+            1,
+            Evidence(
+                EvidenceKind.CONDITIONAL,
+                f"allocated only when {fact.condition}: nothing the "
+                f"class passes or sets decides it, so its size is not counted as certain waste",
+            ),
+        )
     return Finding(
         code=rule.code,
         name=rule.name,
@@ -31,13 +43,14 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         kind=fact.kind,
         estimated_bytes=fact.estimated_bytes,
         message=message,
-        evidence=fact.evidence,
+        evidence=evidence,
         fix_safety=safety,
         unsure=fact.unsure,
         related_paths=sorted(set(related)),
         related_lines=lines,
         extra={
             "conditional": fact.conditional,
+            **({"condition": fact.condition} if fact.condition else {}),
             "feeds": fact.feeds,
             "kept_by": fact.kept_by,
             "size": human_bytes(fact.estimated_bytes),

@@ -203,8 +203,14 @@ class InitFlattener:
             return self._delete(st, guards, in_loop)
         if isinstance(st, sx.Assert):
             r = self._reads(st)
-            self._emit("assert", st, guards, in_loop, value=to_expr(st.test, self.self_name),
-                       reads=tuple(sorted(self._all_reads(r))))
+            self._emit(
+                "assert",
+                st,
+                guards,
+                in_loop,
+                value=to_expr(st.test, self.self_name),
+                reads=tuple(sorted(self._all_reads(r))),
+            )
             return None
         r = self._reads(st)
         if r.attrs or r.passes_self or r.names & set(self.locals):
@@ -267,8 +273,16 @@ class InitFlattener:
                 continue
             if isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not aug:
                 # ``config.x = None`` on a parameter or local: what a parent's guard may read
-                self._emit("set", st, guards, in_loop, attr=f"{t.value.id}.{t.attr}", reads=tuple(sorted(reads)),
-                           value=vexpr, **escapes)
+                self._emit(
+                    "set",
+                    st,
+                    guards,
+                    in_loop,
+                    attr=f"{t.value.id}.{t.attr}",
+                    reads=tuple(sorted(reads)),
+                    value=vexpr,
+                    **escapes,
+                )
                 continue
             # tuple targets, attributes of other objects, subscripts of locals...
             tr = self._reads(t)
@@ -326,10 +340,18 @@ class InitFlattener:
             return False
         value = call.args[2].value
         r = self._reads(value)
-        self._emit("assign", st, guards, in_loop, attr=literal, reads=tuple(sorted(self._all_reads(r))),
-                   alloc=self.cls.classify(value, self._local_alloc, self.self_name),
-                   value=to_expr(value, self.self_name), passes_self=bool(r.passes_self),
-                   constructs=tuple(r.passes_self))
+        self._emit(
+            "assign",
+            st,
+            guards,
+            in_loop,
+            attr=literal,
+            reads=tuple(sorted(self._all_reads(r))),
+            alloc=self.cls.classify(value, self._local_alloc, self.self_name),
+            value=to_expr(value, self.self_name),
+            passes_self=bool(r.passes_self),
+            constructs=tuple(r.passes_self),
+        )
         return True
 
     def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> str | None:

@@ -381,8 +381,14 @@ class FString(Expr):
         first = next(i for i, p in enumerate(parts) if not isinstance(p, str))
         last = max(i for i, p in enumerate(parts) if not isinstance(p, str))
         prefix, suffix = "".join(parts[:first]), "".join(parts[last + 1 :])
-        return cls(line, col, end_line, prefix if _IDENTIFIER_TEXT.fullmatch(prefix) else "", exprs,
-                   suffix if _IDENTIFIER_TEXT.fullmatch(suffix) else "")
+        return cls(
+            line,
+            col,
+            end_line,
+            prefix if _IDENTIFIER_TEXT.fullmatch(prefix) else "",
+            exprs,
+            suffix if _IDENTIFIER_TEXT.fullmatch(suffix) else "",
+        )
 
 
 class Other(Expr):

@@ -56,7 +56,7 @@ def test_draft_backends_replace_parent_step_backends(sglang_0520_check):
 
 def test_every_finding_has_evidence(sglang_0520_check):
     for f in sglang_0520_check.findings:
-        kinds = {e["kind"] for e in f.evidence}
+        kinds = {e.kind.value for e in f.evidence}
         if f.code == "DI003":  # the reuse table: what the subclass still takes from its parent
             assert {"reuse", "suggestion"} <= kinds, kinds
             continue

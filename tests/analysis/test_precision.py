@@ -35,39 +35,53 @@ class P(GP):
 
 
 def test_super_of_the_parent_skips_the_parents_init(write_project):
-    got, _ = found(write_project, GRANDPARENT + """
+    got, _ = found(
+        write_project,
+        GRANDPARENT
+        + """
 class C(P):
     def __init__(self, n):
         super(P, self).__init__()   # P.__init__ does not run: nothing of P's is allocated
         self.proj = nn.Linear(n, 2 * n)
-""")
+""",
+    )
     assert got == []
 
 
 def test_super_of_the_class_itself_is_plain_super(write_project):
-    got, _ = found(write_project, GRANDPARENT + """
+    got, _ = found(
+        write_project,
+        GRANDPARENT
+        + """
 class C(P):
     def __init__(self, n):
         super(C, self).__init__(n)
         self.proj = nn.Linear(n, 2 * n)
-""")
+""",
+    )
     assert got == [("DI001", "C", "proj")]
 
 
 def test_super_of_the_grandparent_skips_both(write_project):
-    got, res = found(write_project, GRANDPARENT + """
+    got, res = found(
+        write_project,
+        GRANDPARENT
+        + """
 class C(P):
     def __init__(self, n):
         super(GP, self).__init__()
         self.proj = nn.Linear(n, 2 * n)
         self.g = torch.ones(1)
-""")
+""",
+    )
     assert got == []
     assert res.analyzer.analyse("pkg.m.C") is None  # nothing of an ancestor runs
 
 
 def test_explicit_base_init_in_multiple_inheritance_runs_that_base(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class A(Base):
     def __init__(self):
         self.a = torch.zeros(8)
@@ -80,12 +94,15 @@ class C(A, B):
         self.a = torch.ones(2)
     def forward(self, x):
         return self.a
-""")
+""",
+    )
     assert got == [("DI002", "C", "b")]
 
 
 def test_a_call_that_cannot_bind_stops_the_chain_and_is_reported_once(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(Base):
     def __init__(self, n, device=None):
         self.ws = torch.empty(n)
@@ -95,12 +112,15 @@ class C(P):
         self.ws = torch.zeros(1)
 class D(C):
     pass
-""")
+""",
+    )
     assert got == [("DI004", "C", "__init__")]
 
 
 def test_keyword_binding_problems(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(Base):
     def __init__(self, n, *, device):
         self.ws = torch.empty(n)
@@ -113,12 +133,15 @@ class E(P):
 class F(P):
     def __init__(self, n, **kw):
         super().__init__(n, **kw)    # forwarded: not judged
-""")
+""",
+    )
     assert got == [("DI002", "F", "ws"), ("DI004", "C", "__init__"), ("DI004", "E", "__init__")]
 
 
 def test_a_subscripted_base_is_that_base_and_generic_is_not_unsure(write_project):
-    got, res = found(write_project, """
+    got, res = found(
+        write_project,
+        """
 class Builder(Generic[T]):
     def __init__(self, n):
         self.kv_indices = torch.empty(n, dtype=torch.int32)
@@ -128,13 +151,16 @@ class Builder(Generic[T]):
 class CpuBuilder(Builder[int]):
     def build(self, meta: int):
         return meta
-""")
+""",
+    )
     assert got == [("DI002", "CpuBuilder", "kv_indices"), ("DI002", "CpuBuilder", "qo_indptr")]
     assert not res.unsure
 
 
 def test_a_computed_name_makes_unsure_only_what_it_could_name(write_project):
-    got, res = found(write_project, """
+    got, res = found(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.k_buf = torch.empty(8)
@@ -153,7 +179,8 @@ class C(P):
         return getattr(other, "scale")          # another object: not self
     def forward(self, x):
         return self.dump("k"), self.export()
-""")
+""",
+    )
     assert got == [("DI002", "C", "scale")]
     assert sorted(f.attribute for f in res.unsure) == ["k_buf", "table", "v_buf"]
     why = {f.attribute: f.unsure for f in res.unsure}
@@ -161,7 +188,9 @@ class C(P):
 
 
 def test_reads_through_dict_and_modules_storage(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(nn.Module):
     def __init__(self):
         super().__init__()
@@ -176,12 +205,16 @@ class C(P):
         self.norm = vars(self)["norm"]
     def forward(self, x):
         return self.head(x), self.norm(x), self.__dict__.get("table")
-""", codes=("DI001",))
+""",
+        codes=("DI001",),
+    )
     assert got == []
 
 
 def test_del_is_not_a_read(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(Base):
     def __init__(self):
         self.cache = torch.zeros(1024)
@@ -191,12 +224,15 @@ class C(P):
     def __init__(self):
         super().__init__()
         del self.cache
-""")
+""",
+    )
     assert got == [("DI002", "C", "cache")]
 
 
 def test_guards_the_subclass_decides(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(Base):
     use_shared = True
     def __init__(self, config, head_dim):
@@ -216,12 +252,15 @@ class C(P):
         config.n_shared_experts = None
         assert head_dim == 128
         super().__init__(config, head_dim)
-""")
+""",
+    )
     assert got == [("DI002", "C", "opt_buf")]
 
 
 def test_a_class_value_never_rules_an_allocation_in(write_project):
-    got, _ = found(write_project, """
+    got, _ = found(
+        write_project,
+        """
 class P(Base):
     use_shared = False
     def __init__(self):
@@ -231,5 +270,6 @@ class P(Base):
         return x
 class C(P):
     use_shared = True
-""")
+""",
+    )
     assert [f for f in got if f[2] == "shared"] == [("DI002", "C", "shared")]

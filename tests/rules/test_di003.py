@@ -62,7 +62,7 @@ def test_finding_message_and_evidence(result):
     assert "uses 18% of FlashBackend (1/8 methods, 2/9 allocations" in f.message
     assert "derive from AttentionBackend" in f.message and "_kv_write_scales (4 lines)" in f.message
     assert f.estimated_bytes == 8 * 1024 * 1024
-    kinds = {e["kind"] for e in f.evidence}
+    kinds = {e.kind.value for e in f.evidence}
     assert {
         "reuse",
         "method-reused",

@@ -1,38 +1,47 @@
-"""Every rule's VALID / INVALID examples run as tests (Fixit's habit)."""
+"""Every rule's examples run as tests: VALID reports nothing, INVALID reports what it lists, FIXES rewrite as shown."""
 
 import pytest
+from click.testing import CliRunner
 
-from deadinit.api.check import run_check
-from deadinit.model.settings import Settings
-from deadinit.rules.registry import ALL_RULES, by_code_or_name
+from deadinit.cli.main import main
+from deadinit.rules.doc import fix_diff
+from deadinit.rules.examples import cases, findings_of, write_files
+from deadinit.rules.registry import ALL_RULES, lookup
 
-CASES = [(r, "valid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.VALID)] + [
-    (r, "invalid", i, ex) for r in ALL_RULES for i, ex in enumerate(r.INVALID)
-]
-
-
-@pytest.mark.parametrize("rule,kind,i,example", CASES, ids=[f"{r.code}-{k}-{i}" for r, k, i, _ in CASES])
-def test_example(rule, kind, i, example, write_project):
-    root = write_project(example.files)
-    result = run_check([str(root)], Settings(select=(rule.code,)))
-    got = sorted((f.code, f.cls.rsplit(".", 1)[-1], f.attribute) for f in result.findings)
-    if kind == "valid":
-        assert got == [], f"{rule.code} VALID example {i} ({example.note}) produced {got}"
-    else:
-        assert got == sorted(example.expect), f"{rule.code} INVALID example {i} ({example.note})"
+VALID, INVALID, FIXES = cases("VALID"), cases("INVALID"), cases("FIXES")
 
 
-def test_codes_and_names_unique():
-    codes = [r.code for r in ALL_RULES]
-    names = [r.name for r in ALL_RULES]
-    assert len(set(codes)) == len(codes) and len(set(names)) == len(names)
-    for r in ALL_RULES:
-        assert by_code_or_name(r.code) is r and by_code_or_name(r.name) is r
+def ids(items):
+    return [f"{r.code}-{i}" for r, i, _ in items]
+
+
+@pytest.mark.parametrize("rule,i,example", VALID, ids=ids(VALID))
+def test_valid_example_reports_nothing(rule, i, example, tmp_path):
+    assert findings_of(rule, example, tmp_path) == [], example.note
+
+
+@pytest.mark.parametrize("rule,i,example", INVALID, ids=ids(INVALID))
+def test_invalid_example_reports_what_it_lists(rule, i, example, tmp_path):
+    assert findings_of(rule, example, tmp_path) == sorted(example.expect), example.note
+
+
+@pytest.mark.parametrize("rule,i,example", FIXES, ids=ids(FIXES))
+def test_fix_example_rewrites_as_shown(rule, i, example, tmp_path, monkeypatch):
+    monkeypatch.chdir(write_files(example.files, tmp_path))
+    args = ["fix", *sorted({p.split("/")[0] for p in example.files}), "--strategy", example.strategy, "--diff"]
+    args += ["--no-cache", "--quiet", *(["--unsafe-fixes"] if example.unsafe_fixes else [])]
+    for c in example.classes:
+        args += ["--class", c]
+    res = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert res.stdout == fix_diff(example), example.note
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
-def test_rule_doc_has_ruff_sections(rule):
-    doc = rule.doc()
-    for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety"):
-        assert section in doc
+def test_every_rule_has_examples_codes_and_names(rule):
     assert rule.VALID and rule.INVALID
+    assert lookup(rule.code) is rule and lookup(rule.name) is rule and lookup(rule.code.lower()) is rule
+    assert [r.code for r in ALL_RULES].count(rule.code) == 1 and [r.name for r in ALL_RULES].count(rule.name) == 1
+
+
+def test_the_analysis_rules_have_fix_examples():
+    assert {r.code for r, _, _ in FIXES} >= {"DI001", "DI002", "DI003"}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Lay out what bench/gpu_forward_run.sh needs on the GPU machine, in DEV_DIR (a folder of
+# the checkout the device call ships, ignored by git, named in `carry`).
+#
+#   bash bench/gpu_forward_pack.sh DEV_DIR SKIP_REWRITTEN_SGLANG SKIP_REPORT DIRECT_REWRITTEN_SGLANG DIRECT_REPORT
+#
+# SKIP_/DIRECT_REWRITTEN_SGLANG are the `sglang/` folders `deadinit fix` rewrote (copies
+# of ~/.cache/sglang-corpus/sglang-0.5.20, whose .py files equal the wheel's). Wheels are
+# fetched into DEV_DIR/whl when it is empty (about 53 MB of the 64 MiB a call carries).
+set -euo pipefail
+dev="${1:?DEV_DIR}"; skip="${2:?}"; skip_report="${3:?}"; direct="${4:?}"; direct_report="${5:?}"
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="${CORPUS:-$HOME/.cache/sglang-corpus/sglang-0.5.20/sglang}"
+rm -rf "$dev/src" "$dev/bench" && mkdir -p "$dev/src/deadinit" "$dev/bench" "$dev/whl"
+cp "$repo/deadinit/__init__.py" "$dev/src/deadinit/"
+cp -r "$repo/deadinit/gpu_check" "$dev/src/deadinit/gpu_check"
+find "$dev/src" -name __pycache__ -prune -exec rm -rf {} +
+cp "$repo/bench/gpu_forward_run.sh" "$repo/bench/gpu_jit_probe.py" "$dev/bench/"
+bash "$repo/bench/gpu_check_changes.sh" "$corpus" "$skip" "$dev/skip-flag" "$skip_report"
+bash "$repo/bench/gpu_check_changes.sh" "$corpus" "$direct" "$dev/direct-base" "$direct_report"
+if [ -z "$(ls "$dev/whl")" ]; then
+  grep -v '^\s*#' "$repo/bench/gpu_wheels.txt" | grep -v '^\s*$' | grep -v '^libcst' | xargs python3 -m pip download \
+    -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux_2_34_x86_64 --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
+    --platform manylinux_2_26_x86_64 --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
+    --platform manylinux2014_x86_64 --platform manylinux_2_5_x86_64 --platform manylinux1_x86_64 -d "$dev/whl"
+fi
+du -sh "$dev"

@@ -1,0 +1,446 @@
+"""Write a pull request's description from a fix report and the gpu-check runs that tested it.
+
+``render(reports, runs, root)`` returns Markdown: what changes and why (one paragraph per
+fixed class, the findings' evidence in plain words), the diff statistics, the memory and
+forward-run tables of the GPU runs, the commands and environment to reproduce them, and
+the behaviour changes the fix could not rule out. Every figure comes from the JSON it was
+given; a section whose data is missing says so instead of guessing. No torch here.
+
+Also runnable alone::
+
+    python -m deadinit.gpu_check.pr_body --fix-report fix.json --gpu-check run.json [--root DIR] -o PR.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import forward_compare
+
+MIB = 1 << 20
+OUTSIDE_EFFECT = re.compile(r"(get_buffer|register|environ|setenv|putenv|\.set$|global)", re.I)
+MAX_STEPS = 3
+
+
+def load_fix_report(path: Path) -> dict[str, Any]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {"changes": data} if isinstance(data, list) else data
+
+
+def short(qualname: str | None) -> str:
+    return (qualname or "?").replace(":", ".").rsplit(".", 1)[-1]
+
+
+def mib(value: int | None) -> str:
+    return "–" if value is None else f"{value / MIB:,.2f}"
+
+
+def _names(values: Iterable[str]) -> str:
+    values = [f"`{v}`" for v in values]
+    return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " and " + values[-1] if values else "nothing"
+
+
+# -- what changes and why ------------------------------------------------------------
+def _evidence_lines(change: dict[str, Any]) -> list[str]:
+    lines = []
+    for item in change.get("evidence") or []:
+        steps = [e["text"] for e in item.get("evidence", []) if e.get("kind") != "checked"]
+        checked = [e["text"].split(":")[0] for e in item.get("evidence", []) if e.get("kind") == "checked"]
+        text = f"- {item.get('message', item.get('key'))}."
+        if steps:
+            more = len(steps) - MAX_STEPS
+            text += (
+                " "
+                + "; ".join(s[:300] for s in steps[:MAX_STEPS])
+                + (f"; and {more} more step(s) in the fix report." if more > 0 else ".")
+            )
+        if checked:
+            text += f" ({checked[0]}.)"
+        lines.append(text)
+    if not lines:
+        for key in change.get("findings", []):
+            code, _cls, parent, attr = (key.split(":") + ["", "", "", ""])[:4]
+            kind = "overwritten before any read" if code == "DI001" else "never read"
+            lines.append(
+                f"- `{attr}` ({code}): built by `{short(parent)}.__init__`, {kind} by `{short(change['class'])}`."
+            )
+    return lines
+
+
+def _rewrite_sentence(change: dict[str, Any]) -> str:
+    cls = short(change["class"])
+    parents = [short(p) for p in change.get("parents", [])] or ["the parent"]
+    if change.get("strategy") == "direct-base":
+        new = ", ".join(f"`{short(b)}`" for b in change.get("new_bases", []))
+        old = ", ".join(f"`{short(b)}`" for b in change.get("removed_bases", []))
+        copied = [n for n in change.get("notes", []) if n.startswith(("copied", "helpers copied", "class attributes"))]
+        return (
+            f"The rewrite re-bases `{cls}` on {new} instead of {old} and inlines the parent `__init__` "
+            f"statements it still uses" + (f" ({'; '.join(copied)})" if copied else "") + "."
+        )
+    flag = change.get("flag") or change.get("flag_name")
+    return (
+        f"The rewrite gives `{parents[0]}.__init__` a parameter `{flag}: bool = False`; the statements "
+        f"that build only these attributes run under `if not {flag}:` (the `else:` sets each to `None`), "
+        f"and `{cls}` passes `{flag}=True`. Other subclasses of `{parents[0]}` are unchanged."
+    )
+
+
+def changes_section(report: dict[str, Any]) -> list[str]:
+    out = ["## What changes and why", ""]
+    fixed = [c for c in report.get("changes", []) if c.get("attributes") or c.get("overwritten")]
+    others = [c for c in report.get("changes", []) if c not in fixed]
+    for change in fixed:
+        cls, parents = short(change["class"]), [short(p) for p in change.get("parents", [])]
+        built = list(dict.fromkeys(change.get("overwritten", []) + change.get("attributes", [])))
+        overwritten, unread = change.get("overwritten", []), change.get("attributes", [])
+        what = [f"overwrites {_names(overwritten)} with its own before any read"] if overwritten else []
+        what += [f"never reads {_names([a for a in unread if a not in overwritten])}"] if unread else []
+        reads = change.get("reads", [])
+        keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
+        out.append(
+            f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
+            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. "
+            "The analysis found:"
+        )
+        out.append("")
+        out += _evidence_lines(change)
+        out += ["", _rewrite_sentence(change), ""]
+    if others:
+        out.append(
+            "Also in the report, with nothing skipped for them: "
+            + ", ".join(f"`{short(c['class'])}`" for c in others)
+            + "."
+        )
+        out.append("")
+    return out
+
+
+def diff_section(report: dict[str, Any]) -> list[str]:
+    stat = report.get("diff_stat") or {}
+    out = ["## Diff", ""]
+    if stat:
+        out.append(
+            f"{stat.get('files', len(report.get('files', [])))} file(s) changed, "
+            f"+{stat.get('insertions', '?')} −{stat.get('deletions', '?')}:"
+        )
+    out += [f"- `{f}`" for f in report.get("files", [])] + [""]
+    return out
+
+
+# -- the GPU runs ----------------------------------------------------------------------
+def _comparisons(runs: Sequence[dict[str, Any]], labels: set | None):
+    for run in runs:
+        for entry in run.get("results", []):
+            for comp in entry.get("comparisons", []):
+                if comp.get("label") and (not labels or comp["label"] in labels):
+                    yield run, entry, comp
+
+
+def memory_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[str]:
+    out = ["## Memory, measured on the GPU", ""]
+    rows, seen = [], set()
+    for run, entry, comp in _comparisons(runs, labels):
+        key = (entry["name"], comp["label"])
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append((entry, comp, run))
+    if not rows:
+        return out + ["No gpu-check run was given: nothing was measured.", ""]
+    measure = (
+        "`torch.cuda.memory_allocated()` around the constructor"
+        if rows[0][2].get("measure") == "allocated"
+        else "the tensor storages reachable from the instance"
+    )
+    out += [
+        f"Measured by {measure}, each build in a fresh process.",
+        "",
+        "| class | tree | original MiB | rewritten MiB | saved MiB | pinned host saved MiB | build |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for entry, comp, _run in rows:
+        build = "ok" if entry["rewritten"].get(comp["label"], {}).get("ok") else "failed"
+        out.append(
+            f"| {entry['name']} | {comp['label']} | {mib(comp.get('original_bytes'))} | "
+            f"{mib(comp.get('rewritten_bytes'))} | {mib(comp.get('saved_bytes'))} | "
+            f"{mib(comp.get('pinned_saved_bytes'))} | {build} |"
+        )
+    for entry, comp, _run in rows:
+        saved = {k: v for k, v in (comp.get("attribute_savings") or {}).items() if v}
+        if saved:
+            out += [
+                "",
+                f"Saved by attribute, `{entry['name']}` [{comp['label']}] (tensor storages reachable "
+                "from each attribute, each counted once):",
+                "",
+                "| attribute | saved MiB |",
+                "|---|---:|",
+            ]
+            out += [f"| `{k}` | {mib(v)} |" for k, v in sorted(saved.items(), key=lambda kv: -kv[1])]
+    return out + [""]
+
+
+def _forward(entry: dict[str, Any], comp: dict[str, Any]) -> dict[str, Any] | None:
+    orig, rew = entry.get("original", {}), entry.get("rewritten", {}).get(comp["label"], {})
+    if not orig.get("forward") or not rew.get("forward"):
+        return None
+    result = forward_compare.compare(orig["forward"], rew["forward"])
+    stored = comp.get("forward") or {}
+    result["device_equal"] = stored.get("device_equal")
+    if stored.get("status") == "differs":
+        result["status"], result["first_difference"] = "differs", stored.get("first_difference")
+    return result
+
+
+def forward_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[str]:
+    out = ["## Forward run: every call into the attention kernels, original against rewritten", ""]
+    rows, stand_ins, ran, skipped = [], {}, {}, []
+    for run, entry, comp in _comparisons(runs, labels):
+        number = runs.index(run) + 1
+        fwd = _forward(entry, comp)
+        if fwd is None:
+            continue
+        eq = fwd.get("device_equal") or {}
+        for path in fwd["paths"]:
+            if path["status"] == "not exercised":
+                skipped.append(
+                    f"`{entry['name']}` [{comp['label']}] {path['name']}: raised in both trees ({path.get('error')})"
+                )
+        exercised = [p["name"] for p in fwd["paths"] if p["status"] != "not exercised"]
+        tensors = f"{eq.get('equal', 0)} / {eq.get('checked', 0)}" if eq else "–"
+        result = {"equal": "**equal**", "differs": "**differs**"}.get(fwd["status"], fwd["status"])
+        rows.append(
+            f"| {number} | {entry['name']} | {comp['label']} | {', '.join(exercised)} | {fwd.get('calls_compared', 0)} | "
+            f"{fwd.get('kernels_ran', 0)} / {fwd.get('kernels_stood_in', 0)} | {tensors} | {result} |"
+        )
+        if fwd.get("first_difference"):
+            skipped.append(f"`{entry['name']}` [{comp['label']}]: " + (forward_compare.difference_message(fwd) or ""))
+        for target, why in fwd.get("stand_ins", {}).items():
+            stand_ins.setdefault(target, [why, set()])[1].add(number)
+        for target in fwd.get("kernels_run", []):
+            ran.setdefault(target, set()).add(number)
+    if not rows:
+        return out + ["No forward run was given: the forward path was not exercised.", ""]
+    out += (
+        [
+            "Each tree built the class in a fresh process, then drove the methods a serving step calls "
+            "with the same seeded inputs (a real KV pool, q/k/v tensors, two layers): "
+            "`init_forward_metadata` and `forward` for each path; `cuda-graph-decode` calls "
+            "`init_cuda_graph_state`, `init_forward_metadata_out_graph` / `_in_graph` for capture and "
+            "replay eagerly, without recording a CUDA graph. Every call into a kernel entry point was "
+            "recorded with its arguments (tensors by shape, dtype and SHA-256 of their bytes; workspace "
+            "buffers by shape and dtype only), and the two trees' calls were compared one by one; the "
+            "tensors were then compared bit for bit on the device.",
+            "",
+            "| run | class | tree | paths | calls compared | kernels ran / stand-in | tensors bit-identical | result |",
+            "|---:|---|---|---|---:|---:|---:|---|",
+        ]
+        + rows
+        + [""]
+    )
+    out += [
+        f"Run {i + 1} ({', '.join(_run_notes(run))}; its command is under Reproduce)." for i, run in enumerate(runs)
+    ] + [""]
+    if ran:
+        out += [
+            "Kernels that ran on the device, so that their outputs were compared too: "
+            + ", ".join(f"`{t.split(':', 1)[1]}` (run {_runs(n)})" for t, n in sorted(ran.items()))
+            + ".",
+            "",
+        ]
+    if stand_ins:
+        out += [
+            "Kernels that did **not** run where listed: the run stopped at their entry point, recorded the "
+            "call and returned zeros of the output's shape, so their outputs were neither computed nor "
+            "compared:",
+            "",
+        ]
+        out += [f"- `{t.split(':', 1)[1]}` (run {_runs(n)}): {why}" for t, (why, n) in sorted(stand_ins.items())]
+        out.append("")
+    if skipped:
+        out += ["Not exercised or different:", ""] + [f"- {s}" for s in skipped] + [""]
+    return out
+
+
+def _runs(numbers: Iterable[int]) -> str:
+    return ", ".join(str(n) for n in sorted(numbers))
+
+
+def _run_notes(run: dict[str, Any]) -> list[str]:
+    command = run.get("command") or ""
+    notes = [f"{len(run.get('results', []))} class(es)"]
+    notes.append(
+        "FlashInfer's JIT kernels tried for real (`--run-kernels`)"
+        if "--run-kernels" in command
+        else "every kernel stopped at its entry point"
+    )
+    return notes
+
+
+# -- reproduce, and what the run cannot rule out ---------------------------------------
+def reproduce_section(
+    reports: Sequence[tuple[str | None, dict[str, Any]]], runs: Sequence[dict[str, Any]]
+) -> list[str]:
+    out = ["## Reproduce", "", "```sh"]
+    for _label, report in reports:
+        out.append(
+            report.get("command")
+            or "deadinit fix " + " ".join(report.get("files", [])) + f" --strategy {report.get('strategy')}"
+        )
+    for number, run in enumerate(runs, start=1):
+        out += [f"# run {number}", run.get("command") or "(command not recorded)"]
+    out += ["```", ""]
+    for run in runs[:1]:
+        env = run.get("environment") or {}
+        out.append("Environment: " + ", ".join(f"{k} {v}" for k, v in env.items() if k != "gpu_total_bytes") + ".")
+        if run.get("stubbed"):
+            out.append(
+                f"Packages stood in by stub modules (missing on the machine, never called by the code "
+                f"measured): {', '.join(run['stubbed'])}."
+            )
+        out.append("")
+    return out
+
+
+def guarded_statements(root: Path | None, change: dict[str, Any]) -> list[str]:
+    """Source lines of the statements a skip flag now skips, in the files the change touched."""
+    flag = change.get("flag") or change.get("flag_name")
+    if not flag or root is None:
+        return []
+    found = []
+    for rel in change.get("files", []):
+        path = Path(root) / rel
+        try:
+            source = path.read_text(encoding="utf-8")
+            tree = ast.parse(source)
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.If)
+                and isinstance(node.test, ast.UnaryOp)
+                and isinstance(node.test.op, ast.Not)
+                and isinstance(node.test.operand, ast.Name)
+                and node.test.operand.id == flag
+            ):
+                for stmt in node.body:
+                    for call in (n for n in ast.walk(stmt) if isinstance(n, ast.Call)):
+                        name = ast.unparse(call.func)
+                        if OUTSIDE_EFFECT.search(name):
+                            found.append(f"`{ast.unparse(call)[:120]}` ({rel}:{call.lineno})")
+    return list(dict.fromkeys(found))
+
+
+def caveats_section(reports, runs, root: Path | None) -> list[str]:
+    out = ["## What this does not rule out", ""]
+    for _label, report in reports:
+        for change in report.get("changes", []):
+            cls = short(change["class"])
+            for note in change.get("notes", []):
+                if note.startswith("dropped side effect"):
+                    out.append(
+                        f"- `{cls}`: {note}; the parent's `__init__` did this for the class, the rewrite "
+                        "does not. Code that relied on that setting sees the default instead."
+                    )
+            for call in guarded_statements(root, change):
+                out.append(
+                    f"- `{cls}` no longer makes the call {call}: anything it does besides building the "
+                    "skipped attribute (a shared registry entry, a cache) now happens when another "
+                    "object makes that call, or not at all."
+                )
+            for base in change.get("removed_bases", []):
+                out.append(
+                    f"- `{cls}` is no longer a `{short(base)}`: `isinstance`/`issubclass` checks and "
+                    f"attributes looked up on `{short(base)}` by name elsewhere behave differently; the "
+                    "forward run does not exercise them."
+                )
+    covered = {
+        p["name"]
+        for run in runs
+        for e in run.get("results", [])
+        for c in e.get("comparisons", [])
+        for p in (c.get("forward") or {}).get("paths", [])
+    }
+    missing = [] if "target-verify" in covered else ["target verify"]
+    missing += ["draft extend", "multi-step draft backends", "sliding-window and FP4 KV variants"]
+    out.append(
+        f"- Paths the forward run did not drive ({', '.join(missing)}) are not covered"
+        + (f"; it drove {', '.join(sorted(covered))}." if covered else ".")
+    )
+    out.append(
+        "- Kernels that stood in at the boundary did not compute: the comparison covers what they "
+        "were given, not what they would return."
+    )
+    return out + [""]
+
+
+def render(
+    reports: Sequence[tuple[str | None, dict[str, Any]]], runs: Sequence[dict[str, Any]], root: Path | None = None
+) -> str:
+    classes = [
+        short(c["class"])
+        for _l, r in reports
+        for c in r.get("changes", [])
+        if c.get("attributes") or c.get("overwritten")
+    ]
+    strategies = sorted({r.get("strategy") or "?" for _l, r in reports})
+    labels = {label for label, _r in reports if label} or None
+    title = (
+        (
+            f"Stop {', '.join(f'`{c}`' for c in dict.fromkeys(classes))} from building parent state "
+            f"{'it' if len(set(classes)) == 1 else 'they'} never use{'s' if len(set(classes)) == 1 else ''} ({', '.join(strategies)})"
+        )
+        if classes
+        else "Remove unused parent allocations"
+    )
+    out = [f"# {title}", ""]
+    for _label, report in reports:
+        out += changes_section(report) + diff_section(report)
+    out += memory_section(runs, labels) + forward_section(runs, labels)
+    out += reproduce_section(reports, runs) + caveats_section(reports, runs, root)
+    out.append(
+        "_Written by `deadinit` from the fix report and the gpu-check JSON; every figure above is from those files._"
+    )
+    return "\n".join(out) + "\n"
+
+
+def write_pr_body(
+    path: str, report: dict[str, Any], gpu_check_files: Sequence[str] = (), root: Path | None = None
+) -> None:
+    """``deadinit fix --pr-body``: the report of this fix, the gpu-check runs given with it.
+
+    The runs' rows are limited to the tree labelled like the fix's strategy, when one is.
+    """
+    runs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in gpu_check_files]
+    labels = {t["label"] for run in runs for t in run.get("trees", [])}
+    label = report.get("strategy") if report.get("strategy") in labels else None
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(render([(label, report)], runs, root or Path.cwd()), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m deadinit.gpu_check.pr_body", description=__doc__.split("\n")[0])
+    parser.add_argument("--fix-report", action="append", required=True, metavar="[LABEL=]FILE")
+    parser.add_argument("--gpu-check", action="append", default=[], metavar="FILE")
+    parser.add_argument("--root", type=Path, help="the rewritten tree (for the statements a flag skips)")
+    parser.add_argument("-o", "--output", type=Path, required=True)
+    args = parser.parse_args(argv)
+    reports = []
+    for value in args.fix_report:
+        label, _, path = value.rpartition("=") if "=" in value and not value.startswith(("/", ".")) else ("", "", value)
+        reports.append((label or None, load_fix_report(Path(path))))
+    runs = [json.loads(Path(p).read_text(encoding="utf-8")) for p in args.gpu_check]
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(render(reports, runs, args.root), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
