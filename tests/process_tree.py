@@ -45,7 +45,7 @@ def _all() -> dict[int, tuple[int, str, int]]:
 
 
 class ProcessTree:
-    def __init__(self, root: int, interval: float = 0.01):
+    def __init__(self, root: int, interval: float = 0.02):
         self.root = root
         self.interval = interval
         self.seen: dict[int, int] = {}  # descendant pid -> its start time
