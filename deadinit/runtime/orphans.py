@@ -7,9 +7,10 @@ the worker pool's initializer (``deadinit.runtime.pool``), the result-cache help
 only, nothing from deadinit).  Three mechanisms, whichever apply:
 
 * **Linux**: the parent-death signal (``prctl(PR_SET_PDEATHSIG, SIGKILL)``): the kernel
-  kills the child when the thread that created it ends, SIGKILL included.  Set after
-  the fork, so the parent may already be gone by then: the child checks right after
-  and ends at once if it is.
+  kills the child when the thread that created it ends, SIGKILL included (deadinit
+  starts children from its main thread, or, for gpu-check, from pool threads that
+  wait for them).  Set after the fork, so the parent may already be gone by then:
+  the child checks right after and ends at once if it is.
 * **multiprocessing children, any platform**: a daemon thread waits on
   ``multiprocessing.parent_process()``'s sentinel, a pipe whose write end only the
   parent holds (on Windows a handle on the parent process); it ends the child when
