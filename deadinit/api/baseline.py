@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from deadinit import __version__
+from deadinit.runtime.file_cache import write_atomically
 
 FORMAT = "deadinit-baseline"
 VERSION = 1
@@ -58,13 +59,8 @@ def write_baseline(path: str, findings) -> int:
     )
     unique = list({e["key"]: e for e in entries}.values())
     doc = {"format": FORMAT, "version": VERSION, "deadinit": __version__, "findings": unique}
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".deadinit-baseline-", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
+        write_atomically(Path(path), (json.dumps(doc, indent=2) + "\n").encode("utf-8"))
     except OSError as e:
         raise BaselineError(f"cannot write baseline {path}: {e.strerror or e}") from None
     return len(unique)

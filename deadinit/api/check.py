@@ -14,13 +14,18 @@ from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries
+from deadinit.runtime.temp_files import remove_leftovers
 
 
 def summarize(
     paths: Iterable[str], settings: Settings, summarizer: Callable | None = None, excluded=None, discovery=None
 ) -> tuple[list[FileSummary], list[str], int]:
-    """``discovery``: what ``discover`` found for these paths, when the caller already walked them."""
-    disc = discovery or discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
+    """``discovery``: what ``discover`` found for these paths, when the caller already walked them
+    (and removed the temporary files a killed run left there)."""
+    disc = discovery
+    if disc is None:
+        disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
+        remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
     errors = [f"{p}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
     results = (summarizer or summarize_many)(items, settings)

@@ -66,6 +66,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
     from deadinit.index.discovery import discover
     from deadinit.runtime import helper as helpers
     from deadinit.runtime import result_cache as results
+    from deadinit.runtime.temp_files import remove_leftovers
 
     s = cfg.settings
     excluded = PathFilter.from_config(cfg)
@@ -74,11 +75,13 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
     def walk() -> tuple[list, list]:
         if not found:
             disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
+            remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
             found.append(
                 (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
             )
         return found[0][1], found[0][2]
 
+    summarizer.remove_leftovers(s)
     store = results.ResultStore(summarizer.folder(s), results.run_key(paths, s, excluded))
     with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
         snap = store.load()

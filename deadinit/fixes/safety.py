@@ -18,7 +18,6 @@ import os
 import re
 import signal
 import stat
-import tempfile
 import threading
 
 import libcst as cst
@@ -26,6 +25,7 @@ import libcst as cst
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.model.fix import Change, FilePlan
 from deadinit.rules.engine import check_summaries
+from deadinit.runtime import temp_files
 
 BOM = b"\xef\xbb\xbf"
 
@@ -119,7 +119,7 @@ def atomic_write(path: str, data: bytes) -> None:
     target = os.path.realpath(path)
     st = os.stat(target)
     folder = os.path.dirname(target)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".deadinit-tmp", dir=folder)
+    fd, tmp = temp_files.create(folder, os.path.basename(target))  # a killed run's: removed by the next run
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

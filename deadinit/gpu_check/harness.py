@@ -270,7 +270,21 @@ def _forward_session(job: Dict[str, Any], builder, refs, result: Dict[str, Any])
     return session
 
 
+def _end_with_parent() -> None:
+    """End when the deadinit process that started this child ends (``deadinit/runtime/orphans.py``,
+    loaded by path like the siblings: this interpreter need not have deadinit installed)."""
+    path = os.path.join(HERE, os.pardir, "runtime", "orphans.py")
+    try:
+        spec = importlib.util.spec_from_file_location("_deadinit_orphans", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except (OSError, ImportError, SyntaxError):
+        return
+    module.end_with_parent_from_environment()
+
+
 def main(argv: list[str]) -> int:
+    _end_with_parent()
     if len(argv) != 3:
         print("usage: harness.py JOB.json RESULT.json", file=sys.stderr)
         return 2

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deadinit.runtime.orphans import child_environment
+
 from . import forward_compare, inputs
 from .profiles import Profile
 
@@ -100,6 +102,7 @@ def run_child(job: dict[str, Any], opts: Options, env_extra: dict[str, str]) -> 
         env.update(opts.env)
         env.update(env_extra)
         env.update(PYTHONUNBUFFERED="1")
+        env = child_environment(env)  # the child ends when this process ends (deadinit.runtime.orphans)
         started = time.perf_counter()
         try:
             proc = subprocess.run(

@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
+
 _SKIP_DIRS = {
     ".git",
     ".hg",
@@ -41,6 +43,8 @@ class SourceFile:
 class Discovery:
     files: list[SourceFile] = field(default_factory=list)
     errors: list[tuple[str, str]] = field(default_factory=list)  # (path, message)
+    # paths of deadinit's temporary files (``deadinit.runtime.temp_files``) in the folders looked at
+    temp_files: list[str] = field(default_factory=list)
 
 
 def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
@@ -121,11 +125,15 @@ def discover(
     that points outside them (or loops, or points nowhere) is skipped with a note, so
     nothing outside the analysed roots is read, reported or rewritten.  Files larger
     than ``max_bytes`` and anything that is not a regular file are skipped with a note.
+    The temporary files deadinit names that lie in the walked folders, or beside a given
+    file, are listed in ``temp_files`` (the caller removes those a killed run left).
     """
     out = Discovery()
     seen: set[str] = set()
     root_paths = tuple(Path(r) for r in roots)
     given = [os.path.realpath(r) for r in paths if os.path.isdir(r)]
+    given_files_folders: set[str] = set()  # where a given file's rewrite would leave its temporary file
+    walked: set[str] = set()
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
@@ -136,6 +144,7 @@ def discover(
             continue
         if p.is_file():
             _add(out, seen, p, root_paths, max_bytes)
+            given_files_folders.add(os.path.dirname(os.path.realpath(p)))
             continue
         if not p.is_dir():
             out.errors.append((raw, "not a regular file or directory"))
@@ -151,6 +160,7 @@ def discover(
                 dirnames[:] = []
                 continue
             visited_dirs.add(real)
+            walked.add(real)
             skip = _folder_filter(excluded, dirpath)
             keep = []
             for d in sorted(dirnames):
@@ -170,6 +180,8 @@ def discover(
             dirnames[:] = keep
             for fn in sorted(filenames):
                 if not fn.endswith(".py"):
+                    if fn.endswith(TEMP_SUFFIX):
+                        out.temp_files.append(os.path.join(dirpath, fn))
                     continue
                 if skip is not None and skip(fn, False):
                     continue
@@ -188,8 +200,18 @@ def discover(
                     out.errors.append(
                         (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
                     )
+    for folder in sorted(given_files_folders - walked):
+        out.temp_files += _temp_files_in(folder)
     out.files.sort(key=lambda f: f.path)
     return out
+
+
+def _temp_files_in(folder: str) -> list[str]:
+    try:
+        with os.scandir(folder) as it:
+            return [e.path for e in it if e.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return []
 
 
 def _walk(top: str, onerror):

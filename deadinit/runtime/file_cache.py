@@ -11,9 +11,11 @@ An entry is used only when
   kept outside the project (``~/.cache/deadinit/cache-key``), so a corrupt,
   truncated or planted entry is never unpickled: it is rebuilt.
 
-Entries are written to a temporary file in the same folder and moved into place
-with ``os.replace``, so a reader sees a whole old entry or a whole new one, and two
-runs writing the same entry concurrently leave one complete entry.
+Entries are written to a temporary file in ``tmp/`` and moved into place with
+``os.replace``, so a reader sees a whole old entry or a whole new one, and two
+runs writing the same entry concurrently leave one complete entry.  A run that is
+killed meanwhile can leave its temporary file there; the next run removes it
+(``remove_leftovers``, ``deadinit.runtime.temp_files``).
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ import json
 import os
 import secrets
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from deadinit import __version__
+from deadinit.runtime import temp_files
 
 
 def _libcst_version() -> str:
@@ -44,6 +46,7 @@ FORMAT = 3
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
+TEMP_FOLDER = "tmp"
 _GITIGNORE = "# Automatically created by deadinit.\n*\n"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by deadinit.\n"
 
@@ -75,7 +78,8 @@ def _read_or_create_key(base: Path) -> bytes:
         return secrets.token_bytes(32)  # unreadable: entries only serve this run
     try:
         base.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=base)
+        temp_files.remove_leftovers_in(base)
+        fd, tmp = temp_files.create(base, path.name)
         with os.fdopen(fd, "wb") as f:
             f.write(secrets.token_bytes(32))
         try:
@@ -108,10 +112,12 @@ def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int)
     return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
 
 
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``target`` and move it into place: readers
-    see the whole old file or the whole new one; a failure leaves no temporary file."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+def write_atomically(target: Path, data: bytes, temp_dir: Path | None = None) -> None:
+    """Write ``data`` to a temporary file (in ``temp_dir``, on the same file system; by
+    default beside ``target``) and move it into place: readers see the whole old file or the
+    whole new one; a failure leaves no temporary file, a killed process one that the next
+    run removes (``remove_leftovers``)."""
+    fd, tmp = temp_files.create(temp_dir or target.parent, target.name)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -188,7 +194,7 @@ class Cache:
         target = self._path(source_path)
         try:
             self._prepare(target.parent)
-            write_atomically(target, MAGIC + json.dumps(head).encode() + b"\n" + payload)
+            write_atomically(target, MAGIC + json.dumps(head).encode() + b"\n" + payload, temp_folder(self.folder))
             self.stats["written"] += 1
         except OSError:
             pass  # a read-only or full disk makes the run slower, never wrong
@@ -201,12 +207,23 @@ class Cache:
 
 
 def prepare_folder(folder: Path) -> None:
-    """Create the cache folder with its ``.gitignore`` (``*``) and ``CACHEDIR.TAG``."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Create the cache folder with its ``.gitignore`` (``*``), ``CACHEDIR.TAG`` and the
+    folder of temporary files."""
+    temp_folder(folder).mkdir(parents=True, exist_ok=True)
     for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _TAG)):
         p = folder / name
         if not p.exists():
             p.write_text(text)
+
+
+def temp_folder(folder: Path) -> Path:
+    """Where the cache's temporary files are written (one folder: the next run lists only it)."""
+    return Path(folder) / TEMP_FOLDER
+
+
+def remove_leftovers(folder: str | os.PathLike) -> int:
+    """Remove the temporary files a killed run left in the cache at ``folder``."""
+    return temp_files.remove_leftovers_in(temp_folder(Path(folder)))
 
 
 def new_entry(st: os.stat_result, data_hash: str, summary_bytes: bytes) -> Entry:

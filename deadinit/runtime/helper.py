@@ -6,17 +6,20 @@ result cache re-summarises it there, already warm; when nothing changed, or the
 full run starts, the helper is terminated.  Only with fork, two cores or more and
 one thread (a fork never copies a lock another thread holds); otherwise
 ``available`` is False and callers use ``deadinit.runtime.pool.Pool``.  The
-helper ignores Ctrl-C (the main process ends it) and a crash in it (libcst's
+helper ignores Ctrl-C (the main process ends it), ends when the main process
+ends however it ends (``deadinit.runtime.orphans``), and a crash in it (libcst's
 native parser) only makes ``call`` return None.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
 from collections.abc import Callable
 
+from deadinit.runtime.orphans import end_with_parent
 from deadinit.runtime.pool import default_jobs
 
 
@@ -29,7 +32,7 @@ class Helper:
         try:
             ctx = multiprocessing.get_context("fork")
             self.conn, child = ctx.Pipe()
-            self.proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="deadinit-helper")
+            self.proc = ctx.Process(target=_serve, args=(child, os.getpid()), daemon=True, name="deadinit-helper")
             self.proc.start()
             child.close()
         except OSError:
@@ -93,7 +96,8 @@ def take() -> Helper:
     return h if h is not None else Helper()
 
 
-def _serve(conn) -> None:
+def _serve(conn, parent_pid: int) -> None:
+    end_with_parent(parent_pid)  # conn.recv() would not see it end: the fork copied its end of the pipe
     import faulthandler
     import gc
 

@@ -8,7 +8,8 @@ that item's reference cycles, so a worker's memory does not grow with the chunk.
 inside ``func`` is the item's result (``on_error`` turns it into a ``FileError``);
 a worker that dies (segfault, out of memory) breaks the process pool, the
 unfinished chunks are re-run, and an item that kills a worker on its own becomes
-an error for that item while the others go on.
+an error for that item while the others go on.  Workers end when this process
+ends, even by SIGKILL (``deadinit.runtime.orphans``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+
+from deadinit.runtime.orphans import end_with_parent
 
 
 def default_jobs() -> int:
@@ -41,6 +44,11 @@ def _context():
     if "forkserver" in methods:
         ctx.set_forkserver_preload(["deadinit.runtime.workers"])
     return ctx
+
+
+def _executor(workers: int) -> ProcessPoolExecutor:
+    """Worker processes that end when this process ends, however it ends (``deadinit.runtime.orphans``)."""
+    return ProcessPoolExecutor(workers, mp_context=_context(), initializer=end_with_parent, initargs=(os.getpid(),))
 
 
 def _run_chunk(func: Callable, chunk: list, on_error: Callable) -> list:
@@ -85,7 +93,7 @@ class Pool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._ex is None:
-            self._ex = ProcessPoolExecutor(self.jobs, mp_context=_context())
+            self._ex = _executor(self.jobs)
         return self._ex
 
     def map(
@@ -153,7 +161,7 @@ class Pool:
 
 def _isolated(func: Callable, item, on_error: Callable):
     """Run one item alone in a fresh process: its result, or an error if it kills the process."""
-    with ProcessPoolExecutor(1, mp_context=_context()) as ex:
+    with _executor(1) as ex:
         try:
             return ex.submit(_run_chunk, func, [item], on_error).result()[0]
         except BrokenProcessPool:

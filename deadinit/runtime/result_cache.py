@@ -165,7 +165,8 @@ class ResultStore:
         try:
             filecache.prepare_folder(self.folder)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            filecache.write_atomically(self.path, MAGIC + self._digest(payload).encode() + b"\n" + payload)
+            data = MAGIC + self._digest(payload).encode() + b"\n" + payload
+            filecache.write_atomically(self.path, data, filecache.temp_folder(self.folder))
         except OSError:
             pass  # read-only or full: the next run is slower, never wrong
 

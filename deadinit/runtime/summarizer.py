@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
 
@@ -51,9 +52,16 @@ class ProjectSummarizer:
         # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
         # or None)
         self.last_inputs: tuple | None = None
+        self._leftovers_removed = False
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
         pass
+
+    def remove_leftovers(self, settings) -> None:
+        """Remove the temporary files a killed run left in the cache (once per summarizer)."""
+        if self.use_cache and not self._leftovers_removed:
+            self._leftovers_removed = True
+            file_cache.remove_leftovers(self.folder(settings))
 
     def folder(self, settings) -> Path:
         if self.cache_dir:
@@ -82,6 +90,7 @@ class ProjectSummarizer:
 
         n = len(items)
         started_ns = time.time_ns()
+        self.remove_leftovers(settings)
         cache = Cache(self.folder(settings), settings.summary_key()) if self.use_cache else None
         stats = [_stat(p) for p, _, _ in items]
         entries = [cache.load(p) if cache else None for p, _, _ in items]

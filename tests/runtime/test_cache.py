@@ -150,7 +150,7 @@ def test_concurrent_writers_leave_whole_entries(write_project, tmp_path):
         t.join()
     e = c.load(path)
     assert e is not None and e.summary_bytes in blobs
-    assert not [p for p in (tmp_path / "c").rglob(".tmp-*")]
+    assert not [p for p in (tmp_path / "c").rglob("*.deadinit-tmp")]
 
 
 def test_findings_with_a_warm_cache_equal_a_cold_run(tmp_path):
