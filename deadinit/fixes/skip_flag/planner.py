@@ -227,20 +227,20 @@ class _Planner:
         ]
         notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
         return Change(
-            g.id,
-            STRATEGY,
-            g.leaf,
-            self.index.file_of(g.leaf).path,
-            unread,
-            [f.key for f in fixed],
-            over,
-            sorted(self._files.get(g.id, ())),
-            g.flag,
-            [c for c in g.path[1:]],
-            sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
-            sum(1 for s in sizes if s is None),
-            reads,
-            notes,
+            id=g.id,
+            strategy=STRATEGY,
+            cls=g.leaf,
+            file=self.index.file_of(g.leaf).path,
+            attributes=unread,
+            findings=[f.key for f in fixed],
+            overwritten=over,
+            files=sorted(self._files.get(g.id, ())),
+            flag=g.flag,
+            parents=list(g.path[1:]),
+            estimated_bytes=sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
+            unknown_sizes=sum(1 for s in sizes if s is None),
+            reads=reads,
+            notes=notes,
         )
 
 
