@@ -187,7 +187,7 @@ class Inliner:
         self.clash |= local_defs
         self._collect_globals(src, list(_kept_nodes(units)))
         stmts = self.rebuilder.rebuild(units, owner, replace)
-        stmts = [s.visit(_Replace(replace)) for s in prologue + stmts]
+        stmts = [s.visit(_ReplaceNames(replace)) for s in prologue + stmts]
         for u in walk(units):
             if u.keep:
                 self.out.attrs |= u.self_writes
@@ -236,7 +236,7 @@ class Inliner:
             if a.star:
                 self.p.block(f"{short(owner)}.__init__ forwards *args/**kwargs to {short(nxt)}.__init__")
                 return []
-            v = a.value.visit(_Replace(replace))
+            v = a.value.visit(_ReplaceNames(replace))
             if a.keyword is not None:
                 args[a.keyword.value] = v
             elif i < len(names):
@@ -244,7 +244,7 @@ class Inliner:
         return self.inline(nxt, args)
 
 
-class _Replace(cst.CSTTransformer):
+class _ReplaceNames(cst.CSTTransformer):
     def __init__(self, replace: dict):
         self.replace = replace
 

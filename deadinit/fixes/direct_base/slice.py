@@ -157,7 +157,9 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
     elif isinstance(st, sx.Names) and st.scope == "global":
         u.role = "global"
         u.defs = set(f.globals_declared)
-    elif isinstance(st, (sx.Import, sx.Delete)):
+    elif isinstance(st, sx.Import):  # not moved (nor renamed): kept code that needs the name fails ``verify``
+        u.role, u.defs = "noop", set()
+    elif isinstance(st, sx.Delete):
         u.role = "local"
     else:
         u.role = "noop"

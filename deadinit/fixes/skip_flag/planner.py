@@ -189,7 +189,7 @@ class _Planner:
                 repl[id(src.func)] = new
                 regions += regs
                 ids |= self._owners.get(e.cls, set())
-            new_module = sf.module.visit(_Replace(repl))
+            new_module = sf.module.visit(_ReplaceFunctions(repl))
             if new_module.bytes == sf.source:
                 continue
             self.plan.files.append(FilePlan(path, sf.source, new_module.bytes, sorted(regions), sorted(ids)))
@@ -244,7 +244,7 @@ class _Planner:
         )
 
 
-class _Replace(cst.CSTTransformer):
+class _ReplaceFunctions(cst.CSTTransformer):
     def __init__(self, repl: dict):
         self.repl = repl
 
