@@ -120,7 +120,8 @@ class Inliner:
             p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
             return []
         plist = list(params.posonly_params) + list(params.params)
-        self_name = plist[0].name.value
+        own = src.init_body(fn)
+        self_name = own.self_name
         named = plist[1:] + list(params.kwonly_params)
         events = [c for c in self.an.chain.stmts if c.owner == owner]
         effective = [
@@ -139,7 +140,7 @@ class Inliner:
             inline_target=lambda target: p.init_target(owner, target) in p.dropped,
         )
         body = fn.body.body
-        units = build(src.init_body(fn).units, si)
+        units = build(own.units, si)
         self.keep.decide(units, si, {q.name.value for q in named}, owner, src.path)
         for u in walk(units):
             if u.kind == "small" and u.role == "attr" and not u.keep:
