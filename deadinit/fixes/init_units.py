@@ -77,7 +77,7 @@ class InitUnit:
     statements: list[StatementFacts] = field(default_factory=list)  # the line's, or the compound's header
     blocks: list[list[InitUnit]] = field(default_factory=list)
     can_wrap: bool = True  # False for an ``elif`` (its branch cannot take a guard of its own)
-    # the facts of ``statements`` together; ``self_reads`` maps each attribute to the unit's first line
+    # the facts of ``statements`` together, gathered on creation; ``self_reads``: attribute -> the unit's first line
     self_assigns: list[str] = field(default_factory=list)
     self_fills: set[str] = field(default_factory=set)
     self_items: set[str] = field(default_factory=set)
@@ -90,7 +90,7 @@ class InitUnit:
     untracked_writes: bool = False
     weight: int = 1
 
-    def _gather(self) -> None:
+    def __post_init__(self) -> None:
         for f in self.statements:
             self.self_assigns += f.self_assigns
             self.self_fills |= f.self_fills
@@ -181,9 +181,7 @@ class _UnitBuilder:
     def _unit(self, node: cst.CSTNode, kind: str, statements: list[StatementFacts]) -> InitUnit:
         rng = self._range(node)
         lead = len(getattr(node, "leading_lines", ()) or ())
-        u = InitUnit(node, kind, rng.start.line, rng.end.line, lead, statements)
-        u._gather()
-        return u
+        return InitUnit(node, kind, rng.start.line, rng.end.line, lead, statements)
 
     def line(self, node: cst.CSTNode, stmts: list[sx.Stmt]) -> InitUnit:
         facts = []
