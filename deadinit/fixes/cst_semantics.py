@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import libcst as cst
 
 from deadinit.frontends.cst_adapter import expression
 from deadinit.semantics import exprs
 
 
-def dotted(node: Optional[cst.CSTNode]) -> Optional[str]:
+def dotted(node: cst.CSTNode | None) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     if not isinstance(node, (cst.Name, cst.Attribute)):
         return None
     return exprs.dotted(expression(node))
 
 
-def to_expr(node: cst.BaseExpression, self_name: Optional[str] = "self") -> exprs.Expr:
+def to_expr(node: cst.BaseExpression, self_name: str | None = "self") -> exprs.Expr:
     return exprs.to_expr(expression(node), self_name)

@@ -13,6 +13,8 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 
+import libcst as cst
+
 from deadinit.analysis.reach import short
 from deadinit.fixes import safety
 from deadinit.fixes.registry import load_strategies
@@ -64,8 +66,6 @@ class FixOutcome:
 
 
 def _encoding(data: bytes) -> str:
-    import libcst as cst
-
     try:
         return cst.parse_module(data).encoding
     except Exception:  # pragma: no cover - planned files always parse

@@ -14,6 +14,7 @@ Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writ
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -126,10 +127,8 @@ def atomic_write(path: str, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
-        try:
+        with contextlib.suppress(OSError):
             os.chown(tmp, st.st_uid, st.st_gid)
-        except OSError:
-            pass
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

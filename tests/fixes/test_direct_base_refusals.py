@@ -1,10 +1,12 @@
 """direct-base refuses (with the reason) instead of writing a rewrite that could change behaviour."""
 
+from pathlib import Path
+
 import pytest
 
 from deadinit.api.check import run_check
-from deadinit.fixes.direct_base.plan import make_plan
-from deadinit.fixes.direct_base.planner import rewrite_class
+from deadinit.fixes.direct_base.planner import plan as direct_base_plan
+from deadinit.fixes.direct_base.rewrite import rewrite_class
 from deadinit.model.fix import FixOptions
 from deadinit.model.settings import Settings
 
@@ -100,7 +102,7 @@ def test_isinstance_against_old_parent_blocks(write_project):
     )
     out = outcome(res)
     assert any("isinstance" in b and "use.py:5" in b for b in out.blockers), out.blockers
-    plan = make_plan(res, FixOptions(classes=("pkg.c.C",)))
+    plan = direct_base_plan(res, FixOptions(classes=("pkg.c.C",)))
     assert not plan.files and "isinstance" in plan.refusals[0].reason
 
 
@@ -128,8 +130,8 @@ def test_args_kwargs_forwarding(write_project):
 def test_parent_signature_with_kwargs(write_project):
     res = project(write_project, call="        super().__init__(n)")
     root_p = res.index.file_of("pkg.p.P").path
-    src = open(root_p).read().replace("def __init__(self, n):", "def __init__(self, n, **kw):")
-    open(root_p, "w").write(src)
+    src = Path(root_p).read_text().replace("def __init__(self, n):", "def __init__(self, n, **kw):")
+    Path(root_p).write_text(src)
     out = outcome(run_check([str(res.index.file_of("pkg.p.P").path.rsplit("/", 1)[0])], Settings()))
     assert any("*args/**kwargs" in b for b in out.blockers), out.blockers
 
@@ -174,8 +176,8 @@ def test_unresolvable_inlined_name_blocks(write_project):
         run="        return self.idx[x] + self.size",
     )
     path = res.index.file_of("pkg.p.P").path
-    src = open(path).read().replace("import torch\n", "import torch\nfrom pkg.consts import *\n", 1)
-    open(path, "w").write(src)
+    src = Path(path).read_text().replace("import torch\n", "import torch\nfrom pkg.consts import *\n", 1)
+    Path(path).write_text(src)
     out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
     assert any("`SIZE`" in b for b in out.blockers), out.blockers
 
@@ -212,7 +214,7 @@ def test_nothing_dead_means_nothing_to_do(write_project):
     res = project(write_project, run="        return self.wrappers[0].go(x) + self.idx[x]")
     out = outcome(res)
     assert out.nothing_to_do and not out.new
-    plan = make_plan(res, FixOptions(classes=("pkg.c.C",)))
+    plan = direct_base_plan(res, FixOptions(classes=("pkg.c.C",)))
     assert plan.refusals[0].kind == "not-fixable"
 
 
@@ -220,12 +222,15 @@ def test_nothing_dead_means_nothing_to_do(write_project):
 def test_plan_without_class_uses_di003(write_project, max_lines):
     res = project(write_project)
     assert [f.cls for f in res.findings if f.code == "DI003"] == ["pkg.c.C"]
-    plan = make_plan(res, FixOptions())
+    plan = direct_base_plan(res, FixOptions())
     assert [c.cls for c in plan.changes] == ["pkg.c.C"]
 
 
 def test_copied_helper_rebinding_a_module_global_blocks(write_project):
-    extra = "\n    def helper(self, x):\n        global COUNTER\n        COUNTER = x\n        return self.idx\n\n\nCOUNTER = 0\n"
+    extra = (
+        "\n    def helper(self, x):\n        global COUNTER\n        COUNTER = x\n"
+        "        return self.idx\n\n\nCOUNTER = 0\n"
+    )
     res = project(write_project, extra=extra, run="        return self.helper(x)")
     assert any("rebinds `COUNTER`" in b for b in outcome(res).blockers), outcome(res).blockers
 
@@ -234,12 +239,12 @@ def test_decorated_parent_blocks(write_project):
     res = project(write_project)
     path = res.index.file_of("pkg.p.P").path
     src = (
-        open(path)
-        .read()
+        Path(path)
+        .read_text()
         .replace("class P(Base):", "@register\nclass P(Base):")
         .replace("class Wrapper:", "def register(c):\n    return c\n\n\nclass Wrapper:")
     )
-    open(path, "w").write(src)
+    Path(path).write_text(src)
     out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
     assert any("decorated" in b for b in out.blockers), out.blockers
 
@@ -248,7 +253,9 @@ def test_subclass_super_call_into_the_old_parent_blocks(write_project):
     res = project(
         write_project,
         more={
-            "pkg/d.py": "from pkg.c import C\n\n\nclass D(C):\n    def run(self, x):\n        return super().scale(x)\n"
+            "pkg/d.py": (
+                "from pkg.c import C\n\n\nclass D(C):\n    def run(self, x):\n        return super().scale(x)\n"
+            )
         },
     )
     assert any("subclass D" in b and "super().scale" in b for b in outcome(res).blockers), outcome(res).blockers
@@ -257,7 +264,7 @@ def test_subclass_super_call_into_the_old_parent_blocks(write_project):
 def test_explicit_super_arguments_block(write_project):
     res = project(write_project)
     path = res.index.file_of("pkg.p.P").path
-    src = open(path).read().replace("super().__init__()", "super(P, self).__init__()")
-    open(path, "w").write(src)
+    src = Path(path).read_text().replace("super().__init__()", "super(P, self).__init__()")
+    Path(path).write_text(src)
     out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
     assert any("super(Class, self)" in b for b in out.blockers), out.blockers

@@ -17,7 +17,7 @@ import pytest
 from corpus_paths import REPO, sglang_tree
 
 from deadinit.api.check import run_check
-from deadinit.fixes.direct_base.plan import make_plan
+from deadinit.fixes.direct_base.planner import plan as direct_base_plan
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.fixes.driver import run_fix
 from deadinit.model.fix import FixOptions
@@ -146,7 +146,7 @@ def test_keeps_pool_references_index_buffers_and_helper(fixed):
 
 def test_second_run_changes_nothing(fixed):
     _, _, out, _, _ = fixed
-    plan = make_plan(out.after, FixOptions(classes=(MHA,)))
+    plan = direct_base_plan(out.after, FixOptions(classes=(MHA,)))
     assert not plan.files and plan.refusals[0].kind == "not-fixable"
 
 

@@ -4,7 +4,7 @@ import textwrap
 
 from deadinit.api.check import run_check
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, remove_unused
-from deadinit.fixes.direct_base.planner import rewrite_class
+from deadinit.fixes.direct_base.rewrite import rewrite_class
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.model.settings import Settings
 

@@ -49,6 +49,8 @@ def test_mha_child_flag_and_guarded_statements(fixture_tree):
     }
     assert change.reads == ["kv_indptr", "kv_last_page_len"]
     assert change.estimated_bytes == 8 * 1024 * 1024
+    assert change.new_bases == [] and change.removed_bases == []  # the class keeps its bases
+    assert "FlashBackend.__init__ guarded by `if not skip_init_workspace_buffer:`" in change.notes
     parent = (fixture_tree / "fixtures/backends/flash_backend.py").read_text()
     child = (fixture_tree / "fixtures/backends/trt_mha_backend.py").read_text()
     assert "skip_init_workspace_buffer: bool = False," in parent

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from deadinit.analysis.reach import short
+from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.checks import (
     class_blockers,
     explicit_super,
@@ -14,17 +15,16 @@ from deadinit.fixes.direct_base.checks import (
     super_blockers,
 )
 from deadinit.fixes.direct_base.class_edit import ClassEdit, apply, find_super_line
-from deadinit.fixes.direct_base.copy import class_attrs_to_copy, element_appends, methods_to_copy
+from deadinit.fixes.direct_base.class_plan import ClassPlan, Outcome, cst_lines
+from deadinit.fixes.direct_base.copy import class_attrs_to_copy, element_appends, method_self_reads, methods_to_copy
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings, plan_imports, remove_unused
 from deadinit.fixes.direct_base.inline import Inliner
 from deadinit.fixes.direct_base.live import StayReads
-from deadinit.fixes.direct_base.names import name_loads, names_of
-from deadinit.fixes.cst_semantics import dotted
+from deadinit.fixes.direct_base.names import identifiers, name_loads
+from deadinit.fixes.init_units import InitBody, walk_units
 
 
-def build_rewrite(p, an, out, max_copy_lines: int) -> None:
-    from deadinit.fixes.direct_base.planner import cst_lines
-
+def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
     index, r, cls = p.index, p.reuse, p.cls
     child = p.sources.of_class(cls)
     out.path, out.old = child.path, child.text
@@ -54,25 +54,26 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
             specs.append(spec)
     inits = child.methods(cnode, "__init__")
     init = inits[0] if inits else None
-    p.self_name = _self_name(init) if init is not None else "self"
+    own_init = child.init_body(init) if init is not None else None
+    p.self_name = own_init.self_name if own_init is not None else "self"
     edit = ClassEdit(cnode, base_arg, new_base, None)
     dropped_names = {parent_local} | {dotted(a.value) for a in cnode.bases if dotted(a.value)}
     line = None
-    if init is not None:
-        line, call, problem = find_super_line(init, p.self_name, dropped_names)
+    if own_init is not None:
+        line, parent_call, problem = find_super_line(own_init, dropped_names)
         if problem:
             p.block(f"{short(cls)}: {problem}")
             return
     # what the class's own code still reads (side effects on these block the rewrite)
     retained = _retained(p, cnode, init, r, line)
-    if init is not None:
-        target = "super" if dotted(call.func.value) is None else dotted(call.func.value)
+    if own_init is not None:
+        target = parent_call.target
         owner = p.init_target(cls, target)
         edit.super_line = line
-        clash = _init_names(init, call)
-        pre_attrs = _attrs_before(init, line, p.self_name)
+        clash = _init_names(own_init)
+        pre_attrs = _attrs_before(own_init, line)
         if owner in p.dropped:
-            args = _map_args(p, owner, call, target)
+            args = _map_args(p, owner, line.body[0].value, target)
             if args is None:
                 return
             inl = Inliner(p, an, clash, retained, pre_attrs | _class_attr_names(p), StayReads(p, an))
@@ -108,15 +109,18 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
     # helpers and class attributes to copy
     methods = methods_to_copy(p, inl)
     labels = []
+    methods_read: set = set()
     for owner_q, name in methods:
         src = p.sources.of_class(owner_q)
         nodes = src.methods(src.class_node(owner_q), name)
         edit.methods += nodes
+        for n in nodes:
+            methods_read |= method_self_reads(src, n)
         labels += [f"{short(owner_q)}.{name}"] * len(nodes)
         for n in nodes:
             used += [(src, x.value) for x in name_loads(n) if src.resolution(x) in ("global", "unresolved")]
         out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
-    for owner_q, name, stmt, src in class_attrs_to_copy(p, inl, edit.methods):
+    for owner_q, name, stmt, src in class_attrs_to_copy(p, inl, methods_read):
         edit.class_attrs.append(stmt)
         used += [(src, x.value) for x in name_loads(stmt) if src.resolution(x) in ("global", "unresolved")]
         out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
@@ -124,7 +128,7 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
         p.block("moved code calls super(Class, self) with explicit arguments")
     for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
         p.block(f"moved code uses the class-private name {what} (name mangling would change)")
-    super_blockers(p, edit.methods, methods)
+    super_blockers(p, methods)
     global_blockers(p, edit.methods, labels)
     inlined = sum(cst_lines(s) for s in edit.init_body) if inl is not None else 0
     out.copied_lines = inlined + sum(n for _, n in out.copied_methods) + sum(cst_lines(s) for s in edit.class_attrs)
@@ -149,11 +153,6 @@ def build_rewrite(p, an, out, max_copy_lines: int) -> None:
     out.regions = _regions(child, cnode)
 
 
-def _self_name(init: cst.FunctionDef) -> str:
-    plist = list(init.params.posonly_params) + list(init.params.params)
-    return plist[0].name.value if plist else "self"
-
-
 def _base_name(p, child, qn: str):
     """(local name for class ``qn`` in the child's module, import to add or None)."""
     cmod = p.index.class_module[p.cls]
@@ -166,20 +165,19 @@ def _base_name(p, child, qn: str):
     return short_name, ImportSpec(p.index.class_module[qn], short_name, None)
 
 
-def _init_names(init: cst.FunctionDef, call) -> set:
-    n = names_of(init, "self")
-    out = set(n.loads) | set(n.stores)
-    for q in list(init.params.posonly_params) + list(init.params.params) + list(init.params.kwonly_params):
-        out.add(q.name.value)
-    return out
+def _init_names(init: InitBody) -> set:
+    """Names the class's ``__init__`` uses: inlined locals must not take them over."""
+    return identifiers(init.func) | set(init.params())
 
 
-def _attrs_before(init: cst.FunctionDef, line, self_name: str) -> set:
-    out = set()
-    for st in init.body.body:
-        if st is line:
+def _attrs_before(init: InitBody, line) -> set:
+    """Attributes the class's ``__init__`` sets before it calls the parent's."""
+    out: set = set()
+    for u in init.units:
+        if u.node is line:
             break
-        out |= names_of(st, self_name).self_stores
+        for v in walk_units([u]):
+            out |= set(v.self_assigns) | v.self_fills
     return out
 
 
@@ -200,7 +198,8 @@ def _map_args(p, owner: str, call: cst.Call, target: str):
     for i, a in enumerate(nodes):
         if a.star:
             p.block(
-                f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: arguments cannot be mapped"
+                f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: "
+                "arguments cannot be mapped"
             )
             return None
         if a.keyword is not None:

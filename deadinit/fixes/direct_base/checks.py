@@ -16,8 +16,12 @@ import dataclasses
 
 import libcst as cst
 
+from deadinit.analysis.chain import init_chain
 from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
+from deadinit.frontends.parse import FileError, summarize_source
+from deadinit.index.project_index import ProjectIndex
+from deadinit.rules.engine import analyse, findings_for
 
 
 def isinstance_blockers(p) -> None:
@@ -91,24 +95,27 @@ def mangled_names(nodes: list) -> list[str]:
     return found
 
 
+class _Declared(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_Global(self, n: cst.Global) -> None:
+        self.names.extend(x.name.value for x in n.names)
+
+    def visit_Nonlocal(self, n: cst.Nonlocal) -> None:
+        self.names.extend(x.name.value for x in n.names)
+
+
 def global_blockers(p, nodes: list, labels: list) -> None:
     """Moved code that rebinds module globals (``global x``) would rebind the wrong module's."""
-    for node, label in zip(nodes, labels):
-        found: list = []
-
-        class V(cst.CSTVisitor):
-            def visit_Global(self, n: cst.Global) -> None:
-                found.extend(x.name.value for x in n.names)
-
-            def visit_Nonlocal(self, n: cst.Nonlocal) -> None:
-                found.extend(x.name.value for x in n.names)
-
-        node.visit(V())
-        if found:
-            p.block(f"copied {label} rebinds `{', '.join(found)}` of its own module (global statement)")
+    for node, label in zip(nodes, labels, strict=True):
+        declared = _Declared()
+        node.visit(declared)
+        if declared.names:
+            p.block(f"copied {label} rebinds `{', '.join(declared.names)}` of its own module (global statement)")
 
 
-def super_blockers(p, method_nodes: list, methods: list) -> None:
+def super_blockers(p, methods: list) -> None:
     """``super().m()`` in copied helpers or in the class's ``__init__`` must reach the same method."""
     index = p.index
     new_mro = p.new_mro
@@ -149,10 +156,6 @@ def affected_classes(index, module: str, cls: str, dropped: list) -> set:
 def verify(result, out, settings, findings: bool = True) -> list[str]:
     """Problems with ``out.new``: compile, undefined names, attributes no longer set, and (``findings``)
     re-analysis: DI001/DI002/DI003 left for the class or new anywhere (``deadinit fix`` re-checks that itself)."""
-    from deadinit.rules.engine import analyse, findings_for
-    from deadinit.frontends.parse import FileError, summarize_source
-    from deadinit.index.project_index import ProjectIndex
-
     try:
         compile(out.new, out.path, "exec")
     except SyntaxError as e:
@@ -167,12 +170,12 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     s = index.modules[module]
     new_sum = summarize_source(out.new.encode(), s.path, module, s.is_package, settings)
     if isinstance(new_sum, FileError):
-        return problems + [f"the result cannot be analysed: {new_sum.message}"]
+        return [*problems, f"the result cannot be analysed: {new_sum.message}"]
     settings = dataclasses.replace(settings, select=(), ignore=())
     nindex = ProjectIndex([new_sum if m == module else x for m, x in index.modules.items()])
     only = affected_classes(nindex, module, out.cls, out.reuse.dropped if out.reuse else [])
     analyzer, analyses = analyse(nindex, settings, only=only if findings else {out.cls})
-    for qn in [out.cls] + sorted(nindex.all_subclasses(out.cls)):
+    for qn in [out.cls, *sorted(nindex.all_subclasses(out.cls))]:
         missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
         if missing:
             problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
@@ -191,8 +194,6 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
 
 def _assigned(index, cls: str) -> set:
     """Attributes some ``__init__`` of the chain, a method or a class body of ``cls``'s MRO sets."""
-    from deadinit.analysis.chain import init_chain
-
     out = set()
     for c in init_chain(index, cls).stmts:
         if c.stmt.attr and c.active is not False:

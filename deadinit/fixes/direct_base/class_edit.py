@@ -16,7 +16,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.fixes.cst_semantics import dotted
+from deadinit.fixes.init_units import LINE, InitBody
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.effects import InitCall
+from deadinit.semantics.statements import init_calls_within
 
 
 @dataclass
@@ -32,35 +35,25 @@ class ClassEdit:
     methods: list = field(default_factory=list)  # FunctionDef nodes
 
 
-def find_super_line(
-    init: cst.FunctionDef, self_name: str, parent_names: set
-) -> tuple[cst.SimpleStatementLine | None, cst.Call | None, str]:
-    """The top-level line of ``init`` that only calls the parent ``__init__``; (line, call, problem)."""
-    found = []
-
-    class V(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            f = node.func
-            if isinstance(f, cst.Attribute) and f.attr.value == "__init__":
-                v = f.value
-                if (isinstance(v, cst.Call) and dotted(v.func) == "super") or (dotted(v) or "") in parent_names:
-                    found.append(node)
-
-    init.body.visit(V())
+def find_super_line(init: InitBody, parent_names: set) -> tuple[cst.SimpleStatementLine | None, InitCall | None, str]:
+    """The top-level line of ``init`` that only calls the parent ``__init__``; (line, the call, problem)."""
+    found = [
+        call
+        for st in init.syntax.body
+        for call, ic in init_calls_within(st, init.self_name)
+        if ic.target == "super" or ic.target in parent_names
+    ]
     if not found:
         return None, None, "its __init__ does not call the parent __init__"
     if len(found) > 1:
         return None, None, "its __init__ calls the parent __init__ more than once"
-    call = found[0]
-    for st in init.body.body:
-        if (
-            isinstance(st, cst.SimpleStatementLine)
-            and len(st.body) == 1
-            and isinstance(st.body[0], cst.Expr)
-            and st.body[0].value is call
-        ):
-            return st, call, ""
-    return None, call, "the parent __init__ call is not a statement of its own at the top of __init__"
+    for u in init.units:
+        facts = u.statements
+        if u.kind == LINE and isinstance(u.node, cst.SimpleStatementLine) and len(facts) == 1:
+            st = facts[0].stmt
+            if isinstance(st, sx.ExprStmt) and st.value is found[0]:
+                return u.node, facts[0].init_call, ""
+    return None, None, "the parent __init__ call is not a statement of its own at the top of __init__"
 
 
 def append_rewrite(value_assign: cst.Assign) -> cst.Expr:
@@ -98,7 +91,7 @@ class _Edit(cst.CSTTransformer):
 
 def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.ClassDef:
     bases = []
-    for orig, arg in zip(original.bases, node.bases):
+    for orig, arg in zip(original.bases, node.bases, strict=True):
         if orig is e.base_arg:
             if e.new_base is None:
                 continue
@@ -121,7 +114,7 @@ def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.Clas
         nxt = body[first_def + len(attrs)]
         if not any(line.comment is None for line in nxt.leading_lines) and isinstance(nxt, cst.FunctionDef):
             body[first_def + len(attrs)] = nxt.with_changes(
-                leading_lines=[cst.EmptyLine(indent=False)] + list(nxt.leading_lines)
+                leading_lines=[cst.EmptyLine(indent=False), *nxt.leading_lines]
             )
     changes["body"] = node.body.with_changes(body=body)
     return node.with_changes(**changes)

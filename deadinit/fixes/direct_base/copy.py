@@ -5,7 +5,9 @@ from __future__ import annotations
 import libcst as cst
 
 from deadinit.analysis.reach import method_reads
-from deadinit.fixes.direct_base.names import names_of
+from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.statements import loads
 
 
 def methods_to_copy(p, inl) -> list:
@@ -30,12 +32,21 @@ def methods_to_copy(p, inl) -> list:
     return order
 
 
-def class_attrs_to_copy(p, inl, methods: list) -> list:
+def method_self_reads(src: ModuleSource, fn: cst.FunctionDef) -> set[str]:
+    """The attributes of its first parameter (``self``, ``cls``) a method reads."""
+    syntax = src.syntax_of(fn)
+    if not isinstance(syntax, sx.FunctionDef):
+        return set()
+    first = next((q.name for q in syntax.params if q.group != "kwonly" and not q.star), None)
+    return {a for st in syntax.body for a in loads(st, first).attrs}
+
+
+def class_attrs_to_copy(p, inl, methods_read: set) -> list:
+    """Class attributes of dropped classes that kept code or copied methods (``methods_read``) read."""
     index = p.index
     wanted = {c.name for c in p.reuse.move_class_attrs}
     reads = set(inl.out.self_reads) if inl is not None else set()
-    for m in methods:
-        reads |= names_of(m, "self").self_reads
+    reads |= methods_read
     for qn in p.dropped:
         for name in index.classes[qn].class_attrs:
             if name in reads and name not in index.classes[qn].methods:

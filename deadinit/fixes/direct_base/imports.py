@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import ImportAssignment
 
-from deadinit.fixes.direct_base.source import BUILTINS, Src, parse, rebound_globals
 from deadinit.fixes.cst_semantics import dotted
+from deadinit.fixes.direct_base.source import BUILTINS, ModuleSource, parse
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def _guards(module: cst.Module) -> dict:
     return out
 
 
-def _abs(src: Src, level: int, mod: str) -> str:
+def _abs(src: ModuleSource, level: int, mod: str) -> str:
     if level == 0:
         return mod
     parts = src.module_name.split(".")
@@ -80,7 +80,7 @@ def _abs(src: Src, level: int, mod: str) -> str:
     return f"{base}.{mod}" if mod and base else (mod or base)
 
 
-def bindings(src: Src, name: str) -> list[tuple]:
+def bindings(src: ModuleSource, name: str) -> list[tuple]:
     """How ``src`` binds module-level ``name``: [(key, guard, spec-or-text)]."""
     gs = src.global_scope()
     if gs is None:
@@ -101,7 +101,7 @@ def bindings(src: Src, name: str) -> list[tuple]:
                     continue
                 if isinstance(node, cst.Import):
                     full = alias.evaluated_name
-                    spec = ImportSpec(full if alias.asname else full, None, alias.evaluated_alias)
+                    spec = ImportSpec(full, None, alias.evaluated_alias)
                     key = ("module", full if alias.asname else full.split(".")[0])
                 else:
                     mod = _abs(src, len(node.relative), dotted(node.module) if node.module is not None else "")
@@ -138,7 +138,7 @@ def _same(parent: list, child: list, parent_module: str, name: str) -> bool:
     return bool(pk & ck) or ("from", parent_module, name) in ck
 
 
-def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tuple[list[ImportSpec], list[str]]:
+def plan_imports(child: ModuleSource, used: list[tuple[ModuleSource, str]]) -> tuple[list[ImportSpec], list[str]]:
     """Imports to add to ``child`` for names used by moved code, and blockers."""
     specs: list[ImportSpec] = []
     blockers: list[str] = []
@@ -159,7 +159,7 @@ def plan_imports(child: Src, used: list[tuple[Src, str]], star_modules=()) -> tu
                 blockers.append(f"`{name}` means something else in {child.module_name} than in {src.module_name}")
             continue
         key, guard, spec = pb[0]
-        if name in rebound_globals(src):
+        if name in src.rebound_globals:
             blockers.append(
                 f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
                 f"an import would copy a stale value"

@@ -11,38 +11,33 @@ the import fixer; problems are collected as blockers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import libcst as cst
 
 from deadinit.analysis.conditions import UNKNOWN, evaluate, value_of
 from deadinit.analysis.reach import short
-from deadinit.fixes.direct_base.keep import KeepDecisions
+from deadinit.fixes.direct_base.class_plan import ClassPlan
+from deadinit.fixes.direct_base.keep import InlineResult, KeepDecider
+from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import name_loads
-from deadinit.fixes.direct_base.rebuild import Rebuild
-from deadinit.fixes.direct_base.slice import SliceInput, Unit, build, walk
-from deadinit.fixes.cst_semantics import dotted, to_expr
+from deadinit.fixes.direct_base.rebuild import UnitRebuilder
+from deadinit.fixes.direct_base.slice import SliceInput, SliceUnit, build, walk
+from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.exprs import dotted, is_name, to_expr
 
 
-@dataclass
-class InlineResult:
-    statements: list = field(default_factory=list)
-    globals_used: list = field(default_factory=list)  # (Src, name) pairs
-    attrs: set = field(default_factory=set)  # self attributes the kept code assigns
-    dropped_effects: list = field(default_factory=list)
-    dropped_attrs: set = field(default_factory=set)
-    self_reads: set = field(default_factory=set)  # self attributes / methods the kept code reads
+class Inliner:
+    """``clash``: names the caller already uses; ``retained``: dotted names code that stays
+    mentions; ``extra_attrs``: attributes set before the inlined code runs; ``stay``: what
+    code that survives the rewrite reads."""
 
-
-class Inliner(KeepDecisions, Rebuild):
-    def __init__(self, plan, an, clash: set, retained: set, extra_attrs: set, stay=None):
+    def __init__(self, plan: ClassPlan, an, clash: set, retained: set, extra_attrs: set, stay: StayReads | None):
         self.p = plan
-        self.stay = stay  # direct_base.ClassPlan: index, sources, cls, dropped, mro, new methods...
         self.an = an
         self.clash = set(clash)
-        self.retained = retained  # dotted names read by code that stays
-        self.extra_attrs = set(extra_attrs)
         self.out = InlineResult()
+        self.keep = KeepDecider(plan, stay, self.out, retained, set(extra_attrs))
+        self.rebuilder = UnitRebuilder(self._inline_call)
         self._snap = self._self_env_snapshots()
 
     # -- folding ---------------------------------------------------------------
@@ -59,54 +54,50 @@ class Inliner(KeepDecisions, Rebuild):
                 env[st.attr] = UNKNOWN
         return snap
 
-    def _folder(self, owner: str, src, self_name: str, penv: dict):
+    def _folder(self, owner: str, self_name: str, penv: dict):
         index = self.p.index
         module = index.class_module[owner]
         old_mro = set(self.p.mro)
 
-        def cls_of(node) -> str | None:
+        def cls_of(node: sx.Node) -> str | None:
             d = dotted(node)
             return index.resolve(module, d) if d else None
 
-        def is_self_type(node) -> bool:
-            if isinstance(node, cst.Attribute) and node.attr.value == "__class__":
-                return isinstance(node.value, cst.Name) and node.value.value == self_name
+        def is_self_type(node: sx.Node) -> bool:
+            if isinstance(node, sx.Attribute) and node.attr == "__class__":
+                return is_name(node.value, self_name)
             return (
-                isinstance(node, cst.Call)
+                isinstance(node, sx.Call)
                 and dotted(node.func) == "type"
                 and len(node.args) == 1
-                and isinstance(node.args[0].value, cst.Name)
-                and node.args[0].value.value == self_name
+                and is_name(node.args[0].value, self_name)
             )
 
-        def fold(test) -> bool | None:
-            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-                v = fold(test.expression)
+        def fold(test: sx.Expr) -> bool | None:
+            if isinstance(test, sx.UnaryOp) and test.op == "not":
+                v = fold(test.operand)
                 return None if v is None else not v
-            if isinstance(test, cst.BooleanOperation):
+            if isinstance(test, sx.BoolOp):
                 a, b = fold(test.left), fold(test.right)
-                if isinstance(test.operator, cst.And):
+                if test.op == "and":
                     return False if False in (a, b) else (True if a is True and b is True else None)
                 return True if True in (a, b) else (False if a is False and b is False else None)
-            if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_self_type(test.left):
-                op = test.comparisons[0].operator
-                target = cls_of(test.comparisons[0].comparator)
-                if (
-                    target is not None
-                    and target != self.p.cls
-                    and isinstance(op, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual))
-                ):
-                    return isinstance(op, (cst.IsNot, cst.NotEqual))
-            if isinstance(test, cst.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2:
-                first = test.args[0].value
-                if isinstance(first, cst.Name) and first.value == self_name:
-                    target = cls_of(test.args[1].value)
-                    if target is not None and target in old_mro:
-                        return True
-            line, col = src.pos(test)
-            self_env = self._snap.get((owner, line, col))
+            if isinstance(test, sx.Compare) and len(test.ops) == 1 and is_self_type(test.left):
+                target = cls_of(test.comparators[0])
+                if target is not None and target != self.p.cls and test.ops[0] in ("is", "==", "is not", "!="):
+                    return test.ops[0] in ("is not", "!=")
+            if (
+                isinstance(test, sx.Call)
+                and dotted(test.func) == "isinstance"
+                and len(test.args) == 2
+                and is_name(test.args[0].value, self_name)
+            ):
+                target = cls_of(test.args[1].value)
+                if target is not None and target in old_mro:
+                    return True
+            self_env = self._snap.get((owner, test.line, test.col))
             if self_env is None:
-                keys = [k for k in self._snap if k[0] == owner and k[1] <= line]
+                keys = [k for k in self._snap if k[0] == owner and k[1] <= test.line]
                 self_env = self._snap[max(keys, key=lambda k: (k[1], k[2]))] if keys else {}
             return evaluate(to_expr(test, self_name), penv, self_env)
 
@@ -129,7 +120,8 @@ class Inliner(KeepDecisions, Rebuild):
             p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
             return []
         plist = list(params.posonly_params) + list(params.params)
-        self_name = plist[0].name.value
+        own = src.init_body(fn)
+        self_name = own.self_name
         named = plist[1:] + list(params.kwonly_params)
         events = [c for c in self.an.chain.stmts if c.owner == owner]
         effective = [
@@ -141,19 +133,15 @@ class Inliner(KeepDecisions, Rebuild):
         method_names = p.method_names()
         si = SliceInput(
             self_name=self_name,
-            pos=src.pos,
             eff={(c.stmt.line, c.stmt.col) for c in effective},
-            events={(c.stmt.line, c.stmt.col) for c in events},
-            fold=self._folder(owner, src, self_name, penv),
+            fold=self._folder(owner, self_name, penv),
             methods=method_names,
             method_reads=p.method_reads,
             inline_target=lambda target: p.init_target(owner, target) in p.dropped,
-            end=src.end,
         )
-        body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else fn.body.body
-        units = build(list(body), si)
-        self._owner = owner
-        self._decide(units, si, {q.name.value for q in named}, owner, src.path)
+        body = fn.body.body
+        units = build(own.units, si)
+        self.keep.decide(units, si, {q.name.value for q in named}, owner, src.path)
         for u in walk(units):
             if u.kind == "small" and u.role == "attr" and not u.keep:
                 self.out.dropped_attrs |= u.self_writes
@@ -165,9 +153,9 @@ class Inliner(KeepDecisions, Rebuild):
         replace: dict[int, cst.BaseExpression] = {}
         prologue = []
         kept_ids = {id(n) for node in _kept_nodes(units) for n in name_loads(node)}
-        for q in [plist[0]] + named:
+        for q in [plist[0], *named]:
             name = q.name.value
-            refs, stores = self._refs(fscope, name, param=True)
+            refs, stores = self._refs(fscope, name)
             if not any(id(r) in kept_ids for r in refs):
                 continue
             if q is plist[0]:
@@ -199,8 +187,8 @@ class Inliner(KeepDecisions, Rebuild):
                     replace[id(r)] = cst.Name(new)
         self.clash |= local_defs
         self._collect_globals(src, list(_kept_nodes(units)))
-        stmts = self._rebuild(units, owner, src, self_name, replace)
-        stmts = [s.visit(_Replace(replace)) for s in prologue + stmts]
+        stmts = self.rebuilder.rebuild(units, owner, replace)
+        stmts = [s.visit(_ReplaceNames(replace)) for s in prologue + stmts]
         for u in walk(units):
             if u.keep:
                 self.out.attrs |= u.self_writes
@@ -217,7 +205,7 @@ class Inliner(KeepDecisions, Rebuild):
         return new
 
     @staticmethod
-    def _refs(scope, name: str, param: bool = False):
+    def _refs(scope, name: str):
         """(loads, plain-name stores) of the function-scope binding ``name``."""
         refs, stores = [], []
         if scope is None:
@@ -230,13 +218,12 @@ class Inliner(KeepDecisions, Rebuild):
             refs.extend(r.node for r in a.references if isinstance(r.node, cst.Name))
         return refs, stores
 
-    def _collect_globals(self, src, nodes: list) -> None:
+    def _collect_globals(self, src: ModuleSource, nodes: list) -> None:
         for node in nodes:
             for n in name_loads(node):
                 if src.resolution(n) in ("global", "unresolved"):
                     self.out.globals_used.append((src, n.value))
 
-    # -- keep decisions ------------------------------------------------------------
     def _inline_call(self, owner: str, call: cst.Call, target: str, replace: dict) -> list:
         nxt = self.p.init_target(owner, target)
         args_nodes = list(call.args) if target == "super" else list(call.args)[1:]
@@ -250,7 +237,7 @@ class Inliner(KeepDecisions, Rebuild):
             if a.star:
                 self.p.block(f"{short(owner)}.__init__ forwards *args/**kwargs to {short(nxt)}.__init__")
                 return []
-            v = a.value.visit(_Replace(replace))
+            v = a.value.visit(_ReplaceNames(replace))
             if a.keyword is not None:
                 args[a.keyword.value] = v
             elif i < len(names):
@@ -258,7 +245,7 @@ class Inliner(KeepDecisions, Rebuild):
         return self.inline(nxt, args)
 
 
-class _Replace(cst.CSTTransformer):
+class _ReplaceNames(cst.CSTTransformer):
     def __init__(self, replace: dict):
         self.replace = replace
 
@@ -273,7 +260,7 @@ def _simple(node) -> bool:
     return isinstance(node, cst.Name)
 
 
-def _kept_nodes(units: list[Unit]):
+def _kept_nodes(units: list[SliceUnit]):
     """CST pieces of kept code, without the parts of compounds that were dropped."""
     for u in units:
         if not u.keep:

@@ -1,18 +1,45 @@
 """Which units of a sliced ``__init__`` the direct-base inliner keeps (a fixpoint over names and attributes).
 
-Mixed into ``direct_base_inline.Inliner``; see ``direct_base_slice`` for the rules.
+See ``deadinit.fixes.direct_base.slice`` for the rules.  Problems block the rewrite
+(``ClassPlan.block``); side effects that are dropped are listed in the result.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import libcst as cst
 
 from deadinit.analysis.reach import short
-from deadinit.fixes.direct_base.slice import SliceInput, Unit, is_check_block, walk
+from deadinit.fixes.direct_base.class_plan import ClassPlan
+from deadinit.fixes.direct_base.live import StayReads
+from deadinit.fixes.direct_base.slice import SliceInput, SliceUnit, is_check_block, walk
 
 
-class KeepDecisions:
-    def _decide(self, units: list[Unit], si: SliceInput, params: set, owner: str, path: str) -> None:
+@dataclass
+class InlineResult:
+    statements: list = field(default_factory=list)
+    globals_used: list = field(default_factory=list)  # (ModuleSource, name) pairs
+    attrs: set = field(default_factory=set)  # self attributes the kept code assigns
+    dropped_effects: list = field(default_factory=list)
+    dropped_attrs: set = field(default_factory=set)
+    self_reads: set = field(default_factory=set)  # self attributes / methods the kept code reads
+
+
+class KeepDecider:
+    """``stay``: what code that survives the rewrite reads; ``retained``: dotted names it
+    mentions; ``extra_attrs``: attributes set before the inlined code runs."""
+
+    def __init__(self, plan: ClassPlan, stay: StayReads | None, out: InlineResult, retained: set, extra_attrs: set):
+        self.p = plan
+        self.stay = stay
+        self.out = out
+        self.retained = retained
+        self.extra_attrs = extra_attrs
+        self.owner = ""
+
+    def decide(self, units: list[SliceUnit], si: SliceInput, params: set, owner: str, path: str) -> None:
+        self.owner = owner
         needed_names: set = set()
         needed_attrs: set = set()
         base_ranges = list(self.stay.kept_ranges) if self.stay is not None else []
@@ -45,7 +72,7 @@ class KeepDecisions:
         for u in walk(units):
             local_names |= u.defs
 
-        def ok(u: Unit) -> bool:
+        def ok(u: SliceUnit) -> bool:
             return (
                 (u.uses & local_names) <= defined
                 and u.self_reads <= (written | si.methods)
@@ -60,17 +87,17 @@ class KeepDecisions:
                         x.keep = True
             elif u.kind == "small" and u.role == "effect":
                 what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
+                where = f"{short(owner)}.__init__ line {u.line}"
                 if si.self_name in u.uses:
-                    self.p.block(f"{short(owner)}.__init__ line {u.line} passes self to another object: `{what}`")
+                    self.p.block(f"{where} passes self to another object: `{what}`")
                 elif self._needed(u.receiver):
-                    self.p.block(
-                        f"{short(owner)}.__init__ line {u.line} changes `{u.receiver}`, which code that stays reads: `{what}`"
-                    )
+                    self.p.block(f"{where} changes `{u.receiver}`, which code that stays reads: `{what}`")
                 else:
-                    self.out.dropped_effects.append(f"{short(owner)}.__init__ line {u.line}: `{what}`")
+                    self.out.dropped_effects.append(f"{where}: `{what}`")
             elif u.kind == "small" and u.role == "return" and u is not units[-1]:
                 self.p.block(
-                    f"{short(owner)}.__init__ returns early (line {u.line}): inlining would skip the subclass's own code"
+                    f"{short(owner)}.__init__ returns early (line {u.line}): "
+                    "inlining would skip the subclass's own code"
                 )
         declared = set()
         for u in walk(units):
@@ -78,25 +105,24 @@ class KeepDecisions:
                 declared |= u.defs
         for u in walk(units):
             if u.keep and u.defs & declared:
-                self.p.block(
-                    f"{short(owner)}.__init__ rebinds module global(s) {', '.join(sorted(u.defs & declared))} of its own module"
-                )
+                rebound = ", ".join(sorted(u.defs & declared))
+                self.p.block(f"{short(owner)}.__init__ rebinds module global(s) {rebound} of its own module")
 
-    def _stable(self, units: list[Unit], names: set, attrs: set) -> bool:
+    def _stable(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
         before = [u.keep for u in walk(units)]
         self._mark(units, names, attrs)
         return before == [u.keep for u in walk(units)]
 
-    def _effective(self, u: Unit, attrs: set) -> bool:
+    def _effective(self, u: SliceUnit, attrs: set) -> bool:
         if not u.eff:
             return False
         if self.stay is None:
             return True
-        if all(self.stay.overwritten(self._owner, u.line, u.col, a) for a in u.self_writes):
+        if all(self.stay.overwritten(self.owner, u.line, u.col, a) for a in u.self_writes):
             return False
         return self.stay.stays(u.self_writes, attrs)
 
-    def _mark(self, units: list[Unit], names: set, attrs: set) -> bool:
+    def _mark(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
         any_kept = False
         for u in units:
             if u.kind == "small":
@@ -125,5 +151,3 @@ class KeepDecisions:
             r == receiver or r.startswith(receiver + ".") or (receiver.startswith(r + ".") and r.count(".") >= 1)
             for r in self.retained
         )
-
-    # -- rebuilding ------------------------------------------------------------------

@@ -37,9 +37,7 @@ class StayReads:
         for qn in plan.dropped:
             m = index.classes[qn].methods.get("__init__")
             if m is not None:
-                self._init_ranges[index.file_of(qn).path] = self._init_ranges.get(index.file_of(qn).path, []) + [
-                    (m.line, m.end_line)
-                ]
+                self._init_ranges.setdefault(index.file_of(qn).path, []).append((m.line, m.end_line))
         self.kept_ranges: list = []  # (path, start, end) of statements the inliner keeps
         self.kept_pos: set = set()  # (owner, line, col) of units the inliner keeps
         self._cache: dict = {}

@@ -7,12 +7,12 @@ ancestors.  The rewrite (``rewrite_class``) then:
 1. changes the base that named the old parent to the suggested base;
 2. replaces ``super().__init__(...)`` by the dropped ancestors' ``__init__``
    statements that build what the class still needs, in order, parameters
-   substituted and literal branches folded (``direct_base_inline``), keeping the
+   substituted and literal branches folded (``direct_base.inline``), keeping the
    call of the new base's ``__init__`` where the last dropped ancestor made it;
 3. copies the helpers the class still reaches and the class attributes it reads;
-4. fixes the imports of the class's module (``direct_base_imports``).
+4. fixes the imports of the class's module (``direct_base.imports``).
 
-Nothing is written when a blocker is found (``direct_base_checks``): isinstance /
+Nothing is written when a blocker is found (``direct_base.checks``): isinstance /
 issubclass checks against a dropped class, side effects the class needs, names
 that cannot be resolved, ``*args/**kwargs`` forwarding, ``super()`` calls into a
 dropped class, or more copied lines than ``max_copy_lines``.  A class whose
@@ -22,119 +22,122 @@ nothing.  ``rewrite_class`` is pure (sources in, new source text out).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import libcst as cst
-
-from deadinit.analysis.reach import method_reads, short
-from deadinit.analysis.reuse import Reuse, compute_reuse
-from deadinit.fixes.direct_base.source import Sources
+from deadinit.analysis.reach import short
+from deadinit.analysis.reuse import compute_reuse
+from deadinit.fixes.direct_base.checks import verify
+from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES
+from deadinit.fixes.direct_base.rewrite import rewrite_class
+from deadinit.fixes.direct_base.source import ModuleSources
+from deadinit.model.fix import Change, FilePlan, Plan, Refusal
 
 STRATEGY = "direct-base"
-DEFAULT_MAX_COPY_LINES = 400
 
 
-@dataclass
-class Outcome:
-    cls: str
-    reuse: Reuse | None = None
-    path: str = ""
-    old: str = ""
-    new: str = ""
-    blockers: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    nothing_to_do: str = ""  # reason when the class is left alone on purpose
-    kept_attrs: list[str] = field(default_factory=list)
-    dropped_attrs: list[str] = field(default_factory=list)
-    copied_methods: list[tuple[str, int]] = field(default_factory=list)
-    copied_class_attrs: list[str] = field(default_factory=list)
-    dropped_effects: list[str] = field(default_factory=list)
-    copied_lines: int = 0
-    new_bases: list[str] = field(default_factory=list)
-    removed_bases: list[str] = field(default_factory=list)
-    regions: list[tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.blockers and not self.nothing_to_do and self.new != self.old
+def targets(result, options) -> list[str]:
+    if options.classes:
+        out = []
+        for want in options.classes:
+            hits = sorted(qn for qn in result.index.classes if qn == want or qn.endswith("." + want))
+            out += hits if hits else [want]
+        return list(dict.fromkeys(out))
+    flagged = {f.cls for f in result.findings if f.code == "DI003"}
+    if not any(f.code == "DI003" for f in list(result.findings) + list(result.suppressed)):
+        threshold = getattr(options.settings, "di003_threshold", 0.25)
+        for an in result.analyses:
+            r = compute_reuse(result.index, result.analyzer, an.cls, threshold, an=an)
+            if r is not None and r.flagged:
+                flagged.add(an.cls)
+    return sorted(flagged)
 
 
-class ClassPlan:
-    """What the inliner and the checks need to know about one class being re-based."""
-
-    def __init__(self, index, analyzer, cls: str, reuse: Reuse, sources: Sources, self_name: str = "self"):
-        self.index = index
-        self.analyzer = analyzer
-        self.cls = cls
-        self.reuse = reuse
-        self.dropped = list(reuse.dropped)
-        self.mro = index.mro(cls) or [cls]
-        self.sources = sources
-        self.self_name = self_name
-        self.blockers: list[str] = []
-        self.new_mro = [cls] + [q for q in self.mro[1:] if q not in self.dropped]
-
-    def block(self, reason: str) -> None:
-        if reason not in self.blockers:
-            self.blockers.append(reason)
-
-    def init_target(self, owner: str, target: str) -> str | None:
-        """Class whose ``__init__`` a ``super().__init__`` / ``P.__init__(self)`` in ``owner`` runs."""
-        if target == "super":
-            r = self.index.resolve_method(self.mro, "__init__", after=owner)
-        else:
-            qn = self.index.resolve(self.index.class_module[owner], target)
-            if qn is None or qn not in self.mro:
-                return None
-            r = self.index.resolve_method(self.mro[self.mro.index(qn) :], "__init__")
-        return r[0] if r else None
-
-    def method_names(self) -> set:
-        names = set()
-        for qn in self.mro:
-            names |= set(self.index.classes[qn].methods)
-        return names
-
-    def method_reads(self, name: str) -> set:
-        r = self.index.resolve_method(self.mro, name)
-        if r is None:
-            return set()
-        return set(method_reads(self.index, self.mro, [r], "called").reads)
+def max_copy_lines(options) -> int:
+    for obj in (options, getattr(options, "settings", None)):
+        v = getattr(obj, "max_copy_lines", None) or getattr(obj, "direct_base_max_lines", None)
+        if v:
+            return int(v)
+    return DEFAULT_MAX_COPY_LINES
 
 
-def plan(result, options) -> object:
-    from deadinit.fixes.direct_base.plan import make_plan
+def plan(result, options) -> Plan:
+    out_plan = Plan()
+    sources = ModuleSources(result.index)
+    settings = getattr(result.analyzer, "settings", None) or options.settings
+    touched: set = set()
+    for cls in targets(result, options):
+        cid = f"{STRATEGY}:{cls}"
+        if cid in getattr(options, "exclude", ()):
+            continue
+        out = rewrite_class(result, cls, max_copy_lines(options), sources)
+        r = out.reuse
+        parent = r.parent if r is not None else ""
+        if out.nothing_to_do:
+            out_plan.refusals.append(Refusal(cls, parent, [], out.nothing_to_do, [], "not-fixable"))
+            continue
+        if out.blockers:
+            out_plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(out.blockers), [], "refused"))
+            continue
+        if out.path in touched:
+            out_plan.refusals.append(
+                Refusal(
+                    cls, parent, [], f"another class of {out.path} is re-based in this run: run again", [], "refused"
+                )
+            )
+            continue
+        problems = verify(result, out, settings, findings=False)
+        if problems:
+            out_plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(problems), [], "unsafe-rewrite"))
+            continue
+        touched.add(out.path)
+        keys = [
+            f.key
+            for f in list(result.findings) + list(result.unsure)
+            if f.cls == cls and f.code in ("DI001", "DI002", "DI003")
+        ]
+        out_plan.files.append(FilePlan(out.path, out.old.encode(), out.new.encode(), out.regions, [cid]))
+        own = _own_attrs(result.index, cls)
+        allocations = {a.attr for a in r.attrs if a.allocation}
+        out_plan.changes.append(
+            Change(
+                id=cid,
+                strategy=STRATEGY,
+                cls=cls,
+                file=out.path,
+                findings=keys,
+                attributes=[a for a in out.dropped_attrs if a not in own],
+                overwritten=[a for a in out.dropped_attrs if a in own],
+                files=[out.path],
+                parents=list(r.dropped),
+                estimated_bytes=r.dead_bytes,
+                unknown_sizes=sum(1 for a in r.dead_allocations if a.bytes is None),
+                reads=[a for a in out.kept_attrs if a in allocations],
+                new_bases=out.new_bases,
+                removed_bases=out.removed_bases,
+                notes=notes(out),
+            )
+        )
+    return out_plan
 
-    return make_plan(result, options)
+
+def notes(out) -> list[str]:
+    r = out.reuse
+    base = "object" if r.suggestion == "object" else short(r.suggestion)
+    lines = [
+        f"base {short(r.parent)} -> {base}",
+        f"new_bases: {', '.join(out.new_bases) or 'object'}; removed_bases: {', '.join(out.removed_bases)}",
+        f"copied {out.copied_lines} lines",
+    ]
+    if out.copied_methods:
+        lines.append("helpers copied: " + ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods))
+    if out.copied_class_attrs:
+        lines.append("class attributes copied: " + ", ".join(out.copied_class_attrs))
+    lines += [f"dropped side effect: {e}" for e in out.dropped_effects]
+    return lines
 
 
-def rewrite_class(
-    result, cls: str, max_copy_lines: int = DEFAULT_MAX_COPY_LINES, sources: Sources | None = None, force: bool = False
-) -> Outcome:
-    """Rewrite ``cls`` onto its suggested base; pure: returns the new text of its module."""
-    from deadinit.fixes.direct_base.build import build_rewrite
-
-    index, analyzer = result.index, result.analyzer
-    out = Outcome(cls)
-    if cls not in index.classes:
-        out.blockers.append(f"unknown class {cls}")
-        return out
-    an = analyzer.analyse(cls)
-    threshold = getattr(getattr(analyzer, "settings", None), "di003_threshold", 0.25)
-    r = compute_reuse(index, analyzer, cls, threshold, an=an)
-    out.reuse = r
-    if r is None or an is None:
-        out.nothing_to_do = f"{short(cls)} runs no ancestor __init__ of the project: nothing to re-base"
-        return out
-    if not r.dead_allocations and not force:
-        out.nothing_to_do = f"nothing that {short(r.parent)}.__init__ builds is dead for {short(cls)}"
-        return out
-    sources = sources or Sources(index)
-    p = ClassPlan(index, analyzer, cls, r, sources)
-    build_rewrite(p, an, out, max_copy_lines)
-    out.blockers = list(dict.fromkeys(out.blockers + p.blockers))
+def _own_attrs(index, cls: str) -> set:
+    """Attributes the class sets itself (its ``__init__``, its methods)."""
+    k = index.classes[cls]
+    out = set(k.class_attrs)
+    for m in k.methods.values():
+        out |= {a for a, _l, _c in m.writes}
     return out
-
-
-def cst_lines(node) -> int:
-    return len(cst.Module([]).code_for_node(node).strip("\n").splitlines())

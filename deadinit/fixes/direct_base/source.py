@@ -1,12 +1,14 @@
-"""Parsed files for the direct-base rewrite: one parse per file, with positions and scopes."""
+"""Parsed modules for the direct-base rewrite: one parse per file, with positions and scopes."""
 
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
+from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import GlobalScope, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
+
+from deadinit.fixes.parsed import ParsedModule
 
 BUILTINS = set(dir(builtins)) | {
     "__name__",
@@ -25,22 +27,22 @@ BUILTINS = set(dir(builtins)) | {
 }
 
 
-@dataclass
-class Src:
-    path: str
-    module_name: str
-    is_package: bool
-    text: str
-    module: cst.Module
-    positions: dict = field(repr=False, default_factory=dict)
-    scopes: dict = field(repr=False, default_factory=dict)
+class ModuleSource(ParsedModule):
+    """A parsed module with its scopes (libcst ``ScopeProvider``) and where its classes are."""
+
+    def __init__(self, path: str, module_name: str, is_package: bool, text: str, module: cst.Module) -> None:
+        super().__init__(path, text, module)
+        self.module_name = module_name
+        self.is_package = is_package
+        self.text = text
+        self.scopes = dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
 
     def pos(self, node) -> tuple[int, int]:
-        p = self.positions.get(node)
+        p = self.adapter.pos.get(node)
         return (p.start.line, p.start.column) if p is not None else (0, 0)
 
     def end(self, node) -> int:
-        p = self.positions.get(node)
+        p = self.adapter.pos.get(node)
         return p.end.line if p is not None else 0
 
     def class_node(self, qualname: str) -> cst.ClassDef | None:
@@ -76,6 +78,18 @@ class Src:
             return "global"
         return "local"
 
+    @cached_property
+    def rebound_globals(self) -> set[str]:
+        """Names some function of the module declares ``global``."""
+        found: set[str] = set()
+
+        class V(cst.CSTVisitor):
+            def visit_Global(self, node: cst.Global) -> None:
+                found.update(n.name.value for n in node.names)
+
+        self.module.visit(V())
+        return found
+
     def global_scope(self) -> GlobalScope | None:
         for s in self.scopes.values():
             if isinstance(s, GlobalScope):
@@ -83,32 +97,26 @@ class Src:
         return None
 
 
-def parse(path: str, module_name: str, is_package: bool, text: str | None = None) -> Src:
+def parse(path: str, module_name: str, is_package: bool, text: str | None = None) -> ModuleSource:
     if text is None:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-    module = cst.parse_module(text)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    scopes = wrapper.resolve(ScopeProvider)
-    return Src(path, module_name, is_package, text, module, dict(positions), dict(scopes))
+    return ModuleSource(path, module_name, is_package, text, cst.parse_module(text))
 
 
-class Sources:
+class ModuleSources:
+    """The modules of a project's classes, each parsed once."""
+
     def __init__(self, index):
         self.index = index
-        self._by_path: dict[str, Src] = {}
+        self._by_path: dict[str, ModuleSource] = {}
 
-    def of_class(self, qualname: str) -> Src:
+    def of_class(self, qualname: str) -> ModuleSource:
         mod = self.index.class_module[qualname]
         s = self.index.modules[mod]
         return self.get(s.path, mod, s.is_package)
 
-    def of_module(self, module: str) -> Src:
-        s = self.index.modules[module]
-        return self.get(s.path, module, s.is_package)
-
-    def get(self, path: str, module_name: str, is_package: bool) -> Src:
+    def get(self, path: str, module_name: str, is_package: bool) -> ModuleSource:
         if path not in self._by_path:
             self._by_path[path] = parse(path, module_name, is_package)
         return self._by_path[path]
@@ -133,18 +141,3 @@ def undefined_names(text: str) -> list[tuple[str, int]]:
                 seen.add(key)
                 out.append(key)
     return sorted(out, key=lambda x: (x[1], x[0]))
-
-
-def rebound_globals(src: Src) -> set:
-    """Names some function of ``src`` declares ``global`` (cached on ``src``)."""
-    found = src.__dict__.get("_rebound")
-    if found is None:
-        found = set()
-
-        class V(cst.CSTVisitor):
-            def visit_Global(self, node: cst.Global) -> None:
-                found.update(n.name.value for n in node.names)
-
-        src.module.visit(V())
-        src.__dict__["_rebound"] = found
-    return found

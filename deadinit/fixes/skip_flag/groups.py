@@ -20,11 +20,13 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from deadinit.analysis.reach import method_reads, short
-from deadinit.fixes.skip_flag.live import solve
+from deadinit.fixes.init_units import IF, LINE, LOOP, InitUnit, walk_units
+from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
-from deadinit.fixes.skip_flag.source import Sources, module_reads_outside
-from deadinit.fixes.skip_flag.units import SIMPLE, _Reads, walk_units
+from deadinit.fixes.skip_flag.source import InitLocator, module_reads_outside
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.statements import loads
 
 
 @dataclass
@@ -52,11 +54,11 @@ class Group:
 
 
 class GroupBuilder:
-    def __init__(self, index, analyses: dict, sources: Sources, flag_re):
+    def __init__(self, index, analyses: dict, inits: InitLocator, flag_re):
         self.flag_re = flag_re  # compiled pattern of flag names (``skip_init_\w+``)
         self.index = index
         self.analyses = analyses
-        self.src = sources
+        self.inits = inits
         self._closure: dict = {}
 
     def build(self, leaf: str, findings: list) -> Group:
@@ -81,7 +83,7 @@ class GroupBuilder:
             return f"{short(missing[0])}.__init__ is not on {short(g.leaf)}'s __init__ chain"
         g.path = inits[: max(inits.index(o) for o in g.dead) + 1]
         for i, cls in enumerate(g.path):
-            if self.src.init(cls) is None:
+            if self.inits.init(cls) is None:
                 return f"cannot locate {short(cls)}.__init__ in {self.index.file_of(cls).path}"
             if i == 0:
                 continue
@@ -93,7 +95,7 @@ class GroupBuilder:
                     f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
                     f"(line {st.line}): a flag cannot be threaded through it safely"
                 )
-            if self.src.super_call(caller, st.line) is None:
+            if self.inits.super_call(caller, st.line) is None:
                 return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
         for sub in sorted(self.index.all_subclasses(g.leaf)):
             mro = self.index.mro(sub) or []
@@ -105,7 +107,7 @@ class GroupBuilder:
                         f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
                         "wrong class"
                     )
-        top = self.src.init(g.path[-1])
+        top = self.inits.init(g.path[-1])
         if top.has_star():
             return (
                 f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
@@ -134,25 +136,27 @@ class GroupBuilder:
         g.guards = {o: gd for o, gd in g.guards.items() if g.dead.get(o)}
 
     def _owner(self, g: Group, an, owner: str, attrs: set, facts: dict, mro: list, conflicts: dict) -> Guard:
-        src = self.src.init(owner)
+        src = self.inits.init(owner)
         list_iters, keep = self._lists(g, owner, attrs, conflicts)
         aliases, moves = set(), {}
         for u in src.units if list_iters else ():
-            hit = set(u.reads_self) & set(list_iters)
-            if not hit or u.kind != SIMPLE:
+            hit = set(u.self_reads) & set(list_iters)
+            if not hit or u.kind not in WHOLE:
                 continue
             if alias_of(u, src.self_name) in hit:
                 aliases.add(id(u.node))
             elif movable(u, src.self_name):
-                dest, why = destination(self, g, an, owner, u, sorted(hit)[0], facts.get((owner, sorted(hit)[0])))
+                first = sorted(hit)[0]
+                dest, why = destination(
+                    self.inits, self.closure_of, mro, g, an, owner, u, first, facts.get((owner, first))
+                )
                 if dest is None:
-                    conflicts.setdefault((owner, sorted(hit)[0]), "kept by live work: " + why)
+                    conflicts.setdefault((owner, first), "kept by live work: " + why)
                 else:
                     moves[id(u.node)] = dest
-        sf = self.src.file(self.index.file_of(owner).path)
         globs = {n for u in walk_units(src.units) for n in u.globals_declared}
-        forbidden = module_reads_outside(sf, src.func, globs) if globs else set()
-        done = {id(u.node) for u in walk_units(src.units) if g.reuse and _guarded_by(u.node, g.reuse)}
+        forbidden = module_reads_outside(self.inits.file_of(owner), src, globs) if globs else set()
+        done = {id(u.node) for u in walk_units(src.units) if g.reuse and _guarded_by(u, g.reuse)}
         live = solve(src.units, attrs, keep, forbidden, done, set(moves))
         where = f"{short(owner)}.__init__"
         for a, ln in live.live_writes.items():
@@ -162,7 +166,7 @@ class GroupBuilder:
             )
         for u in live.live_units:
             built = tuple(u.self_assigns) + tuple(sorted(u.self_fills))
-            for name, ln in u.reads_self.items():
+            for name, ln in u.self_reads.items():
                 if id(u.node) in aliases and name in list_iters:
                     continue
                 for a in sorted(self.closure(mro, name) & attrs):
@@ -181,27 +185,25 @@ class GroupBuilder:
                         (owner, a),
                         f"{where} line {c.stmt.line} mixes building self.{a} with work that stays: it cannot be split",
                     )
-        return Guard("", live, set(attrs), list_iters, src.by_id, list(moves.values()))
+        return Guard("", live, set(attrs), list_iters, src.by_node, list(moves.values()))
 
     def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:
         """Lists a lower class fills element-wise: the loop iterable that gives their length."""
-        src = self.src.init(owner)
+        src = self.inits.init(owner)
         lower = g.path[: g.path.index(owner)]
-        items = {a for c in lower for u in walk_units(self.src.init(c).units) for a in u.self_items}
+        items = {a for c in lower for u in walk_units(self.inits.init(c).units) for a in u.self_items}
         assigned = {a for u in walk_units(src.units) for a in u.self_assigns}
         list_iters, keep = {}, set()
         for a in sorted(attrs & items & assigned):
-            it = _list_iter(src.units, a)
-            if it is None:
+            found = _list_iter(src.units, a)
+            if found is None:
                 conflicts[(owner, a)] = (
                     f"{short(lower[0])} fills self.{a}[...] element-wise, but the list "
                     f"{short(owner)}.__init__ builds has no length that can be reproduced"
                 )
                 continue
-            r = _Reads(src.self_name, 0)
-            it.visit(r)
-            list_iters[a] = it
-            keep |= r.names
+            list_iters[a], iterable = found
+            keep |= set(loads(iterable, src.self_name).names)
         return list_iters, keep
 
     def _chain_conflicts(self, g: Group, an, facts: dict, mro: list, conflicts: dict) -> None:
@@ -241,53 +243,48 @@ class GroupBuilder:
         return out
 
 
-def _list_iter(units, attr: str) -> cst.BaseExpression | None:
-    """The iterable of the loop (or comprehension) that builds ``self.attr`` with one element per item."""
+def _list_iter(units: list[InitUnit], attr: str) -> tuple[cst.BaseExpression, sx.Expr] | None:
+    """The iterable (libcst and syntax) of the loop or comprehension that builds ``self.attr``
+    with one element per item."""
     for u in walk_units(units):
-        node = u.node
-        if isinstance(node, cst.For) and node.orelse is None and u.blocks and not _jumps(node.body):
+        node, st = u.node, u.statements[0].stmt
+        loop = u.kind == LOOP and isinstance(node, cst.For) and isinstance(st, sx.For) and not st.orelse
+        if loop and u.blocks and not _jumps(st.body):  # type: ignore[attr-defined]
             body = u.blocks[0]
-            top = sum(v.appends.count(attr) for v in body if v.kind == SIMPLE)
-            nested = sum(w.appends.count(attr) for v in body if v.kind != SIMPLE for w in walk_units([v]))
+            top = sum(v.appends.count(attr) for v in body if v.kind in WHOLE)
+            nested = sum(w.appends.count(attr) for v in body if v.kind not in WHOLE for w in walk_units([v]))
             if top == 1 and nested == 0:
-                return node.iter
-        if u.kind == SIMPLE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
-            small = node.body[0]
-            value = getattr(small, "value", None)
-            if isinstance(value, cst.ListComp) and value.for_in.inner_for_in is None and not value.for_in.ifs:
-                return value.for_in.iter
+                return node.iter, st.iter  # type: ignore[attr-defined]
+        if u.kind == LINE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
+            value = getattr(st, "value", None)
+            if (
+                isinstance(value, sx.Comprehension)
+                and value.shape == "list"
+                and len(value.generators) == 1
+                and not value.generators[0].ifs
+            ):
+                return node.body[0].value.for_in.iter, value.generators[0].iter  # type: ignore[attr-defined]
     return None
 
 
-def _guarded_by(node, flag: str) -> bool:
+def _guarded_by(u: InitUnit, flag: str) -> bool:
     """``if not <flag>:``: a block the flag already guards (left as it is)."""
-    t = getattr(node, "test", None) if isinstance(node, cst.If) else None
+    test = u.statements[0].stmt.test if u.kind == IF else None  # type: ignore[attr-defined]
     return (
-        isinstance(t, cst.UnaryOperation)
-        and isinstance(t.operator, cst.Not)
-        and isinstance(t.expression, cst.Name)
-        and t.expression.value == flag
+        isinstance(test, sx.UnaryOp)
+        and test.op == "not"
+        and isinstance(test.operand, sx.Name)
+        and test.operand.id == flag
     )
 
 
-def _jumps(node) -> bool:
-    found = []
-
-    class V(cst.CSTVisitor):
-        def visit_Break(self, n) -> None:
-            found.append(n)
-
-        def visit_Continue(self, n) -> None:
-            found.append(n)
-
-        def visit_For(self, n) -> bool:
-            return False
-
-        def visit_While(self, n) -> bool:
-            return False
-
-        def visit_FunctionDef(self, n) -> bool:
-            return False
-
-    node.visit(V())
-    return bool(found)
+def _jumps(body: sx.Body) -> bool:
+    """A ``break`` or ``continue`` of this loop (not of a loop or function nested in it)."""
+    stack: list[sx.Node] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.Simple) and n.what in ("break", "continue"):
+            return True
+        if not isinstance(n, (sx.For, sx.While, sx.FunctionDef)):
+            stack.extend(n.children())
+    return False

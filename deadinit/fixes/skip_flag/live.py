@@ -17,7 +17,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from deadinit.fixes.skip_flag.units import COMPOUND, OPAQUE, SIMPLE, Unit, walk_units
+from deadinit.fixes.init_units import DEF, IF, LINE, LOOP, TRY, InitUnit, walk_units
+
+WHOLE = (LINE, DEF)  # units guarded as one statement
+SPLITTABLE = (IF, LOOP, TRY)  # guarded whole, or inside their blocks
+# ``with`` (a context manager has effects) and statements without rules are never guarded
+# as a whole; only the body of a ``with`` can be guarded
 
 
 @dataclass
@@ -42,7 +47,7 @@ class Liveness:
 
 
 def solve(
-    units: list[Unit],
+    units: list[InitUnit],
     dead_attrs: Iterable[str],
     keep_names: Iterable[str] = (),
     forbidden_globals: set | None = None,
@@ -60,7 +65,7 @@ def solve(
     dead_attrs = set(dead_attrs)
     all_names = set()
     for u in walk_units(units):
-        all_names |= u.names_written | u.globals_declared
+        all_names |= u.names_bound | u.globals_declared
     cand = all_names - set(keep_names) - (forbidden_globals or set())
     while True:
         live = _Pass(dead_attrs, cand, done or set(), forced or set())
@@ -88,36 +93,36 @@ class _Pass:
         self.writes: dict = {}
         self._memo: dict = {}
 
-    def inner_dead(self, u: Unit) -> bool:
+    def inner_dead(self, u: InitUnit) -> bool:
         """Dead when it is part of a dead compound (``pass`` and ``global`` allowed)."""
         key = id(u.node)
         if key in self._memo:
             return self._memo[key]
         ok = (
-            u.kind != OPAQUE
-            and not u.other_writes
+            u.kind in WHOLE + SPLITTABLE
+            and not u.untracked_writes
             and set(u.self_assigns) <= self.D
             and u.self_fills <= self.D
-            and u.names_written <= self.L
+            and u.names_bound <= self.L
             and u.globals_declared <= self.L
         )
-        if ok and u.kind == COMPOUND:
+        if ok and u.kind in SPLITTABLE:
             ok = all(self.inner_dead(v) for b in u.blocks for v in b)
         self._memo[key] = ok
         return ok
 
-    def dead_whole(self, u: Unit) -> bool:
+    def dead_whole(self, u: InitUnit) -> bool:
         if id(u.node) in self.forced:
             return True
         if not u.can_wrap or not self.inner_dead(u):
             return False
         return any(
-            v.weight > 0 and (v.self_assigns or v.self_fills or v.names_written)
+            v.weight > 0 and (v.self_assigns or v.self_fills or v.names_bound)
             for v in walk_units([u])
-            if v.kind == SIMPLE
+            if v.kind in WHOLE
         )
 
-    def block(self, units: list[Unit]) -> bool:
+    def block(self, units: list[InitUnit]) -> bool:
         """Visit a block; True when some unit in it is guarded."""
         any_dead = False
         for u in units:
@@ -138,10 +143,10 @@ class _Pass:
                     any_dead = True
         return any_dead
 
-    def _live(self, u: Unit) -> None:
+    def _live(self, u: InitUnit) -> None:
         self.units.append(u)
-        self.names |= u.reads_names
-        for a, ln in u.reads_self.items():
+        self.names |= u.names_read
+        for a, ln in u.self_reads.items():
             self.reads.setdefault(a, (ln, tuple(u.self_assigns) + tuple(sorted(u.self_fills))))
         for a in list(u.self_assigns) + sorted(u.self_fills):
             if a in self.D:

@@ -23,53 +23,68 @@ parent skips building (its list becomes ``[None for _ in <same iterable>]``):
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 
 import libcst as cst
 
 from deadinit.analysis.reach import short
-from deadinit.fixes.skip_flag.units import SIMPLE, Unit, walk_units
+from deadinit.fixes.init_units import LINE, InitUnit, walk_units
+from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.exprs import self_attr
 
 _BUILTINS = set(dir(builtins))
 
 
-def alias_of(u: Unit, self_name: str) -> str | None:
-    """X when the unit is exactly ``self.Y = self.X``."""
-    node = u.node
-    if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1):
+def _single_assignment(u: InitUnit) -> sx.Assign | sx.AnnAssign | None:
+    """The statement of a line that holds one assignment and nothing else."""
+    if u.kind != LINE or not isinstance(u.node, cst.SimpleStatementLine) or len(u.statements) != 1:
         return None
-    small = node.body[0]
-    if isinstance(small, (cst.Assign, cst.AnnAssign)) and len(u.self_assigns) == 1 and not u.other_writes:
-        v = small.value
-        if isinstance(v, cst.Attribute) and isinstance(v.value, cst.Name) and v.value.value == self_name:
-            return v.attr.value
-    return None
+    st = u.statements[0].stmt
+    return st if isinstance(st, (sx.Assign, sx.AnnAssign)) else None
 
 
-def movable(u: Unit, self_name: str) -> bool:
-    node = u.node
+def alias_of(u: InitUnit, self_name: str) -> str | None:
+    """X when the unit is exactly ``self.Y = self.X``."""
+    st = _single_assignment(u)
+    if st is None or len(u.self_assigns) != 1 or u.untracked_writes:
+        return None
+    return self_attr(st.value, self_name)
+
+
+def movable(u: InitUnit, self_name: str) -> bool:
     return (
-        u.kind == SIMPLE
-        and isinstance(node, cst.SimpleStatementLine)
-        and len(node.body) == 1
-        and isinstance(node.body[0], (cst.Assign, cst.AnnAssign))
+        _single_assignment(u) is not None
         and bool(u.self_assigns)
         and not u.self_fills
-        and not u.other_writes
-        and not u.names_written
-        and u.reads_names <= {self_name} | _BUILTINS
+        and not u.untracked_writes
+        and not u.names_bound
+        and u.names_read <= {self_name} | _BUILTINS
     )
 
 
-def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[tuple | None, str | None]:
-    """((class, statement to insert after, code), None) or (None, why it cannot move)."""
-    src = builder.src.init(owner)
+def destination(
+    inits: InitLocator,
+    reads_closure: Callable[[list, set], set],
+    mro: list,
+    g,
+    an,
+    owner: str,
+    u: InitUnit,
+    attr: str,
+    fact,
+) -> tuple[tuple | None, str | None]:
+    """((class, statement to insert after, code), None) or (None, why it cannot move).
+
+    ``reads_closure(mro, names)``: the attributes reading ``names`` reads, through methods."""
+    src = inits.init(owner)
     why = f"{short(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + ", ".join(
         f"self.{y}" for y in u.self_assigns
     )
     killer = fact.killer if fact is not None else None
     if killer is None or killer.owner not in g.path[: g.path.index(owner)]:
         return None, why + ", and no subclass refills the list"
-    dest = builder.src.init(killer.owner)
+    dest = inits.init(killer.owner)
     if dest.self_name != src.self_name:
         return None, why + f", and {short(killer.owner)}.__init__ names self differently"
     after = next((v for v in dest.units if v.start <= killer.stmt.line <= v.end), None)
@@ -80,9 +95,8 @@ def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[t
     for v in walk_units(src.units):
         if v is u:
             later = True
-        elif later and (ys & set(v.reads_self) or ys & (set(v.self_assigns) | v.self_fills)):
+        elif later and (ys & set(v.self_reads) or ys & (set(v.self_assigns) | v.self_fills)):
             return None, why + f", which line {v.start} uses before the subclass refills the list"
-    mro = builder.index.mro(g.leaf) or [g.leaf]
     events = [c for c in an.chain.stmts if c.active is not False]
     last_own = max((i for i, c in enumerate(events) if c.owner == owner), default=-1)
     for c in events[last_own + 1 :]:
@@ -90,7 +104,7 @@ def destination(builder, g, an, owner: str, u: Unit, attr: str, fact) -> tuple[t
             break
         if c.owner == owner:
             continue
-        if ys & builder.closure_of(mro, c.stmt.reads) or c.stmt.attr in ys:
+        if ys & reads_closure(mro, c.stmt.reads) or c.stmt.attr in ys:
             return None, why + f", which {short(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled"
     line = u.node.with_changes(
         leading_lines=[

@@ -30,7 +30,7 @@ so the subclass's element-wise assignment still works and the list keeps its len
 **Not fixed, with the reason**: findings the engine marks ``fix_safety == "none"``
 (an overwritten value that a live attribute was built from: ``extra["kept_by"]``),
 unsafe ones without ``--unsafe-fixes``, and attributes kept work still needs (see
-``skip_flag_groups``), a chain that forwards ``*args/**kwargs``, a subclass with no
+``skip_flag.groups``), a chain that forwards ``*args/**kwargs``, a subclass with no
 ``__init__`` of its own.
 """
 
@@ -44,7 +44,7 @@ from deadinit.analysis.reach import short
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.layout import line_limit
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
-from deadinit.fixes.skip_flag.source import Sources
+from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 
@@ -66,7 +66,7 @@ class _Planner:
         self.o = options
         self.index = result.index
         self.analyses = {an.cls: an for an in result.analyses}
-        self.sources = Sources(self.index)
+        self.inits = InitLocator(self.index)
         tpl = options.settings.flag_name_template
         self.flag_re = re.compile(re.escape(tpl).replace(re.escape("{name}"), r"\w+"))
         self.plan = Plan()
@@ -88,7 +88,7 @@ class _Planner:
                 self.refuse(f, unsafe_reason(f), "unsafe")
             else:
                 cands.setdefault(f.cls, []).append(f)
-        builder = GroupBuilder(self.index, self.analyses, self.sources, self.flag_re)
+        builder = GroupBuilder(self.index, self.analyses, self.inits, self.flag_re)
         groups = []
         for leaf in sorted(cands):
             g = builder.build(leaf, cands[leaf])
@@ -127,8 +127,8 @@ class _Planner:
             other = taken.get((c, name))
             if other is not None and other != g.signature():
                 return False
-            src = self.sources.init(c)
-            written = {n for u in src.by_id.values() for n in u.names_written}
+            src = self.inits.init(c)
+            written = {n for u in src.walk() for n in u.names_bound}
             if other is None and (name in src.params() or name in written):
                 return False
         return True
@@ -139,7 +139,7 @@ class _Planner:
 
         def edit(cls: str) -> FunctionEdit:
             if cls not in edits:
-                edits[cls] = FunctionEdit(cls, self.sources.init(cls).self_name)
+                edits[cls] = FunctionEdit(cls, self.inits.init(cls).self_name)
             return edits[cls]
 
         self._owners: dict = {}
@@ -161,14 +161,14 @@ class _Planner:
             for i, cls in enumerate(g.path):
                 e = edit(cls)
                 self._owners.setdefault(cls, set()).add(g.id)
-                if i > 0 and g.flag not in self.sources.init(cls).params() and g.flag not in e.add_params:
+                if i > 0 and g.flag not in self.inits.init(cls).params() and g.flag not in e.add_params:
                     e.add_params.append(g.flag)
                 if i + 1 < len(g.path):
-                    _, st, env = an.chain.calls[g.path[i + 1]]
+                    _, st, _env = an.chain.calls[g.path[i + 1]]
                     value = "True" if i == 0 else g.flag
                     passed = g.flag in {k for k, _ in st.kwargs}
                     if not passed and all(k != g.flag for k, _ in e.call_kwargs):
-                        e.call_node = self.sources.super_call(cls, st.line)
+                        e.call_node = self.inits.super_call(cls, st.line)
                         e.call_kwargs.append((g.flag, value))
         return edits
 
@@ -180,18 +180,20 @@ class _Planner:
         self._touched: set = set()
         self._files: dict = {}
         for path, es in sorted(by_file.items()):
-            sf = self.sources.file(path)
+            sf = self.inits.file(path)
             repl, regions, ids = {}, [], set()
             for e in es:
-                src = self.sources.init(e.cls)
-                new, regs = rewrite_function(src.func, e, sf.pos, line_limit(sf.data), sf.module.default_indent)
+                src = self.inits.init(e.cls)
+                new, regs = rewrite_function(
+                    src.func, e, sf.code_range, line_limit(sf.source), sf.module.default_indent
+                )
                 repl[id(src.func)] = new
                 regions += regs
                 ids |= self._owners.get(e.cls, set())
-            new_module = sf.module.visit(_Replace(repl))
-            if new_module.bytes == sf.data:
+            new_module = sf.module.visit(_ReplaceFunctions(repl))
+            if new_module.bytes == sf.source:
                 continue
-            self.plan.files.append(FilePlan(path, sf.data, new_module.bytes, sorted(regions), sorted(ids)))
+            self.plan.files.append(FilePlan(path, sf.source, new_module.bytes, sorted(regions), sorted(ids)))
             self._touched |= ids
             for i in ids:
                 self._files.setdefault(i, set()).add(path)
@@ -226,24 +228,24 @@ class _Planner:
         ]
         notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
         return Change(
-            g.id,
-            STRATEGY,
-            g.leaf,
-            self.index.file_of(g.leaf).path,
-            unread,
-            [f.key for f in fixed],
-            over,
-            sorted(self._files.get(g.id, ())),
-            g.flag,
-            [c for c in g.path[1:]],
-            sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
-            sum(1 for s in sizes if s is None),
-            reads,
-            notes,
+            id=g.id,
+            strategy=STRATEGY,
+            cls=g.leaf,
+            file=self.index.file_of(g.leaf).path,
+            attributes=unread,
+            findings=[f.key for f in fixed],
+            overwritten=over,
+            files=sorted(self._files.get(g.id, ())),
+            flag=g.flag,
+            parents=list(g.path[1:]),
+            estimated_bytes=sum(s for s in sizes if s) or (0 if any(s is not None for s in sizes) else None),
+            unknown_sizes=sum(1 for s in sizes if s is None),
+            reads=reads,
+            notes=notes,
         )
 
 
-class _Replace(cst.CSTTransformer):
+class _ReplaceFunctions(cst.CSTTransformer):
     def __init__(self, repl: dict):
         self.repl = repl
 

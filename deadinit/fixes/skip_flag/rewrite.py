@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from deadinit.fixes.init_units import walk_units
 from deadinit.fixes.skip_flag.layout import fit_call, fit_params
 from deadinit.fixes.skip_flag.live import Liveness
-from deadinit.fixes.skip_flag.units import walk_units
 
 
 @dataclass
@@ -25,7 +25,7 @@ class Guard:
     live: Liveness
     attrs: set
     list_iters: dict = field(default_factory=dict)  # attr -> iterable node of the loop that builds it
-    units: dict = field(default_factory=dict)  # id(node) -> Unit, for the else branch
+    units: dict = field(default_factory=dict)  # id(node) -> InitUnit, for the else branch
     moves: list = field(default_factory=list)  # (class, statement to insert after, statement) for the subclass
 
 
@@ -168,7 +168,7 @@ def _append(elements: list, new) -> list:
     else:
         template = prev.comma if prev is not None else None
     elements[-1] = last
-    return _with_comma_after(elements, len(elements) - 1, template) + [new]
+    return [*_with_comma_after(elements, len(elements) - 1, template), new]
 
 
 def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
@@ -185,8 +185,8 @@ def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
         before = kw[-1] if kw else (star if star is not None else params.params[-1])
         new = new.with_changes(comma=before.comma)
         if star is None:
-            return params.with_changes(params=list(params.params) + [new])
-        return params.with_changes(kwonly_params=kw + [new])
+            return params.with_changes(params=[*params.params, new])
+        return params.with_changes(kwonly_params=[*kw, new])
     if kw:
         return params.with_changes(kwonly_params=_append(kw, new))
     if star is not None:
@@ -210,7 +210,7 @@ def add_kwarg(call: cst.Call, flag: str, value: str) -> cst.Call:
             if before is not None and isinstance(before.comma, cst.Comma)
             else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
         )
-        return call.with_changes(args=args[:-1] + [new, args[-1]])
+        return call.with_changes(args=[*args[:-1], new, args[-1]])
     return call.with_changes(args=_append(args, new))
 
 

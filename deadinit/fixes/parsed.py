@@ -1,0 +1,57 @@
+"""One parsed file for a rewrite: its libcst module, positions, syntax tree and ``__init__`` bodies.
+
+Both strategies edit libcst nodes and ask the semantic model about them: the libcst
+adapter gives the positions (one ``PositionProvider`` pass) and, converted once, the
+syntax tree whose statements map back to the libcst statements they came from.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from deadinit.fixes.init_units import InitBody, init_body
+from deadinit.frontends.cst_adapter import CstAdapter
+from deadinit.semantics import syntax as sx
+
+
+class ParsedModule:
+    def __init__(self, path: str, source: bytes | str, module: cst.Module) -> None:
+        self.path = path
+        self.source = source  # as read: bytes for skip-flag, text for direct-base
+        self.module = module
+        self.adapter = CstAdapter(module)
+        self._inits: dict[int, InitBody] = {}
+
+    def code_range(self, node: cst.CSTNode) -> CodeRange:
+        return self.adapter.pos[node]  # type: ignore[index]
+
+    @cached_property
+    def syntax(self) -> sx.Module:
+        return self.adapter.convert()
+
+    @cached_property
+    def _syntax_of(self) -> dict[int, sx.Stmt]:
+        """id(libcst statement) -> the syntax statement made from it."""
+        out: dict[int, sx.Stmt] = {}
+        stack: list[sx.Node] = [self.syntax]
+        while stack:
+            n = stack.pop()
+            origin = self.adapter.origins.get(id(n))
+            if isinstance(n, sx.Stmt) and origin is not None:
+                out.setdefault(id(origin), n)
+            stack.extend(n.children())
+        return out
+
+    def syntax_of(self, node: cst.CSTNode) -> sx.Stmt | None:
+        return self._syntax_of.get(id(node))
+
+    def init_body(self, func: cst.FunctionDef) -> InitBody:
+        """The units of ``func``, a function defined in this module."""
+        if id(func) not in self._inits:
+            syntax = self.syntax_of(func)
+            assert isinstance(syntax, sx.FunctionDef), f"{self.path}: no syntax for {func.name.value}"
+            self._inits[id(func)] = init_body(func, syntax, self.adapter)
+        return self._inits[id(func)]
