@@ -99,7 +99,7 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dic
     params = [p for p in method.params if p.kind in ("normal",)]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
-    for p, a in zip(params, call.args):
+    for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):
         star = [p for p in method.params if p.kind == "star"]

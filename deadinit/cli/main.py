@@ -160,7 +160,7 @@ def main() -> None:
     show_default=True,
     help="Colour output; auto respects NO_COLOR and whether output is a terminal.",
 )
-@speed_options  # issue 6
+@speed_options
 def check(
     paths,
     fmt,
@@ -188,10 +188,10 @@ def check(
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
     """
     if not no_cache:  # in case a file changed: a process that loads the summarisers meanwhile
-        from deadinit.runtime.helper import prestart
+        from deadinit.runtime.helper import prestart  # noqa: PLC0415 - multiprocessing: only for a cached check
 
         prestart()
-    from deadinit.cli.check import CheckOptions, run
+    from deadinit.cli.check import CheckOptions, run  # noqa: PLC0415 - after the fork, and only for check
 
     sys.exit(
         run(

@@ -9,6 +9,7 @@ source order; module names of imports as ``Attribute`` chains with positions.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 
 from deadinit.semantics import syntax as sx
@@ -202,11 +203,11 @@ class AstAdapter:
         defaults: list[ast.expr | None] = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
         out = [
             self.param(p, d, "", "posonly" if i < len(a.posonlyargs) else "normal")
-            for i, (p, d) in enumerate(zip(pos, defaults))
+            for i, (p, d) in enumerate(zip(pos, defaults, strict=True))
         ]
         if a.vararg is not None:
             out.append(self.param(a.vararg, None, "*", "normal"))
-        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
         if a.kwarg is not None:
             out.append(self.param(a.kwarg, None, "**", "normal"))
         return tuple(out)
@@ -250,7 +251,7 @@ class AstAdapter:
             return self.sequence(n, at)
         if t is ast.Dict:
             items = []
-            for k, v in zip(n.keys, n.values):
+            for k, v in zip(n.keys, n.values, strict=True):
                 val = e(v)
                 if k is None:
                     line, col = self._before(v.lineno, v.col_offset, "**")
@@ -313,7 +314,7 @@ class AstAdapter:
 
     def _unparen(self, n: ast.expr, at: tuple[int, int, int], elts: tuple = ()) -> tuple[int, int, int]:
         """libcst leaves a tuple's or generator's own parentheses out of its extent; CPython keeps them."""
-        line, col, end = at
+        line, col, _ = at
         if self.src.char(line, col) != "(":
             return at
         if type(n) is ast.Tuple and elts:
@@ -424,8 +425,6 @@ class AstAdapter:
         return starts[line - 1] + col
 
     def _position(self, offset: int) -> tuple[int, int]:
-        import bisect
-
         starts = self.__dict__["_starts"]
         i = bisect.bisect_right(starts, offset)
         return i, offset - starts[i - 1]

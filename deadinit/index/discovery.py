@@ -140,56 +140,72 @@ def discover(
         if not p.is_dir():
             out.errors.append((raw, "not a regular file or directory"))
             continue
-        visited_dirs: set[str] = set()
-        modules = _Modules(root_paths)
-        onerror = lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))  # noqa: E731
-        for dirpath, dirnames, filenames, links in _walk(str(p), onerror):
-            real = os.path.realpath(dirpath)
-            if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
-                if _is_loop(dirpath):
-                    out.errors.append((dirpath, "symbolic link loop, skipped"))
-                dirnames[:] = []
-                continue
-            visited_dirs.add(real)
-            skip = _folder_filter(excluded, dirpath)
-            keep = []
-            for d in sorted(dirnames):
-                if d in _SKIP_DIRS or d.endswith(".egg-info"):
-                    continue
-                if skip is not None and skip(d, True):
-                    continue
-                if d in links:
-                    full = os.path.join(dirpath, d)
-                    why = _link_escapes(full, given)
-                    if why is None and _is_loop(full):
-                        why = "symbolic link loop, skipped"
-                    if why:
-                        out.errors.append((full, why))
-                        continue
-                keep.append(d)
-            dirnames[:] = keep
-            for fn in sorted(filenames):
-                if not fn.endswith(".py"):
-                    continue
-                if skip is not None and skip(fn, False):
-                    continue
-                full = os.path.join(dirpath, fn)
-                if fn in links:
-                    why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
-                    if why:
-                        out.errors.append((full, why))
-                        continue
-                    _add(out, seen, Path(full), root_paths, max_bytes)
-                else:  # not a link: its real path is its folder's real path joined with its name
-                    _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
-            # directories named like x.py are listed as directories by the walk: report them
-            for d in keep:
-                if d.endswith(".py"):
-                    out.errors.append(
-                        (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
-                    )
+        _discover_folder(out, seen, raw, given, root_paths, excluded, max_bytes)
     out.files.sort(key=lambda f: f.path)
     return out
+
+
+def _discover_folder(
+    out: Discovery,
+    seen: set[str],
+    raw: str,
+    given: list[str],
+    root_paths: tuple[Path, ...],
+    excluded: Callable[[str, bool], bool] | None,
+    max_bytes: int | None,
+) -> None:
+    """Add the Python files under the folder ``raw`` (one of ``discover``'s paths) to ``out``."""
+    visited_dirs: set[str] = set()
+    modules = _Modules(root_paths)
+
+    def onerror(e: OSError) -> None:
+        out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))
+
+    for dirpath, dirnames, filenames, links in _walk(str(Path(raw)), onerror):
+        real = os.path.realpath(dirpath)
+        if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
+            if _is_loop(dirpath):
+                out.errors.append((dirpath, "symbolic link loop, skipped"))
+            dirnames[:] = []
+            continue
+        visited_dirs.add(real)
+        skip = _folder_filter(excluded, dirpath)
+        keep = []
+        for d in sorted(dirnames):
+            if d in _SKIP_DIRS or d.endswith(".egg-info"):
+                continue
+            if skip is not None and skip(d, True):
+                continue
+            if d in links:
+                full = os.path.join(dirpath, d)
+                why = _link_escapes(full, given)
+                if why is None and _is_loop(full):
+                    why = "symbolic link loop, skipped"
+                if why:
+                    out.errors.append((full, why))
+                    continue
+            keep.append(d)
+        dirnames[:] = keep
+        for fn in sorted(filenames):
+            if not fn.endswith(".py"):
+                continue
+            if skip is not None and skip(fn, False):
+                continue
+            full = os.path.join(dirpath, fn)
+            if fn in links:
+                why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
+                if why:
+                    out.errors.append((full, why))
+                    continue
+                _add(out, seen, Path(full), root_paths, max_bytes)
+            else:  # not a link: its real path is its folder's real path joined with its name
+                _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
+        # directories named like x.py are listed as directories by the walk: report them
+        for d in keep:
+            if d.endswith(".py"):
+                out.errors.append(
+                    (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
+                )
 
 
 def _walk(top: str, onerror):

@@ -15,7 +15,7 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
     for qn in sorted(index.classes):
         cls = index.classes[qn]
         path = index.file_of(qn).path
-        for b, text in zip(cls.bases, cls.base_text):
+        for b, text in zip(cls.bases, cls.base_text, strict=True):
             mod = index.class_module[qn]
             if (
                 b is not None
@@ -35,7 +35,7 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
         cycle = _cycle(index, qn)
         if cycle:
             reported.update(cycle)
-            names = " -> ".join(c.rsplit(".", 1)[-1] for c in cycle + [cycle[0]])
+            names = " -> ".join(c.rsplit(".", 1)[-1] for c in [*cycle, cycle[0]])
             out.append(f"{path}: line {cls.line}: class {cls.name} inherits from itself ({names}); not analysed")
         else:
             out.append(
@@ -58,5 +58,5 @@ def _cycle(index: ProjectIndex, start: str) -> list[str]:
                 return path
             if b.name not in seen:
                 seen.add(b.name)
-                stack.append((b.name, path + [b.name]))
+                stack.append((b.name, [*path, b.name]))
     return []

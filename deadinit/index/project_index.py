@@ -135,7 +135,7 @@ class ProjectIndex:
         cls = self.classes[qualname]
         module = self.class_module[qualname]
         out = []
-        for b, text in zip(cls.bases, cls.base_text):
+        for b, text in zip(cls.bases, cls.base_text, strict=True):
             if b is None:
                 out.append(Base("opaque", text))
                 continue

@@ -211,7 +211,7 @@ class SummaryBuilder:
         bases: list[str | None] = []
         texts: list[str] = []
         keywords: list[str] = []
-        for a, text in zip(node.bases, node.texts):
+        for a, text in zip(node.bases, node.texts, strict=True):
             if a.keyword is not None or a.star == "**":
                 keywords.append(f"{a.keyword}={text}" if a.keyword is not None else f"**{text}")
             else:

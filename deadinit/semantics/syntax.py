@@ -15,7 +15,7 @@ Only what the model reads is kept: operators as short strings, identifiers as
 
 from __future__ import annotations
 
-from typing import Any, Union
+from typing import Any
 
 
 class Node:
@@ -758,4 +758,4 @@ class Module(Node):
         return self.body
 
 
-Target = Union[Name, Attribute, Subscript, Sequence, Starred]
+Target = Name | Attribute | Subscript | Sequence | Starred
