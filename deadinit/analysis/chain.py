@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import InitStmt, MethodSummary
-from deadinit.semantics.exprs import certainly_not_none
+from deadinit.model.summary import Expr, InitStmt, MethodSummary
+from deadinit.semantics.exprs import NOTNONE, certainly_not_none
+from deadinit.semantics.exprs import UNKNOWN as UNKNOWN  # the fixes read it from here
 
-UNKNOWN = ("?",)
-NOTNONE = ("notnone",)
+Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
 
 
 @dataclass
@@ -24,7 +24,7 @@ class ChainStmt:
     owner: str  # class whose __init__ holds the statement
     path: str
     active: bool | None  # True definite, None maybe, False never
-    env: dict = field(default_factory=dict, repr=False)
+    env: Env = field(default_factory=dict, repr=False)
     guards_hold: bool | None = None  # the guards alone (loops and returns aside)
 
     @property
@@ -38,23 +38,16 @@ class Chain:
     stmts: list[ChainStmt]
     inits: list[str]  # owners whose __init__ ran, in call order
     notes: list[str] = field(default_factory=list)
-    calls: dict = field(default_factory=dict)  # owner -> (caller owner, InitStmt super_init, bound env)
+    # owner -> (caller owner, the caller's super_init statement, the bound parameters)
+    calls: dict[str, tuple[str, InitStmt, Env]] = field(default_factory=dict)
 
 
-def _truth(v) -> bool | None:
-    if v[0] == "const":
-        return bool(v[1])
-    if v == NOTNONE:
-        return None
-    return None
-
-
-def evaluate(cond: tuple, env: dict, self_env: dict) -> bool | None:
+def evaluate(cond: Expr, env: Env, self_env: Env) -> bool | None:
     """Tri-state truth of a condition under parameter bindings."""
     k = cond[0]
     if k == "not":
-        v = evaluate(cond[1], env, self_env)
-        return None if v is None else not v
+        inner = evaluate(cond[1], env, self_env)
+        return None if inner is None else not inner
     if k in ("and", "or"):
         a, b = evaluate(cond[1], env, self_env), evaluate(cond[2], env, self_env)
         if k == "and":
@@ -74,15 +67,15 @@ def evaluate(cond: tuple, env: dict, self_env: dict) -> bool | None:
             return None
         return r if k == "is_none" else not r
     if k in ("eq", "ne"):
-        a, b = value_of(cond[1], env, self_env), value_of(cond[2], env, self_env)
-        if a[0] == "const" and b[0] == "const":
-            return (a[1] == b[1]) if k == "eq" else (a[1] != b[1])
+        left, right = value_of(cond[1], env, self_env), value_of(cond[2], env, self_env)
+        if left[0] == "const" and right[0] == "const":
+            return bool(left[1] == right[1]) if k == "eq" else bool(left[1] != right[1])
         return None
     v = value_of(cond, env, self_env)
-    return _truth(v)
+    return bool(v[1]) if v[0] == "const" else None
 
 
-def value_of(e: tuple, env: dict, self_env: dict) -> tuple:
+def value_of(e: Expr, env: Env, self_env: Env) -> Expr:
     if e[0] == "const" or e == NOTNONE:
         return e
     if e[0] == "name":
@@ -94,8 +87,8 @@ def value_of(e: tuple, env: dict, self_env: dict) -> tuple:
     return UNKNOWN
 
 
-def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dict) -> dict:
-    env: dict = {}
+def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env) -> Env:
+    env: Env = {}
     params = [p for p in method.params if p.kind in ("normal",)]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
@@ -135,7 +128,17 @@ def init_chain(index: ProjectIndex, qualname: str) -> Chain:
     return chain
 
 
-def _walk(index, mro, owner, method, env, self_env, active, chain: Chain, depth: int) -> None:
+def _walk(
+    index: ProjectIndex,
+    mro: list[str],
+    owner: str,
+    method: MethodSummary,
+    env: Env,
+    self_env: Env,
+    active: bool | None,
+    chain: Chain,
+    depth: int,
+) -> None:
     if depth > 30 or method.init_flow is None or owner in chain.inits:
         return
     chain.inits.append(owner)
@@ -156,11 +159,12 @@ def _walk(index, mro, owner, method, env, self_env, active, chain: Chain, depth:
         chain.stmts.append(cs)
         if state is False:
             continue
-        if st.kind == "assign" and st.value is not None and st.value[0] in ("name", "const") and state is True:
-            self_env[st.attr] = value_of(st.value, env, self_env)
-        elif st.kind == "assign" and st.attr in self_env and state is not True:
-            self_env[st.attr] = UNKNOWN
-        if st.kind == "super_init":
+        if st.kind == "assign" and st.attr is not None:
+            if st.value is not None and st.value[0] in ("name", "const") and state is True:
+                self_env[st.attr] = value_of(st.value, env, self_env)
+            elif st.attr in self_env and state is not True:
+                self_env[st.attr] = UNKNOWN
+        if st.kind == "super_init" and st.target is not None:
             if st.target == "super":
                 nxt = index.resolve_method(mro, "__init__", after=owner)
             else:

@@ -17,10 +17,6 @@ class Reach:
     dynamic: list[tuple[str, str, str, int]] = field(default_factory=list)  # (owner, method, reason, line)
 
 
-def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:
-    return index.resolve_method(mro, name) is not None
-
-
 def method_reads(
     index: ProjectIndex, mro: list[str], start: list[tuple[str, MethodSummary]], why: str, reach: Reach | None = None
 ) -> Reach:

@@ -29,7 +29,10 @@ initialization to remove) and C has at least one non-stub override.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
 
@@ -82,7 +85,7 @@ class Reuse:
     threshold: float = 0.25
 
     # -- figures -------------------------------------------------------------
-    def _m(self, *status) -> list[MethodUse]:
+    def _m(self, *status: str) -> list[MethodUse]:
         return [m for m in self.methods if m.status in status]
 
     @property
@@ -149,12 +152,12 @@ class Reuse:
 
 
 # -- the computation ------------------------------------------------------------
-def _needed_owners(index: ProjectIndex, an, reach, cls: str) -> set[str]:
+def _needed_owners(reach: Reach, cls: str) -> set[str]:
     """Classes whose methods still run on ``cls`` (attributes and class attributes can move; behaviour stays)."""
     return {o for (o, _m) in reach.methods if o != cls}
 
 
-def with_init_calls(index: ProjectIndex, an, reach, cls: str):
+def with_init_calls(index: ProjectIndex, an: ClassAnalysis | None, reach: Reach, cls: str) -> Reach:
     """``reach`` plus the methods that ``__init__`` statements which still run call (``self.m(...)``)."""
     if an is None:
         return reach
@@ -166,7 +169,10 @@ def with_init_calls(index: ProjectIndex, an, reach, cls: str):
             names |= {a for a in c.stmt.reads if index.resolve_method(mro, a) is not None}
     out = Reach(reach.cls, mro, dict(reach.methods), dict(reach.reads), list(reach.dynamic))
     for name in sorted(names):
-        owner, m = index.resolve_method(mro, name)
+        resolved = index.resolve_method(mro, name)
+        if resolved is None:
+            continue
+        owner, m = resolved
         if (owner, name) not in out.methods:
             method_reads(index, mro, [(owner, m)], "called in __init__", out)
     return out
@@ -182,7 +188,12 @@ def suggest_base(index: ProjectIndex, cls: str, parent: str, needed: set[str]) -
 
 
 def compute_reuse(
-    index: ProjectIndex, analyzer, cls: str, threshold: float = 0.25, an=None, parent: str | None = None
+    index: ProjectIndex,
+    analyzer: Analyzer,
+    cls: str,
+    threshold: float = 0.25,
+    an: ClassAnalysis | None = None,
+    parent: str | None = None,
 ) -> Reuse | None:
     """The reuse table of ``cls`` against its first project base (or ``parent``)."""
     bases = [b.name for b in index.bases(cls) if b.kind == "class"]
@@ -196,7 +207,7 @@ def compute_reuse(
         an = analyzer.analyse(cls)
     reach = an.reach if an is not None else analyzer.reach_of(cls)
     reach = with_init_calls(index, an, reach, cls)
-    needed = _needed_owners(index, an, reach, cls)
+    needed = _needed_owners(reach, cls)
     suggestion = suggest_base(index, cls, parent, needed)
     kept = set(index.mro(suggestion) or [suggestion]) if suggestion != "object" else set()
     for other in bases:
@@ -213,7 +224,7 @@ def compute_reuse(
     return r
 
 
-def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
     for qn in r.dropped:
         for name, m in index.classes[qn].methods.items():
             if name == "__init__":
@@ -230,13 +241,13 @@ def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
             r.methods.append(MethodUse(qn, name, m.lines, status, why))
 
 
-def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
+def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis | None) -> None:
     if an is None:
         return
     events = [c for c in an.chain.stmts if c.active is not False]
     eff_ids = {id(events[i]) for i in an.effective if i < len(events)}
     facts = {(f.owner, f.attr): f for f in an.facts}
-    groups: dict[tuple[str, str], list] = {}
+    groups: dict[tuple[str, str], list[ChainStmt]] = {}
     for c in an.chain.stmts:
         if c.owner in r.dropped and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
@@ -265,7 +276,9 @@ def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
     r.dead_bytes = total_dead if any_size else None
 
 
-def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach, kept: set) -> None:
+def _class_attrs(
+    index: ProjectIndex, analyzer: Analyzer, r: Reuse, mro: list[str], reach: Reach, kept: set[str]
+) -> None:
     ext = analyzer.ext
     for qn in r.dropped:
         for name, line in index.classes[qn].class_attrs.items():
@@ -294,7 +307,7 @@ def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach,
             r.class_attrs.append(ClassAttrUse(qn, name, line, "read" if why else "unread", why or "no read found"))
 
 
-def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
     """``super().m()`` / ``Parent.m(self)`` in code that stays whose target is a dropped class."""
     for owner, name in reach.methods:
         if owner in r.dropped:
@@ -312,7 +325,7 @@ def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
                 r.super_into_dropped.append((f"{short(owner)}.{name}", f"{base}.{target}(self)", qn))
 
 
-def to_dict(r: Reuse) -> dict:
+def to_dict(r: Reuse) -> dict[str, Any]:
     """Plain JSON-able form of the table (findings' ``extra``, ``--format json``)."""
     return {
         "parent": r.parent,

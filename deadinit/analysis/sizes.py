@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import AllocInfo
+from deadinit.model.summary import AllocInfo, Expr
+
+Env = dict[str, Expr]  # a local name -> its value
+SelfValues = dict[str, tuple[Expr, str, Env]]  # self attribute -> (value, its module, the env it was bound in)
 
 DTYPE_BYTES = {
     "uint8": 1,
@@ -34,12 +37,12 @@ DTYPE_BYTES = {
 class Folder:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        self.env_defaults: dict[str, tuple] = {}
+        self.env_defaults: dict[str, Expr] = {}
         for s in index.modules.values():
             for k, v in s.env_defaults.items():
                 self.env_defaults.setdefault(k, v)
 
-    def fold(self, e, module: str, env: dict, self_vals: dict, depth: int = 0) -> int | None:
+    def fold(self, e: Expr | None, module: str, env: Env, self_vals: SelfValues, depth: int = 0) -> int | None:
         if e is None or depth > 20:
             return None
         k = e[0]
@@ -108,7 +111,7 @@ class Folder:
                 return self._constant(src, r.name, depth + 1)
         return None
 
-    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: dict, self_vals: dict) -> int | None:
+    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: Env, self_vals: SelfValues) -> int | None:
         if alloc is None:
             return None
         if alloc.kind in ("cached-buffer", "global-singleton"):
@@ -122,12 +125,15 @@ class Folder:
         fn = alloc.callee.rsplit(".", 1)[-1]
         shape = list(alloc.shape)
         if fn == "arange":
-            vals = [self.fold(x, module, env, self_vals) for x in shape[:3]]
-            if not vals or any(v is None for v in vals):
+            folded = [self.fold(x, module, env, self_vals) for x in shape[:3]]
+            vals = [v for v in folded if v is not None]
+            if not vals or len(vals) < len(folded):
                 return None
             start, end, step = (
                 (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
             )
+            if step == 0:  # torch refuses it
+                return None
             numel = max(0, -(-(end - start) // step))
             return numel * DTYPE_BYTES.get(alloc.dtype or "int64", 8)
         if fn == "full":

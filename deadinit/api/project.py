@@ -13,6 +13,11 @@ from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
 
 
+def path_filter(cfg: Config) -> PathFilter:
+    """Discovery's ``excluded`` hook for the configuration's include / exclude / .gitignore."""
+    return PathFilter(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
+
+
 def require_paths(paths: Iterable[str]) -> None:
     for p in paths:
         if not os.path.lexists(p):
@@ -47,9 +52,7 @@ def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery
 
     summarizer = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return run_check(
-            paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg), discovery=discovery
-        )
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), discovery=discovery)
     finally:
         if summarizer is not None:
             summarizer.close()
@@ -65,7 +68,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
     from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached check reads it
 
     s = cfg.settings
-    excluded = PathFilter.from_config(cfg)
+    excluded = path_filter(cfg)
     found = []
 
     def walk() -> tuple[list, list]:

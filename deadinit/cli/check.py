@@ -11,7 +11,6 @@ from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, f
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.speed_options import summarizer
 
-FORMATS = ("text", "json", "sarif", "github", "concise")
 HUMAN = ("text", "concise")
 
 

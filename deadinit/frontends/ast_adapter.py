@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from functools import cached_property
 
 from deadinit.semantics import syntax as sx
 
@@ -415,17 +416,16 @@ class AstAdapter:
         assert node is not None
         return node
 
+    @cached_property
+    def _line_starts(self) -> list[int]:
+        """The offset in the text where each line starts."""
+        return [0, *(m.end() for m in _NEWLINE.finditer(self.src.text))]
+
     def _offset(self, line: int, col: int) -> int:
-        starts = self.__dict__.get("_starts")
-        if starts is None:
-            starts = [0]
-            for m in _NEWLINE.finditer(self.src.text):
-                starts.append(m.end())
-            self._starts = starts
-        return starts[line - 1] + col
+        return self._line_starts[line - 1] + col
 
     def _position(self, offset: int) -> tuple[int, int]:
-        starts = self.__dict__["_starts"]
+        starts = self._line_starts
         i = bisect.bisect_right(starts, offset)
         return i, offset - starts[i - 1]
 

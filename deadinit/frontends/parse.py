@@ -26,7 +26,6 @@ from deadinit.model.summary import FileSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.summary_builder import SummaryBuilder
 
-ADAPTERS = ("ast", "cst")
 _DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
 _BIG_STACK = 256 * 1024 * 1024
 
@@ -64,10 +63,6 @@ def python_parse(source: bytes) -> tuple[ast.Module | None, Refusal | None]:
         return None, Refusal(f"syntax error{where}: {msg}", False)
     except ValueError as e:  # NUL bytes on older Pythons
         return None, Refusal(f"cannot parse: {_one_line(str(e))}", False)
-
-
-def python_refusal(source: bytes) -> Refusal | None:
-    return python_parse(source)[1]
 
 
 def _one_line(text: str) -> str:

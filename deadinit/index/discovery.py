@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +27,8 @@ _SKIP_DIRS = {
     "dist",
     ".eggs",
 }
+Skip = Callable[[str, bool], bool]  # (name or path, is_dir) -> leave it out
+Walk = Iterator[tuple[str, list[str], list[str], set[str]]]  # (folder, folders, files, links)
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
     return ".".join(parts), is_pkg
 
 
-_TOP_CACHE: dict = {}
+_TOP_CACHE: dict[str, Path | None] = {}
 
 
 def _package_top(d: Path) -> Path | None:
@@ -86,7 +88,7 @@ def _package_top(d: Path) -> Path | None:
     return best
 
 
-_HIGHEST: dict = {}
+_HIGHEST: dict[str, Path | None] = {}
 
 
 def _highest_package(d: Path) -> Path | None:
@@ -112,7 +114,7 @@ def _chain_ok(d: Path, top: Path) -> bool:
 def discover(
     paths: Iterable[str],
     roots: tuple[str, ...] = (),
-    excluded: Callable[[str, bool], bool] | None = None,
+    excluded: Skip | None = None,
     max_bytes: int | None = None,
 ) -> Discovery:
     """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config).
@@ -151,7 +153,7 @@ def _discover_folder(
     raw: str,
     given: list[str],
     root_paths: tuple[Path, ...],
-    excluded: Callable[[str, bool], bool] | None,
+    excluded: Skip | None,
     max_bytes: int | None,
 ) -> None:
     """Add the Python files under the folder ``raw`` (one of ``discover``'s paths) to ``out``."""
@@ -208,7 +210,7 @@ def _discover_folder(
                 )
 
 
-def _walk(top: str, onerror):
+def _walk(top: str, onerror: Callable[[OSError], None]) -> Walk:
     """``os.walk(top, followlinks=True)`` that also yields the names that are symbolic
     links (from the directory entries: no extra system call per name)."""
     try:
@@ -217,16 +219,18 @@ def _walk(top: str, onerror):
     except OSError as e:
         onerror(e)
         return
-    dirs, files, links = [], [], set()
-    for e in entries:
+    dirs: list[str] = []
+    files: list[str] = []
+    links: set[str] = set()
+    for entry in entries:
         try:
-            is_dir = e.is_dir()
+            is_dir = entry.is_dir()
         except OSError:
             is_dir = False
-        (dirs if is_dir else files).append(e.name)
+        (dirs if is_dir else files).append(entry.name)
         try:
-            if e.is_symlink():
-                links.add(e.name)
+            if entry.is_symlink():
+                links.add(entry.name)
         except OSError:
             pass
     yield top, dirs, files, links
@@ -234,14 +238,15 @@ def _walk(top: str, onerror):
         yield from _walk(os.path.join(top, d), onerror)
 
 
-def _folder_filter(excluded, dirpath: str):
+def _folder_filter(excluded: Skip | None, dirpath: str) -> Skip | None:
     """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does
     the per-folder work once (``in_folder``); any other callable gets the full path."""
     if excluded is None:
         return None
     in_folder = getattr(excluded, "in_folder", None)
     if in_folder is not None:
-        return in_folder(dirpath)
+        skip: Skip = in_folder(dirpath)
+        return skip
     return lambda name, is_dir: excluded(os.path.join(dirpath, name), is_dir)
 
 
@@ -251,7 +256,7 @@ class _Modules:
 
     _PROBE = "_deadinit_probe_"
 
-    def __init__(self, roots) -> None:
+    def __init__(self, roots: tuple[Path, ...]) -> None:
         self.roots = roots
         self.prefix: dict[str, str | None] = {}
 
@@ -302,12 +307,12 @@ def _link_escapes(path: str, given: list[str]) -> str | None:
     return "symbolic link to a path outside the analysed folders, skipped"
 
 
-def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: int | None = None) -> None:
+def _add(out: Discovery, seen: set[str], p: Path, roots: tuple[Path, ...], max_bytes: int | None = None) -> None:
     _add_plain(out, seen, str(p), os.path.realpath(p), module_name(p, roots), max_bytes)
 
 
 def _add_plain(
-    out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool], max_bytes: int | None
+    out: Discovery, seen: set[str], path: str, real: str, module: tuple[str, bool], max_bytes: int | None
 ) -> None:
     """Record one file (its real path and module known), or a note why it is skipped."""
     if real in seen:

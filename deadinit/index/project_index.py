@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
-from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
+from deadinit.model.summary import ClassSummary, FileSummary, Import, MethodSummary
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class ProjectIndex:
                     self.subclasses.setdefault(b.name, []).append(qn)
 
     # -- name resolution ---------------------------------------------------
-    def _abs_module(self, module: str, imp) -> str:
+    def _abs_module(self, module: str, imp: Import) -> str:
         if imp.level == 0:
             return imp.module
         summary = self.modules.get(module)
@@ -102,12 +103,12 @@ class ProjectIndex:
             return self._member(base, imp.name, depth + 1)
         for star in self._stars.get(module, []):
             base = self._abs_module(module, star)
-            r = self._member(base, name, depth + 1, allow_missing=True)
+            r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
         return None
 
-    def _member(self, module: str, name: str, depth: int, allow_missing: bool = False) -> tuple[str, str] | None:
+    def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
         if module in self.modules:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
@@ -119,14 +120,15 @@ class ProjectIndex:
 
     def _is_module(self, name: str) -> bool:
         """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
-        prefixes = self.__dict__.get("_module_prefixes")
-        if prefixes is None:
-            prefixes = set(self.modules)
-            for m in self.modules:
-                parts = m.split(".")
-                prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
-            self._module_prefixes = prefixes
-        return name in prefixes
+        return name in self._module_prefixes
+
+    @cached_property
+    def _module_prefixes(self) -> set[str]:
+        prefixes = set(self.modules)
+        for m in self.modules:
+            parts = m.split(".")
+            prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        return prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
@@ -221,7 +223,7 @@ class ProjectIndex:
 
     def external_bases(self, qualname: str) -> list[Base]:
         """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
-        out = []
+        out: list[Base] = []
         for c in self.mro(qualname) or [qualname]:
             out.extend(b for b in self.bases(c) if b.kind != "class")
         return out
@@ -241,7 +243,7 @@ class ProjectIndex:
 
     def is_subclass(self, a: str, b: str) -> bool:
         m = self.mro(a)
-        return bool(m) and b in m
+        return m is not None and b in m
 
     def all_subclasses(self, qualname: str) -> set[str]:
         out, stack = set(), [qualname]

@@ -10,12 +10,15 @@ adds a synthetic ``kill`` effect so that later stages see a definite overwrite.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from deadinit.model.summary import AllocInfo, InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.effects import Reads, filled_attr, init_call, reads_of, self_targets, target_names
 from deadinit.semantics.exprs import Expr, self_attr, to_expr
+
+Guards = tuple[Expr, ...]  # conditions an effect runs under
 
 STOP = "stop"
 
@@ -53,7 +56,7 @@ class InitFlattener:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
-    def _emit(self, kind: str, node: sx.Node, guards: tuple, in_loop: bool, **kw) -> InitStmt:
+    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         st = InitStmt(
             kind=kind,
             line=node.line,
@@ -68,7 +71,9 @@ class InitFlattener:
         self.out.append(st)
         return st
 
-    def _effect(self, node: sx.Node, r: Reads, guards: tuple, in_loop: bool, extra: frozenset = frozenset()) -> None:
+    def _effect(
+        self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
+    ) -> None:
         self._emit(
             "effect",
             node,
@@ -84,13 +89,13 @@ class InitFlattener:
         self._block(body, (), False)
         return self.out
 
-    def _block(self, body: sx.Body, guards: tuple, in_loop: bool) -> str | None:
+    def _block(self, body: sx.Body, guards: Guards, in_loop: bool) -> str | None:
         for st in body:
             if self._stmt(st, guards, in_loop) == STOP:
                 return STOP
         return None
 
-    def _stmt(self, st: sx.Stmt, guards: tuple, in_loop: bool) -> str | None:
+    def _stmt(self, st: sx.Stmt, guards: Guards, in_loop: bool) -> str | None:
         if isinstance(st, sx.If):
             return self._if(st, guards, in_loop)
         if isinstance(st, (sx.For, sx.While)):
@@ -132,7 +137,7 @@ class InitFlattener:
             return None
         return self._small(st, guards, in_loop)
 
-    def _if(self, st: sx.If, guards: tuple, in_loop: bool) -> str | None:
+    def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)
         self._emit("effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test)))))
         start = len(self.out)
@@ -161,7 +166,7 @@ class InitFlattener:
                 self._emit("kill", st, guards, in_loop, attr=attr)
         return None
 
-    def _small(self, st: sx.Stmt, guards: tuple, in_loop: bool) -> str | None:
+    def _small(self, st: sx.Stmt, guards: Guards, in_loop: bool) -> str | None:
         if isinstance(st, sx.Return):
             self._emit("return", st, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st)))))
             if guards or in_loop:
@@ -182,7 +187,7 @@ class InitFlattener:
             self._effect(st, r, guards, in_loop)
         return None
 
-    def _assign(self, st: sx.Assign | sx.AnnAssign | sx.AugAssign, guards: tuple, in_loop: bool) -> str | None:
+    def _assign(self, st: sx.Assign | sx.AnnAssign | sx.AugAssign, guards: Guards, in_loop: bool) -> str | None:
         value = st.value
         if value is None:  # a bare annotation
             return None
@@ -248,7 +253,7 @@ class InitFlattener:
         return None
 
     def _bind(
-        self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: tuple, in_loop: bool, aug: bool
+        self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: Guards, in_loop: bool, aug: bool
     ) -> None:
         old = self.locals.get(name)
         loc = _Local(reads=set(reads), alloc=alloc, value=vexpr)
@@ -260,7 +265,7 @@ class InitFlattener:
             loc.reads |= old.reads
         self.locals[name] = loc
 
-    def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> str | None:
+    def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:
         ic = init_call(call, self.self_name)
         if ic is not None:
             pos_args = tuple(to_expr(a.value, self.self_name) for a in ic.args if a.keyword is None and not a.star)
@@ -293,8 +298,8 @@ class InitFlattener:
                 alloc=alloc,
                 passes_self=bool(r.passes_self),
                 constructs=tuple(r.passes_self),
-                fill_kind=call.func.attr,
-            )  # type: ignore[union-attr]
+                fill_kind=cast(sx.Attribute, call.func).attr,
+            )
             return None
         self._effect(st, self._reads(call), guards, in_loop)
         return None

@@ -16,11 +16,12 @@ Idempotent: a mangled name no longer starts with two underscores.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from deadinit.model.summary import ClassSummary, FileSummary
 
 
-def private(name) -> bool:
+def private(name: object) -> bool:
     return isinstance(name, str) and name.startswith("__") and not name.endswith("__") and name[2:].isidentifier()
 
 
@@ -62,7 +63,7 @@ def _mangle_class(cls: ClassSummary) -> None:
     cls.attr_unknown = {mangled(k, n) for n in cls.attr_unknown}
 
 
-def _walk(v, k: str):
+def _walk(v: Any, k: str) -> Any:
     if isinstance(v, str):
         return mangled(k, v)
     if isinstance(v, tuple):

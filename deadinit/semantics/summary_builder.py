@@ -35,7 +35,8 @@ class _Function:
         self.method = method
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
-        self.pending: list[tuple] = []  # (attr, line, col, receiver text, receiver name, self attr)
+        # (attr, line, col, receiver text, receiver name, self attr)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.params: dict[str, int] = {}
 
 
@@ -314,7 +315,7 @@ class SummaryBuilder:
             return
         ctx = self.functions[-1] if self.functions else None
         if _capitalised(fn):
-            self_args: tuple = ()
+            self_args: tuple[int | str, ...] = ()
             if ctx is not None and ctx.self_name:
                 self_args = tuple(
                     a.keyword if a.keyword is not None else i
