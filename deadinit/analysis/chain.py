@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import Expr, InitStmt, MethodSummary
 from deadinit.semantics.exprs import NOTNONE, certainly_not_none
 from deadinit.semantics.exprs import UNKNOWN as UNKNOWN  # the fixes read it from here
@@ -89,20 +90,20 @@ def value_of(e: Expr, env: Env, self_env: Env) -> Expr:
 
 def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env) -> Env:
     env: Env = {}
-    params = [p for p in method.params if p.kind in ("normal",)]
+    params = [p for p in method.params if p.kind == ParamKind.NORMAL]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
     for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):
-        star = [p for p in method.params if p.kind == "star"]
+        star = [p for p in method.params if p.kind == ParamKind.STAR]
         if star:
             env[star[0].name] = UNKNOWN
     for name, a in call.kwargs:
         env[name] = value_of(a, caller_env, self_env)
     for p in method.params:
         if p.name not in env:
-            if p.kind in ("star", "dstar"):
+            if p.kind in (ParamKind.STAR, ParamKind.DSTAR):
                 env[p.name] = UNKNOWN
             elif p.default is not None:
                 env[p.name] = (
@@ -154,17 +155,17 @@ def _walk(
                 state = None
         guards_hold = state
         if state is not False and (st.in_loop or st.after_return) and state is True:
-            state = None if st.kind != "super_init" else True
+            state = None if st.kind != InitStmtKind.SUPER_INIT else True
         cs = ChainStmt(st, owner, path, state, env, guards_hold)
         chain.stmts.append(cs)
         if state is False:
             continue
-        if st.kind == "assign" and st.attr is not None:
+        if st.kind == InitStmtKind.ASSIGN and st.attr is not None:
             if st.value is not None and st.value[0] in ("name", "const") and state is True:
                 self_env[st.attr] = value_of(st.value, env, self_env)
             elif st.attr in self_env and state is not True:
                 self_env[st.attr] = UNKNOWN
-        if st.kind == "super_init" and st.target is not None:
+        if st.kind == InitStmtKind.SUPER_INIT and st.target is not None:
             if st.target == "super":
                 nxt = index.resolve_method(mro, "__init__", after=owner)
             else:

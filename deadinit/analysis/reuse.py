@@ -35,6 +35,16 @@ from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import (
+    AttrStatus,
+    AttrUseStatus,
+    BaseKind,
+    ClassAttrStatus,
+    InitStmtKind,
+    MethodStatus,
+)
+
+_BINDINGS = (InitStmtKind.ASSIGN, InitStmtKind.FILL)
 
 
 @dataclass
@@ -42,7 +52,7 @@ class MethodUse:
     owner: str
     name: str
     lines: int
-    status: str  # reused | overridden | dead | stub
+    status: MethodStatus
     why: str = ""
 
 
@@ -51,7 +61,7 @@ class AttrUse:
     owner: str
     attr: str
     kind: str  # allocation kind, or "plain"
-    status: str  # used | overwritten | dead | unused | skipped
+    status: AttrUseStatus
     line: int = 0
     why: str = ""
     bytes: int | None = None  # estimated size, for dead allocations
@@ -66,7 +76,7 @@ class ClassAttrUse:
     owner: str
     name: str
     line: int
-    status: str  # read | unread | overridden
+    status: ClassAttrStatus
     why: str = ""
 
 
@@ -85,28 +95,28 @@ class Reuse:
     threshold: float = 0.25
 
     # -- figures -------------------------------------------------------------
-    def _m(self, *status: str) -> list[MethodUse]:
+    def _m(self, *status: MethodStatus) -> list[MethodUse]:
         return [m for m in self.methods if m.status in status]
 
     @property
     def counted_methods(self) -> list[MethodUse]:
-        return self._m("reused", "overridden", "dead")
+        return self._m(MethodStatus.REUSED, MethodStatus.OVERRIDDEN, MethodStatus.DEAD)
 
     @property
     def reused_methods(self) -> list[MethodUse]:
-        return self._m("reused")
+        return self._m(MethodStatus.REUSED)
 
     @property
     def allocations(self) -> list[AttrUse]:
-        return [a for a in self.attrs if a.allocation and a.status != "skipped"]
+        return [a for a in self.attrs if a.allocation and a.status != AttrUseStatus.SKIPPED]
 
     @property
     def used_allocations(self) -> list[AttrUse]:
-        return [a for a in self.allocations if a.status == "used"]
+        return [a for a in self.allocations if a.status == AttrUseStatus.USED]
 
     @property
     def dead_allocations(self) -> list[AttrUse]:
-        return [a for a in self.allocations if a.status in ("dead", "overwritten")]
+        return [a for a in self.allocations if a.status in (AttrUseStatus.DEAD, AttrUseStatus.OVERWRITTEN)]
 
     @property
     def share(self) -> float:
@@ -120,7 +130,7 @@ class Reuse:
         return (
             self.share <= self.threshold
             and bool(self.dead_allocations)
-            and bool(self._m("overridden"))
+            and bool(self._m(MethodStatus.OVERRIDDEN))
             and not self.external_bases
         )
 
@@ -129,7 +139,7 @@ class Reuse:
     def move_attrs(self) -> list[str]:
         seen: list[str] = []
         for a in self.attrs:
-            if a.status == "used" and a.attr not in seen:
+            if a.status == AttrUseStatus.USED and a.attr not in seen:
                 seen.append(a.attr)
         return seen
 
@@ -139,7 +149,7 @@ class Reuse:
 
     @property
     def move_class_attrs(self) -> list[ClassAttrUse]:
-        return [c for c in self.class_attrs if c.status == "read"]
+        return [c for c in self.class_attrs if c.status == ClassAttrStatus.READ]
 
     def summary(self) -> str:
         cm = self.counted_methods
@@ -165,7 +175,7 @@ def with_init_calls(index: ProjectIndex, an: ClassAnalysis | None, reach: Reach,
     events = [c for c in an.chain.stmts if c.active is not False]
     names: set[str] = set()
     for i, c in enumerate(events):
-        if c.owner == cls or i in an.effective or (c.stmt.kind not in ("assign", "fill") and c.active is True):
+        if c.owner == cls or i in an.effective or (c.stmt.kind not in _BINDINGS and c.active is True):
             names |= {a for a in c.stmt.reads if index.resolve_method(mro, a) is not None}
     out = Reach(reach.cls, mro, dict(reach.methods), dict(reach.reads), list(reach.dynamic))
     for name in sorted(names):
@@ -196,7 +206,7 @@ def compute_reuse(
     parent: str | None = None,
 ) -> Reuse | None:
     """The reuse table of ``cls`` against its first project base (or ``parent``)."""
-    bases = [b.name for b in index.bases(cls) if b.kind == "class"]
+    bases = [b.name for b in index.bases(cls) if b.kind == BaseKind.CLASS]
     if not bases:
         return None
     parent = parent or bases[0]
@@ -216,7 +226,7 @@ def compute_reuse(
     dropped = [qn for qn in mro[1:] if qn not in kept]
     r = Reuse(cls, parent, suggestion, dropped, threshold=threshold)
     for qn in dropped:
-        r.external_bases += [b.name for b in index.bases(qn) if b.kind != "class"]
+        r.external_bases += [b.name for b in index.bases(qn) if b.kind != BaseKind.CLASS]
     _methods(index, r, mro, reach)
     _attrs(index, analyzer, r, an)
     _class_attrs(index, analyzer, r, mro, reach, kept)
@@ -231,13 +241,13 @@ def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> Non
                 continue
             res = index.resolve_method(mro, name)
             if m.is_stub:
-                status, why = "stub", "interface stub"
+                status, why = MethodStatus.STUB, "interface stub"
             elif res is not None and res[0] != qn:
-                status, why = "overridden", f"overridden by {short(res[0])}"
+                status, why = MethodStatus.OVERRIDDEN, f"overridden by {short(res[0])}"
             elif (qn, name) in reach.methods:
-                status, why = "reused", reach.methods[(qn, name)]
+                status, why = MethodStatus.REUSED, reach.methods[(qn, name)]
             else:
-                status, why = "dead", "not reachable on this class"
+                status, why = MethodStatus.DEAD, "not reachable on this class"
             r.methods.append(MethodUse(qn, name, m.lines, status, why))
 
 
@@ -249,7 +259,7 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
     facts = {(f.owner, f.attr): f for f in an.facts}
     groups: dict[tuple[str, str], list[ChainStmt]] = {}
     for c in an.chain.stmts:
-        if c.owner in r.dropped and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
+        if c.owner in r.dropped and c.stmt.kind in _BINDINGS and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
     total_dead = 0
     any_size = False
@@ -260,18 +270,19 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
         fact = facts.get((owner, attr))
         size = fact.estimated_bytes if fact is not None else None
         if fact is not None:
-            status = "overwritten" if fact.status == "overwritten" else "dead"
+            overwritten = fact.status == AttrStatus.OVERWRITTEN
+            status = AttrUseStatus.OVERWRITTEN if overwritten else AttrUseStatus.DEAD
             kind = fact.kind
             if fact.estimated_bytes is not None:
                 total_dead += fact.estimated_bytes
                 any_size = True
-            why = f"DI00{1 if status == 'overwritten' else 2}"
+            why = "DI001" if overwritten else "DI002"
         elif any(id(c) in eff_ids for c in stmts):
-            status, why = "used", an.read_why.get(attr, "used within the __init__ chain")
+            status, why = AttrUseStatus.USED, an.read_why.get(attr, "used within the __init__ chain")
         elif all(c.active is False for c in stmts):
-            status, why = "skipped", "never runs for this class"
+            status, why = AttrUseStatus.SKIPPED, "never runs for this class"
         else:
-            status, why = "unused", "nothing that counts reads it"
+            status, why = AttrUseStatus.UNUSED, "nothing that counts reads it"
         r.attrs.append(AttrUse(owner, attr, kind or "plain", status, line, why, size))
     r.dead_bytes = total_dead if any_size else None
 
@@ -288,7 +299,9 @@ def _class_attrs(
                 (c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn
             )
             if owner != qn:
-                r.class_attrs.append(ClassAttrUse(qn, name, line, "overridden", f"defined again by {short(owner)}"))
+                r.class_attrs.append(
+                    ClassAttrUse(qn, name, line, ClassAttrStatus.OVERRIDDEN, f"defined again by {short(owner)}")
+                )
                 continue
             why = ""
             if name in reach.reads:
@@ -304,7 +317,8 @@ def _class_attrs(
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):
                 why = "the new base defines it too: generic code reads it off any instance"
-            r.class_attrs.append(ClassAttrUse(qn, name, line, "read" if why else "unread", why or "no read found"))
+            status = ClassAttrStatus.READ if why else ClassAttrStatus.UNREAD
+            r.class_attrs.append(ClassAttrUse(qn, name, line, status, why or "no read found"))
 
 
 def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:

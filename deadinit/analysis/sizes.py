@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import AllocKind
 from deadinit.model.summary import AllocInfo, Expr
 
 Env = dict[str, Expr]  # a local name -> its value
@@ -114,13 +115,13 @@ class Folder:
     def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: Env, self_vals: SelfValues) -> int | None:
         if alloc is None:
             return None
-        if alloc.kind in ("cached-buffer", "global-singleton"):
+        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON):
             return self.alloc_bytes(alloc.element, module, env, self_vals)
-        if alloc.kind == "container":
+        if alloc.kind == AllocKind.CONTAINER:
             each = self.alloc_bytes(alloc.element, module, env, self_vals)
             n = self.fold(alloc.count, module, env, self_vals) if alloc.count is not None else None
             return each * n if each is not None and n is not None else None
-        if alloc.kind != "tensor":
+        if alloc.kind != AllocKind.TENSOR:
             return None
         fn = alloc.callee.rsplit(".", 1)[-1]
         shape = list(alloc.shape)

@@ -7,6 +7,7 @@ user learns why such a class is not analysed instead of meeting silence.
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import BaseKind
 
 
 def hierarchy_problems(index: ProjectIndex) -> list[str]:
@@ -29,7 +30,7 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
                 )
         if qn in reported or index.mro(qn) is not None:
             continue
-        parents = [b.name for b in index.bases(qn) if b.kind == "class"]
+        parents = [b.name for b in index.bases(qn) if b.kind == BaseKind.CLASS]
         if any(index.mro(p) is None and qn not in _cycle(index, p) for p in parents):
             continue  # an ancestor's own line explains it
         cycle = _cycle(index, qn)
@@ -52,7 +53,7 @@ def _cycle(index: ProjectIndex, start: str) -> list[str]:
     while stack:
         qn, path = stack.pop()
         for b in index.bases(qn):
-            if b.kind != "class":
+            if b.kind != BaseKind.CLASS:
                 continue
             if b.name == start:
                 return path

@@ -6,12 +6,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
+from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, FileSummary, Import, MethodSummary
 
 
 @dataclass(frozen=True)
 class Base:
-    kind: str  # "class" (project class) | "external" | "opaque"
+    kind: BaseKind
     name: str  # qualname for project classes, canonical dotted name otherwise
 
 
@@ -37,7 +38,7 @@ class ProjectIndex:
         self.subclasses: dict[str, list[str]] = {}
         for qn in self.classes:
             for b in self.bases(qn):
-                if b.kind == "class":
+                if b.kind == BaseKind.CLASS:
                     self.subclasses.setdefault(b.name, []).append(qn)
 
     # -- name resolution ---------------------------------------------------
@@ -139,7 +140,7 @@ class ProjectIndex:
         out = []
         for b, text in zip(cls.bases, cls.base_text, strict=True):
             if b is None:
-                out.append(Base("opaque", text))
+                out.append(Base(BaseKind.OPAQUE, text))
                 continue
             if b == "object":
                 continue
@@ -147,11 +148,11 @@ class ProjectIndex:
             if r == qualname:  # ``from m import X`` then ``class X(X)``: the base is the X bound before
                 r = self.resolve_shadowed(module, b)
             if r is not None and r != qualname:
-                out.append(Base("class", r))
+                out.append(Base(BaseKind.CLASS, r))
             elif r == qualname:
-                out.append(Base("opaque", text))  # inherits from itself through an alias
+                out.append(Base(BaseKind.OPAQUE, text))  # inherits from itself through an alias
             else:
-                out.append(Base("external", self.canonical(module, b)))
+                out.append(Base(BaseKind.EXTERNAL, self.canonical(module, b)))
         self._bases[qualname] = out
         return out
 
@@ -187,7 +188,7 @@ class ProjectIndex:
                 continue
             stack.append((q, True))
             for b in self.bases(q):
-                if b.kind == "class" and b.name not in seen and b.name not in self._mro:
+                if b.kind == BaseKind.CLASS and b.name not in seen and b.name not in self._mro:
                     seen.add(b.name)
                     stack.append((b.name, False))
         return order
@@ -196,12 +197,12 @@ class ProjectIndex:
         self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):
-            if b.kind == "class":
+            if b.kind == BaseKind.CLASS:
                 m = self.mro(b.name)
                 if m is None:
                     return None
                 seqs.append(list(m))
-        seqs.append([b.name for b in self.bases(qualname) if b.kind == "class"])
+        seqs.append([b.name for b in self.bases(qualname) if b.kind == BaseKind.CLASS])
         result = [qualname]
         while True:
             seqs = [s for s in seqs if s]
@@ -225,7 +226,7 @@ class ProjectIndex:
         """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
         out: list[Base] = []
         for c in self.mro(qualname) or [qualname]:
-            out.extend(b for b in self.bases(c) if b.kind != "class")
+            out.extend(b for b in self.bases(c) if b.kind != BaseKind.CLASS)
         return out
 
     def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
