@@ -68,9 +68,7 @@ def _run(o: CheckOptions) -> int:
 
     findings = list(result.findings)
     if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
-        from deadinit.rules.di100_unused_suppression import (  # noqa: PLC0415 - loads the analysis: a cached run has none
-            unused_suppressions,
-        )
+        from deadinit.rules.di100_unused_suppression import unused_suppressions  # noqa: PLC0415 - the analysis
 
         findings += unused_suppressions(result, cfg.settings)
     errors = list(result.errors)

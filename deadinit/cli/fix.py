@@ -147,7 +147,7 @@ def run(
     cache_dir=None,
     jobs=None,
 ) -> int:
-    from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst and the analysis: `deadinit --help` loads this module
+    from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
 
     err = make_console(color, stderr=True)
     targets = list(paths) or ["."]

@@ -47,7 +47,7 @@ def output_stream(output_file: str | None) -> Iterator[TextIO]:
     folder = os.path.dirname(os.path.abspath(output_file))
     try:
         os.makedirs(folder, exist_ok=True)
-        f = open(output_file, "w", encoding="utf-8")  # noqa: SIM115 - closed by the `with` below; only opening is a usage error
+        f = open(output_file, "w", encoding="utf-8")  # noqa: SIM115 - the `with` below closes it
     except OSError as e:
         raise UsageError(f"cannot write output file {output_file}: {e.strerror or e}") from None
     with f:
