@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from deadinit.model.kinds import RefusalKind
 from deadinit.model.settings import Settings
 
 
@@ -63,7 +64,7 @@ class Refusal:
     attributes: list[str]
     reason: str
     findings: list[str] = field(default_factory=list)
-    kind: str = "refused"  # not-fixable | unsafe | refused | unsafe-rewrite
+    kind: RefusalKind = RefusalKind.REFUSED
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
