@@ -1,4 +1,4 @@
-"""Check a `deadinit gpu-check` JSON result against issue 8's acceptance on sglang 0.5.20.
+"""Check a `deadinit gpu-check` JSON result against the GPU acceptance criteria on sglang 0.5.20.
 
     python bench/gpu_check_acceptance.py gpu_check.json
 
@@ -36,7 +36,8 @@ def fmt(b):
 
 
 def main(path: str) -> int:
-    data = json.load(open(path, encoding="utf-8"))
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
     labels = [t["label"] for t in data["trees"][1:]]
     validation = labels == ["unmodified"] or all(t["path"] == data["trees"][0]["path"] for t in data["trees"][1:])
     failures, lines = [], []
@@ -78,9 +79,10 @@ def main(path: str) -> int:
                 lines.append(f"INFO {name} [{label}] saved {fmt(saved)} MiB device, {fmt(pinned)} MiB pinned host")
             if name == "TRTLLMHAAttnBackend" and label == "direct-base" and rew.get("ok"):
                 mro = rew.get("mro", [])
+                bases = ", ".join(rew.get("bases", []))
                 need(
                     not any(q.endswith(".FlashInferAttnBackend") for q in mro),
-                    f"{name} [direct-base] no longer inherits FlashInferAttnBackend (bases: {', '.join(rew.get('bases', []))})",
+                    f"{name} [direct-base] no longer inherits FlashInferAttnBackend (bases: {bases})",
                 )
     print("\n".join(lines))
     print(f"acceptance: {'FAILED' if failures else 'passed'} ({len(failures)} failure(s))")

@@ -11,8 +11,8 @@
 #
 # It installs the wheels from .whl/ (bench/gpu_wheels.sh fetches them), builds the
 # trees, runs `python -m deadinit.gpu_check` on the five attention backends with
-# sgl_kernel and xgrammar stubbed where missing, checks the acceptance criteria of
-# issue 8 (bench/gpu_check_acceptance.py) and leaves in $OUT (default ./gpu-out):
+# sgl_kernel and xgrammar stubbed where missing, checks the GPU acceptance criteria
+# (bench/gpu_check_acceptance.py) and leaves in $OUT (default ./gpu-out):
 # command.txt, env.txt, trees.txt, gpu_check.json, gpu_check.txt, acceptance.txt.
 # Exit status: gpu-check's (1 when a rewritten class fails) or the acceptance check's.
 #

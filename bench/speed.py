@@ -1,4 +1,4 @@
-"""Speed of `deadinit check` against vulture and ruff on sglang (issue 6).  Run by hand:
+"""Speed of `deadinit check` against vulture and ruff on sglang.  Run by hand:
 
     ../shared/corpus/fetch-sglang 0.5.5 0.5.20 0.5.23
     python bench/speed.py [--repeat 3] [--jobs N] [--skip-scaling] [--skip-cold] [--json out.json]

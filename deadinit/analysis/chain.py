@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 
 from deadinit.analysis.conditions import NOTNONE, UNKNOWN, Facts, guard_state, value_of
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.model.kinds import ParamKind
+from deadinit.model.summary import Expr, InitStmt, MethodSummary
 from deadinit.semantics.exprs import certainly_not_none
 
 __all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "init_chain"]
+
+Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
 
 
 @dataclass
@@ -24,7 +27,7 @@ class ChainStmt:
     owner: str  # class whose __init__ holds the statement
     path: str
     active: bool | None  # True definite, None maybe, False never
-    env: dict = field(default_factory=dict, repr=False)
+    env: Env = field(default_factory=dict, repr=False)
     guards_hold: bool | None = None  # the guards alone (loops and returns aside)
     open_guards: tuple = ()  # the guards nothing decides, when ``active`` is None because of them
 
@@ -75,17 +78,17 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dic
     params = [p for p in method.params if p.kind in ("posonly", "normal")]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
-    for p, a in zip(params, call.args):
+    for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):
-        star = [p for p in method.params if p.kind == "star"]
+        star = [p for p in method.params if p.kind == ParamKind.STAR]
         if star:
             env[star[0].name] = UNKNOWN
     for name, a in call.kwargs:
         env[name] = value_of(a, caller_env, self_env)
     for p in method.params:
         if p.name not in env:
-            if p.kind in ("star", "dstar"):
+            if p.kind in (ParamKind.STAR, ParamKind.DSTAR):
                 env[p.name] = UNKNOWN
             elif p.default is not None:
                 env[p.name] = (

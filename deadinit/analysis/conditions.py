@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.semantics.exprs import certainly_not_none
-
-UNKNOWN = ("?",)
-NOTNONE = ("notnone",)
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
 
 
 @dataclass

@@ -19,7 +19,7 @@ from __future__ import annotations
 import builtins
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Access, TypeRef
+from deadinit.model.summary import Access, Construct, TypeRef
 
 _BUILTINS = set(dir(builtins))
 
@@ -31,7 +31,7 @@ class ExternalReads:
         for mod, s in index.modules.items():
             for a in s.accesses:
                 self.by_attr.setdefault(a.attr, []).append((a, mod))
-        self._sites: dict | None = None
+        self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
 
     def names(self) -> set[str]:
@@ -62,7 +62,7 @@ class ExternalReads:
             return self._attr_cache[key]
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
-        result: list | None = out
+        result: list[tuple[TypeRef, str]] | None = out
         declared = any(attr in self.index.classes[qn].attr_declared for qn in classes if qn in self.index.classes)
         for qn in classes:
             c = self.index.classes.get(qn)
@@ -117,7 +117,7 @@ class ExternalReads:
             kind, qn = self._ref_target(ref, mod)
             if kind == "unknown":
                 return True, f"receiver `{access.receiver}` is typed `{ref.dotted}`, which is not resolved"
-            if kind == "external":
+            if kind == "external" or qn is None:
                 continue
             if qn == cls or self.index.is_subclass(qn, cls):
                 return True, f"receiver `{access.receiver}` may hold {qn.rsplit('.', 1)[-1]}"

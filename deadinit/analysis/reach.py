@@ -19,10 +19,6 @@ class Reach:
     )  # (owner, method, reason, line, pattern)
 
 
-def is_method(index: ProjectIndex, mro: list[str], name: str) -> bool:
-    return index.resolve_method(mro, name) is not None
-
-
 def method_reads(
     index: ProjectIndex, mro: list[str], start: list[tuple[str, MethodSummary]], why: str, reach: Reach | None = None
 ) -> Reach:

@@ -29,9 +29,21 @@ initialization to remove) and C has at least one non-stub override.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import (
+    AttrUseStatus,
+    BaseKind,
+    ClassAttrStatus,
+    InitStmtKind,
+    MethodStatus,
+)
+
+_BINDINGS = (InitStmtKind.ASSIGN, InitStmtKind.FILL)
 
 
 @dataclass
@@ -39,7 +51,7 @@ class MethodUse:
     owner: str
     name: str
     lines: int
-    status: str  # reused | overridden | dead | stub
+    status: MethodStatus
     why: str = ""
 
 
@@ -48,7 +60,7 @@ class AttrUse:
     owner: str
     attr: str
     kind: str  # allocation kind, or "plain"
-    status: str  # used | overwritten | dead | unused | skipped
+    status: AttrUseStatus
     line: int = 0
     why: str = ""
     bytes: int | None = None  # estimated size, for dead allocations
@@ -63,7 +75,7 @@ class ClassAttrUse:
     owner: str
     name: str
     line: int
-    status: str  # read | unread | overridden
+    status: ClassAttrStatus
     why: str = ""
 
 
@@ -82,28 +94,28 @@ class Reuse:
     threshold: float = 0.25
 
     # -- figures -------------------------------------------------------------
-    def _m(self, *status) -> list[MethodUse]:
+    def _m(self, *status: MethodStatus) -> list[MethodUse]:
         return [m for m in self.methods if m.status in status]
 
     @property
     def counted_methods(self) -> list[MethodUse]:
-        return self._m("reused", "overridden", "dead")
+        return self._m(MethodStatus.REUSED, MethodStatus.OVERRIDDEN, MethodStatus.DEAD)
 
     @property
     def reused_methods(self) -> list[MethodUse]:
-        return self._m("reused")
+        return self._m(MethodStatus.REUSED)
 
     @property
     def allocations(self) -> list[AttrUse]:
-        return [a for a in self.attrs if a.allocation and a.status != "skipped"]
+        return [a for a in self.attrs if a.allocation and a.status != AttrUseStatus.SKIPPED]
 
     @property
     def used_allocations(self) -> list[AttrUse]:
-        return [a for a in self.allocations if a.status == "used"]
+        return [a for a in self.allocations if a.status == AttrUseStatus.USED]
 
     @property
     def dead_allocations(self) -> list[AttrUse]:
-        return [a for a in self.allocations if a.status in ("dead", "overwritten")]
+        return [a for a in self.allocations if a.status in (AttrUseStatus.DEAD, AttrUseStatus.OVERWRITTEN)]
 
     @property
     def share(self) -> float:
@@ -117,7 +129,7 @@ class Reuse:
         return (
             self.share <= self.threshold
             and bool(self.dead_allocations)
-            and bool(self._m("overridden"))
+            and bool(self._m(MethodStatus.OVERRIDDEN))
             and not self.external_bases
         )
 
@@ -126,7 +138,7 @@ class Reuse:
     def move_attrs(self) -> list[str]:
         seen: list[str] = []
         for a in self.attrs:
-            if a.status == "used" and a.attr not in seen:
+            if a.status == AttrUseStatus.USED and a.attr not in seen:
                 seen.append(a.attr)
         return seen
 
@@ -136,7 +148,7 @@ class Reuse:
 
     @property
     def move_class_attrs(self) -> list[ClassAttrUse]:
-        return [c for c in self.class_attrs if c.status == "read"]
+        return [c for c in self.class_attrs if c.status == ClassAttrStatus.READ]
 
     def summary(self) -> str:
         cm = self.counted_methods
@@ -149,12 +161,12 @@ class Reuse:
 
 
 # -- the computation ------------------------------------------------------------
-def _needed_owners(index: ProjectIndex, an, reach, cls: str) -> set[str]:
+def _needed_owners(reach: Reach, cls: str) -> set[str]:
     """Classes whose methods still run on ``cls`` (attributes and class attributes can move; behaviour stays)."""
     return {o for (o, _m) in reach.methods if o != cls}
 
 
-def with_init_calls(index: ProjectIndex, an, reach, cls: str):
+def with_init_calls(index: ProjectIndex, an: ClassAnalysis | None, reach: Reach, cls: str) -> Reach:
     """``reach`` plus the methods that ``__init__`` statements which still run call (``self.m(...)``)."""
     if an is None:
         return reach
@@ -162,11 +174,14 @@ def with_init_calls(index: ProjectIndex, an, reach, cls: str):
     events = [c for c in an.chain.stmts if c.active is not False]
     names: set[str] = set()
     for i, c in enumerate(events):
-        if c.owner == cls or i in an.effective or (c.stmt.kind not in ("assign", "fill") and c.active is True):
+        if c.owner == cls or i in an.effective or (c.stmt.kind not in _BINDINGS and c.active is True):
             names |= {a for a in c.stmt.reads if index.resolve_method(mro, a) is not None}
     out = Reach(reach.cls, mro, dict(reach.methods), dict(reach.reads), list(reach.dynamic))
     for name in sorted(names):
-        owner, m = index.resolve_method(mro, name)
+        resolved = index.resolve_method(mro, name)
+        if resolved is None:
+            continue
+        owner, m = resolved
         if (owner, name) not in out.methods:
             method_reads(index, mro, [(owner, m)], "called in __init__", out)
     return out
@@ -182,10 +197,15 @@ def suggest_base(index: ProjectIndex, cls: str, parent: str, needed: set[str]) -
 
 
 def compute_reuse(
-    index: ProjectIndex, analyzer, cls: str, threshold: float = 0.25, an=None, parent: str | None = None
+    index: ProjectIndex,
+    analyzer: Analyzer,
+    cls: str,
+    threshold: float = 0.25,
+    an: ClassAnalysis | None = None,
+    parent: str | None = None,
 ) -> Reuse | None:
     """The reuse table of ``cls`` against its first project base (or ``parent``)."""
-    bases = [b.name for b in index.bases(cls) if b.kind == "class"]
+    bases = [b.name for b in index.bases(cls) if b.kind == BaseKind.CLASS]
     if not bases:
         return None
     parent = parent or bases[0]
@@ -196,7 +216,7 @@ def compute_reuse(
         an = analyzer.analyse(cls)
     reach = an.reach if an is not None else analyzer.reach_of(cls)
     reach = with_init_calls(index, an, reach, cls)
-    needed = _needed_owners(index, an, reach, cls)
+    needed = _needed_owners(reach, cls)
     suggestion = suggest_base(index, cls, parent, needed)
     kept = set(index.mro(suggestion) or [suggestion]) if suggestion != "object" else set()
     for other in bases:
@@ -205,7 +225,7 @@ def compute_reuse(
     dropped = [qn for qn in mro[1:] if qn not in kept]
     r = Reuse(cls, parent, suggestion, dropped, threshold=threshold)
     for qn in dropped:
-        r.external_bases += [b.name for b in index.bases(qn) if b.kind != "class"]
+        r.external_bases += [b.name for b in index.bases(qn) if b.kind != BaseKind.CLASS]
     _methods(index, r, mro, reach)
     _attrs(index, analyzer, r, an)
     _class_attrs(index, analyzer, r, mro, reach, kept)
@@ -213,32 +233,32 @@ def compute_reuse(
     return r
 
 
-def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
     for qn in r.dropped:
         for name, m in index.classes[qn].methods.items():
             if name == "__init__":
                 continue
             res = index.resolve_method(mro, name)
             if m.is_stub:
-                status, why = "stub", "interface stub"
+                status, why = MethodStatus.STUB, "interface stub"
             elif res is not None and res[0] != qn:
-                status, why = "overridden", f"overridden by {short(res[0])}"
+                status, why = MethodStatus.OVERRIDDEN, f"overridden by {short(res[0])}"
             elif (qn, name) in reach.methods:
-                status, why = "reused", reach.methods[(qn, name)]
+                status, why = MethodStatus.REUSED, reach.methods[(qn, name)]
             else:
-                status, why = "dead", "not reachable on this class"
+                status, why = MethodStatus.DEAD, "not reachable on this class"
             r.methods.append(MethodUse(qn, name, m.lines, status, why))
 
 
-def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
+def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis | None) -> None:
     if an is None:
         return
     events = [c for c in an.chain.stmts if c.active is not False]
     eff_ids = {id(events[i]) for i in an.effective if i < len(events)}
     facts = {(f.owner, f.attr): f for f in an.facts}
-    groups: dict[tuple[str, str], list] = {}
+    groups: dict[tuple[str, str], list[ChainStmt]] = {}
     for c in an.chain.stmts:
-        if c.owner in r.dropped and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
+        if c.owner in r.dropped and c.stmt.kind in _BINDINGS and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
     total_dead = 0
     any_size = False
@@ -249,23 +269,25 @@ def _attrs(index: ProjectIndex, analyzer, r: Reuse, an) -> None:
         fact = facts.get((owner, attr))
         size = fact.estimated_bytes if fact is not None else None
         if fact is not None:
-            status = "overwritten" if fact.killer is not None else "dead"
+            status = AttrUseStatus.OVERWRITTEN if fact.killer is not None else AttrUseStatus.DEAD
             kind = fact.kind
             if fact.estimated_bytes is not None:
                 total_dead += fact.estimated_bytes
                 any_size = True
-            why = f"DI00{1 if status == 'overwritten' else 2}"
+            why = "DI001" if fact.killer is not None else "DI002"
         elif any(id(c) in eff_ids for c in stmts):
-            status, why = "used", an.read_why.get(attr, "used within the __init__ chain")
+            status, why = AttrUseStatus.USED, an.read_why.get(attr, "used within the __init__ chain")
         elif all(c.active is False for c in stmts):
-            status, why = "skipped", "never runs for this class"
+            status, why = AttrUseStatus.SKIPPED, "never runs for this class"
         else:
-            status, why = "unused", "nothing that counts reads it"
+            status, why = AttrUseStatus.UNUSED, "nothing that counts reads it"
         r.attrs.append(AttrUse(owner, attr, kind or "plain", status, line, why, size))
     r.dead_bytes = total_dead if any_size else None
 
 
-def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach, kept: set) -> None:
+def _class_attrs(
+    index: ProjectIndex, analyzer: Analyzer, r: Reuse, mro: list[str], reach: Reach, kept: set[str]
+) -> None:
     ext = analyzer.ext
     for qn in r.dropped:
         for name, line in index.classes[qn].class_attrs.items():
@@ -275,7 +297,9 @@ def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach,
                 (c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn
             )
             if owner != qn:
-                r.class_attrs.append(ClassAttrUse(qn, name, line, "overridden", f"defined again by {short(owner)}"))
+                r.class_attrs.append(
+                    ClassAttrUse(qn, name, line, ClassAttrStatus.OVERRIDDEN, f"defined again by {short(owner)}")
+                )
                 continue
             why = ""
             if name in reach.reads:
@@ -291,10 +315,11 @@ def _class_attrs(index: ProjectIndex, analyzer, r: Reuse, mro: list[str], reach,
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):
                 why = "the new base defines it too: generic code reads it off any instance"
-            r.class_attrs.append(ClassAttrUse(qn, name, line, "read" if why else "unread", why or "no read found"))
+            status = ClassAttrStatus.READ if why else ClassAttrStatus.UNREAD
+            r.class_attrs.append(ClassAttrUse(qn, name, line, status, why or "no read found"))
 
 
-def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
+def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
     """``super().m()`` / ``Parent.m(self)`` in code that stays whose target is a dropped class."""
     for owner, name in reach.methods:
         if owner in r.dropped:
@@ -312,7 +337,7 @@ def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach) -> None:
                 r.super_into_dropped.append((f"{short(owner)}.{name}", f"{base}.{target}(self)", qn))
 
 
-def to_dict(r: Reuse) -> dict:
+def to_dict(r: Reuse) -> dict[str, Any]:
     """Plain JSON-able form of the table (findings' ``extra``, ``--format json``)."""
     return {
         "parent": r.parent,

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import AllocInfo
+from deadinit.model.kinds import AllocKind
+from deadinit.model.summary import AllocInfo, Expr
+
+Env = dict[str, Expr]  # a local name -> its value
+SelfValues = dict[str, tuple[Expr, str, Env]]  # self attribute -> (value, its module, the env it was bound in)
 
 DTYPE_BYTES = {
     "uint8": 1,
@@ -34,12 +38,12 @@ DTYPE_BYTES = {
 class Folder:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        self.env_defaults: dict[str, tuple] = {}
+        self.env_defaults: dict[str, Expr] = {}
         for s in index.modules.values():
             for k, v in s.env_defaults.items():
                 self.env_defaults.setdefault(k, v)
 
-    def fold(self, e, module: str, env: dict, self_vals: dict, depth: int = 0) -> int | None:
+    def fold(self, e: Expr | None, module: str, env: Env, self_vals: SelfValues, depth: int = 0) -> int | None:
         if e is None or depth > 20:
             return None
         k = e[0]
@@ -108,26 +112,29 @@ class Folder:
                 return self._constant(src, r.name, depth + 1)
         return None
 
-    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: dict, self_vals: dict) -> int | None:
+    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: Env, self_vals: SelfValues) -> int | None:
         if alloc is None:
             return None
-        if alloc.kind in ("cached-buffer", "global-singleton"):
+        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON):
             return self.alloc_bytes(alloc.element, module, env, self_vals)
-        if alloc.kind == "container":
+        if alloc.kind == AllocKind.CONTAINER:
             each = self.alloc_bytes(alloc.element, module, env, self_vals)
             n = self.fold(alloc.count, module, env, self_vals) if alloc.count is not None else None
             return each * n if each is not None and n is not None else None
-        if alloc.kind != "tensor":
+        if alloc.kind != AllocKind.TENSOR:
             return None
         fn = alloc.callee.rsplit(".", 1)[-1]
         shape = list(alloc.shape)
         if fn == "arange":
-            vals = [self.fold(x, module, env, self_vals) for x in shape[:3]]
-            if not vals or any(v is None for v in vals):
+            folded = [self.fold(x, module, env, self_vals) for x in shape[:3]]
+            vals = [v for v in folded if v is not None]
+            if not vals or len(vals) < len(folded):
                 return None
             start, end, step = (
                 (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
             )
+            if step == 0:  # torch refuses it
+                return None
             numel = max(0, -(-(end - start) // step))
             return numel * DTYPE_BYTES.get(alloc.dtype or "int64", 8)
         if fn == "full":

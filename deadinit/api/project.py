@@ -8,11 +8,14 @@ from collections.abc import Iterable
 
 from deadinit.api.config import Config, load_config, split_codes
 from deadinit.api.errors import UsageError
+from deadinit.index.discovery import discover
 from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
 
-# deadinit.api (the analysis, libcst) and the progress bar load when a run needs them:
-# a warm ``check`` answered by the result cache never does
+
+def path_filter(cfg: Config) -> PathFilter:
+    """Discovery's ``excluded`` hook for the configuration's include / exclude / .gitignore."""
+    return PathFilter(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
 
 
 def require_paths(paths: Iterable[str]) -> None:
@@ -45,13 +48,11 @@ def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery
     ``summarizer``: e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the in-process one.
     ``wrap``: what the front-end puts around it (a progress bar), or None.
     """
-    from deadinit.api.check import run_check
+    from deadinit.api.check import run_check  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     summarizer = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return run_check(
-            paths, cfg.settings, summarizer=summarizer, excluded=PathFilter.from_config(cfg), discovery=discovery
-        )
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), discovery=discovery)
     finally:
         if summarizer is not None:
             summarizer.close()
@@ -63,13 +64,12 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
     A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
     DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
     """
-    from deadinit.index.discovery import discover
-    from deadinit.runtime import helper as helpers
-    from deadinit.runtime import result_cache as results
-    from deadinit.runtime.temp_files import remove_leftovers
+    from deadinit.runtime import helper as helpers  # noqa: PLC0415 - multiprocessing: only a cached check
+    from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached check reads it
+    from deadinit.runtime.temp_files import remove_leftovers  # noqa: PLC0415 - only a cached check writes
 
     s = cfg.settings
-    excluded = PathFilter.from_config(cfg)
+    excluded = path_filter(cfg)
     found = []
 
     def walk() -> tuple[list, list]:

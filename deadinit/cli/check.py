@@ -8,8 +8,9 @@ from deadinit.api import project
 from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
+from deadinit.cli.progress import progress_wrap
+from deadinit.cli.speed_options import summarizer
 
-FORMATS = ("text", "json", "sarif", "github", "concise")
 HUMAN = ("text", "concise")
 
 
@@ -56,9 +57,6 @@ def _run(o: CheckOptions) -> int:
     cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
-    from deadinit.cli.progress import progress_wrap
-    from deadinit.cli.speed_options import summarizer
-
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
     if fast.use_cache:  # a run over unchanged inputs reads one stored result
         result = project.analyse_cached(targets, cfg, progress_wrap(err if show_progress else None), fast)
@@ -70,7 +68,7 @@ def _run(o: CheckOptions) -> int:
 
     findings = list(result.findings)
     if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
-        from deadinit.rules.registry import unused_suppressions
+        from deadinit.rules.registry import unused_suppressions  # noqa: PLC0415 - the analysis
 
         findings += unused_suppressions(result, cfg.settings)
     errors = list(result.errors)
@@ -118,7 +116,7 @@ def _errors(err, errors, o: CheckOptions) -> None:
 def _render(view, o: CheckOptions) -> None:
     with output_stream(o.output_file) as stream:
         if o.statistics:
-            from deadinit.report import statistics
+            from deadinit.report import statistics  # noqa: PLC0415 - only the chosen format's module loads
 
             if o.fmt == "json":
                 stream.write(statistics.render_json(view.findings))
@@ -126,11 +124,11 @@ def _render(view, o: CheckOptions) -> None:
                 statistics.render_text(view.findings, make_console(o.color, file=stream))
             return
         if o.fmt == "text":
-            from deadinit.report import text
+            from deadinit.report import text  # noqa: PLC0415 - only the chosen format's module loads
 
             text.render(view, make_console(o.color, file=stream), show_evidence=not o.no_evidence, quiet=o.quiet)
             return
-        from deadinit.report import concise, github, json_report, sarif
+        from deadinit.report import concise, github, json_report, sarif  # noqa: PLC0415 - not needed for text output
 
         module = {"json": json_report, "sarif": sarif, "github": github, "concise": concise}[o.fmt]
         stream.write(module.render(view))

@@ -11,6 +11,7 @@ import click
 from rich.text import Text
 from rich.tree import Tree
 
+from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.model.evidence import EvidenceKind
@@ -143,8 +144,6 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 def explain(qualname: str, paths, config, verbose: bool, color: str) -> None:
     """Explain QUALNAME (a class, full or trailing dotted name) analysed within PATHS (default: .)."""
-    from deadinit.api import project
-
     targets = list(paths) or ["."]
     try:
         project.require_paths(targets)

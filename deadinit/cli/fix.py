@@ -12,12 +12,19 @@ input, or a failed write.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 
 import click
 
+from deadinit.api import project
+from deadinit.api.config import ConfigError
+from deadinit.cli.output import UsageError, make_console
+from deadinit.cli.progress import progress_wrap
 from deadinit.cli.speed_options import speed_options, summarizer
+from deadinit.fixes.registry import load_strategies
+from deadinit.model.fix import FixOptions
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -30,8 +37,6 @@ class _Strategies(click.Choice):
 
     @property
     def choices(self):  # type: ignore[override]
-        from deadinit.fixes.registry import load_strategies
-
         return tuple(sorted(load_strategies()))
 
     @choices.setter
@@ -163,12 +168,7 @@ def run(
     pr_body_file=None,
     pr_evidence=(),
 ) -> int:
-    from deadinit.api import project
-    from deadinit.api.config import ConfigError
-    from deadinit.cli.output import UsageError, make_console
-    from deadinit.cli.progress import progress_wrap
-    from deadinit.fixes.driver import run_fix
-    from deadinit.model.fix import FixOptions
+    from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
 
     err = make_console(color, stderr=True)
     targets = list(paths) or ["."]
@@ -212,7 +212,7 @@ def run(
 
         write_pr_body(pr_body_file, report_dict(out), pr_evidence)
     if not quiet:
-        from deadinit.report.fix_table import render
+        from deadinit.report.fix_table import render  # noqa: PLC0415 - not with --quiet
 
         render(out, err if diff_only else make_console(color), applied=not diff_only)
     if out.error:
@@ -249,8 +249,6 @@ def report_dict(out) -> dict:
 
 
 def write_report(path: str, out) -> None:
-    import os
-
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:

@@ -13,6 +13,7 @@ import click
 from rich.text import Text
 from rich.tree import Tree
 
+from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.model.finding import human_bytes
@@ -87,8 +88,6 @@ def graph(args, config, show_all: bool, color: str) -> None:
     The first argument is QUALNAME unless it names an existing file or folder;
     the rest are the PATHS to analyse (default: .).
     """
-    from deadinit.api import project
-
     args = list(args)
     qualname = args.pop(0) if args and not os.path.lexists(args[0]) else None
     targets = args or ["."]

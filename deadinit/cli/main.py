@@ -12,9 +12,10 @@ import os
 import signal
 import sys
 import threading
+from types import FrameType
 
 
-def _interrupted_at_startup(signum, frame) -> None:  # pragma: no cover - timing dependent
+def _interrupted_at_startup(_signum: int, _frame: FrameType | None) -> None:  # pragma: no cover - timing dependent
     os.write(2, b"deadinit: interrupted\n")
     os._exit(130)
 
@@ -28,21 +29,15 @@ if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
     signal.signal(signal.SIGINT, _interrupted_at_startup)
     if sys.argv[1:2] == ["check"] and not {"--no-cache", "-h", "--help"} & set(sys.argv):
         # a cached check may need to summarise a changed file: fork the helper that loads
-        # libcst now, before click and rich load here (deadinit.runtime.helper)
+        # libcst now, before click loads here (deadinit.runtime.helper)
         from deadinit.runtime.helper import prestart
 
         prestart()
 
 import click  # noqa: E402
-from rich.console import Console  # noqa: E402
 
 from deadinit import __version__  # noqa: E402
 from deadinit.cli.speed_options import speed_options  # noqa: E402
-
-
-def _console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
-
 
 # the other commands load on first use: ``deadinit check`` (a pre-commit hook, a warm
 # run in ~1 s) does not import what explain/graph/fix/gpu-check need
@@ -160,7 +155,7 @@ def main() -> None:
     show_default=True,
     help="Colour output; auto respects NO_COLOR and whether output is a terminal.",
 )
-@speed_options  # issue 6
+@speed_options
 def check(
     paths,
     fmt,
@@ -188,10 +183,10 @@ def check(
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
     """
     if not no_cache:  # in case a file changed: a process that loads the summarisers meanwhile
-        from deadinit.runtime.helper import prestart
+        from deadinit.runtime.helper import prestart  # noqa: PLC0415 - multiprocessing: only for a cached check
 
         prestart()
-    from deadinit.cli.check import CheckOptions, run
+    from deadinit.cli.check import CheckOptions, run  # noqa: PLC0415 - after the fork, and only for check
 
     sys.exit(
         run(

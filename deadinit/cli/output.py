@@ -6,7 +6,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 import click
 from rich.console import Console
@@ -32,7 +32,7 @@ def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None 
     return Console(**kw)
 
 
-def fail(message: str) -> NoReturn:  # noqa: F821
+def fail(message: str) -> NoReturn:
     """Print ``deadinit: error: message`` on stderr and exit 2 (no traceback)."""
     click.echo(f"deadinit: error: {message}", err=True)
     sys.exit(EXIT_ERROR)
@@ -47,7 +47,7 @@ def output_stream(output_file: str | None) -> Iterator[TextIO]:
     folder = os.path.dirname(os.path.abspath(output_file))
     try:
         os.makedirs(folder, exist_ok=True)
-        f = open(output_file, "w", encoding="utf-8")
+        f = open(output_file, "w", encoding="utf-8")  # noqa: SIM115 - the `with` below closes it
     except OSError as e:
         raise UsageError(f"cannot write output file {output_file}: {e.strerror or e}") from None
     with f:

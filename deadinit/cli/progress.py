@@ -52,7 +52,7 @@ class ProgressSummarizer:
         self.progress.update(self.task, completed=done, total=total)
 
     def __call__(self, items, settings):
-        from deadinit.frontends.parse import summarize_many
+        from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - a cached run summarises nothing
 
         base = self.base or summarize_many
         items = list(items)

@@ -9,8 +9,8 @@ source order; module names of imports as ``Attribute`` chains with positions.
 from __future__ import annotations
 
 import ast
-import re
 
+from deadinit.frontends.ast_source import SourceText
 from deadinit.semantics import syntax as sx
 
 _BINOPS = {
@@ -44,44 +44,11 @@ _UNARY = {ast.Not: "not", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
 _SEQ = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}
 _COMP = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator"}
 _KEYWORDS = {None: "None", True: "True", False: "False"}
-_NEWLINE = re.compile(r"\r\n|\r|\n")
-_IDENT = re.compile(r"[^\W\d]\w*")
-_SPACE = re.compile(r"(?:[ \t\f]|\\\r?\n)*")
-
-
-class Lines:
-    """The decoded source by line, to turn CPython's UTF-8 byte columns into characters."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lines = _NEWLINE.split(text)
-        self._utf8: dict[int, bytes] = {}
-
-    def col(self, line: int, byte_col: int) -> int:
-        s = self.lines[line - 1]
-        if s.isascii():
-            return byte_col
-        b = self._utf8.get(line)
-        if b is None:
-            b = self._utf8[line] = s.encode("utf-8")
-        return len(b[:byte_col].decode("utf-8", "replace"))
-
-    def segment(self, node: ast.AST) -> str:
-        l1, l2 = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        c1 = self.col(l1, node.col_offset)
-        c2 = self.col(l2, node.end_col_offset)  # type: ignore[attr-defined]
-        if l1 == l2:
-            return self.lines[l1 - 1][c1:c2]
-        return "\n".join([self.lines[l1 - 1][c1:], *self.lines[l1 : l2 - 1], self.lines[l2 - 1][:c2]])
-
-    def char(self, line: int, col: int) -> str:
-        s = self.lines[line - 1]
-        return s[col] if col < len(s) else ""
 
 
 class AstAdapter:
     def __init__(self, text: str) -> None:
-        self.src = Lines(text)
+        self.src = SourceText(text)
 
     def _at(self, n: ast.AST) -> tuple[int, int, int]:
         return n.lineno, self.src.col(n.lineno, n.col_offset), n.end_lineno  # type: ignore[attr-defined]
@@ -175,7 +142,7 @@ class AstAdapter:
     def handler_name(self, h: ast.ExceptHandler) -> sx.Expr | None:
         if h.name is None:
             return None
-        return self._name_after(h.lineno, h.col_offset, h.end_lineno or h.lineno, h.name, r"\bas\b")
+        return self.src.name_after(h.lineno, h.col_offset, h.name, r"\bas\b")
 
     def with_item(self, i: ast.withitem) -> sx.WithItem:
         expr = self.expr(i.context_expr)
@@ -185,14 +152,14 @@ class AstAdapter:
 
     def alias(self, a: ast.alias) -> sx.ImportName:
         at = self._at(a)
-        dotted = self._dotted_at(a.name, a.lineno, a.col_offset)
+        dotted = self.src.dotted_at(a.name, a.lineno, a.col_offset)
         return sx.ImportName(*at, a.name, dotted, a.asname)
 
     def import_from(self, s: ast.ImportFrom, at: tuple[int, int, int]) -> sx.Import:
         module_node = None
         if s.module is not None:
-            line, col = self._after(s.lineno, s.col_offset, r"from(?:[ \t\f.]|\\\r?\n)*")
-            module_node = self._dotted_at(s.module, line, col, chars=True)
+            line, col = self.src.after(s.lineno, s.col_offset, r"from(?:[ \t\f.]|\\\r?\n)*")
+            module_node = self.src.dotted_at(s.module, line, col, chars=True)
         star = len(s.names) == 1 and s.names[0].name == "*"
         names = () if star else tuple(self.alias(a) for a in s.names)
         return sx.Import(*at, s.module or "", s.level, names, star, module_node)
@@ -202,11 +169,11 @@ class AstAdapter:
         defaults: list[ast.expr | None] = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
         out = [
             self.param(p, d, "", "posonly" if i < len(a.posonlyargs) else "normal")
-            for i, (p, d) in enumerate(zip(pos, defaults))
+            for i, (p, d) in enumerate(zip(pos, defaults, strict=True))
         ]
         if a.vararg is not None:
             out.append(self.param(a.vararg, None, "*", "normal"))
-        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
         if a.kwarg is not None:
             out.append(self.param(a.kwarg, None, "**", "normal"))
         return tuple(out)
@@ -250,10 +217,10 @@ class AstAdapter:
             return self.sequence(n, at)
         if t is ast.Dict:
             items = []
-            for k, v in zip(n.keys, n.values):
+            for k, v in zip(n.keys, n.values, strict=True):
                 val = e(v)
                 if k is None:
-                    line, col = self._before(v.lineno, v.col_offset, "**")
+                    line, col = self.src.before(v.lineno, v.col_offset, "**")
                     items.append(sx.DictItem(line, col, val.end_line, None, val))
                 else:
                     key = e(k)
@@ -324,7 +291,7 @@ class AstAdapter:
 
     def _unparen(self, n: ast.expr, at: tuple[int, int, int], elts: tuple = ()) -> tuple[int, int, int]:
         """libcst leaves a tuple's or generator's own parentheses out of its extent; CPython keeps them."""
-        line, col, end = at
+        line, col, _ = at
         if self.src.char(line, col) != "(":
             return at
         if type(n) is ast.Tuple and elts:
@@ -332,7 +299,7 @@ class AstAdapter:
             if first.line == line and first.col == col:  # ``(a), b``: the parenthesis is the element's
                 return at
             return first.line, _start_of(first), self._close_line(n)
-        line2, col2 = self._after(n.lineno, n.col_offset, r"\((?:\s|\\\r?\n)*")
+        line2, col2 = self.src.after(n.lineno, n.col_offset, r"\((?:\s|\\\r?\n)*")
         return line2, col2, self._close_line(n)
 
     def _close_line(self, n: ast.expr) -> int:
@@ -354,7 +321,7 @@ class AstAdapter:
         out = []
         for g in gens:
             target = self.expr(g.target)
-            line, col = self._before(g.target.lineno, g.target.col_offset, "for", async_=bool(g.is_async))
+            line, col = self.src.before(g.target.lineno, g.target.col_offset, "for", async_=bool(g.is_async))
             out.append(
                 sx.Generator(
                     line,
@@ -379,67 +346,6 @@ class AstAdapter:
             else:
                 out.extend(self.generic(c))
         return tuple(out)
-
-    # -- positions of names CPython does not locate ------------------------------
-    def _after(self, line: int, byte_col: int, pattern: str) -> tuple[int, int]:
-        """(line, char column) just after ``pattern`` matched at a position."""
-        offset = self._offset(line, self.src.col(line, byte_col))
-        m = re.compile(pattern).match(self.src.text, offset)
-        return self._position(m.end() if m else offset)
-
-    def _before(self, line: int, byte_col: int, token: str, async_: bool = False) -> tuple[int, int]:
-        """(line, char column) of the last ``token`` before a position (``async for`` for comprehensions)."""
-        offset = self._offset(line, self.src.col(line, byte_col))
-        k = self.src.text.rfind(token, 0, offset)
-        if async_:
-            a = self.src.text.rfind("async", 0, k)
-            k = a if a >= 0 else k
-        return self._position(k if k >= 0 else offset)
-
-    def _name_after(self, line: int, byte_col: int, end_line: int, name: str, keyword: str) -> sx.Name:
-        offset = self._offset(line, self.src.col(line, byte_col))
-        m = re.compile(keyword + r"(?:\s|\\\r?\n)*(" + re.escape(name) + r")\b").search(self.src.text, offset)
-        pos = self._position(m.start(1)) if m else (line, self.src.col(line, byte_col))
-        return sx.Name(pos[0], pos[1], pos[0], name)
-
-    def _dotted_at(self, dotted: str, line: int, col: int, chars: bool = False) -> sx.Expr:
-        """The ``Name``/``Attribute`` chain of a module name written at (line, col)."""
-        offset = self._offset(line, col if chars else self.src.col(line, col))
-        text = self.src.text
-        parts = dotted.split(".")
-        node: sx.Expr | None = None
-        start = self._position(offset)
-        for i, part in enumerate(parts):
-            if i:
-                m = _SPACE.match(text, offset)
-                offset = m.end() + 1 if m else offset + 1  # the dot
-                m = _SPACE.match(text, offset)
-                offset = m.end() if m else offset
-            end_pos = self._position(offset + len(part))
-            node = (
-                sx.Name(*self._position(offset), end_pos[0], part)
-                if node is None
-                else sx.Attribute(start[0], start[1], end_pos[0], node, part)
-            )
-            offset += len(part)
-        assert node is not None
-        return node
-
-    def _offset(self, line: int, col: int) -> int:
-        starts = self.__dict__.get("_starts")
-        if starts is None:
-            starts = [0]
-            for m in _NEWLINE.finditer(self.src.text):
-                starts.append(m.end())
-            self._starts = starts
-        return starts[line - 1] + col
-
-    def _position(self, offset: int) -> tuple[int, int]:
-        import bisect
-
-        starts = self.__dict__["_starts"]
-        i = bisect.bisect_right(starts, offset)
-        return i, offset - starts[i - 1]
 
 
 def _start_of(x: sx.Expr) -> int:

@@ -20,12 +20,12 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from deadinit.frontends import ast_adapter
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.summary_builder import SummaryBuilder
 
-ADAPTERS = ("ast", "cst")
 _DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
 _BIG_STACK = 256 * 1024 * 1024
 
@@ -65,10 +65,6 @@ def python_parse(source: bytes) -> tuple[ast.Module | None, Refusal | None]:
         return None, Refusal(f"cannot parse: {_one_line(str(e))}", False)
 
 
-def python_refusal(source: bytes) -> Refusal | None:
-    return python_parse(source)[1]
-
-
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -82,7 +78,7 @@ def decode(source: bytes) -> str:
 
 def _parse_big_stack(source: bytes):
     """``cst.parse_module`` in a thread with a large stack (virtual: only what is used is touched)."""
-    import libcst as cst  # lazy: ``check`` reads with ``ast``; libcst is for ``fix`` and syntax CPython refuses
+    import libcst as cst  # noqa: PLC0415 - libcst loads only for ``fix`` and for syntax CPython refuses
 
     box: dict = {}
 
@@ -113,8 +109,6 @@ def syntax_of(source: bytes, path: str, adapter: str = "ast") -> tuple[sx.Module
     if refusal is not None and refusal.deep:
         return FileError(path, refusal.message)
     if adapter == "ast" and tree is not None:
-        from deadinit.frontends import ast_adapter
-
         try:
             text = decode(source)
         except (LookupError, SyntaxError, UnicodeDecodeError) as e:
@@ -124,9 +118,9 @@ def syntax_of(source: bytes, path: str, adapter: str = "ast") -> tuple[sx.Module
 
 
 def _cst_syntax(source: bytes, path: str, refusal: Refusal | None):
-    import libcst as cst
+    import libcst as cst  # noqa: PLC0415 - libcst loads only for ``fix`` and for syntax CPython refuses
 
-    from deadinit.frontends import cst_adapter
+    from deadinit.frontends import cst_adapter  # noqa: PLC0415 - imports libcst
 
     try:
         module = _parse_big_stack(source) if refusal is not None else cst.parse_module(source)

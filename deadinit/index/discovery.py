@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,8 @@ _SKIP_DIRS = {
     "dist",
     ".eggs",
 }
+Skip = Callable[[str, bool], bool]  # (name or path, is_dir) -> leave it out
+Walk = Iterator[tuple[str, list[str], list[str], set[str]]]  # (folder, folders, files, links)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
     return ".".join(parts), is_pkg
 
 
-_TOP_CACHE: dict = {}
+_TOP_CACHE: dict[str, Path | None] = {}
 
 
 def _package_top(d: Path) -> Path | None:
@@ -90,7 +92,7 @@ def _package_top(d: Path) -> Path | None:
     return best
 
 
-_HIGHEST: dict = {}
+_HIGHEST: dict[str, Path | None] = {}
 
 
 def _highest_package(d: Path) -> Path | None:
@@ -116,7 +118,7 @@ def _chain_ok(d: Path, top: Path) -> bool:
 def discover(
     paths: Iterable[str],
     roots: tuple[str, ...] = (),
-    excluded: Callable[[str, bool], bool] | None = None,
+    excluded: Skip | None = None,
     max_bytes: int | None = None,
 ) -> Discovery:
     """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config).
@@ -149,57 +151,7 @@ def discover(
         if not p.is_dir():
             out.errors.append((raw, "not a regular file or directory"))
             continue
-        visited_dirs: set[str] = set()
-        modules = _Modules(root_paths)
-        onerror = lambda e: out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))  # noqa: E731
-        for dirpath, dirnames, filenames, links in _walk(str(p), onerror):
-            real = os.path.realpath(dirpath)
-            if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
-                if _is_loop(dirpath):
-                    out.errors.append((dirpath, "symbolic link loop, skipped"))
-                dirnames[:] = []
-                continue
-            visited_dirs.add(real)
-            walked.add(real)
-            skip = _folder_filter(excluded, dirpath)
-            keep = []
-            for d in sorted(dirnames):
-                if d in _SKIP_DIRS or d.endswith(".egg-info"):
-                    continue
-                if skip is not None and skip(d, True):
-                    continue
-                if d in links:
-                    full = os.path.join(dirpath, d)
-                    why = _link_escapes(full, given)
-                    if why is None and _is_loop(full):
-                        why = "symbolic link loop, skipped"
-                    if why:
-                        out.errors.append((full, why))
-                        continue
-                keep.append(d)
-            dirnames[:] = keep
-            for fn in sorted(filenames):
-                if not fn.endswith(".py"):
-                    if fn.endswith(TEMP_SUFFIX):
-                        out.temp_files.append(os.path.join(dirpath, fn))
-                    continue
-                if skip is not None and skip(fn, False):
-                    continue
-                full = os.path.join(dirpath, fn)
-                if fn in links:
-                    why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
-                    if why:
-                        out.errors.append((full, why))
-                        continue
-                    _add(out, seen, Path(full), root_paths, max_bytes)
-                else:  # not a link: its real path is its folder's real path joined with its name
-                    _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
-            # directories named like x.py are listed as directories by the walk: report them
-            for d in keep:
-                if d.endswith(".py"):
-                    out.errors.append(
-                        (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
-                    )
+        _discover_folder(out, seen, raw, given, root_paths, excluded, max_bytes, walked)
     for folder in sorted(given_files_folders - walked):
         out.temp_files += _temp_files_in(folder)
     out.files.sort(key=lambda f: f.path)
@@ -214,7 +166,74 @@ def _temp_files_in(folder: str) -> list[str]:
         return []
 
 
-def _walk(top: str, onerror):
+def _discover_folder(
+    out: Discovery,
+    seen: set[str],
+    raw: str,
+    given: list[str],
+    root_paths: tuple[Path, ...],
+    excluded: Skip | None,
+    max_bytes: int | None,
+    walked: set[str],
+) -> None:
+    """Add the Python files under the folder ``raw`` (one of ``discover``'s paths) to ``out``."""
+    visited_dirs: set[str] = set()
+    modules = _Modules(root_paths)
+
+    def onerror(e: OSError) -> None:
+        out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))
+
+    for dirpath, dirnames, filenames, links in _walk(str(Path(raw)), onerror):
+        real = os.path.realpath(dirpath)
+        if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
+            if _is_loop(dirpath):
+                out.errors.append((dirpath, "symbolic link loop, skipped"))
+            dirnames[:] = []
+            continue
+        visited_dirs.add(real)
+        walked.add(real)
+        skip = _folder_filter(excluded, dirpath)
+        keep = []
+        for d in sorted(dirnames):
+            if d in _SKIP_DIRS or d.endswith(".egg-info"):
+                continue
+            if skip is not None and skip(d, True):
+                continue
+            if d in links:
+                full = os.path.join(dirpath, d)
+                why = _link_escapes(full, given)
+                if why is None and _is_loop(full):
+                    why = "symbolic link loop, skipped"
+                if why:
+                    out.errors.append((full, why))
+                    continue
+            keep.append(d)
+        dirnames[:] = keep
+        for fn in sorted(filenames):
+            if not fn.endswith(".py"):
+                if fn.endswith(TEMP_SUFFIX):
+                    out.temp_files.append(os.path.join(dirpath, fn))
+                continue
+            if skip is not None and skip(fn, False):
+                continue
+            full = os.path.join(dirpath, fn)
+            if fn in links:
+                why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
+                if why:
+                    out.errors.append((full, why))
+                    continue
+                _add(out, seen, Path(full), root_paths, max_bytes)
+            else:  # not a link: its real path is its folder's real path joined with its name
+                _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
+        # directories named like x.py are listed as directories by the walk: report them
+        for d in keep:
+            if d.endswith(".py"):
+                out.errors.append(
+                    (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
+                )
+
+
+def _walk(top: str, onerror: Callable[[OSError], None]) -> Walk:
     """``os.walk(top, followlinks=True)`` that also yields the names that are symbolic
     links (from the directory entries: no extra system call per name)."""
     try:
@@ -223,16 +242,18 @@ def _walk(top: str, onerror):
     except OSError as e:
         onerror(e)
         return
-    dirs, files, links = [], [], set()
-    for e in entries:
+    dirs: list[str] = []
+    files: list[str] = []
+    links: set[str] = set()
+    for entry in entries:
         try:
-            is_dir = e.is_dir()
+            is_dir = entry.is_dir()
         except OSError:
             is_dir = False
-        (dirs if is_dir else files).append(e.name)
+        (dirs if is_dir else files).append(entry.name)
         try:
-            if e.is_symlink():
-                links.add(e.name)
+            if entry.is_symlink():
+                links.add(entry.name)
         except OSError:
             pass
     yield top, dirs, files, links
@@ -240,14 +261,15 @@ def _walk(top: str, onerror):
         yield from _walk(os.path.join(top, d), onerror)
 
 
-def _folder_filter(excluded, dirpath: str):
+def _folder_filter(excluded: Skip | None, dirpath: str) -> Skip | None:
     """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does
     the per-folder work once (``in_folder``); any other callable gets the full path."""
     if excluded is None:
         return None
     in_folder = getattr(excluded, "in_folder", None)
     if in_folder is not None:
-        return in_folder(dirpath)
+        skip: Skip = in_folder(dirpath)
+        return skip
     return lambda name, is_dir: excluded(os.path.join(dirpath, name), is_dir)
 
 
@@ -257,7 +279,7 @@ class _Modules:
 
     _PROBE = "_deadinit_probe_"
 
-    def __init__(self, roots) -> None:
+    def __init__(self, roots: tuple[Path, ...]) -> None:
         self.roots = roots
         self.prefix: dict[str, str | None] = {}
 
@@ -308,12 +330,12 @@ def _link_escapes(path: str, given: list[str]) -> str | None:
     return "symbolic link to a path outside the analysed folders, skipped"
 
 
-def _add(out: Discovery, seen: set, p: Path, roots, max_bytes: int | None = None) -> None:
+def _add(out: Discovery, seen: set[str], p: Path, roots: tuple[Path, ...], max_bytes: int | None = None) -> None:
     _add_plain(out, seen, str(p), os.path.realpath(p), module_name(p, roots), max_bytes)
 
 
 def _add_plain(
-    out: Discovery, seen: set, path: str, real: str, module: tuple[str, bool], max_bytes: int | None
+    out: Discovery, seen: set[str], path: str, real: str, module: tuple[str, bool], max_bytes: int | None
 ) -> None:
     """Record one file (its real path and module known), or a note why it is skipped."""
     if real in seen:

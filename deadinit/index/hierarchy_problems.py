@@ -7,6 +7,7 @@ user learns why such a class is not analysed instead of meeting silence.
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import BaseKind
 
 
 def hierarchy_problems(index: ProjectIndex) -> list[str]:
@@ -15,7 +16,7 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
     for qn in sorted(index.classes):
         cls = index.classes[qn]
         path = index.file_of(qn).path
-        for b, text in zip(cls.bases, cls.base_text):
+        for b, text in zip(cls.bases, cls.base_text, strict=True):
             mod = index.class_module[qn]
             if (
                 b is not None
@@ -29,13 +30,13 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
                 )
         if qn in reported or index.mro(qn) is not None:
             continue
-        parents = [b.name for b in index.bases(qn) if b.kind == "class"]
+        parents = [b.name for b in index.bases(qn) if b.kind == BaseKind.CLASS]
         if any(index.mro(p) is None and qn not in _cycle(index, p) for p in parents):
             continue  # an ancestor's own line explains it
         cycle = _cycle(index, qn)
         if cycle:
             reported.update(cycle)
-            names = " -> ".join(c.rsplit(".", 1)[-1] for c in cycle + [cycle[0]])
+            names = " -> ".join(c.rsplit(".", 1)[-1] for c in [*cycle, cycle[0]])
             out.append(f"{path}: line {cls.line}: class {cls.name} inherits from itself ({names}); not analysed")
         else:
             out.append(
@@ -52,11 +53,11 @@ def _cycle(index: ProjectIndex, start: str) -> list[str]:
     while stack:
         qn, path = stack.pop()
         for b in index.bases(qn):
-            if b.kind != "class":
+            if b.kind != BaseKind.CLASS:
                 continue
             if b.name == start:
                 return path
             if b.name not in seen:
                 seen.add(b.name)
-                stack.append((b.name, path + [b.name]))
+                stack.append((b.name, [*path, b.name]))
     return []

@@ -7,14 +7,21 @@ walks the tree.  Patterns are relative to the configuration's folder.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
 import pathspec
 
+from deadinit.model.finding import Finding
+from deadinit.model.settings import Settings
 
-def _spec(patterns) -> pathspec.GitIgnoreSpec | None:
-    patterns = [p for p in patterns if p.strip()]
+# (a .gitignore's spec, the folder being filtered relative to the spec's folder + "/")
+GitignoreChain = list[tuple[pathspec.GitIgnoreSpec, str]]
+
+
+def _spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec | None:
+    patterns = [p for p in lines if p.strip()]
     return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
 
 
@@ -38,18 +45,16 @@ def _git_top(root: Path) -> Path:
 class PathFilter:
     """Decides which files and folders discovery skips."""
 
-    def __init__(self, root: Path, include=(), exclude=(), respect_gitignore: bool = True):
+    def __init__(
+        self, root: str | Path, include: Iterable[str] = (), exclude: Iterable[str] = (), respect_gitignore: bool = True
+    ) -> None:
         self.root = str(Path(root).resolve())
         self.include = _spec(include)
         self.exclude = _spec(exclude)
         self.respect_gitignore = respect_gitignore
         self.top = str(_git_top(Path(self.root))) if respect_gitignore else self.root
         self._gitignores: dict[str, pathspec.GitIgnoreSpec | None] = {}
-        self._chains: dict[str, list] = {}
-
-    @classmethod
-    def from_config(cls, cfg) -> PathFilter:
-        return cls(cfg.root, cfg.include, cfg.exclude, cfg.respect_gitignore)
+        self._chains: dict[str, GitignoreChain] = {}
 
     def __call__(self, path: str, is_dir: bool) -> bool:
         if self._configured_out(relative_to(path, self.root), is_dir):
@@ -65,7 +70,7 @@ class PathFilter:
         # include never prunes folders: a folder may hold included files further down
         return not is_dir and self.include is not None and not self.include.match_file(rel)
 
-    def in_folder(self, folder: str):
+    def in_folder(self, folder: str) -> Callable[[str, bool], bool]:
         """``skip(name, is_dir)`` for the entries of ``folder``: the same answers as
         ``self(os.path.join(folder, name), is_dir)``, with the folder's relative path and
         its .gitignore chain worked out once (discovery asks this for every entry)."""
@@ -86,13 +91,13 @@ class PathFilter:
 
         return skip
 
-    def _chain(self, full: str) -> list:
+    def _chain(self, full: str) -> GitignoreChain:
         """(spec, ``full`` relative to the spec's folder + "/", or "") for the .gitignore files
         from the git top-level down to ``full`` (which lies inside it), outermost first."""
         chains = self._chains
         if full not in chains:
             parent = os.path.dirname(full)
-            above = [] if full == self.top or parent == full else self._chain(parent)
+            above: GitignoreChain = [] if full == self.top or parent == full else self._chain(parent)
             name = os.path.basename(full)
             chain = [(spec, prefix + name + "/") for spec, prefix in above]
             spec = self._gitignore(full)
@@ -137,11 +142,13 @@ class PathFilter:
 
 
 @lru_cache(maxsize=8)
-def _per_file_specs(per_file_ignores: tuple, root: str) -> tuple:
+def _per_file_specs(
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...],
+) -> tuple[tuple[pathspec.GitIgnoreSpec, frozenset[str]], ...]:
     return tuple((pathspec.GitIgnoreSpec.from_lines([pat]), frozenset(codes)) for pat, codes in per_file_ignores)
 
 
-def per_file_ignored(finding, settings) -> bool:
+def per_file_ignored(finding: Finding, settings: Settings) -> bool:
     """Whether ``per-file-ignores`` turns the finding off.
 
     A finding spans files (the allocation, the subclass, the re-assignment); it is
@@ -153,7 +160,7 @@ def per_file_ignored(finding, settings) -> bool:
     root = settings.config_root or os.getcwd()
     paths = dict.fromkeys([finding.path, *finding.related_paths])
     rels = [r for r in (relative_to(p, root) for p in paths) if r]
-    for spec, codes in _per_file_specs(settings.per_file_ignores, root):
+    for spec, codes in _per_file_specs(settings.per_file_ignores):
         if (finding.code in codes or finding.name in codes) and any(spec.match_file(r) for r in rels):
             return True
     return False

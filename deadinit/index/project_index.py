@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
-from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
+from deadinit.model.kinds import BaseKind
+from deadinit.model.summary import ClassSummary, FileSummary, Import, MethodSummary
 
 
 @dataclass(frozen=True)
 class Base:
-    kind: str  # "class" (project class) | "external" | "opaque"
+    kind: BaseKind
     name: str  # qualname for project classes, canonical dotted name otherwise
 
 
@@ -36,11 +38,11 @@ class ProjectIndex:
         self.subclasses: dict[str, list[str]] = {}
         for qn in self.classes:
             for b in self.bases(qn):
-                if b.kind == "class":
+                if b.kind == BaseKind.CLASS:
                     self.subclasses.setdefault(b.name, []).append(qn)
 
     # -- name resolution ---------------------------------------------------
-    def _abs_module(self, module: str, imp) -> str:
+    def _abs_module(self, module: str, imp: Import) -> str:
         if imp.level == 0:
             return imp.module
         summary = self.modules.get(module)
@@ -102,12 +104,12 @@ class ProjectIndex:
             return self._member(base, imp.name, depth + 1)
         for star in self._stars.get(module, []):
             base = self._abs_module(module, star)
-            r = self._member(base, name, depth + 1, allow_missing=True)
+            r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
         return None
 
-    def _member(self, module: str, name: str, depth: int, allow_missing: bool = False) -> tuple[str, str] | None:
+    def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
         if module in self.modules:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
@@ -119,14 +121,15 @@ class ProjectIndex:
 
     def _is_module(self, name: str) -> bool:
         """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
-        prefixes = self.__dict__.get("_module_prefixes")
-        if prefixes is None:
-            prefixes = set(self.modules)
-            for m in self.modules:
-                parts = m.split(".")
-                prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
-            self._module_prefixes = prefixes
-        return name in prefixes
+        return name in self._module_prefixes
+
+    @cached_property
+    def _module_prefixes(self) -> set[str]:
+        prefixes = set(self.modules)
+        for m in self.modules:
+            parts = m.split(".")
+            prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        return prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
@@ -135,9 +138,9 @@ class ProjectIndex:
         cls = self.classes[qualname]
         module = self.class_module[qualname]
         out = []
-        for b, text in zip(cls.bases, cls.base_text):
+        for b, text in zip(cls.bases, cls.base_text, strict=True):
             if b is None:
-                out.append(Base("opaque", text))
+                out.append(Base(BaseKind.OPAQUE, text))
                 continue
             if b == "object":
                 continue
@@ -145,11 +148,11 @@ class ProjectIndex:
             if r == qualname:  # ``from m import X`` then ``class X(X)``: the base is the X bound before
                 r = self.resolve_shadowed(module, b)
             if r is not None and r != qualname:
-                out.append(Base("class", r))
+                out.append(Base(BaseKind.CLASS, r))
             elif r == qualname:
-                out.append(Base("opaque", text))  # inherits from itself through an alias
+                out.append(Base(BaseKind.OPAQUE, text))  # inherits from itself through an alias
             else:
-                out.append(Base("external", self.canonical(module, b)))
+                out.append(Base(BaseKind.EXTERNAL, self.canonical(module, b)))
         self._bases[qualname] = out
         return out
 
@@ -185,7 +188,7 @@ class ProjectIndex:
                 continue
             stack.append((q, True))
             for b in self.bases(q):
-                if b.kind == "class" and b.name not in seen and b.name not in self._mro:
+                if b.kind == BaseKind.CLASS and b.name not in seen and b.name not in self._mro:
                     seen.add(b.name)
                     stack.append((b.name, False))
         return order
@@ -194,12 +197,12 @@ class ProjectIndex:
         self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):
-            if b.kind == "class":
+            if b.kind == BaseKind.CLASS:
                 m = self.mro(b.name)
                 if m is None:
                     return None
                 seqs.append(list(m))
-        seqs.append([b.name for b in self.bases(qualname) if b.kind == "class"])
+        seqs.append([b.name for b in self.bases(qualname) if b.kind == BaseKind.CLASS])
         result = [qualname]
         while True:
             seqs = [s for s in seqs if s]
@@ -221,9 +224,9 @@ class ProjectIndex:
 
     def external_bases(self, qualname: str) -> list[Base]:
         """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
-        out = []
+        out: list[Base] = []
         for c in self.mro(qualname) or [qualname]:
-            out.extend(b for b in self.bases(c) if b.kind != "class")
+            out.extend(b for b in self.bases(c) if b.kind != BaseKind.CLASS)
         return out
 
     def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
@@ -284,7 +287,7 @@ class ProjectIndex:
 
     def is_subclass(self, a: str, b: str) -> bool:
         m = self.mro(a)
-        return bool(m) and b in m
+        return m is not None and b in m
 
     def all_subclasses(self, qualname: str) -> set[str]:
         out, stack = set(), [qualname]

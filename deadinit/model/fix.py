@@ -10,7 +10,9 @@ with ``deadinit.fixes.safety`` and writes it.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
+from deadinit.model.kinds import RefusalKind
 from deadinit.model.settings import Settings
 
 
@@ -22,7 +24,7 @@ class FixOptions:
     unsafe_fixes: bool = False
     flag_name: str | None = None  # overrides the derived ``skip_init_<name>``
     max_copy_lines: int | None = None  # direct-base: refuse past this many copied lines
-    exclude: frozenset = frozenset()  # Change.id values a previous attempt rejected
+    exclude: frozenset[str] = frozenset()  # Change.id values a previous attempt rejected
 
 
 @dataclass
@@ -46,7 +48,7 @@ class Change:
     removed_bases: list[str] = field(default_factory=list)  # direct-base: ancestors no longer in the MRO
     notes: list[str] = field(default_factory=list)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["class"] = d.pop("cls")
         d["flag_name"] = self.flag
@@ -62,9 +64,9 @@ class Refusal:
     attributes: list[str]
     reason: str
     findings: list[str] = field(default_factory=list)
-    kind: str = "refused"  # not-fixable | unsafe | refused | unsafe-rewrite
+    kind: RefusalKind = RefusalKind.REFUSED
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["class"] = d.pop("cls")
         return d

@@ -17,6 +17,6 @@ class CheckResult:
     files: int = 0
     index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
     analyzer: Any | None = None
-    analyses: list = field(default_factory=list)
+    analyses: list[Any] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
-    used_suppressions: set = field(default_factory=set)
+    used_suppressions: set[tuple[str, int]] = field(default_factory=set)

@@ -35,7 +35,6 @@ class Settings:
     buffer_helpers: tuple[str, ...] = ("get_buffer",)
     heavy_class_pattern: str = HEAVY_CLASS_PATTERN
     module_bases: tuple[str, ...] = ("torch.nn.Module", "torch.nn.modules.module.Module")
-    report_plain: bool = False
     show_unsure: bool = False
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -46,9 +45,9 @@ class Settings:
     direct_base_max_lines: int = 400
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
     config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
-    _heavy_re: re.Pattern = field(init=False, repr=False, compare=False, default=None)
+    _heavy_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
-    def heavy_re(self) -> re.Pattern:
+    def heavy_re(self) -> re.Pattern[str]:
         if self._heavy_re is None:
             self._heavy_re = re.compile(self.heavy_class_pattern)
         return self._heavy_re

@@ -8,8 +8,9 @@ constructor arguments) are stored as nested tuples, see ``deadinit.semantics.exp
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-Expr = tuple  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
+Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ class Construct:
     line: int
     in_class: str | None
     in_function: str | None
-    self_args: tuple = ()  # positions (int) or keywords (str) where the caller's self is passed
+    self_args: tuple[int | str, ...] = ()  # positions or keywords where the caller's self is passed
 
 
 @dataclass
@@ -59,7 +60,7 @@ class AllocInfo:
 
     kind: str  # tensor | cached-buffer | global-singleton | wrapper | updater | ... | container | maybe-class
     callee: str = ""  # canonical dotted callee (e.g. torch.empty, BatchDecodeWrapper)
-    shape: tuple = ()  # Expr items for tensor factories
+    shape: tuple[Expr, ...] = ()  # for tensor factories
     dtype: str = ""  # dtype attribute name, e.g. "uint8"
     element: AllocInfo | None = None  # for containers and cached buffers
     count: Expr | None = None  # number of elements for containers, when known
@@ -74,7 +75,7 @@ class InitStmt:
     col: int
     end_line: int
     attr: str | None = None  # self attribute assigned / filled / killed / deleted; ``obj.x`` for set
-    guards: tuple = ()  # Expr conditions that must all be true for this to run
+    guards: tuple[Expr, ...] = ()  # conditions that must all be true for this to run
     in_loop: bool = False  # in a loop or try body: may run zero times
     after_return: bool = False  # a conditional return came before it
     reads: tuple[str, ...] = ()  # self attributes it reads (through locals too)
@@ -87,8 +88,8 @@ class InitStmt:
     # super_init only
     target: str | None = None  # "super" or the dotted parent named explicitly
     start: str | None = None  # ``super(C, self)``: C as written (the lookup starts after C)
-    args: tuple = ()  # Expr of positional arguments
-    kwargs: tuple = ()  # (name, Expr) pairs
+    args: tuple[Expr, ...] = ()  # positional arguments
+    kwargs: tuple[tuple[str, Expr], ...] = ()
     star_args: bool = False  # *args / **kwargs forwarded
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
@@ -123,10 +124,6 @@ class MethodSummary:
         return any(
             d.split(".")[-1] in ("property", "cached_property") or d.endswith(".setter") for d in self.decorators
         )
-
-    @property
-    def is_static(self) -> bool:
-        return "staticmethod" in self.decorators
 
     @property
     def lines(self) -> int:
@@ -164,5 +161,5 @@ class FileSummary:
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
-    suppressions: dict[int, frozenset | None] = field(default_factory=dict)  # line -> codes
+    suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)
     lines: int = 0

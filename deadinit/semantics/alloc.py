@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from deadinit.model.settings import Settings
-from deadinit.model.summary import AllocInfo
+from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, to_expr
 
@@ -121,8 +121,8 @@ class AllocClassifier:
         return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
 
 
-def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple, str]:
-    shape: list = []
+def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple[Expr, ...], str]:
+    shape: list[Expr] = []
     dtype = ""
     for a in node.args:
         if a.keyword is None and not a.star:
@@ -135,7 +135,7 @@ def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple, str]:
     return tuple(shape), dtype
 
 
-def _extend_shape(shape: list, v: sx.Expr, self_name: str | None) -> None:
+def _extend_shape(shape: list[Expr], v: sx.Expr, self_name: str | None) -> None:
     if isinstance(v, sx.Sequence) and v.shape in ("tuple", "list"):
         shape.extend(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name) for e in v.elts)
     else:

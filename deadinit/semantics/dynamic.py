@@ -17,7 +17,6 @@ only write: none of them reads a value, so none makes a finding unsure.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Optional
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, self_attr
@@ -26,14 +25,14 @@ Pattern = tuple
 ANY: Pattern = ("any",)
 STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
 _KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
-NameLookup = Callable[[str], Optional[Pattern]]  # a local name -> the names it may hold
+NameLookup = Callable[[str], Pattern | None]  # a local name -> the names it may hold
 
 
-def _no_names(_: str) -> Optional[Pattern]:
+def _no_names(_: str) -> Pattern | None:
     return None
 
 
-def storage_of(node: Optional[sx.Node], self_name: Optional[str]) -> Optional[sx.Node]:
+def storage_of(node: sx.Node | None, self_name: str | None) -> sx.Node | None:
     """The node that stands for ``self``'s attribute storage (``self.__dict__``, ``vars(self)``...)."""
     attr = self_attr(node, self_name)
     if attr in STORAGE:
@@ -44,7 +43,7 @@ def storage_of(node: Optional[sx.Node], self_name: Optional[str]) -> Optional[sx
     return None
 
 
-def keyed_access(node: sx.Node, self_name: Optional[str]) -> Optional[tuple[sx.Node, sx.Expr]]:
+def keyed_access(node: sx.Node, self_name: str | None) -> tuple[sx.Node, sx.Expr] | None:
     """(storage node, key expression) for ``<storage>[k]``, ``<storage>.get(k)``, ``getattr(self, k)``..."""
     if isinstance(node, sx.Subscript) and node.items:
         store = storage_of(node.value, self_name)
@@ -84,7 +83,7 @@ def _affix(key: sx.Expr) -> tuple[str, str]:
     return "", ""
 
 
-def loop_names(iterable: sx.Expr, self_name: Optional[str]) -> Optional[Pattern]:
+def loop_names(iterable: sx.Expr, self_name: str | None) -> Pattern | None:
     """What ``for n in <iterable>`` binds ``n`` to: names from a literal sequence or a class attribute."""
     if isinstance(iterable, sx.Sequence) and iterable.elts:
         if all(isinstance(e, sx.Const) and isinstance(e.value, str) for e in iterable.elts):
@@ -109,7 +108,7 @@ def describe(pattern: Pattern) -> str:
     return "any name"
 
 
-def matches(pattern: Pattern, attr: str, class_names: Callable[[str], Optional[tuple[str, ...]]]) -> bool:
+def matches(pattern: Pattern, attr: str, class_names: Callable[[str], tuple[str, ...] | None]) -> bool:
     """Whether a dynamic access with ``pattern`` could reach ``attr`` (``class_names`` resolves
     a class attribute to the literal names it lists, or None)."""
     kind = pattern[0]
@@ -123,7 +122,7 @@ def matches(pattern: Pattern, attr: str, class_names: Callable[[str], Optional[t
     return True
 
 
-def access_of(node: sx.Node, self_name: Optional[str], names: NameLookup = _no_names):
+def access_of(node: sx.Node, self_name: str | None, names: NameLookup = _no_names):
     """What a subscript or call does to ``self``'s attributes by name: ``("read", attr)`` for a
     literal name, ``("dynamic", reason, pattern)`` for a computed one, else None.  The storage
     node it keys into is returned too, so that its bare use is not taken for a wholesale access."""
@@ -137,7 +136,7 @@ def access_of(node: sx.Node, self_name: Optional[str], names: NameLookup = _no_n
     return ("dynamic", f"{_written(node, store, self_name)} with {describe(pattern)}", pattern), store
 
 
-def wholesale_use(node: sx.Node, self_name: Optional[str]) -> Optional[str]:
+def wholesale_use(node: sx.Node, self_name: str | None) -> str | None:
     """The reason when ``node`` hands over or walks ``self``'s whole attribute storage."""
     attr = self_attr(node, self_name)
     if attr in STORAGE:
@@ -147,7 +146,7 @@ def wholesale_use(node: sx.Node, self_name: Optional[str]) -> Optional[str]:
     return None
 
 
-def _written(node: sx.Node, store: sx.Node, self_name: Optional[str]) -> str:
+def _written(node: sx.Node, store: sx.Node, self_name: str | None) -> str:
     if isinstance(node, sx.Call) and dotted(node.func) == "getattr":
         return "getattr(self, <computed>)"
     where = wholesale_use(store, self_name) or "self.__dict__"

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import NameLookup, Pattern, access_of, wholesale_use
 from deadinit.semantics.dynamic import ANY, NameLookup, Pattern, access_of, wholesale_use
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 

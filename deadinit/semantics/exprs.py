@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from deadinit.model.summary import Expr as Expr  # the type of what this module builds
 from deadinit.semantics import syntax as sx
 
-Expr = tuple
 UNKNOWN: Expr = ("?",)
 NOTNONE: Expr = ("notnone",)
 _FOLDED_OPS = {"+", "-", "*", "//", "/", "<<", "**", "%"}

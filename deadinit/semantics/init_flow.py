@@ -10,6 +10,7 @@ adds a synthetic ``kill`` effect so that later stages see a definite overwrite.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from deadinit.model.summary import AllocInfo, InitStmt
 from deadinit.semantics import syntax as sx
@@ -25,6 +26,8 @@ from deadinit.semantics.effects import (
     target_names,
 )
 from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
+
+Guards = tuple[Expr, ...]  # conditions an effect runs under
 
 STOP = "stop"
 
@@ -67,7 +70,7 @@ class InitFlattener:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
-    def _emit(self, kind: str, node: sx.Node, guards: tuple, in_loop: bool, **kw) -> InitStmt:
+    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
         st = InitStmt(
             dynamic=dynamic,
@@ -84,7 +87,9 @@ class InitFlattener:
         self.out.append(st)
         return st
 
-    def _effect(self, node: sx.Node, r: Reads, guards: tuple, in_loop: bool, extra: frozenset = frozenset()) -> None:
+    def _effect(
+        self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
+    ) -> None:
         self._emit(
             "effect",
             node,
@@ -102,13 +107,13 @@ class InitFlattener:
             self._emit("effect", self.start, (), True)
         return self.out
 
-    def _block(self, body: sx.Body, guards: tuple, in_loop: bool) -> str | None:
+    def _block(self, body: sx.Body, guards: Guards, in_loop: bool) -> str | None:
         for st in body:
             if self._stmt(st, guards, in_loop) == STOP:
                 return STOP
         return None
 
-    def _stmt(self, st: sx.Stmt, guards: tuple, in_loop: bool) -> str | None:
+    def _stmt(self, st: sx.Stmt, guards: Guards, in_loop: bool) -> str | None:
         if isinstance(st, sx.If):
             return self._if(st, guards, in_loop)
         if isinstance(st, (sx.For, sx.While)):
@@ -154,7 +159,7 @@ class InitFlattener:
             return None
         return self._small(st, guards, in_loop)
 
-    def _if(self, st: sx.If, guards: tuple, in_loop: bool) -> str | None:
+    def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)
         self._emit("effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test)))))
         start = len(self.out)
@@ -183,7 +188,7 @@ class InitFlattener:
                 self._emit("kill", st, guards, in_loop, attr=attr)
         return None
 
-    def _small(self, st: sx.Stmt, guards: tuple, in_loop: bool) -> str | None:
+    def _small(self, st: sx.Stmt, guards: Guards, in_loop: bool) -> str | None:
         if isinstance(st, sx.Return):
             self._emit("return", st, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st)))))
             if guards or in_loop:
@@ -217,7 +222,7 @@ class InitFlattener:
             self._effect(st, r, guards, in_loop)
         return None
 
-    def _assign(self, st: sx.Assign | sx.AnnAssign | sx.AugAssign, guards: tuple, in_loop: bool) -> str | None:
+    def _assign(self, st: sx.Assign | sx.AnnAssign | sx.AugAssign, guards: Guards, in_loop: bool) -> str | None:
         value = st.value
         if value is None:  # a bare annotation
             return None
@@ -301,7 +306,7 @@ class InitFlattener:
         return got[0][1] if got is not None and got[0][0] == "read" else None
 
     def _bind(
-        self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: tuple, in_loop: bool, aug: bool
+        self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: Guards, in_loop: bool, aug: bool
     ) -> None:
         old = self.locals.get(name)
         loc = _Local(reads=set(reads), alloc=alloc, value=vexpr)
@@ -313,7 +318,7 @@ class InitFlattener:
             loc.reads |= old.reads
         self.locals[name] = loc
 
-    def _delete(self, st: sx.Delete, guards: tuple, in_loop: bool) -> str | None:
+    def _delete(self, st: sx.Delete, guards: Guards, in_loop: bool) -> str | None:
         """``del self.x`` removes ``x`` (it reads nothing); other targets are read as before."""
         rest = []
         for t in st.targets:
@@ -328,7 +333,7 @@ class InitFlattener:
                 self._effect(st, r, guards, in_loop)
         return None
 
-    def _named_write(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> bool:
+    def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
         """``setattr(self, "x", v)`` assigns ``x``; ``delattr(self, "x")`` removes it."""
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
         if literal is None:
@@ -354,7 +359,7 @@ class InitFlattener:
         )
         return True
 
-    def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: tuple, in_loop: bool) -> str | None:
+    def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:
         if self._named_write(st, call, guards, in_loop):
             return None
         ic = init_call(call, self.self_name)
@@ -390,8 +395,8 @@ class InitFlattener:
                 alloc=alloc,
                 passes_self=bool(r.passes_self),
                 constructs=tuple(r.passes_self),
-                fill_kind=call.func.attr,
-            )  # type: ignore[union-attr]
+                fill_kind=cast(sx.Attribute, call.func).attr,
+            )
             return None
         self._effect(st, self._reads(call), guards, in_loop)
         return None

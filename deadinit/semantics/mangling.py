@@ -6,7 +6,7 @@ assigns ``self.__x`` sets its own ``_C__x`` and leaves the parent's untouched, a
 ``mangle_file`` renames every class-private name (``__x``, not ``__x__``) recorded
 inside a class to its mangled form, as the compiler does, so that a subclass's
 ``self.__x = ...`` is not taken for an overwrite of the parent's ``self.__x``
-(a false DI001 found by the differential tests, issue 7).  Python does not mangle
+(a false DI001 otherwise).  Python does not mangle
 the string in ``getattr(self, "__x")``, but summaries record it like a written
 name, so it is mangled too: at worst a read is credited to ``_K__x`` and a finding
 is missed, never invented.
@@ -16,11 +16,12 @@ Idempotent: a mangled name no longer starts with two underscores.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from deadinit.model.summary import ClassSummary, FileSummary
 
 
-def private(name) -> bool:
+def private(name: object) -> bool:
     return isinstance(name, str) and name.startswith("__") and not name.endswith("__") and name[2:].isidentifier()
 
 
@@ -63,7 +64,7 @@ def _mangle_class(cls: ClassSummary) -> None:
     cls.attr_unknown = {mangled(k, n) for n in cls.attr_unknown}
 
 
-def _walk(v, k: str):
+def _walk(v: Any, k: str) -> Any:
     if isinstance(v, str):
         return mangled(k, v)
     if isinstance(v, tuple):

@@ -36,7 +36,8 @@ class _Function:
         self.method = method
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
-        self.pending: list[tuple] = []  # (attr, line, col, receiver text, receiver name, self attr)
+        # (attr, line, col, receiver text, receiver name, self attr)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
 
@@ -226,7 +227,7 @@ class SummaryBuilder:
         bases: list[str | None] = []
         texts: list[str] = []
         keywords: list[str] = []
-        for a, text in zip(node.bases, node.texts):
+        for a, text in zip(node.bases, node.texts, strict=True):
             if a.keyword is not None or a.star == "**":
                 keywords.append(f"{a.keyword}={text}" if a.keyword is not None else f"**{text}")
             else:
@@ -370,7 +371,7 @@ class SummaryBuilder:
             return
         ctx = self.functions[-1] if self.functions else None
         if _capitalised(fn):
-            self_args: tuple = ()
+            self_args: tuple[int | str, ...] = ()
             if ctx is not None and ctx.self_name:
                 self_args = tuple(
                     a.keyword if a.keyword is not None else i

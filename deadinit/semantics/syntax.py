@@ -16,7 +16,7 @@ Only what the model reads is kept: operators as short strings, identifiers as
 from __future__ import annotations
 
 import re
-from typing import Any, Union
+from typing import Any
 
 _IDENTIFIER_TEXT = re.compile(r"\w*")
 
@@ -798,4 +798,4 @@ class Module(Node):
         return self.body
 
 
-Target = Union[Name, Attribute, Subscript, Sequence, Starred]
+Target = Name | Attribute | Subscript | Sequence | Starred

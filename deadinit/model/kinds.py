@@ -1,0 +1,117 @@
+"""The fixed vocabularies of the records: kinds and statuses, one enum each.
+
+Members are strings equal to their values (``InitStmtKind.ASSIGN == "assign"``,
+same hash, ``json.dumps`` and f-strings give the value), so code that still holds
+plain strings compares equal and reports read the same either way.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class StrEnum(str, Enum):
+    """``enum.StrEnum`` (Python 3.11+), also on 3.10: ``str()`` and ``format()`` give the value."""
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
+
+
+class AllocKind(StrEnum):
+    """``AllocInfo.kind``.  A class matched by the heavy-class pattern gets the matched
+    suffix in lower case instead (``wrapper``, ``runner``, ``backend``...): that
+    vocabulary comes from the configuration, so it is not listed here."""
+
+    TENSOR = "tensor"
+    CACHED_BUFFER = "cached-buffer"  # get_buffer("key", lambda: ...)
+    GLOBAL_SINGLETON = "global-singleton"  # a module-level cache filled on first construction
+    MODULE = "module"  # an nn.Module
+    CONTAINER = "container"  # a list / ModuleList of allocations
+    MAYBE_CLASS = "maybe-class"  # a project class: the analysis decides once the project is indexed
+    UPDATER = "updater"
+
+
+class InitStmtKind(StrEnum):
+    """``InitStmt.kind``: one effect of a flattened ``__init__``."""
+
+    ASSIGN = "assign"
+    FILL = "fill"  # self.x.append(...), self.x[k] = ..., self.x += ...
+    EFFECT = "effect"  # anything else that runs (a call, a condition)
+    SUPER_INIT = "super_init"
+    KILL = "kill"  # both branches of an if assign the attribute: a definite overwrite
+    RETURN = "return"
+    DELETE = "delete"  # del self.x / delattr(self, "x")
+    SET = "set"  # obj.x = ... on an object other than self (a guard the callee may read)
+    ASSERT = "assert"  # assert <test>: a fact for the statements after it
+
+
+class ParamKind(StrEnum):
+    """``Param.kind``."""
+
+    POSONLY = "posonly"
+    NORMAL = "normal"
+    STAR = "star"  # *args
+    KWONLY = "kwonly"
+    DSTAR = "dstar"  # **kwargs
+
+
+class FixSafety(StrEnum):
+    """``Finding.fix_safety``."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes
+    NONE = "none"  # no fix
+
+
+class AttrStatus(StrEnum):
+    """What happens to an attribute an ancestor's ``__init__`` allocates (``AttrFact.status``)."""
+
+    OVERWRITTEN = "overwritten"  # DI001
+    UNREAD = "unread"  # DI002
+
+
+class RefusalKind(StrEnum):
+    """``Refusal.kind``: why ``deadinit fix`` left a finding alone."""
+
+    NOT_FIXABLE = "not-fixable"
+    UNSAFE = "unsafe"
+    REFUSED = "refused"
+    UNSAFE_REWRITE = "unsafe-rewrite"
+
+
+class BaseKind(StrEnum):
+    """A base class as the project index sees it."""
+
+    CLASS = "class"  # a class of the project
+    EXTERNAL = "external"  # a class from outside the project (torch.nn.Module, ...)
+    OPAQUE = "opaque"  # an expression no name can be given to
+
+
+class MethodStatus(StrEnum):
+    """A parent method, for the reuse measure (DI003)."""
+
+    REUSED = "reused"
+    OVERRIDDEN = "overridden"
+    DEAD = "dead"
+    STUB = "stub"
+
+
+class AttrUseStatus(StrEnum):
+    """A parent attribute, for the reuse measure (DI003)."""
+
+    USED = "used"
+    OVERWRITTEN = "overwritten"
+    DEAD = "dead"
+    UNUSED = "unused"
+    SKIPPED = "skipped"
+
+
+class ClassAttrStatus(StrEnum):
+    """A parent class attribute, for the reuse measure (DI003)."""
+
+    READ = "read"
+    UNREAD = "unread"
+    OVERRIDDEN = "overridden"
