@@ -81,6 +81,9 @@ class Lone:
             return me.ws
         me.z = Lone(me)
         return other.ws, me.runner.ws, nested
+
+class Mixed(*mixins, b.Base, metaclass=Meta, **options):
+    pass
 """
 
 INIT_FLOW = """
