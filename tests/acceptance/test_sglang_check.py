@@ -2,7 +2,7 @@
 
 import pytest
 
-pytestmark = [pytest.mark.corpus, pytest.mark.xdist_group("sglang-0.5.20")]  # one worker summarises sglang
+pytestmark = pytest.mark.corpus
 
 ATT = "sglang.srt.layers.attention."
 MHA = ATT + "trtllm_mha_backend.TRTLLMHAAttnBackend"
