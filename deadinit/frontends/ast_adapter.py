@@ -86,7 +86,7 @@ class AstAdapter:
                 [*(self.arg(b) for b in s.bases), *(self.keyword(k) for k in s.keywords)], key=lambda a: (a.line, a.col)
             )
             texts = tuple(
-                self.src.segment(n)
+                self.src.segment(n.value if type(n) is ast.Starred else n)  # ``*bases``: the text after the star
                 for n in sorted([*s.bases, *(k.value for k in s.keywords)], key=lambda x: (x.lineno, x.col_offset))
             )
             return sx.ClassDef(

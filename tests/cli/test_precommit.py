@@ -1,13 +1,16 @@
-"""The pre-commit hooks for real: `pre-commit try-repo` installs this repository and runs the hook.
+"""The pre-commit hooks for real, on a temp git repository holding the fixtures.
 
-A committed copy of the working tree is the hook repository (try-repo installs from
-git); a second temp repository holds the fixtures.  Each try-repo builds a fresh
-environment from PyPI, so this takes about half a minute per run.
+Fast tier, offline: the hooks of ``.pre-commit-hooks.yaml`` as ``repo: local`` hooks
+(``language: system``, the entry run by this Python), driven by ``pre-commit run``.
+Slow tier: ``pre-commit try-repo`` installs a committed copy of this working tree as
+the hook repository, building a fresh environment from the package index (about half
+a minute per run), and runs the same scenarios.
 """
 
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -16,7 +19,6 @@ from pathlib import Path
 import pytest
 from sample_project import FIXTURES, REPO, invoke
 
-pytestmark = pytest.mark.slow
 pytest.importorskip("pre_commit")
 yaml = pytest.importorskip("yaml")  # a pre-commit dependency
 if shutil.which("git") is None:  # pragma: no cover
@@ -61,11 +63,14 @@ def hook_repo(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def user_repo(tmp_path) -> Path:
+    """The fixtures in a git repository whose ``.pre-commit-config.yaml`` holds ``_local_config()``."""
     files = [str(Path("fixtures") / p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*.py")]
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / ".pre-commit-config.yaml").write_text(_local_config())
     return _commit_copy(files, REPO, tmp_path / "user")
 
 
-def _try_repo(hook_repo: Path, cwd: Path, *args: str, hook: str = "deadinit") -> subprocess.CompletedProcess:
+def _pre_commit(cwd: Path, *args: str) -> subprocess.CompletedProcess:
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(cwd.parent / "pre-commit-home"),
@@ -75,13 +80,34 @@ def _try_repo(hook_repo: Path, cwd: Path, *args: str, hook: str = "deadinit") ->
     }
     env.pop("FORCE_COLOR", None)
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, *args],
+        [sys.executable, "-m", "pre_commit", *args],
         cwd=cwd,
         env={**GIT_ENV, **env},
         capture_output=True,
         text=True,
         timeout=900,
     )
+
+
+def try_repo(hook_repo: Path):
+    """``pre-commit try-repo``: the hooks installed from ``hook_repo`` (a fresh environment)."""
+    return lambda cwd, *args, hook="deadinit": _pre_commit(cwd, "try-repo", str(hook_repo), hook, *args)
+
+
+def local_hooks(cwd: Path, *args: str, hook: str = "deadinit") -> subprocess.CompletedProcess:
+    """``pre-commit run`` with the committed ``repo: local`` copy of the hooks (``user_repo``)."""
+    return _pre_commit(cwd, "run", hook, *args)
+
+
+def _local_config() -> str:
+    """``.pre-commit-hooks.yaml`` as ``repo: local`` hooks that run ``deadinit`` from this Python."""
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    this = f"{shlex.quote(sys.executable)} -m deadinit.cli.main"
+    for h in hooks:
+        assert h["entry"].startswith("deadinit ")
+        h["entry"] = this + h["entry"][len("deadinit") :]
+        h["language"] = "system"
+    return yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]})
 
 
 def _expected(cwd: Path, *files: str) -> set:
@@ -105,10 +131,28 @@ def test_hooks_file_declares_both_hooks():
     )
 
 
+def test_local_hooks_all_files_then_one_staged_file(user_repo):
+    all_files_then_one_staged_file(local_hooks, user_repo)
+
+
+def test_local_fix_hook_rewrites_and_fails_the_commit(user_repo):
+    fix_hook_rewrites_and_fails_the_commit(local_hooks, user_repo)
+
+
+@pytest.mark.slow
 def test_try_repo_all_files_then_one_staged_file(hook_repo, user_repo):
+    all_files_then_one_staged_file(try_repo(hook_repo), user_repo)
+
+
+@pytest.mark.slow
+def test_try_repo_fix_hook_rewrites_and_fails_the_commit(hook_repo, user_repo):
+    fix_hook_rewrites_and_fails_the_commit(try_repo(hook_repo), user_repo)
+
+
+def all_files_then_one_staged_file(run, user_repo):
     everything = _expected(user_repo)
     assert everything
-    res = _try_repo(hook_repo, user_repo, "--all-files")
+    res = run(user_repo, "--all-files")
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
     assert "deadinit" in out and "Failed" in out
@@ -121,7 +165,7 @@ def test_try_repo_all_files_then_one_staged_file(hook_repo, user_repo):
     _git(user_repo, "add", staged)
     scoped = _expected(user_repo, staged)
     assert scoped and scoped < everything
-    res = _try_repo(hook_repo, user_repo)
+    res = run(user_repo)
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
     assert _reported(out) == scoped, out
@@ -133,14 +177,14 @@ def test_try_repo_all_files_then_one_staged_file(hook_repo, user_repo):
     with open(user_repo / quiet, "a") as f:
         f.write("# touched\n")
     _git(user_repo, "add", quiet)
-    res = _try_repo(hook_repo, user_repo)
+    res = run(user_repo)
     out = res.stdout + res.stderr
     assert res.returncode == 0 and "Passed" in out, out
 
 
-def test_try_repo_fix_hook_rewrites_and_fails_the_commit(hook_repo, user_repo):
+def fix_hook_rewrites_and_fails_the_commit(run, user_repo):
     before = _expected(user_repo)
-    res = _try_repo(hook_repo, user_repo, "--all-files", hook="deadinit-fix")
+    res = run(user_repo, "--all-files", hook="deadinit-fix")
     out = res.stdout + res.stderr
     assert res.returncode == 1, out
     assert "files were modified by this hook" in out, out

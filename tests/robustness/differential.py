@@ -17,10 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hierarchy_gen import Spec, render
+from production_path import check_result
 from runtime_oracle import Instance, demangle, observe
-
-from deadinit.api.check import run_check
-from deadinit.model.settings import Settings
 
 _COUNTER = itertools.count()
 
@@ -116,7 +114,10 @@ def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
 
 
 def run_differential(tmp: Path, spec: Spec) -> tuple[Verdict, object, dict]:
+    """``deadinit check`` on the generated package (a new folder: the result cache misses, so the
+    result has the analyzer ``judge`` asks), then the package run."""
     pkg = write_package(tmp, spec)
-    result = run_check([str(pkg)], Settings())
+    result = check_result([str(pkg)], tmp / "cache")
+    assert result.analyzer is not None, "a result-cache hit: the package folder must be new"
     obs = observe(pkg, [c.name for c in spec.classes])
     return judge(spec, result, obs), result, obs

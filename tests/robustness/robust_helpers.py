@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from figures import FIGURES, count  # noqa: F401  (re-exported for the robustness tests)
+from hypothesis import HealthCheck, settings
+
 REPO = Path(__file__).resolve().parents[2]
 
 # A hierarchy with one designed finding: DI002 Base.ws (line 6) for Child.
@@ -29,15 +32,17 @@ class Child(Base):
 """
 GOOD_LINE = 6
 
-FIGURES: dict = {}  # counts the tests add up; printed at the end of the run (conftest.py)
-
-# hypothesis: "robustness" (60 examples, derandomised: the same examples on every run) by default;
-# DEADINIT_ROBUSTNESS_PROFILE=robustness-long explores 1000 fresh examples per property
-PROFILE = os.environ.get("DEADINIT_ROBUSTNESS_PROFILE", "robustness")
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+_LONG = 1000
 
 
-def count(key: str, n: int = 1) -> None:
-    FIGURES[key] = FIGURES.get(key, 0) + n
+def profile(max_examples: int) -> settings:
+    """The hypothesis settings of a robustness property: ``max_examples`` derandomised examples
+    (the same ones on every run; ``tiers.examples`` gives the count of each tier), or, with
+    DEADINIT_ROBUSTNESS_PROFILE=robustness-long, 1000 fresh ones."""
+    if os.environ.get("DEADINIT_ROBUSTNESS_PROFILE") == "robustness-long":
+        return settings(max_examples=_LONG, deadline=None, suppress_health_check=_QUIET)
+    return settings(max_examples=max_examples, deadline=None, derandomize=True, suppress_health_check=_QUIET)
 
 
 CRASH_MARKERS = ("Traceback (most recent call last)", "Fatal Python error", "Segmentation fault", "core dumped")

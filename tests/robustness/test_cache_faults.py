@@ -1,4 +1,8 @@
-"""A corrupt, truncated, planted or misplaced cache is rebuilt, never trusted, never a crash."""
+"""A corrupt, truncated, planted or misplaced cache is rebuilt, never trusted, never a crash.
+
+Corrupt per-file entries in the fast tier; a corrupt result file, cache key or cache folder in
+the slow one (``tests/runtime`` covers those paths quickly too).
+"""
 
 import json
 import pickle
@@ -7,7 +11,8 @@ import shutil
 import pytest
 from robust_helpers import assert_no_crash, cli, count, error_lines, fixable_tree
 
-cache = pytest.importorskip("deadinit.runtime.file_cache", reason="the cache (issue 6) has not landed")
+from deadinit.runtime import file_cache as cache
+from deadinit.runtime import result_cache as results
 
 
 class _Trap:
@@ -69,10 +74,10 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path):
     assert _run(tmp_path, tmp_path / "cache") == first
 
 
+@pytest.mark.slow
 def test_corrupt_or_planted_results_file_is_rebuilt(tmp_path):
     """The whole-run result (``results/*.res``) is signed like the entries: damaged or
     planted, it is never unpickled; the run analyses and writes it again."""
-    results = pytest.importorskip("deadinit.runtime.result_cache")
     fixable_tree(tmp_path, 2)
     marker = tmp_path / "unpickled"
     first = _run(tmp_path, tmp_path / "cache")
@@ -93,6 +98,7 @@ def test_corrupt_or_planted_results_file_is_rebuilt(tmp_path):
         assert res.read_bytes().startswith(results.MAGIC) and len(res.read_bytes()) > 100
 
 
+@pytest.mark.slow
 def test_corrupt_cache_key_and_misplaced_cache_folder(tmp_path):
     fixable_tree(tmp_path, 2)
     first = _run(tmp_path, tmp_path / "cache")

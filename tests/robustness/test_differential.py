@@ -4,18 +4,29 @@ Random hierarchies (``hierarchy_gen``) are analysed with deadinit, then run with
 recording stand-in ``torch`` (``runtime_oracle``); ``differential.judge`` says which
 findings claim an allocation that was in fact used.  Findings hidden as *unsure*
 (dynamic ``getattr``) are judged too, but only counted: hiding them is the point.
+deadinit runs as ``deadinit check`` does (``production_path``).
 """
 
+import pytest
 from differential import run_differential
 from hierarchy_gen import specs
 from hypothesis import given, settings
-from robust_helpers import PROFILE, count
+from robust_helpers import count, profile
+from tiers import examples
 
 
-@settings(settings.get_profile(PROFILE))
-@given(spec=specs())
-def test_every_finding_is_an_allocation_never_used_at_runtime(spec, tmp_path_factory):
-    verdict, result, obs = run_differential(tmp_path_factory.mktemp("diff"), spec)
+@pytest.mark.parametrize("max_examples", examples(fast=8, slow=60))
+def test_every_finding_is_an_allocation_never_used_at_runtime(max_examples, tmp_path_factory):
+    @settings(profile(max_examples))
+    @given(spec=specs())
+    def check(spec):
+        every_finding_is_an_allocation_never_used_at_runtime(spec, tmp_path_factory.mktemp("diff"))
+
+    check()
+
+
+def every_finding_is_an_allocation_never_used_at_runtime(spec, tmp):
+    verdict, _, obs = run_differential(tmp, spec)
     assert not [i.error for i in obs.values() if i.error], "the generated code must construct"
     count("differential examples")
     count("classes executed", len(obs))

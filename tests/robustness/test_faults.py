@@ -61,8 +61,17 @@ def _wait_for_first_write(tree, before, proc, limit: float) -> bool:
     return False
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
-@pytest.mark.parametrize("seed", range(5))
+def _trials() -> list:
+    """(seed, signal): Ctrl-C during the writes and SIGKILL anywhere in the fast tier, all ten in the slow one."""
+    fast = {(0, signal.SIGINT), (1, signal.SIGKILL)}
+    return [
+        pytest.param(seed, sig, id=f"{seed}-{sig.name}", marks=() if (seed, sig) in fast else pytest.mark.slow)
+        for sig in (signal.SIGINT, signal.SIGKILL)
+        for seed in range(5)
+    ]
+
+
+@pytest.mark.parametrize(("seed", "sig"), _trials())
 def test_interrupted_fix_leaves_old_or_new_files(trees, tmp_path, sig, seed):
     old, before, after, duration = trees
     rng = random.Random(seed * 7919 + sig)
@@ -83,7 +92,7 @@ def test_interrupted_fix_leaves_old_or_new_files(trees, tmp_path, sig, seed):
         time.sleep(rng.uniform(0, duration))
     if proc.poll() is None:
         proc.send_signal(sig)
-    out, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=120)
     now = snapshot(tree)
     assert set(now) == set(before)
     states = {rel: "old" if now[rel] == before[rel] else "new" if now[rel] == after[rel] else "CORRUPT" for rel in now}

@@ -5,34 +5,40 @@ imports, every class constructs as before, every public method (``app.py`` calls
 of them, so all are entry points) and every other entry point returns the same value
 or raises the same exception, a fixed class no longer allocates what the change
 skips, every class the fix does not concern allocates exactly what it did, and a
-second fix changes nothing.
+second fix changes nothing.  Both fixes run as ``deadinit fix`` does (``production_path``:
+the per-file cache, which the first fix's rewrite must invalidate, and worker processes).
 """
 
 import pytest
 from differential import ancestors, short, write_package
 from hierarchy_gen import specs
 from hypothesis import given, settings
-from robust_helpers import PROFILE, count
+from production_path import fix_run
+from robust_helpers import count, profile
 from runtime_oracle import demangle, observe
-
-from deadinit.api.check import run_check
-from deadinit.fixes.driver import run_fix
-from deadinit.model.fix import FixOptions
+from tiers import examples
 
 
 def _descendants(spec, names: set[str]) -> set[str]:
     return {c.name for c in spec.classes if ancestors(spec, c.name) & names} | names
 
 
+@pytest.mark.parametrize("max_examples", examples(fast=4, slow=60))
 @pytest.mark.parametrize("strategy", ["skip-flag", "direct-base"])
-@settings(settings.get_profile(PROFILE))
-@given(spec=specs(reference_all=True))
-def test_fix_keeps_behaviour_and_stops_the_allocations(strategy, spec, tmp_path_factory):
-    root = tmp_path_factory.mktemp("fix")
+def test_fix_keeps_behaviour_and_stops_the_allocations(strategy, max_examples, tmp_path_factory):
+    @settings(profile(max_examples))
+    @given(spec=specs(reference_all=True))
+    def check(spec):
+        fix_keeps_behaviour_and_stops_the_allocations(strategy, spec, tmp_path_factory.mktemp("fix"))
+
+    check()
+
+
+def fix_keeps_behaviour_and_stops_the_allocations(strategy, spec, root):
     names = [c.name for c in spec.classes]
     original, fixed = write_package(root, spec), write_package(root, spec)
-    opts = FixOptions(unsafe_fixes=True)
-    out = run_fix(run_check([str(fixed)]), strategy, opts)
+    cache = root / "cache"
+    out = fix_run([str(fixed)], strategy, cache, unsafe_fixes=True)
     assert out.error is None
     before, after = observe(original, names), observe(fixed, names)  # the fixed package imports
     count(f"fix examples ({strategy})")
@@ -50,5 +56,5 @@ def test_fix_keeps_behaviour_and_stops_the_allocations(strategy, spec, tmp_path_
     concerned = _descendants(spec, {short(ch.cls) for ch in out.plan.changes})
     for name in set(names) - concerned:
         assert after[name].alloc_signature() == before[name].alloc_signature(), name
-    again = run_fix(run_check([str(fixed)]), strategy, opts, write=False)
+    again = fix_run([str(fixed)], strategy, cache, write=False, unsafe_fixes=True)
     assert again.plan.files == [], [fp.path for fp in again.plan.files]

@@ -248,6 +248,7 @@ def _edit(rng: random.Random, root, findings: list):
     return kind
 
 
+@pytest.mark.slow
 def test_random_edits_never_give_a_stale_result(tmp_path, full_runs):
     root = tmp_path / "fx"
     shutil.copytree(FIXTURES, root)
