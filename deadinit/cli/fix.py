@@ -16,6 +16,7 @@ import sys
 
 import click
 
+from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -77,6 +78,7 @@ class _Strategies(click.Choice):
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@generation_sources_option
 @speed_options
 def fix(
     paths,
@@ -92,6 +94,7 @@ def fix(
     exit_non_zero_on_fix,
     quiet,
     color,
+    include_generation_sources,
     no_cache,
     cache_dir,
     jobs,
@@ -120,6 +123,7 @@ def fix(
             no_cache,
             cache_dir,
             jobs,
+            include_generation_sources,
         )
     )
 
@@ -141,6 +145,7 @@ def run(
     no_cache=False,
     cache_dir=None,
     jobs=None,
+    include_generation_sources=None,
 ) -> int:
     from deadinit.api import project
     from deadinit.api.config import ConfigError
@@ -153,7 +158,7 @@ def run(
     targets = list(paths) or ["."]
     try:
         project.require_paths(targets)
-        cfg = project.configure(targets, config, select, "", False)
+        cfg = project.configure(targets, config, select, "", False, include_generation_sources)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
         fast = summarizer(no_cache, cache_dir, jobs)  # the cache and workers, as check
@@ -169,6 +174,9 @@ def run(
         return EXIT_ERROR
     for e in result.errors:
         err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
+    note = project.skipped_sources_note(result)
+    if note and not quiet:
+        err.print(f"deadinit: {note}", markup=False, style="dim", soft_wrap=True)
     options = FixOptions(
         settings=cfg.settings,
         classes=wanted,

@@ -37,6 +37,7 @@ import click  # noqa: E402
 from rich.console import Console  # noqa: E402
 
 from deadinit import __version__  # noqa: E402
+from deadinit.cli.project_options import generation_sources_option  # noqa: E402
 from deadinit.cli.speed_options import speed_options  # noqa: E402
 
 
@@ -160,7 +161,8 @@ def main() -> None:
     show_default=True,
     help="Colour output; auto respects NO_COLOR and whether output is a terminal.",
 )
-@speed_options  # issue 6
+@generation_sources_option
+@speed_options
 def check(
     paths,
     fmt,
@@ -179,6 +181,7 @@ def check(
     exit_non_zero_on_fix,
     quiet,
     color,
+    include_generation_sources,
     no_cache,
     cache_dir,
     jobs,
@@ -213,6 +216,7 @@ def check(
                 quiet=quiet,
                 color=color,
                 output_file=output_file,
+                include_generation_sources=include_generation_sources,
                 no_cache=no_cache,
                 cache_dir=cache_dir,
                 jobs=jobs,
