@@ -62,7 +62,7 @@ class Refusal:
     attributes: list[str]
     reason: str
     findings: list[str] = field(default_factory=list)
-    kind: str = "refused"  # not-fixable | unsafe | refused | unsafe-rewrite
+    kind: str = "refused"  # not-fixable | unsafe | refused | unsafe-rewrite | generated-file
 
     def to_json(self) -> dict:
         d = asdict(self)
