@@ -57,6 +57,9 @@ def find_generation_sources(summaries: list[FileSummary], named: Iterable[str] =
 
 def match_origins(summaries: list[FileSummary]) -> dict[str, FileSummary]:
     """Generated file's path -> the analysed file its header names as its origin (when one matches)."""
+    generated = [s for s in summaries if s.generated_from]
+    if not generated:
+        return {}
     by_abs: dict[str, FileSummary] = {}
     by_name: dict[str, list[tuple[list[str], FileSummary]]] = {}
     for s in summaries:
@@ -65,10 +68,8 @@ def match_origins(summaries: list[FileSummary]) -> dict[str, FileSummary]:
         parts = [p for p in full.replace(os.sep, "/").split("/") if p]
         by_name.setdefault(parts[-1], []).append((parts, s))
     out = {}
-    for s in summaries:
-        if not s.generated_from:
-            continue
-        source = _resolve(s, s.generated_from, by_abs, by_name)
+    for s in generated:
+        source = _resolve(s, s.generated_from or "", by_abs, by_name)
         if source is not None and source.path != s.path:
             out[s.path] = source
     return out
@@ -103,6 +104,8 @@ def _common_tail(a: list[str], b: list[str]) -> int:
 
 def _never_imported(summaries: list[FileSummary], candidates: dict[str, FileSummary]) -> set[str]:
     """The largest subset of ``candidates`` (module names) that no module outside it imports."""
+    if not candidates:
+        return set()
     importers = imported_by(summaries, set(candidates))
     skipped = set(candidates)
     changed = True
