@@ -32,15 +32,23 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "TrtMLAMultiStepDraft", "FlashMLAMultiStepDraft", "attn_backends"),
     ("DI001", "AliasedFlash", "FlashBackend", "prefill_wrapper_ragged"),
     ("DI001", "FromModule", "Parent", "scratch"),
+    ("DI002", "modeling_widget.WidgetAttention", "RotaryAttention", "cos_sin_cache"),  # generated, imported
+    ("DI002", "modular_gadget.GadgetAttention", "RotaryAttention", "cos_sin_cache"),  # template, imported
+    ("DI002", "modular_sprocket.SprocketAttention", "RotaryAttention", "cos_sin_cache"),  # ambiguous origin
     ("DI003", "TrtMHABackend", "FlashBackend", ""),  # fixtures/EXPECTED.md, DI003 table
+}
+NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
+    "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped
+    "fixtures.generated.modeling_sprocket.SprocketAttention",  # reads the cache through forward
+    "fixtures.generated.modeling_gadget.GadgetAttention",  # flattened: no parent
 }
 
 
-def _run():
+def _run(fmt: str = "json"):
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        res = CliRunner().invoke(main, ["check", "fixtures", "--format", "json"])
+        res = CliRunner().invoke(main, ["check", "fixtures", "--format", fmt])
     finally:
         os.chdir(cwd)
     return res
@@ -50,8 +58,31 @@ def test_fixture_findings_match_expected_table():
     res = _run()
     assert res.exit_code == 1, res.output
     data = json.loads(res.stdout)
-    got = {(f["code"], f["class"].rsplit(".", 1)[-1], f["parent"].rsplit(".", 1)[-1], f["attribute"]) for f in data}
+    got = {(f["code"], _short(f["class"]), f["parent"].rsplit(".", 1)[-1], f["attribute"]) for f in data}
     assert got == EXPECTED
+
+
+def _short(qualname: str) -> str:
+    """The class name; module and class name for the fixtures' code-generation cases (same class names)."""
+    return ".".join(qualname.split(".")[-2:]) if qualname.startswith("fixtures.generated.") else qualname.split(".")[-1]
+
+
+def test_generation_source_is_skipped_and_generated_file_points_to_its_source():
+    assert "deadinit: skipped 1 code-generation source (" in _run("concise").stderr
+    data = json.loads(_run().stdout)
+    assert not NOT_REPORTED_CLASSES & {f["class"] for f in data}
+    assert not any("modular_widget.py" in p for f in data for p in [f["path"], *f["related_paths"]])
+    (widget,) = [f for f in data if f["class"] == "fixtures.generated.modeling_widget.WidgetAttention"]
+    generated = [e for e in widget["evidence"] if e["kind"] == "generated"]
+    assert generated == [
+        {
+            "kind": "generated",
+            "text": "fixtures/generated/modeling_widget.py is generated (header: 'Do NOT edit'): "
+            "change its source and regenerate",
+            "path": "fixtures/generated/modular_widget.py",
+            "line": 1,
+        }
+    ]
 
 
 def test_full_report_golden():

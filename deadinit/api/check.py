@@ -6,10 +6,13 @@ reach into the stages themselves.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 
 from deadinit.frontends.parse import FileError, summarize_many
 from deadinit.index.discovery import discover
+from deadinit.index.generation_sources import find_generation_sources
+from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
@@ -46,10 +49,43 @@ def run_check(
     summaries: list[FileSummary] | None = None,
     discovery=None,
 ) -> CheckResult:
+    """The findings of the project at ``paths``; code-generation sources are left out unless
+    ``settings.include_generation_sources`` (``deadinit.index.generation_sources``)."""
     settings = settings or Settings()
+    paths = list(paths)
     res = CheckResult()
     if summaries is None:
         summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded, discovery)
     else:
         res.files = len(summaries)
-    return check_summaries(summaries, settings, res)
+    sources = find_generation_sources(summaries, named=[p for p in paths if os.path.isfile(p)])
+    res.generation_sources = sources.origins
+    if not settings.include_generation_sources and sources.skipped:
+        summaries = sources.kept
+        res.skipped_sources = [s.path for s in sources.skipped]
+        res.files -= len(sources.skipped)
+    check_summaries(summaries, settings, res)
+    note_generated_files(res, summaries)
+    return res
+
+
+def note_generated_files(res: CheckResult, summaries: list[FileSummary]) -> None:
+    """Evidence on each finding that involves a generated file: the fix belongs in its source."""
+    generated = {s.path: s for s in summaries if s.generated_marker}
+    if not generated:
+        return
+    for f in [*res.findings, *res.unsure]:
+        for path in dict.fromkeys([f.path, *f.related_paths]):
+            s = generated.get(path)
+            if s is None:
+                continue
+            source = res.generation_sources.get(path)
+            text = f"{path} is generated (header: {s.generated_marker!r}): "
+            if source is not None:
+                f.evidence.append(Evidence(EvidenceKind.GENERATED, text + "change its source and regenerate", source, 1))
+            elif s.generated_from:
+                f.evidence.append(
+                    Evidence(EvidenceKind.GENERATED, text + f"change its source {s.generated_from} and regenerate")
+                )
+            else:
+                f.evidence.append(Evidence(EvidenceKind.GENERATED, text + "change what generates it"))

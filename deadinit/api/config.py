@@ -123,6 +123,7 @@ _KEYS = {
     "flag-name-template": ("flag_name_template", _template),
     "direct-base-max-lines": ("direct_base_max_lines", _positive_int),
     "max-file-size": ("max_file_size", _positive_int),
+    "include-generation-sources": ("include_generation_sources", _bool),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)

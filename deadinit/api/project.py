@@ -25,11 +25,17 @@ def require_paths(paths: Iterable[str]) -> None:
 
 
 def configure(
-    paths: list[str], config_file: str | None = None, select: str = "", ignore: str = "", show_unsure: bool = False
+    paths: list[str],
+    config_file: str | None = None,
+    select: str = "",
+    ignore: str = "",
+    show_unsure: bool = False,
+    include_generation_sources: bool | None = None,
 ) -> Config:
     """The run's configuration: the file's, then command-line overrides.
 
-    ``--select`` replaces the configured selection; ``--ignore`` adds to it.
+    ``--select`` replaces the configured selection; ``--ignore`` adds to it;
+    ``include_generation_sources`` (None: as configured) replaces the configured value.
     """
     cfg = load_config(paths, config_file)
     s = cfg.settings
@@ -39,7 +45,21 @@ def configure(
         s.ignore = tuple(dict.fromkeys(s.ignore + split_codes("--ignore", ignore)))
     if show_unsure:
         s.show_unsure = True
+    if include_generation_sources is not None:
+        s.include_generation_sources = include_generation_sources
     return cfg
+
+
+def skipped_sources_note(result: CheckResult) -> str | None:
+    """One line saying how many code-generation sources were left out and how to include them."""
+    n = len(result.skipped_sources)
+    if not n:
+        return None
+    what = "code-generation source" if n == 1 else "code-generation sources"
+    return (
+        f"skipped {n} {what} (files that generated files name as their origin and nothing imports); "
+        "include them with --include-generation-sources or include-generation-sources = true"
+    )
 
 
 def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery=None) -> CheckResult:
@@ -138,6 +158,7 @@ def resolve_class(result: CheckResult, name: str) -> str:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise UsageError(f"no class {name!r} in the analysed files")
+        hint = " (code-generation sources were skipped: --include-generation-sources)" if result.skipped_sources else ""
+        raise UsageError(f"no class {name!r} in the analysed files{hint}")
     shown = ", ".join(matches[:5]) + (" ..." if len(matches) > 5 else "")
     raise UsageError(f"class name {name!r} is ambiguous: {shown}")

@@ -33,6 +33,7 @@ class CheckOptions:
     quiet: bool = False
     color: str = "auto"
     output_file: str | None = None
+    include_generation_sources: bool | None = None  # None: as configured
     # speed: see deadinit.runtime.summarizer
     no_cache: bool = False
     cache_dir: str | None = None
@@ -54,7 +55,7 @@ def _run(o: CheckOptions) -> int:
     else:
         targets, scope = list(o.paths) or ["."], None
     project.require_paths(targets + (scope or []))
-    cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure)
+    cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure, o.include_generation_sources)
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
@@ -95,6 +96,9 @@ def _run(o: CheckOptions) -> int:
             )
     if result.suppressed and scope is None:
         notes.append(f"{len(result.suppressed)} finding(s) suppressed by comments or per-file-ignores")
+    skipped = project.skipped_sources_note(result)
+    if skipped:
+        notes.append(skipped)
 
     view = project.with_findings(result, findings, errors)
     if o.fmt != "github":
@@ -102,7 +106,7 @@ def _run(o: CheckOptions) -> int:
     _render(view, o)
     if not o.quiet and o.fmt in HUMAN:
         for n in notes:
-            err.print(f"deadinit: {n}", markup=False, style="dim")
+            err.print(f"deadinit: {n}", markup=False, style="dim", soft_wrap=True)  # one line, never wrapped
     if errors and not (result.index and result.index.modules):
         return EXIT_ERROR
     return exit_code(len(findings), o.exit_zero)

@@ -14,6 +14,7 @@ from rich.tree import Tree
 from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
+from deadinit.cli.project_options import generation_sources_option
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
 from deadinit.report import reuse_table
@@ -142,12 +143,13 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
 )
 @click.option("--verbose", "-v", is_flag=True, help="Also list every method that can run, and why.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-def explain(qualname: str, paths, config, verbose: bool, color: str) -> None:
+@generation_sources_option
+def explain(qualname: str, paths, config, verbose: bool, color: str, include_generation_sources: bool | None) -> None:
     """Explain QUALNAME (a class, full or trailing dotted name) analysed within PATHS (default: .)."""
     targets = list(paths) or ["."]
     try:
         project.require_paths(targets)
-        cfg = project.configure(targets, config)
+        cfg = project.configure(targets, config, include_generation_sources=include_generation_sources)
         result = project.analyse(targets, cfg)
         if result.files == 0:
             raise UsageError(project.no_files_message(targets))

@@ -22,6 +22,7 @@ from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, make_console
 from deadinit.cli.progress import progress_wrap
+from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import FixOptions
@@ -97,6 +98,7 @@ class _Strategies(click.Choice):
 )
 @click.option("--quiet", "-q", is_flag=True, help="No tables, only errors.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@generation_sources_option
 @speed_options
 def fix(
     paths,
@@ -114,6 +116,7 @@ def fix(
     pr_evidence,
     quiet,
     color,
+    include_generation_sources,
     no_cache,
     cache_dir,
     jobs,
@@ -144,6 +147,7 @@ def fix(
             jobs,
             pr_body_file,
             pr_evidence,
+            include_generation_sources,
         )
     )
 
@@ -167,6 +171,7 @@ def run(
     jobs=None,
     pr_body_file=None,
     pr_evidence=(),
+    include_generation_sources=None,
 ) -> int:
     from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
 
@@ -174,7 +179,7 @@ def run(
     targets = list(paths) or ["."]
     try:
         project.require_paths(targets)
-        cfg = project.configure(targets, config, select, "", False)
+        cfg = project.configure(targets, config, select, "", False, include_generation_sources)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
         fast = summarizer(no_cache, cache_dir, jobs)  # the cache and workers, as check
@@ -190,6 +195,9 @@ def run(
         return EXIT_ERROR
     for e in result.errors:
         err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
+    note = project.skipped_sources_note(result)
+    if note and not quiet:
+        err.print(f"deadinit: {note}", markup=False, style="dim", soft_wrap=True)
     options = FixOptions(
         settings=cfg.settings,
         classes=wanted,

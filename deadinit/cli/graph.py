@@ -16,6 +16,7 @@ from rich.tree import Tree
 from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
+from deadinit.cli.project_options import generation_sources_option
 from deadinit.model.finding import human_bytes
 
 
@@ -82,7 +83,8 @@ def roots(index) -> list[str]:
 )
 @click.option("--all", "show_all", is_flag=True, help="Without QUALNAME: also hierarchies without findings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
-def graph(args, config, show_all: bool, color: str) -> None:
+@generation_sources_option
+def graph(args, config, show_all: bool, color: str, include_generation_sources: bool | None) -> None:
     """Tree of the class hierarchy under QUALNAME (or every hierarchy with findings).
 
     The first argument is QUALNAME unless it names an existing file or folder;
@@ -93,7 +95,7 @@ def graph(args, config, show_all: bool, color: str) -> None:
     targets = args or ["."]
     try:
         project.require_paths(targets)
-        cfg = project.configure(targets, config)
+        cfg = project.configure(targets, config, include_generation_sources=include_generation_sources)
         result = project.analyse(targets, cfg)
         if result.files == 0:
             raise UsageError(project.no_files_message(targets))
@@ -114,3 +116,6 @@ def graph(args, config, show_all: bool, color: str) -> None:
         console.print(Text(f"{hidden} hierarchies without findings not shown (--all shows them)", style="dim"))
     elif not tops:
         console.print("no class hierarchies found")
+    note = project.skipped_sources_note(result)
+    if note:
+        click.echo(f"deadinit: {note}", err=True)

@@ -37,6 +37,7 @@ if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
 import click  # noqa: E402
 
 from deadinit import __version__  # noqa: E402
+from deadinit.cli.project_options import generation_sources_option  # noqa: E402
 from deadinit.cli.speed_options import speed_options  # noqa: E402
 
 # the other commands load on first use: ``deadinit check`` (a pre-commit hook, a warm
@@ -155,6 +156,7 @@ def main() -> None:
     show_default=True,
     help="Colour output; auto respects NO_COLOR and whether output is a terminal.",
 )
+@generation_sources_option
 @speed_options
 def check(
     paths,
@@ -174,6 +176,7 @@ def check(
     exit_non_zero_on_fix,
     quiet,
     color,
+    include_generation_sources,
     no_cache,
     cache_dir,
     jobs,
@@ -208,6 +211,7 @@ def check(
                 quiet=quiet,
                 color=color,
                 output_file=output_file,
+                include_generation_sources=include_generation_sources,
                 no_cache=no_cache,
                 cache_dir=cache_dir,
                 jobs=jobs,

@@ -1,6 +1,7 @@
 """Plan, check, re-plan without what failed, then (optionally) write: the library behind ``deadinit fix``.
 
-A strategy plans every fix it can.  Each file is checked (``safety.check_file``),
+A strategy plans every fix it can.  A change that would rewrite a generated file is
+refused (``safety.generated_files``).  Each file is checked (``safety.check_file``),
 then the whole project is re-analysed as if the plan were applied; a change whose
 file fails a check, whose targeted findings are still reported, or that brings a
 new finding is dropped (with the reason) and the rest is planned again, until a
@@ -19,6 +20,7 @@ from deadinit.analysis.reach import short
 from deadinit.fixes import safety
 from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import FixOptions, Plan, Refusal
+from deadinit.model.kinds import RefusalKind
 
 MAX_ATTEMPTS = 8
 
@@ -77,11 +79,13 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
     plan_fn = load_strategies()[strategy]
     exclude = set(options.exclude)
     rejected: list[Refusal] = []
+    generated = safety.generated_files(result)
     for _ in range(MAX_ATTEMPTS):
         plan = plan_fn(result, dataclasses.replace(options, exclude=frozenset(exclude)))
         if not plan.files:
             return FixOutcome(strategy, plan, result, None, rejected)
-        bad = _file_problems(plan)
+        refused = _generated_problems(plan, generated)
+        bad = refused or _file_problems(plan)
         after = None
         if not bad:
             try:
@@ -97,17 +101,25 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
             exclude.add(cid)
             c = by_id.get(cid)
             if c is not None:
+                reason, kind = (
+                    (why, RefusalKind.GENERATED_FILE)
+                    if cid in refused
+                    else (f"rewrite refused by the safety checks: {why}", "unsafe-rewrite")
+                )
                 rejected.append(
-                    Refusal(
-                        c.cls,
-                        ", ".join(c.parents),
-                        c.attributes + c.overwritten,
-                        f"rewrite refused by the safety checks: {why}",
-                        c.findings,
-                        "unsafe-rewrite",
-                    )
+                    Refusal(c.cls, ", ".join(c.parents), c.attributes + c.overwritten, reason, c.findings, kind)
                 )
     return FixOutcome(strategy, Plan(refusals=plan.refusals), result, None, rejected)
+
+
+def _generated_problems(plan: Plan, generated: dict[str, str]) -> dict:
+    """Change id -> why, for each change that would rewrite a generated file."""
+    bad: dict = {}
+    for fp in plan.files:
+        if fp.path in generated:
+            for cid in fp.changes:
+                bad.setdefault(cid, generated[fp.path])
+    return bad
 
 
 def _file_problems(plan: Plan) -> dict:

@@ -2,6 +2,8 @@
 
 Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writes):
 
+* ``generated_files``: files whose header marks them generated ("Do NOT edit") are
+  never rewritten: the fix belongs in their source;
 * ``check_file``: the new text parses (libcst), ``compile()`` accepts it, its
   encoding (coding cookie, BOM) and line endings are the old ones, and every byte
   outside the regions the strategy declared it edits is unchanged;
@@ -29,6 +31,18 @@ from deadinit.rules.engine import check_summaries
 from deadinit.runtime import temp_files
 
 BOM = b"\xef\xbb\xbf"
+
+
+def generated_files(result) -> dict[str, str]:
+    """Path -> why it is never rewritten, for each analysed file whose header marks it generated."""
+    out = {}
+    for s in result.index.modules.values():
+        if not s.generated_marker:
+            continue
+        source = result.generation_sources.get(s.path) or s.generated_from
+        instead = f"fix its source {source} instead" if source else "fix what generates it instead"
+        out[s.path] = f"{s.path} is a generated file (header: {s.generated_marker!r}); {instead}"
+    return out
 
 
 def check_file(fp: FilePlan) -> str | None:

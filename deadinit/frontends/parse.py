@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deadinit.frontends import ast_adapter
+from deadinit.frontends.generated import generated_header
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics import syntax as sx
@@ -152,6 +153,9 @@ def summarize_source(
     except RecursionError:
         return FileError(path, "cannot analyse: nesting too deep")
     summary.suppressions = suppressions(source)
+    header = generated_header(source)
+    if header is not None:
+        summary.generated_marker, summary.generated_from = header.marker, header.origin
     summary.lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
     return summary
 

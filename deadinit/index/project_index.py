@@ -16,6 +16,19 @@ class Base:
     name: str  # qualname for project classes, canonical dotted name otherwise
 
 
+def absolute_module(module: str, is_package: bool, imp: Import) -> str:
+    """The absolute name of the module ``imp`` imports from (or imports), as seen from ``module``."""
+    if imp.level == 0:
+        return imp.module
+    parts = module.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if imp.level > 1:
+        parts = parts[: len(parts) - (imp.level - 1)] if imp.level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
+
+
 class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
         self.modules: dict[str, FileSummary] = {}
@@ -43,16 +56,8 @@ class ProjectIndex:
 
     # -- name resolution ---------------------------------------------------
     def _abs_module(self, module: str, imp: Import) -> str:
-        if imp.level == 0:
-            return imp.module
         summary = self.modules.get(module)
-        parts = module.split(".")
-        if not (summary and summary.is_package):
-            parts = parts[:-1]
-        if imp.level > 1:
-            parts = parts[: len(parts) - (imp.level - 1)] if imp.level - 1 <= len(parts) else []
-        base = ".".join(parts)
-        return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
+        return absolute_module(module, bool(summary and summary.is_package), imp)
 
     def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""

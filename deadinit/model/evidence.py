@@ -19,6 +19,7 @@ class EvidenceKind(str, Enum):
     READ_NOT_COUNTED = "read-not-counted"
     EXTERNAL_NOT_COUNTED = "external-not-counted"
     CONDITIONAL = "conditional"  # allocated only when a condition nothing decides holds
+    GENERATED = "generated"  # a file of the finding is generated: the change belongs in its source
     # DI004: a call of a parent's __init__ that cannot bind
     CALL = "call"
     TARGET = "target"

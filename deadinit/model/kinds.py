@@ -80,6 +80,7 @@ class RefusalKind(StrEnum):
     UNSAFE = "unsafe"
     REFUSED = "refused"
     UNSAFE_REWRITE = "unsafe-rewrite"
+    GENERATED_FILE = "generated-file"  # the file is generated: the fix belongs in its source
 
 
 class BaseKind(StrEnum):

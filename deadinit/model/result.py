@@ -20,3 +20,5 @@ class CheckResult:
     analyses: list[Any] = field(default_factory=list)
     suppressed: list[Finding] = field(default_factory=list)
     used_suppressions: set[tuple[str, int]] = field(default_factory=set)
+    skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out
+    generation_sources: dict[str, str] = field(default_factory=dict)  # generated file's path -> its source's path

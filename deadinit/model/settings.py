@@ -45,6 +45,7 @@ class Settings:
     direct_base_max_lines: int = 400
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
     config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
+    include_generation_sources: bool = False  # analyse templates that generated files name and nothing imports
     _heavy_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
     def heavy_re(self) -> re.Pattern[str]:

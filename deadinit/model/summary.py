@@ -163,3 +163,5 @@ class FileSummary:
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)
     lines: int = 0
+    generated_marker: str | None = None  # the header phrase marking the file generated ("Do NOT edit"), as written
+    generated_from: str | None = None  # the file its header names as its source, as written

@@ -84,6 +84,8 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
     if maybe:
         summary += f" ({maybe} allocated only under a condition, not counted)"
     summary += f"; {result.files} file(s) analysed"
+    if result.skipped_sources:
+        summary += f"; {len(result.skipped_sources)} code-generation source(s) skipped (--include-generation-sources)"
     if result.unsure:
         summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"
     console.print(Text(summary, style="bold"))

@@ -170,6 +170,34 @@ class C(P):
             },
             note="dynamic getattr",
         ),
+        Example(
+            {
+                "pkg/__init__.py": "from pkg.modeling_w import W\n",
+                "pkg/base.py": """
+import torch
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+class P(Base):
+    def __init__(self):
+        self.ws = torch.empty(10)
+    def forward(self, x):
+        return self.ws
+""",
+                "pkg/modular_w.py": """
+from pkg.base import P
+class W(P):
+    def forward(self, x):   # overrides the only reader, but this template never runs
+        return x
+""",
+                "pkg/modeling_w.py": """# This file was automatically generated from pkg/modular_w.py. Do NOT edit.
+class W:
+    def forward(self, x):
+        return x
+""",
+            },
+            note="code-generation source: a template that a generated file names and nothing imports",
+        ),
     )
     INVALID = (
         Example(
