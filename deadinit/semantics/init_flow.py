@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from deadinit.model.summary import AllocInfo, InitStmt
+from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.dynamic import access_of, loop_names
@@ -48,8 +48,8 @@ class InitFlattener:
         self.out: list[InitStmt] = []
         self.after_return = False
         self.loop_iters: list[Expr] = []
-        self.names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
-        self.dynamic: list[tuple] = []  # dynamic reads seen since the last statement was emitted
+        self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
         self.start = func
 
     # -- helpers -----------------------------------------------------------------

@@ -11,7 +11,17 @@ here.
 from __future__ import annotations
 
 from deadinit.model.settings import Settings
-from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary, Import, MethodSummary, Param, TypeRef
+from deadinit.model.summary import (
+    Access,
+    ClassSummary,
+    Construct,
+    FileSummary,
+    Import,
+    MethodSummary,
+    Param,
+    Pattern,
+    TypeRef,
+)
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
@@ -39,7 +49,7 @@ class _Function:
         # (attr, line, col, receiver text, receiver name, self attr)
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.params: dict[str, int] = {}
-        self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
 
 
 class SummaryBuilder:

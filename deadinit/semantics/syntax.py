@@ -372,7 +372,7 @@ class FString(Expr):
         return self.exprs
 
     @classmethod
-    def of_parts(cls, line: int, col: int, end_line: int, parts: list, escapes: bool) -> FString:
+    def of_parts(cls, line: int, col: int, end_line: int, parts: list[str | Expr], escapes: bool) -> FString:
         """From its parts in order: literal text (``str``) and replacement-field expressions;
         ``escapes``: its source has a backslash (the text is then not taken for a name's part)."""
         exprs = tuple(p for p in parts if not isinstance(p, str))
@@ -380,7 +380,8 @@ class FString(Expr):
             return cls(line, col, end_line, "", exprs, "")
         first = next(i for i, p in enumerate(parts) if not isinstance(p, str))
         last = max(i for i, p in enumerate(parts) if not isinstance(p, str))
-        prefix, suffix = "".join(parts[:first]), "".join(parts[last + 1 :])
+        prefix = "".join(p for p in parts[:first] if isinstance(p, str))  # all text, before the first field
+        suffix = "".join(p for p in parts[last + 1 :] if isinstance(p, str))
         return cls(
             line,
             col,
