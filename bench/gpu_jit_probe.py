@@ -18,8 +18,7 @@ try:
     indptr = torch.tensor([0, 2], dtype=torch.int32, device="cuda")
     indices = torch.tensor([0, 1], dtype=torch.int32, device="cuda")
     last = torch.tensor([64], dtype=torch.int32, device="cuda")
-    wrapper.plan(indptr, indices, last, 32, 8, 128, 64, q_data_type=torch.bfloat16,
-                 kv_data_type=torch.bfloat16)
+    wrapper.plan(indptr, indices, last, 32, 8, 128, 64, q_data_type=torch.bfloat16, kv_data_type=torch.bfloat16)
     q = torch.randn(1, 32, 128, dtype=torch.bfloat16, device="cuda")
     kv = torch.randn(2, 2, 64, 8, 128, dtype=torch.bfloat16, device="cuda")
     out = wrapper.run(q, kv)

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.analysis.conditions import NOTNONE, UNKNOWN, Facts, guard_state, value_of
+from deadinit.analysis.conditions import Env, Facts, guard_state, value_of
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import ParamKind
-from deadinit.model.summary import Expr, InitStmt, MethodSummary
-from deadinit.semantics.exprs import certainly_not_none
+from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
+from deadinit.semantics.init_flow import Guards
 
-__all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "init_chain"]
-
-Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
+__all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "Env", "init_chain"]
 
 
 @dataclass
@@ -29,7 +28,7 @@ class ChainStmt:
     active: bool | None  # True definite, None maybe, False never
     env: Env = field(default_factory=dict, repr=False)
     guards_hold: bool | None = None  # the guards alone (loops and returns aside)
-    open_guards: tuple = ()  # the guards nothing decides, when ``active`` is None because of them
+    open_guards: Guards = ()  # the guards nothing decides, when ``active`` is None because of them
 
     @property
     def definite(self) -> bool:
@@ -42,8 +41,10 @@ class Chain:
     stmts: list[ChainStmt]
     inits: list[str]  # owners whose __init__ ran, in call order
     notes: list[str] = field(default_factory=list)
-    calls: dict = field(default_factory=dict)  # owner -> (caller owner, InitStmt super_init, bound env)
-    broken: tuple | None = None  # (caller owner, InitStmt, target owner, why): constructing the class raises
+    # owner -> (caller owner, its super_init statement, the bound env)
+    calls: dict[str, tuple[str, InitStmt, Env]] = field(default_factory=dict)
+    # (caller owner, InitStmt, target owner, why): constructing the class raises
+    broken: tuple[str, InitStmt, str, str] | None = None
 
 
 def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
@@ -73,8 +74,8 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
     return None
 
 
-def _bind(method: MethodSummary, call: InitStmt, caller_env: dict, self_env: dict) -> dict:
-    env: dict = {}
+def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env) -> Env:
+    env: Env = {}
     params = [p for p in method.params if p.kind in ("posonly", "normal")]
     if call.star_args:
         return {p.name: UNKNOWN for p in method.params}
@@ -123,7 +124,16 @@ class _Walk:
     facts: Facts  # class values and what the chain assigned: shared by every frame
 
 
-def _walk(w: _Walk, owner, method, env, self_env, active, frame: Facts, depth: int) -> None:
+def _walk(
+    w: _Walk,
+    owner: str,
+    method: MethodSummary,
+    env: Env,
+    self_env: Env,
+    active: bool | None,
+    frame: Facts,
+    depth: int,
+) -> None:
     chain = w.chain
     if depth > 30 or method.init_flow is None or owner in chain.inits:
         return
@@ -147,7 +157,7 @@ def _walk(w: _Walk, owner, method, env, self_env, active, frame: Facts, depth: i
             _call(w, owner, st, state, env, self_env, frame, depth)
 
 
-def _remember(st: InitStmt, state: bool | None, env: dict, self_env: dict, frame: Facts, shared: Facts) -> None:
+def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
     """What a statement tells later ones: self values, asserted names, attributes set on objects."""
     if st.kind in ("assign", "delete") and st.attr:
         shared.assigned.add(st.attr)
@@ -166,7 +176,9 @@ def _remember(st: InitStmt, state: bool | None, env: dict, self_env: dict, frame
             frame.names[test[1][1]] = ("const", None)
 
 
-def _call(w: _Walk, owner: str, st: InitStmt, state, env: dict, self_env: dict, frame: Facts, depth: int) -> None:
+def _call(
+    w: _Walk, owner: str, st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, depth: int
+) -> None:
     index, chain = w.index, w.chain
     nxt, why = index.init_called(w.order, owner, st.target or "super", st.start)
     if why is not None:
@@ -189,7 +201,7 @@ def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:
     if call.star_args:
         return out
     positional = [p for p in method.params if p.kind in ("posonly", "normal")]
-    pairs = [(p.name, a) for p, a in zip(positional, call.args)] + list(call.kwargs)
+    pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
     for param, arg in pairs:
         if arg[0] != "name":
             continue

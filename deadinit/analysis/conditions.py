@@ -14,17 +14,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
+from deadinit.semantics.init_flow import Guards
+
+Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
 
 
 @dataclass
 class Facts:
-    names: dict[str, tuple] = field(default_factory=dict)  # asserted values of parameters and locals
-    dotted: dict[str, tuple] = field(default_factory=dict)  # ``param.attr`` values set before the call
-    class_values: dict[str, tuple] = field(default_factory=dict)  # the analysed class's class attributes
+    names: dict[str, Expr] = field(default_factory=dict)  # asserted values of parameters and locals
+    dotted: dict[str, Expr] = field(default_factory=dict)  # ``param.attr`` values set before the call
+    class_values: dict[str, Expr] = field(default_factory=dict)  # the analysed class's class attributes
     assigned: set[str] = field(default_factory=set)  # self attributes the chain assigned (class values hidden)
 
-    def value(self, e: tuple) -> tuple:
+    def value(self, e: Expr) -> Expr:
         k = e[0]
         if k == "name":
             return self.names.get(e[1], UNKNOWN)
@@ -35,13 +38,13 @@ class Facts:
         return UNKNOWN
 
 
-def _truth(v: tuple) -> bool | None:
+def _truth(v: Expr) -> bool | None:
     if v[0] == "const":
         return bool(v[1])
     return None
 
 
-def evaluate(cond: tuple, env: dict, self_env: dict, facts: Facts | None = None) -> bool | None:
+def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> bool | None:
     """Tri-state truth of a condition under parameter bindings (and ``facts``, see the module doc)."""
     k = cond[0]
     if k == "not":
@@ -57,23 +60,23 @@ def evaluate(cond: tuple, env: dict, self_env: dict, facts: Facts | None = None)
             return True
         return False if a is False and b is False else None
     if k in ("is_none", "is_not_none"):
-        v = value_of(cond[1], env, self_env, facts)
-        if v[0] == "const":
-            r = v[1] is None
-        elif v == NOTNONE:
+        value = value_of(cond[1], env, self_env, facts)
+        if value[0] == "const":
+            r = value[1] is None
+        elif value == NOTNONE:
             r = False
         else:
             return None
         return r if k == "is_none" else not r
     if k in ("eq", "ne"):
-        a, b = value_of(cond[1], env, self_env, facts), value_of(cond[2], env, self_env, facts)
-        if a[0] == "const" and b[0] == "const":
-            return (a[1] == b[1]) if k == "eq" else (a[1] != b[1])
+        left, right = value_of(cond[1], env, self_env, facts), value_of(cond[2], env, self_env, facts)
+        if left[0] == "const" and right[0] == "const":
+            return bool(left[1] == right[1]) if k == "eq" else bool(left[1] != right[1])
         return None
     return _truth(value_of(cond, env, self_env, facts))
 
 
-def value_of(e: tuple, env: dict, self_env: dict, facts: Facts | None = None) -> tuple:
+def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Expr:
     if e[0] == "const" or e == NOTNONE:
         return e
     v = UNKNOWN
@@ -88,12 +91,12 @@ def value_of(e: tuple, env: dict, self_env: dict, facts: Facts | None = None) ->
     return v
 
 
-def guard_state(guards: tuple, env: dict, self_env: dict, facts: Facts) -> tuple[bool | None, list[tuple]]:
+def guard_state(guards: Guards, env: Env, self_env: Env, facts: Facts) -> tuple[bool | None, list[Expr]]:
     """(False if some guard is false; True if all hold; None otherwise, with the undecided guards).
 
     ``facts`` may only make a guard false."""
     state: bool | None = True
-    open_: list[tuple] = []
+    open_: list[Expr] = []
     for g in guards:
         v = evaluate(g, env, self_env)
         if v is None and evaluate(g, env, self_env, facts) is False:
@@ -109,22 +112,21 @@ def guard_state(guards: tuple, env: dict, self_env: dict, facts: Facts) -> tuple
 _OPS = {"eq": "==", "ne": "!="}
 
 
-def condition_text(guards: tuple) -> str | None:
+def condition_text(guards: Guards) -> str | None:
     """``a and not b`` for the guards nothing decides (None when there are none)."""
     return " and ".join(_paren(g) if len(guards) > 1 else text(g) for g in guards) or None
 
 
-def text(e: tuple) -> str:
+def text(e: Expr) -> str:
     """A condition as Python-like text (``...`` for what was not recorded)."""
     k = e[0]
     if k == "const":
         return repr(e[1])
-    if k == "name":
-        return e[1]
+    if k in ("name", "dotted"):
+        name: str = e[1]
+        return name
     if k == "self":
         return f"self.{e[1]}"
-    if k == "dotted":
-        return e[1]
     if k == "not":
         return f"not {_paren(e[1])}"
     if k in ("and", "or"):
@@ -142,6 +144,6 @@ def text(e: tuple) -> str:
     return "..."
 
 
-def _paren(e: tuple) -> str:
+def _paren(e: Expr) -> str:
     s = text(e)
     return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin") else s

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.conditions import condition_text
-from deadinit.analysis.reach import short
+from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reach import Reach, short
+from deadinit.analysis.sizes import Folder, SelfValues
 from deadinit.analysis.unsure import unsure_for
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.summary import AllocInfo
+from deadinit.model.summary import AllocInfo, Pattern
 
 
 @dataclass(frozen=True)
@@ -65,16 +69,28 @@ class Fixpoint:
     live: set[str]  # attributes read by something that counts
 
 
-def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
-    vals = {}
+class Analysis(Protocol):
+    """What the facts need of ``liveness.Analyzer``."""
+
+    index: ProjectIndex
+    ext: ExternalReads
+    folder: Folder
+
+    def classify(self, alloc: AllocInfo | None, module: str) -> str | None: ...
+
+
+def _self_values(events: list[ChainStmt], upto: int, index: ProjectIndex) -> SelfValues:
+    vals: SelfValues = {}
     for c in events[:upto]:
         st = c.stmt
-        if st.kind == "assign" and st.value is not None and c.active is True:
+        if st.kind == "assign" and st.attr is not None and st.value is not None and c.active is True:
             vals[st.attr] = (st.value, index.class_module[c.owner], c.env)
     return vals
 
 
-def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str) -> tuple[int, AllocInfo, str] | None:
+def _first_allocation(
+    an: Analysis, events: list[ChainStmt], idxs: list[int], module: str
+) -> tuple[int, AllocInfo, str] | None:
     """The group's first statement whose value counts as an allocation: (event, allocation, kind)."""
     for i in idxs:
         alloc = events[i].stmt.alloc
@@ -86,14 +102,20 @@ def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str)
 
 
 def build_facts(
-    an, cls: str, fp: Fixpoint, reach, mro: list[str], unsure: list[str], reported: Callable[[AttrFact], bool]
+    an: Analysis,
+    cls: str,
+    fp: Fixpoint,
+    reach: Reach,
+    mro: list[str],
+    unsure: list[tuple[str, Pattern]],
+    reported: Callable[[AttrFact], bool],
 ) -> list[AttrFact]:
     """The facts ``reported`` keeps, for the allocations of ``cls``'s ancestors whose value nothing uses."""
     index = an.index
     events, effective, killed, kept = fp.events, fp.effective, fp.killed, fp.kept
     groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(events):
-        if c.owner == cls or c.stmt.kind not in ("assign", "fill"):
+        if c.owner == cls or c.stmt.kind not in ("assign", "fill") or c.stmt.attr is None:
             continue
         groups.setdefault((c.owner, c.stmt.attr), []).append(i)
     facts = []
@@ -150,19 +172,22 @@ def build_facts(
     for f in facts:
         f.feeds = sorted(
             {
-                events[i].stmt.attr
+                fed
                 for i, r in enumerate(fp.reads)
-                if f.attr in r
+                if (fed := events[i].stmt.attr) is not None
+                and f.attr in r
                 and events[i].stmt.kind in ("assign", "fill")
-                and events[i].stmt.attr in dead
-                and events[i].stmt.attr != f.attr
+                and fed in dead
+                and fed != f.attr
                 and i not in effective
             }
         )
     return facts
 
 
-def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: list[str]) -> list[Evidence]:
+def _evidence(
+    an: Analysis, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach: Reach, mro: list[str]
+) -> list[Evidence]:
     index = an.index
     events = fp.events
     out = []
@@ -271,8 +296,8 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
     return out
 
 
-def _inits(events) -> list[str]:
-    seen = []
+def _inits(events: list[ChainStmt]) -> list[str]:
+    seen: list[str] = []
     for c in events:
         if c.owner not in seen:
             seen.append(c.owner)

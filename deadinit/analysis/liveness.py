@@ -20,7 +20,7 @@ from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.sizes import Folder
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
-from deadinit.model.summary import AllocInfo
+from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics.dynamic import ANY
 
 
@@ -32,7 +32,7 @@ class ClassAnalysis:
     facts: list[AttrFact]
     live: set[str]
     effective: set[int]
-    unsure: list[str]
+    unsure: list[tuple[str, Pattern]]
     read_why: dict[str, str]
 
 
@@ -103,7 +103,7 @@ class Analyzer:
             return ClassAnalysis(cls, chain, reach, [], set(), set(), [], {})
         if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
             return None
-        unsure: list[tuple[str, tuple]] = [
+        unsure: list[tuple[str, Pattern]] = [
             (f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic
         ]
         unsure += [
@@ -149,9 +149,9 @@ class Analyzer:
                     )
 
         events = [c for c in chain.stmts if c.active is not False]
-        closure_cache: dict[str, set] = {}
+        closure_cache: dict[str, set[str]] = {}
 
-        def reads_of(c: ChainStmt) -> set:
+        def reads_of(c: ChainStmt) -> set[str]:
             out = set()
             for a in c.stmt.reads:
                 r = index.resolve_method(mro, a)
@@ -168,7 +168,7 @@ class Analyzer:
         # reads inside the chain reach only the bindings made before them (see the scan below)
 
         # construct sites inside the chain, for classes built only by dead statements
-        def dead_built(effective: set) -> set:
+        def dead_built(effective: set[int]) -> set[str]:
             dead_lines = {
                 (c.path, ln)
                 for i, c in enumerate(events)
@@ -182,9 +182,9 @@ class Analyzer:
                     out.add(qn)
             return out
 
-        ext_cache: dict[tuple, tuple] = {}
+        ext_cache: dict[tuple[str, frozenset[str]], str | None] = {}
 
-        def ext_read(attr: str, dead_classes: frozenset) -> str | None:
+        def ext_read(attr: str, dead_classes: frozenset[str]) -> str | None:
             key = (attr, dead_classes)
             if key in ext_cache:
                 return ext_cache[key]
@@ -231,7 +231,7 @@ class Analyzer:
             kept = {i: h for i, h in kept.items() if i in effective}
             for i, c in enumerate(events):
                 st = c.stmt
-                if st.kind not in ("assign", "fill") or i in effective:
+                if st.kind not in ("assign", "fill") or st.attr is None or i in effective:
                     continue
                 y = st.attr
                 used = None
@@ -247,7 +247,7 @@ class Analyzer:
                             used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
                             break
                         if j in effective:
-                            if k.stmt.alloc is not None and k.stmt.attr != y:
+                            if k.stmt.alloc is not None and k.stmt.attr is not None and k.stmt.attr != y:
                                 holders.append(k.stmt.attr)  # the object lives on inside it
                             else:
                                 used = (

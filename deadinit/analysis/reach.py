@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import MethodSummary
+from deadinit.model.summary import MethodSummary, Pattern
 
 
 @dataclass
@@ -14,7 +14,7 @@ class Reach:
     mro: list[str]
     methods: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, name) -> why reached
     reads: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)  # attr -> [(owner, method, line)]
-    dynamic: list[tuple[str, str, str, int, tuple]] = field(
+    dynamic: list[tuple[str, str, str, int, Pattern]] = field(
         default_factory=list
     )  # (owner, method, reason, line, pattern)
 
@@ -39,8 +39,8 @@ def method_reads(
                 stack.append((r[0], r[1], f"self.{attr} from {short(owner)}.{m.name}"))
             else:
                 reach.reads.setdefault(attr, []).append((owner, m.name, line))
-        for name, start in m.super_calls:
-            r = index.resolve_super(mro, owner, name, start)
+        for name, named_class in m.super_calls:
+            r = index.resolve_super(mro, owner, name, named_class)
             if r is not None:
                 stack.append((r[0], r[1], f"super().{name} from {short(owner)}.{m.name}"))
         for base, name in m.parent_calls:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import matches
 
 
-def unsure_for(unsure: list[tuple[str, tuple]], attr: str, index: ProjectIndex, mro: list[str]) -> list[str]:
+def unsure_for(unsure: list[tuple[str, Pattern]], attr: str, index: ProjectIndex, mro: list[str]) -> list[str]:
     """The reasons of the accesses in ``unsure`` (reason, pattern) that could reach ``attr`` on a class
     with this MRO (a class attribute that lists names is read from the nearest class setting it)."""
     values = index.class_values(mro)

@@ -82,7 +82,8 @@ def note_generated_files(res: CheckResult, summaries: list[FileSummary]) -> None
             source = res.generation_sources.get(path)
             text = f"{path} is generated (header: {s.generated_marker!r}): "
             if source is not None:
-                f.evidence.append(Evidence(EvidenceKind.GENERATED, text + "change its source and regenerate", source, 1))
+                regenerate = text + "change its source and regenerate"
+                f.evidence.append(Evidence(EvidenceKind.GENERATED, regenerate, source, 1))
             elif s.generated_from:
                 f.evidence.append(
                     Evidence(EvidenceKind.GENERATED, text + f"change its source {s.generated_from} and regenerate")

@@ -216,7 +216,7 @@ def run(
             click.echo(f"deadinit: error: cannot write report {report_file}: {e.strerror or e}", err=True)
             return EXIT_ERROR
     if pr_body_file:
-        from deadinit.gpu_check.pr_body import write_pr_body
+        from deadinit.gpu_check.pr_body import write_pr_body  # noqa: PLC0415 - gpu_check only with --pr-body
 
         write_pr_body(pr_body_file, report_dict(out), pr_evidence)
     if not quiet:

@@ -58,7 +58,7 @@ def rules(fmt: str, color: str) -> None:
     if fmt == "markdown":
         sys.stdout.write(markdown_table())
         return
-    from rich.table import Table
+    from rich.table import Table  # noqa: PLC0415 - rich.table only for a terminal
 
     table = Table(show_lines=False, header_style="bold")
     for col in ("code", "name", "what it flags", "fix"):
@@ -99,6 +99,6 @@ def rule(code: str, fmt: str, color: str) -> None:
     if fmt == "markdown" or not console.is_terminal:
         sys.stdout.write(doc if doc.endswith("\n") else doc + "\n")
         return
-    from rich.markdown import Markdown
+    from rich.markdown import Markdown  # noqa: PLC0415 - markdown-it only for a terminal
 
     console.print(Markdown(doc))

@@ -321,7 +321,7 @@ class Boundary:
         if is_tensor(value) and isinstance(described, dict) and "sha256" in described:
             self.keep_tensors(value, described["sha256"])
         elif isinstance(value, (list, tuple)) and isinstance(described, list):
-            for item, item_described in zip(value, described):
+            for item, item_described in zip(value, described, strict=False):
                 self.keep(item, item_described)
 
     def summary(self) -> dict[str, Any]:

@@ -17,6 +17,7 @@ import click
 from rich.console import Console
 
 from . import inputs, profiles, report, runner
+from . import pr_body as pr_body_module
 
 DEFAULT_STUBS = ("sgl_kernel", "xgrammar")
 
@@ -254,7 +255,7 @@ def gpu_check(
         workdir = Path(tempfile.mkdtemp(prefix="deadinit-gpu-trees-"))
         used: set = set()
         trees = []
-        for i, value in enumerate(rewritten):
+        for value in rewritten:
             label, path = inputs.split_labeled(value)
             if not Path(path).is_dir():
                 raise click.UsageError(f"--rewritten {path}: not a directory")
@@ -281,7 +282,10 @@ def gpu_check(
         store_dir=Path(tempfile.mkdtemp(prefix="deadinit-gpu-tensors-")) if forward else None,
     )
     orig_tree = runner.Tree(runner.ORIGINAL, original.resolve(), str(original))
-    progress = lambda msg: console.print(msg, markup=False, highlight=False, style="dim")
+
+    def progress(msg: str) -> None:
+        console.print(msg, markup=False, highlight=False, style="dim")
+
     data = runner.run(targets, orig_tree, trees, profile_for, opts, strict=strict, progress=progress)
     data["command"] = "deadinit gpu-check " + shlex.join(sys.argv[1:]) if sys.argv else None
 
@@ -291,8 +295,6 @@ def gpu_check(
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(report.to_json(data), encoding="utf-8")
     if pr_body:
-        from . import pr_body as pr_body_module
-
         fix_data = [
             (label, pr_body_module.load_fix_report(Path(path)))
             for label, path in map(inputs.split_labeled, fix_reports)

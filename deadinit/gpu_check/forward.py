@@ -39,7 +39,7 @@ class Context:
     def __init__(
         self, spec: dict[str, Any], builder: Any, refs: dict[str, Any], device: str, load_sibling: Callable[[str], Any]
     ):
-        import torch
+        import torch  # noqa: PLC0415 - torch only in the child process
 
         self.torch = torch
         self.spec = spec
@@ -111,7 +111,7 @@ class TensorKeeper:
         self.bytes += size
 
     def save(self, path: str) -> None:
-        import torch
+        import torch  # noqa: PLC0415 - torch only in the child process
 
         torch.save({k: v.cpu() for k, v in self.tensors.items()}, path)
 

@@ -117,7 +117,7 @@ def compare_path(orig: dict[str, Any], rew: dict[str, Any], name: str) -> dict[s
         )
         out["traceback"] = (pr if po.get("ok") else po).get("traceback")
         return out
-    for i, (a, b) in enumerate(zip(co, cr)):
+    for i, (a, b) in enumerate(zip(co, cr, strict=False)):
         diff = call_difference(a, b)
         if diff:
             out.update(status="differs", compared=i, first_difference={"index": i, "call": a["name"], **diff})
@@ -144,7 +144,7 @@ def tensor_pairs(orig: dict[str, Any], rew: dict[str, Any]) -> list[tuple[str, s
     """(original sha, rewritten sha, what) for every tensor two equal-looking calls passed."""
     pairs = []
     for path in [p["name"] for p in orig.get("paths", [])]:
-        for a, b in zip(_calls(orig, path), _calls(rew, path)):
+        for a, b in zip(_calls(orig, path), _calls(rew, path), strict=False):
             for key, value in a.get("args", {}).items():
                 other = b.get("args", {}).get(key)
                 for x, y in _tensor_leaves(value, other):
@@ -158,7 +158,7 @@ def _tensor_leaves(a: Any, b: Any):
     if isinstance(a, dict) and isinstance(b, dict) and "sha256" in a and "sha256" in b:
         yield a["sha256"], b["sha256"]
     elif isinstance(a, list) and isinstance(b, list):
-        for x, y in zip(a, b):
+        for x, y in zip(a, b, strict=False):
             yield from _tensor_leaves(x, y)
 
 

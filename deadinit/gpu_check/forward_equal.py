@@ -18,14 +18,14 @@ import sys
 
 def _bits(tensor):
     """The tensor's bytes, so that equal NaNs compare equal: bit-identical, not ==."""
-    import torch
+    import torch  # noqa: PLC0415 - torch only in the child process
 
     flat = tensor.contiguous().reshape(-1)
     return flat if flat.dtype == torch.bool else flat.view(torch.uint8)
 
 
 def main(argv) -> int:
-    import torch
+    import torch  # noqa: PLC0415 - torch only in the child process
 
     orig_path, rew_path, pairs_path, out_path, device = argv[1:6]
     orig = torch.load(orig_path, map_location="cpu")

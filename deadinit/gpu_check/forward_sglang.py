@@ -51,7 +51,7 @@ def _values(standin: Any) -> dict[str, Any]:
 
 class SglangDriver:
     def prepare(self, ctx) -> None:
-        from sglang.srt.mem_cache.memory_pool import MHATokenToKVPool, MLATokenToKVPool
+        from sglang.srt.mem_cache.memory_pool import MHATokenToKVPool, MLATokenToKVPool  # noqa: PLC0415 - sglang only in the child process
 
         spec = ctx.spec.get("pool", {})
         runner = ctx.builder.get("model_runner")
@@ -81,7 +81,7 @@ class SglangDriver:
             allocator._di_set("get_kvcache", lambda *a, **k: pool)
         req_to_token = _values(values["req_to_token_pool"])["req_to_token"]
         if spec.get("index_translator", True):
-            from sglang.srt.mem_cache.kv_index_translator import KVIndexTranslator
+            from sglang.srt.mem_cache.kv_index_translator import KVIndexTranslator  # noqa: PLC0415 - sglang only in the child process, and not in every release
 
             runner._di_set(
                 "kv_index_translator",
@@ -132,15 +132,15 @@ class SglangDriver:
         return locs
 
     def make_batch(self, ctx, mode: str, prefix_lens: list[int], extend_lens: list[int]):
-        from sglang.srt.model_executor.forward_batch_info import ForwardBatch, ForwardMode
+        from sglang.srt.model_executor.forward_batch_info import ForwardBatch, ForwardMode  # noqa: PLC0415 - sglang only in the child process
 
         torch, device = ctx.torch, ctx.device
-        seq_lens = [p + e for p, e in zip(prefix_lens, extend_lens)]
+        seq_lens = [p + e for p, e in zip(prefix_lens, extend_lens, strict=False)]
         bs = len(seq_lens)
         layout = self._layout(ctx, seq_lens)
         req_to_token = ctx.state["req_to_token"]
         out_cache_loc, positions = [], []
-        for row, (locs, prefix) in enumerate(zip(layout, prefix_lens), start=1):
+        for row, (locs, prefix) in enumerate(zip(layout, prefix_lens, strict=False), start=1):
             req_to_token[row, : len(locs)] = torch.tensor(locs, dtype=req_to_token.dtype)
             out_cache_loc += locs[prefix:]
             positions += list(range(prefix, len(locs)))
@@ -175,8 +175,8 @@ class SglangDriver:
 
     def _verify_input(self, ctx, batch, prefix_lens: list[int], drafts: int) -> None:
         """A chain-shaped (topk 1) EAGLE verify: each draft token sees the prefix and the drafts before it."""
-        from sglang.srt.model_executor.forward_batch_info import CaptureHiddenMode
-        from sglang.srt.speculative.eagle_info import EagleVerifyInput
+        from sglang.srt.model_executor.forward_batch_info import CaptureHiddenMode  # noqa: PLC0415 - sglang only in the child process
+        from sglang.srt.speculative.eagle_info import EagleVerifyInput  # noqa: PLC0415 - sglang only in the child process
 
         torch, device, bs = ctx.torch, ctx.device, len(prefix_lens)
         batch.seq_lens = torch.tensor(prefix_lens, dtype=torch.int32, device=device)
@@ -223,7 +223,7 @@ class SglangDriver:
         return made
 
     def _layers(self, ctx, spec: dict[str, Any]) -> list[Any]:
-        from sglang.srt.layers.radix_attention import RadixAttention
+        from sglang.srt.layers.radix_attention import RadixAttention  # noqa: PLC0415 - sglang only in the child process
 
         layer = spec.get("layer", "default")
         params = dict(ctx.spec.get("layers", {}).get(layer, {})) if isinstance(layer, str) else dict(layer)
@@ -245,7 +245,7 @@ class SglangDriver:
 
     def _context(self, backend):
         try:
-            from sglang.srt.model_executor.forward_context import ForwardContext, forward_context
+            from sglang.srt.model_executor.forward_context import ForwardContext, forward_context  # noqa: PLC0415 - sglang only in the child process, and not in every release
         except ImportError:
             return contextlib.nullcontext()
         return forward_context(ForwardContext(attn_backend=backend))

@@ -85,7 +85,7 @@ def resolve_class(spec: str) -> type:
 # -- framework setup hooks ------------------------------------------------------------
 def setup_sglang(options: dict[str, Any]) -> tuple[dict[str, Any], Callable[[], dict[str, Any]]]:
     """Publish a default ServerArgs through sglang's test hook and empty the named buffers."""
-    from sglang.srt.runtime_context import get_context, get_parallel, get_resources
+    from sglang.srt.runtime_context import get_context, get_parallel, get_resources  # noqa: PLC0415 - sglang only in the child process
 
     server_args = get_context().override_server_args(**options.get("server_args", {})).install()
     parallel = options.get("parallel") or {}
@@ -118,7 +118,7 @@ class Meter:
 
     def start(self) -> None:
         try:
-            import torch
+            import torch  # noqa: PLC0415 - torch only in the child process, and optional
         except ImportError:
             if self.cuda:
                 raise
@@ -252,7 +252,7 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
         result["forward"] = session.run(instance, meter)
 
 
-def _forward_session(job: Dict[str, Any], builder, refs, result: Dict[str, Any]):
+def _forward_session(job: dict[str, Any], builder, refs, result: dict[str, Any]):
     """The forward run's session, prepared before the constructor runs (it may build pools)."""
     if not job.get("forward"):
         return None

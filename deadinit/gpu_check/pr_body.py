@@ -38,7 +38,7 @@ def short(qualname: str | None) -> str:
 
 
 def mib(value: int | None) -> str:
-    return "–" if value is None else f"{value / MIB:,.2f}"
+    return "\N{EN DASH}" if value is None else f"{value / MIB:,.2f}"
 
 
 def _names(values: Iterable[str]) -> str:
@@ -65,7 +65,7 @@ def _evidence_lines(change: dict[str, Any]) -> list[str]:
         lines.append(text)
     if not lines:
         for key in change.get("findings", []):
-            code, _cls, parent, attr = (key.split(":") + ["", "", "", ""])[:4]
+            code, _cls, parent, attr = [*key.split(":"), "", "", "", ""][:4]
             kind = "overwritten before any read" if code == "DI001" else "never read"
             lines.append(
                 f"- `{attr}` ({code}): built by `{short(parent)}.__init__`, {kind} by `{short(change['class'])}`."
@@ -128,7 +128,7 @@ def diff_section(report: dict[str, Any]) -> list[str]:
     if stat:
         out.append(
             f"{stat.get('files', len(report.get('files', [])))} file(s) changed, "
-            f"+{stat.get('insertions', '?')} −{stat.get('deletions', '?')}:"
+            f"+{stat.get('insertions', '?')} \N{MINUS SIGN}{stat.get('deletions', '?')}:"
         )
     out += [f"- `{f}`" for f in report.get("files", [])] + [""]
     return out
@@ -153,7 +153,7 @@ def memory_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[s
         seen.add(key)
         rows.append((entry, comp, run))
     if not rows:
-        return out + ["No gpu-check run was given: nothing was measured.", ""]
+        return [*out, "No gpu-check run was given: nothing was measured.", ""]
     measure = (
         "`torch.cuda.memory_allocated()` around the constructor"
         if rows[0][2].get("measure") == "allocated"
@@ -184,7 +184,7 @@ def memory_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[s
                 "|---|---:|",
             ]
             out += [f"| `{k}` | {mib(v)} |" for k, v in sorted(saved.items(), key=lambda kv: -kv[1])]
-    return out + [""]
+    return [*out, ""]
 
 
 def _forward(entry: dict[str, Any], comp: dict[str, Any]) -> dict[str, Any] | None:
@@ -214,10 +214,11 @@ def forward_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[
                     f"`{entry['name']}` [{comp['label']}] {path['name']}: raised in both trees ({path.get('error')})"
                 )
         exercised = [p["name"] for p in fwd["paths"] if p["status"] != "not exercised"]
-        tensors = f"{eq.get('equal', 0)} / {eq.get('checked', 0)}" if eq else "–"
+        tensors = f"{eq.get('equal', 0)} / {eq.get('checked', 0)}" if eq else "\N{EN DASH}"
         result = {"equal": "**equal**", "differs": "**differs**"}.get(fwd["status"], fwd["status"])
         rows.append(
-            f"| {number} | {entry['name']} | {comp['label']} | {', '.join(exercised)} | {fwd.get('calls_compared', 0)} | "
+            f"| {number} | {entry['name']} | {comp['label']} | {', '.join(exercised)} | "
+            f"{fwd.get('calls_compared', 0)} | "
             f"{fwd.get('kernels_ran', 0)} / {fwd.get('kernels_stood_in', 0)} | {tensors} | {result} |"
         )
         if fwd.get("first_difference"):
@@ -227,24 +228,22 @@ def forward_section(runs: Sequence[dict[str, Any]], labels: set | None) -> list[
         for target in fwd.get("kernels_run", []):
             ran.setdefault(target, set()).add(number)
     if not rows:
-        return out + ["No forward run was given: the forward path was not exercised.", ""]
-    out += (
-        [
-            "Each tree built the class in a fresh process, then drove the methods a serving step calls "
-            "with the same seeded inputs (a real KV pool, q/k/v tensors, two layers): "
-            "`init_forward_metadata` and `forward` for each path; `cuda-graph-decode` calls "
-            "`init_cuda_graph_state`, `init_forward_metadata_out_graph` / `_in_graph` for capture and "
-            "replay eagerly, without recording a CUDA graph. Every call into a kernel entry point was "
-            "recorded with its arguments (tensors by shape, dtype and SHA-256 of their bytes; workspace "
-            "buffers by shape and dtype only), and the two trees' calls were compared one by one; the "
-            "tensors were then compared bit for bit on the device.",
-            "",
-            "| run | class | tree | paths | calls compared | kernels ran / stand-in | tensors bit-identical | result |",
-            "|---:|---|---|---|---:|---:|---:|---|",
-        ]
-        + rows
-        + [""]
-    )
+        return [*out, "No forward run was given: the forward path was not exercised.", ""]
+    out += [
+        "Each tree built the class in a fresh process, then drove the methods a serving step calls "
+        "with the same seeded inputs (a real KV pool, q/k/v tensors, two layers): "
+        "`init_forward_metadata` and `forward` for each path; `cuda-graph-decode` calls "
+        "`init_cuda_graph_state`, `init_forward_metadata_out_graph` / `_in_graph` for capture and "
+        "replay eagerly, without recording a CUDA graph. Every call into a kernel entry point was "
+        "recorded with its arguments (tensors by shape, dtype and SHA-256 of their bytes; workspace "
+        "buffers by shape and dtype only), and the two trees' calls were compared one by one; the "
+        "tensors were then compared bit for bit on the device.",
+        "",
+        "| run | class | tree | paths | calls compared | kernels ran / stand-in | tensors bit-identical | result |",
+        "|---:|---|---|---|---:|---:|---:|---|",
+        *rows,
+        "",
+    ]
     out += [
         f"Run {i + 1} ({', '.join(_run_notes(run))}; its command is under Reproduce)." for i, run in enumerate(runs)
     ] + [""]
@@ -378,7 +377,7 @@ def caveats_section(reports, runs, root: Path | None) -> list[str]:
         "- Kernels that stood in at the boundary did not compute: the comparison covers what they "
         "were given, not what they would return."
     )
-    return out + [""]
+    return [*out, ""]
 
 
 def render(
@@ -392,10 +391,11 @@ def render(
     ]
     strategies = sorted({r.get("strategy") or "?" for _l, r in reports})
     labels = {label for label, _r in reports if label} or None
+    one = len(set(classes)) == 1
     title = (
         (
             f"Stop {', '.join(f'`{c}`' for c in dict.fromkeys(classes))} from building parent state "
-            f"{'it' if len(set(classes)) == 1 else 'they'} never use{'s' if len(set(classes)) == 1 else ''} ({', '.join(strategies)})"
+            f"{'it' if one else 'they'} never use{'s' if one else ''} ({', '.join(strategies)})"
         )
         if classes
         else "Remove unused parent allocations"

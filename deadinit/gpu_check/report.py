@@ -32,11 +32,8 @@ def header_lines(data: dict[str, Any]) -> list[str]:
         )
         if x
     )
-    lines = [
-        f"device: {data['device']}"
-        + (f" ({where})" if where else "")
-        + f"; measured by {'torch.cuda.memory_allocated delta' if data['measure'] == 'allocated' else 'reachable tensor storages'}"
-    ]
+    measured_by = "torch.cuda.memory_allocated delta" if data["measure"] == "allocated" else "reachable tensor storages"
+    lines = [f"device: {data['device']}" + (f" ({where})" if where else "") + f"; measured by {measured_by}"]
     for tree in data.get("trees", []):
         lines.append(
             f"{tree['label']}: {tree['path']}" + ("" if tree["source"] == tree["path"] else f" ({tree['source']})")
@@ -151,7 +148,7 @@ def forward_lines(data: dict[str, Any]) -> list[str]:
 def detail_lines(data: dict[str, Any], verbose: bool = False) -> list[str]:
     lines = []
     for entry in data["results"]:
-        runs = [("original", entry["original"])] + list(entry["rewritten"].items())
+        runs = [("original", entry["original"]), *entry["rewritten"].items()]
         for label, result in runs:
             if not result.get("ok"):
                 lines.append(f"{entry['name']} [{label}] failed: {result.get('error')}")

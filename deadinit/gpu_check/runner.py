@@ -348,7 +348,7 @@ def run(
 
     mode = opts.measure_mode
     entries, stubbed, environment = [], set(), {}
-    by_key = {(id(t), tree.label): r for (t, tree, _p, _j), r in zip(jobs, results)}
+    by_key = {(id(t), tree.label): r for (t, tree, _p, _j), r in zip(jobs, results, strict=True)}
     for target in targets:
         profile = profile_for(target)
         orig = by_key[(id(target), original.label)]

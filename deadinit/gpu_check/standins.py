@@ -189,14 +189,14 @@ class Builder:
         if text.startswith("py:"):
             return ast.literal_eval(text[3:])
         if text.startswith("dtype:"):
-            import torch
+            import torch  # noqa: PLC0415 - torch only in the child process
 
             return getattr(torch, text[6:])
         if text.startswith("tensor:"):
             match = _TENSOR.match(text.replace(" ", ""))
             if not match:
                 raise ValueError(f"bad tensor spec {text!r}; expected tensor:DTYPE[d0,d1]")
-            import torch
+            import torch  # noqa: PLC0415 - torch only in the child process
 
             dtype, dims, where = match.groups()
             shape = [int(d) for d in dims.split(",") if d]

@@ -26,6 +26,7 @@ import importlib.util
 import sys
 import types
 from collections.abc import Iterable
+from unittest import mock
 
 STUB_MARKER = "__deadinit_stub__"
 STUB_VERSION = "0.0.0+deadinit.stub"
@@ -44,8 +45,6 @@ def missing(name: str) -> bool:
 def _permissive_meta_getattr(cls, item):  # pragma: no cover - trivial
     if item.startswith("__") and item.endswith("__"):
         raise AttributeError(item)
-    from unittest import mock
-
     return mock.MagicMock(name=f"{cls.__module__}.{cls.__name__}.{item}")
 
 
@@ -60,7 +59,7 @@ def _pydantic_stub_base():
     """A pydantic model base (extra="allow") whose class attributes also all exist."""
     if _PYDANTIC_BASE:
         return _PYDANTIC_BASE[0]
-    import pydantic
+    import pydantic  # noqa: PLC0415 - pydantic only when a stubbed module needs a model base
 
     meta_base = type(pydantic.BaseModel)
 
@@ -68,8 +67,6 @@ def _pydantic_stub_base():
         def __getattr__(cls, item):
             if item.startswith("_"):
                 return super().__getattr__(item)
-            from unittest import mock
-
             return mock.MagicMock(name=f"{cls.__module__}.{cls.__name__}.{item}")
 
     class StubModel(pydantic.BaseModel, metaclass=StubModelMeta):
@@ -107,8 +104,6 @@ class StubModule(types.ModuleType):
         if item[:1].isupper():
             value = _make_class(self.__name__, item)
         else:
-            from unittest import mock
-
             value = mock.MagicMock(name=f"{self.__name__}.{item}")
         self.__dict__[item] = value
         return value

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import absolute_module
-from deadinit.model.summary import FileSummary
+from deadinit.model.summary import FileSummary, Import
 
 
 @dataclass
@@ -75,7 +75,12 @@ def match_origins(summaries: list[FileSummary]) -> dict[str, FileSummary]:
     return out
 
 
-def _resolve(generated: FileSummary, origin: str, by_abs: dict, by_name: dict) -> FileSummary | None:
+def _resolve(
+    generated: FileSummary,
+    origin: str,
+    by_abs: dict[str, FileSummary],
+    by_name: dict[str, list[tuple[list[str], FileSummary]]],
+) -> FileSummary | None:
     written = origin.replace("\\", "/")
     near = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(generated.path)), written))
     if near in by_abs:
@@ -129,7 +134,7 @@ def imported_by(summaries: list[FileSummary], wanted: set[str]) -> dict[str, set
     return out
 
 
-def imported_modules(module: str, is_package: bool, imp) -> list[str]:
+def imported_modules(module: str, is_package: bool, imp: Import) -> list[str]:
     """The modules an import statement of ``module`` imports (packages above them included)."""
     if imp.name is None:  # import a.b.c [as m]
         return _with_packages(imp.module)

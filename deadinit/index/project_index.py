@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from deadinit.model.kinds import BaseKind
-from deadinit.model.summary import ClassSummary, FileSummary, Import, MethodSummary
+from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary
 
 
 @dataclass(frozen=True)
@@ -280,9 +280,9 @@ class ProjectIndex:
         after = self.super_after(mro, owner, start)
         return self.resolve_method(mro, name, after=after) if after is not None else None
 
-    def class_values(self, mro: list[str]) -> dict[str, tuple]:
+    def class_values(self, mro: list[str]) -> dict[str, Expr]:
         """Class attributes an instance with this MRO sees: the nearest class that sets each one."""
-        out: dict[str, tuple] = {}
+        out: dict[str, Expr] = {}
         for qn in reversed(mro):
             c = self.classes[qn]
             for name in c.class_attrs:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class EvidenceKind(str, Enum):
@@ -50,5 +51,5 @@ class Evidence:
     path: str = ""  # "" when the step has no single place in the source
     line: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "text": self.text, "path": self.path, "line": self.line}

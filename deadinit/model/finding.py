@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from deadinit.model.evidence import Evidence
 
@@ -25,14 +26,14 @@ class Finding:
     unsure: list[str] = field(default_factory=list)
     related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
     related_lines: list[tuple[str, int]] = field(default_factory=list)  # (path, line) where a suppression may sit
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
         """Stable identity that survives line moves (for baselines)."""
         return f"{self.code}:{self.cls}:{self.parent}:{self.attribute}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["evidence"] = [e.to_json() for e in self.evidence]
         d["class"] = d.pop("cls")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
+Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class InitStmt:
     passes_self: bool = False  # self escapes into a call
     alloc: AllocInfo | None = None
     value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
-    dynamic: tuple = ()  # (reason, Pattern) of dynamic accesses to self it makes
+    dynamic: tuple[tuple[str, Pattern], ...] = ()  # (reason, Pattern) of dynamic accesses to self it makes
     # super_init only
     target: str | None = None  # "super" or the dotted parent named explicitly
     start: str | None = None  # ``super(C, self)``: C as written (the lookup starts after C)
@@ -115,7 +116,7 @@ class MethodSummary:
     writes: list[tuple[str, int, int]] = field(default_factory=list)
     super_calls: list[tuple[str, str | None]] = field(default_factory=list)  # super().m, super(C, self).m -> (m, C)
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
-    dynamic: list[tuple[str, int, tuple]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
+    dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from deadinit.analysis.reach import short
+from deadinit.analysis.reuse import compute_reuse
 from deadinit.model.finding import human_bytes
 
 STATUS_STYLE = {
@@ -81,8 +82,6 @@ def render(console, r) -> None:
 
 def render_for(console, index, analyzer, qualname: str, an=None) -> None:
     """``explain``'s reuse section for ``qualname`` (printed whatever the share)."""
-    from deadinit.analysis.reuse import compute_reuse
-
     threshold = getattr(getattr(analyzer, "settings", None), "di003_threshold", 0.25)
     console.print(Text("reuse of the parent (DI003)", style="bold"))
     render(console, compute_reuse(index, analyzer, qualname, threshold, an=an))

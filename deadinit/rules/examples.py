@@ -17,6 +17,7 @@ from pathlib import Path
 
 from deadinit.frontends.parse import FileError, summarize_many
 from deadinit.index.discovery import discover
+from deadinit.index.generation_sources import find_generation_sources
 from deadinit.model.finding import Finding
 from deadinit.model.settings import Settings
 from deadinit.rules.base import Example, Rule
@@ -56,6 +57,8 @@ def findings_of(rule: type[Rule], example: Example, root: Path) -> list[tuple[st
     errors = [str(s) for s in results if isinstance(s, FileError)] + [f"{p}: {m}" for p, m in found.errors]
     if errors:
         raise ValueError(f"{rule.code} example does not parse: {errors}")
+    if not settings.include_generation_sources:  # as `deadinit check` (api.check.run_check) does
+        summaries = find_generation_sources(summaries).kept
     result = check_summaries(summaries, settings)
     reported = result.findings if analysis_rule else unused_suppressions(result, settings)
     return sorted(_name(f, root) for f in reported if f.code == rule.code)

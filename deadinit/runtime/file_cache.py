@@ -20,6 +20,7 @@ killed meanwhile can leave its temporary file there; the next run removes it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -27,6 +28,7 @@ import secrets
 import sys
 import time
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 
 from deadinit import __version__
@@ -35,8 +37,6 @@ from deadinit.runtime import temp_files
 
 def _libcst_version() -> str:
     try:
-        from importlib.metadata import version
-
         return version("libcst")
     except Exception:
         return "?"
@@ -231,7 +231,5 @@ def new_entry(st: os.stat_result, data_hash: str, summary_bytes: bytes) -> Entry
 
 
 def unlink_quietly(p: str) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(p)
-    except OSError:
-        pass

@@ -13,6 +13,8 @@ native parser) only makes ``call`` return None.
 
 from __future__ import annotations
 
+import faulthandler
+import gc
 import multiprocessing
 import os
 import signal
@@ -98,14 +100,11 @@ def take() -> Helper:
 
 def _serve(conn, parent_pid: int) -> None:
     end_with_parent(parent_pid)  # conn.recv() would not see it end: the fork copied its end of the pipe
-    import faulthandler
-    import gc
-
     gc.disable()  # one file's short-lived objects; the process is ended afterwards
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if faulthandler.is_enabled():
         faulthandler.disable()
-    import deadinit.runtime.workers  # noqa: F401 - the point of the helper: load libcst now
+    import deadinit.runtime.workers  # noqa: F401, PLC0415 - the point of the helper: load libcst now
 
     while True:
         try:

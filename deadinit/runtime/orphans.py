@@ -28,10 +28,17 @@ next run removes them (``deadinit.runtime.temp_files``).
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import sys
 import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
 
 POLL_SECONDS = 0.5
 EXIT_STATUS = 70  # what a child that outlived its parent exits with (nobody waits for it)
@@ -65,7 +72,7 @@ def end_with_parent_from_environment() -> None:
         end_with_parent(int(value))
 
 
-def child_environment(env: dict) -> dict:
+def child_environment(env: dict[str, str]) -> dict[str, str]:
     """``env`` for an exec'd child that calls ``end_with_parent_from_environment``."""
     return {**env, PARENT_PID_VARIABLE: str(os.getpid())}
 
@@ -75,10 +82,8 @@ def arm_parent_death_signal() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        return bool(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -107,18 +112,16 @@ def _zombie(pid: int) -> bool:
     return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] == b"Z"
 
 
-def _watch(target, arg) -> None:
+def _watch(target: Callable[[Any], None], arg: object) -> None:
     threading.Thread(target=target, args=(arg,), name="deadinit-end-with-parent", daemon=True).start()
 
 
-def _wait_for_sentinel(mp_parent) -> None:
+def _wait_for_sentinel(mp_parent: BaseProcess) -> None:
     mp_parent.join()  # returns when the sentinel pipe closes: the parent has ended
     os._exit(EXIT_STATUS)
 
 
 def _poll_parent_pid(ppid: int) -> None:
-    import time
-
     while os.getppid() == ppid:
         time.sleep(POLL_SECONDS)
     os._exit(EXIT_STATUS)

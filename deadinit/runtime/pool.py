@@ -113,7 +113,7 @@ class Pool:
         if self.jobs == 1:
             done = 0
             for idx in _chunks(weights, max(1, sum(weights) // 20 or 1)):
-                for i, r in zip(idx, _run_chunk(func, [items[i] for i in idx], on_error)):
+                for i, r in zip(idx, _run_chunk(func, [items[i] for i in idx], on_error), strict=True):
                     out[i] = r
                 done += len(idx)
                 if progress:
@@ -139,7 +139,7 @@ class Pool:
                         continue
                     except Exception as e:  # a result that cannot be sent back, ...
                         results = [on_error(items[i], f"internal error: {type(e).__name__}: {e}") for i in idx]
-                    for i, r in zip(idx, results):
+                    for i, r in zip(idx, results, strict=True):
                         out[i] = r
                     done += len(idx)
                     if progress:

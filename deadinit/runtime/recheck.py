@@ -16,6 +16,7 @@ import time
 
 from deadinit.runtime.file_cache import Cache
 from deadinit.runtime.pool import Pool
+from deadinit.runtime.result_cache import FileState
 
 # libcst and the summarisers load in the worker only (``_resummarize``): the main process
 # of a run answered from the result cache never imports them
@@ -29,7 +30,7 @@ def start(snap, items: list, old_states: list, settings, summarizer, helper=None
         return None
     cache = Cache(summarizer.folder(settings), settings.summary_key())
     olds = []
-    for (path, _, _), state in zip(items, old_states):
+    for (path, _, _), state in zip(items, old_states, strict=True):
         e = cache.load(path)  # before the helper writes the new content's entry
         if e is None or e.hash != state.hash:
             return None
@@ -54,14 +55,12 @@ class _Pending:
         self.got = None
 
     def finish(self) -> list | None:
-        from deadinit.runtime.result_cache import FileState
-
         old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in self.olds]  # while the helper works
         got = self.helper.receive() if self.helper is not None else self.got
         if got is None:
             return None
         out = []
-        for old, r in zip(old_canon, got):
+        for old, r in zip(old_canon, got, strict=True):
             if not isinstance(r, tuple) or r[2] is None:  # a FileError, a failure
                 return None
             h, blob, (size, mtime_ns) = r
@@ -72,7 +71,7 @@ class _Pending:
 
 
 def _resummarize(item: tuple, **kw):
-    from deadinit.runtime.workers import resummarize
+    from deadinit.runtime.workers import resummarize  # noqa: PLC0415 - the parser loads in the helper process that runs it
 
     return resummarize(item, **kw)
 
@@ -83,13 +82,14 @@ def _failed(item: tuple, message: str) -> None:
 
 def _canon(x, top: bool = False):
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return (type(x).__name__,) + tuple(
-            _canon(getattr(x, f.name)) for f in dataclasses.fields(x) if not (top and f.name == "lines")
+        return (
+            type(x).__name__,
+            *(_canon(getattr(x, f.name)) for f in dataclasses.fields(x) if not (top and f.name == "lines")),
         )
     if isinstance(x, dict):
-        return ("dict",) + tuple((_canon(k), _canon(v)) for k, v in x.items())
+        return ("dict", *((_canon(k), _canon(v)) for k, v in x.items()))
     if isinstance(x, (list, tuple)):
-        return (type(x).__name__,) + tuple(_canon(v) for v in x)
+        return (type(x).__name__, *(_canon(v) for v in x))
     if isinstance(x, (set, frozenset)):
-        return (type(x).__name__,) + tuple(sorted((_canon(v) for v in x), key=repr))
+        return (type(x).__name__, *sorted((_canon(v) for v in x), key=repr))
     return x

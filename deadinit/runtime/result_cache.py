@@ -200,7 +200,7 @@ def refresh(
     if len(states) != len(snap.items):
         return None
     changed = []
-    for i, (item, state) in enumerate(zip(snap.items, states)):
+    for i, (item, state) in enumerate(zip(snap.items, states, strict=True)):
         try:
             st = os.stat(item[0])
         except OSError:
@@ -222,7 +222,7 @@ def refresh(
             edited.append(i)
     pending = None
     if edited:
-        from deadinit.runtime import recheck  # parses: only when a file changed
+        from deadinit.runtime import recheck  # noqa: PLC0415 - parses: only when a file changed
 
         pending = recheck.start(
             snap, [snap.items[i] for i in edited], [states[i] for i in edited], settings, summarizer, helper
@@ -236,6 +236,6 @@ def refresh(
         fresh = pending.finish()
         if fresh is None:
             return None
-        for i, s in zip(edited, fresh):
+        for i, s in zip(edited, fresh, strict=True):
             states[i] = s
     return dataclasses.replace(snap, states=states), bool(changed)

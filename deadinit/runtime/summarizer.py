@@ -85,8 +85,8 @@ class ProjectSummarizer:
         return out
 
     def _summarize(self, items: list, settings, progress) -> list:
-        from deadinit.frontends.parse import FileError
-        from deadinit.runtime import workers
+        from deadinit.frontends.parse import FileError  # noqa: PLC0415 - the parser loads only when a file must be summarised
+        from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
 
         n = len(items)
         started_ns = time.time_ns()
@@ -97,7 +97,7 @@ class ProjectSummarizer:
         out: list = [None] * n
         done: list = [None] * n  # hash of the content each summary was made from
         todo = []
-        for i, (e, st) in enumerate(zip(entries, stats)):
+        for i, (e, st) in enumerate(zip(entries, stats, strict=True)):
             if e is not None and st is not None and e.stat_matches(st):
                 out[i] = pickle.loads(e.summary_bytes)
                 done[i] = e.hash
@@ -115,7 +115,7 @@ class ProjectSummarizer:
                 progress=(lambda d, t: progress(base + d, n)) if progress else None,
             )
         summarised = 0
-        for i, r in zip(todo, got):
+        for i, r in zip(todo, got, strict=True):
             if isinstance(r, FileError):
                 out[i] = r
                 continue
@@ -131,7 +131,7 @@ class ProjectSummarizer:
             done[i] = h
         self.last_inputs = (
             started_ns,
-            [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done)],
+            [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done, strict=True)],
         )
         self.stats = {
             "files": n,

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import secrets
 import stat
 import sys
 from collections.abc import Iterable
@@ -46,11 +47,9 @@ def host_tag() -> str:
     return _HOST[0]
 
 
-def create(folder: str | os.PathLike, target_name: str) -> tuple[int, str]:
+def create(folder: str | os.PathLike[str], target_name: str) -> tuple[int, str]:
     """A new temporary file in ``folder`` for ``target_name``, opened for writing
     (mode 0600, like ``tempfile.mkstemp``): (file descriptor, path)."""
-    import secrets
-
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     flags |= getattr(os, "O_CLOEXEC", 0)
     stem = f".{target_name[:TARGET_CHARS]}.{os.getpid()}-{host_tag()}-"
@@ -68,7 +67,7 @@ def is_temp_name(name: str) -> bool:
     return name.endswith(SUFFIX) and _NAME.fullmatch(name) is not None
 
 
-def is_leftover(path: str | os.PathLike) -> bool:
+def is_leftover(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a temporary file of a deadinit process that no longer runs on
     this machine (see the module's documentation for every condition)."""
     name = os.path.basename(path)
@@ -85,7 +84,7 @@ def is_leftover(path: str | os.PathLike) -> bool:
     return pid != os.getpid() and not process_running(pid)
 
 
-def remove_leftovers(paths: Iterable[str | os.PathLike]) -> int:
+def remove_leftovers(paths: Iterable[str | os.PathLike[str]]) -> int:
     """Remove those of ``paths`` that are leftovers (``is_leftover``); how many were removed."""
     removed = 0
     for p in paths:
@@ -98,7 +97,7 @@ def remove_leftovers(paths: Iterable[str | os.PathLike]) -> int:
     return removed
 
 
-def remove_leftovers_in(folder: str | os.PathLike) -> int:
+def remove_leftovers_in(folder: str | os.PathLike[str]) -> int:
     """``remove_leftovers`` over the names in ``folder`` (not its sub-folders)."""
     try:
         with os.scandir(folder) as it:

@@ -17,11 +17,12 @@ only write: none of them reads a value, so none makes a finding unsure.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from deadinit.model.summary import Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
-Pattern = tuple
 ANY: Pattern = ("any",)
 STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
 _KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
@@ -37,9 +38,13 @@ def storage_of(node: sx.Node | None, self_name: str | None) -> sx.Node | None:
     attr = self_attr(node, self_name)
     if attr in STORAGE:
         return node
-    if isinstance(node, sx.Call) and dotted(node.func) == "vars" and len(node.args) == 1:
-        if is_name(node.args[0].value, self_name):
-            return node
+    if (
+        isinstance(node, sx.Call)
+        and dotted(node.func) == "vars"
+        and len(node.args) == 1
+        and is_name(node.args[0].value, self_name)
+    ):
+        return node
     return None
 
 
@@ -122,7 +127,9 @@ def matches(pattern: Pattern, attr: str, class_names: Callable[[str], tuple[str,
     return True
 
 
-def access_of(node: sx.Node, self_name: str | None, names: NameLookup = _no_names):
+def access_of(
+    node: sx.Node, self_name: str | None, names: NameLookup = _no_names
+) -> tuple[tuple[Any, ...], sx.Node] | None:
     """What a subscript or call does to ``self``'s attributes by name: ``("read", attr)`` for a
     literal name, ``("dynamic", reason, pattern)`` for a computed one, else None.  The storage
     node it keys into is returned too, so that its bare use is not taken for a wholesale access."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from deadinit.model.summary import Pattern
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import ANY, NameLookup, Pattern, access_of, wholesale_use
+from deadinit.semantics.dynamic import ANY, NameLookup, access_of, wholesale_use
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
 # ``self.x.m(...)`` with one of these methods puts something into ``self.x``

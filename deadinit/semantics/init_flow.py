@@ -5,102 +5,26 @@ skipped by a loop or ``try`` (``in_loop``) or an earlier conditional ``return``,
 the ``self`` attributes it reads (also through local variables), and what it
 allocates.  An ``if``/``else`` whose branches both assign ``self.x`` on every path
 adds a synthetic ``kill`` effect so that later stages see a definite overwrite.
+
+Control flow (blocks, branches, loops, ``try``, ``with``) is followed here; the walk's
+state and ``_emit`` are in ``init_walk``, the statements that write in ``init_writes``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, cast
-
-from deadinit.model.summary import AllocInfo, InitStmt
+from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier
-from deadinit.semantics.dynamic import access_of, loop_names
-from deadinit.semantics.effects import (
-    Reads,
-    filled_attr,
-    init_call,
-    literal_attr_of_self,
-    reads_of,
-    self_targets,
-    target_names,
-)
-from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
+from deadinit.semantics.dynamic import loop_names
+from deadinit.semantics.exprs import to_expr
+from deadinit.semantics.init_walk import STOP, Guards, Local
+from deadinit.semantics.init_writes import InitWrites
 
-Guards = tuple[Expr, ...]  # conditions an effect runs under
-
-STOP = "stop"
+__all__ = ["Guards", "InitFlattener"]
 
 
-@dataclass
-class _Local:
-    reads: set[str] = field(default_factory=set)
-    alloc: AllocInfo | None = None
-    value: Expr | None = None
+class InitFlattener(InitWrites):
+    """``InitFlattener(func, self_name, classifier).run(func.body)``: the body's ``InitStmt`` list."""
 
-
-class InitFlattener:
-    def __init__(self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier) -> None:
-        self.self_name = self_name
-        self.cls = classifier
-        self.locals: dict[str, _Local] = {p.name: _Local() for p in func.params if not p.star}
-        self.globals: set[str] = set()
-        self.out: list[InitStmt] = []
-        self.after_return = False
-        self.loop_iters: list[Expr] = []
-        self.names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
-        self.dynamic: list[tuple] = []  # dynamic reads seen since the last statement was emitted
-        self.start = func
-
-    # -- helpers -----------------------------------------------------------------
-    def _reads(self, node: sx.Node | None) -> Reads:
-        r = reads_of(node, self.self_name, self.names.get)
-        self.dynamic.extend(r.dynamic)
-        return r
-
-    def _all_reads(self, r: Reads) -> set[str]:
-        out = set(r.attrs)
-        for n in r.names:
-            loc = self.locals.get(n)
-            if loc is not None:
-                out |= loc.reads
-        return out
-
-    def _local_alloc(self, name: str) -> AllocInfo | None:
-        loc = self.locals.get(name)
-        return loc.alloc if loc else None
-
-    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
-        dynamic, self.dynamic = tuple(self.dynamic), []
-        st = InitStmt(
-            dynamic=dynamic,
-            kind=kind,
-            line=node.line,
-            col=node.col,
-            end_line=node.end_line,
-            guards=guards,
-            in_loop=in_loop,
-            after_return=self.after_return,
-            loop_iter=self.loop_iters[-1] if self.loop_iters else None,
-            **kw,
-        )
-        self.out.append(st)
-        return st
-
-    def _effect(
-        self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
-    ) -> None:
-        self._emit(
-            "effect",
-            node,
-            guards,
-            in_loop,
-            reads=tuple(sorted(self._all_reads(r) | extra)),
-            passes_self=bool(r.passes_self),
-            constructs=tuple(r.passes_self),
-        )
-
-    # -- statements --------------------------------------------------------------
     def run(self, body: sx.Body) -> list[InitStmt]:
         self._block(body, (), False)
         if self.dynamic:  # read by name into a local nothing else records
@@ -121,7 +45,7 @@ class InitFlattener:
             r = self._reads(head)
             if isinstance(st, sx.For):
                 for n in self._reads(st.target).names:
-                    self.locals[n] = _Local(reads=self._all_reads(r))
+                    self.locals[n] = Local(reads=self._all_reads(r))
                     self.names.pop(n, None)
                 names = loop_names(st.iter, self.self_name)
                 if isinstance(st.target, sx.Name) and names is not None:
@@ -149,7 +73,7 @@ class InitFlattener:
                 "effect", st, guards, in_loop, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self)
             )
             if isinstance(st, sx.FunctionDef):
-                self.locals[st.name] = _Local(reads=self._all_reads(r))
+                self.locals[st.name] = Local(reads=self._all_reads(r))
             return None
         if isinstance(st, sx.OtherStmt):  # match and anything newer: reads count, may not run
             r = self._reads(st)
@@ -222,185 +146,6 @@ class InitFlattener:
             self._effect(st, r, guards, in_loop)
         return None
 
-    def _assign(self, st: sx.Assign | sx.AnnAssign | sx.AugAssign, guards: Guards, in_loop: bool) -> str | None:
-        value = st.value
-        if value is None:  # a bare annotation
-            return None
-        targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
-        r = self._reads(value)
-        reads = self._all_reads(r)
-        alloc = self.cls.classify(value, self._local_alloc, self.self_name)
-        vexpr = to_expr(value, self.self_name)
-        if _empty_literal(value):
-            vexpr = ("empty",)
-        aug = isinstance(st, sx.AugAssign)
-        escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
-        for t in targets:
-            attr = self_attr(t, self.self_name) or self._named_target(t)
-            if attr is not None:
-                if aug:
-                    self._emit(
-                        "fill", st, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})), fill_kind="aug"
-                    )
-                else:
-                    self._emit(
-                        "assign",
-                        st,
-                        guards,
-                        in_loop,
-                        attr=attr,
-                        reads=tuple(sorted(reads)),
-                        alloc=alloc,
-                        value=vexpr,
-                        **escapes,
-                    )
-                continue
-            if isinstance(t, sx.Subscript):
-                base = self_attr(t.value, self.self_name)
-                if base is not None:
-                    index_reads = set(self._reads(t.items[0]).attrs) if t.items else set()
-                    self._emit(
-                        "fill",
-                        st,
-                        guards,
-                        in_loop,
-                        attr=base,
-                        reads=tuple(sorted(reads | index_reads)),
-                        alloc=alloc,
-                        fill_kind="setitem",
-                        **escapes,
-                    )
-                    continue
-            if isinstance(t, sx.Name):
-                self._bind(t.id, reads, alloc, vexpr, guards, in_loop, aug)
-                if r.passes_self:
-                    self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads)), **escapes)
-                continue
-            if isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not aug:
-                # ``config.x = None`` on a parameter or local: what a parent's guard may read
-                self._emit(
-                    "set",
-                    st,
-                    guards,
-                    in_loop,
-                    attr=f"{t.value.id}.{t.attr}",
-                    reads=tuple(sorted(reads)),
-                    value=vexpr,
-                    **escapes,
-                )
-                continue
-            # tuple targets, attributes of other objects, subscripts of locals...
-            tr = self._reads(t)
-            for n in target_names(t):
-                self.locals[n] = _Local(reads=set(reads))
-            assigned = self_targets(t, self.self_name)
-            for a in assigned:
-                self._emit("assign", st, guards, in_loop, attr=a, reads=tuple(sorted(reads)), value=("?",))
-            if not assigned and (reads or tr.attrs or r.passes_self):
-                self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), **escapes)
-        return None
-
-    def _named_target(self, t: sx.Expr) -> str | None:
-        """``x`` for ``self.__dict__["x"] = ...`` / ``self._modules["x"] = ...``."""
-        got = access_of(t, self.self_name) if isinstance(t, sx.Subscript) else None
-        return got[0][1] if got is not None and got[0][0] == "read" else None
-
-    def _bind(
-        self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: Guards, in_loop: bool, aug: bool
-    ) -> None:
-        old = self.locals.get(name)
-        loc = _Local(reads=set(reads), alloc=alloc, value=vexpr)
-        if name in self.globals and alloc is not None:
-            loc.alloc = AllocInfo("global-singleton", callee=alloc.callee, element=alloc)
-        if old is not None and (guards or in_loop) and name in self.globals:
-            loc.reads |= old.reads  # ``if g is None: g = alloc`` keeps the allocation visible after the if
-        if aug and old is not None:
-            loc.reads |= old.reads
-        self.locals[name] = loc
-
-    def _delete(self, st: sx.Delete, guards: Guards, in_loop: bool) -> str | None:
-        """``del self.x`` removes ``x`` (it reads nothing); other targets are read as before."""
-        rest = []
-        for t in st.targets:
-            attrs = self_targets(t, self.self_name)
-            for a in attrs:
-                self._emit("delete", t, guards, in_loop, attr=a)
-            if not attrs:
-                rest.append(t)
-        for t in rest:
-            r = self._reads(t)
-            if r.attrs or r.names & set(self.locals):
-                self._effect(st, r, guards, in_loop)
-        return None
-
-    def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
-        """``setattr(self, "x", v)`` assigns ``x``; ``delattr(self, "x")`` removes it."""
-        literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
-        if literal is None:
-            return False
-        if dotted(call.func) == "delattr":
-            self._emit("delete", st, guards, in_loop, attr=literal)
-            return True
-        if len(call.args) < 3:
-            return False
-        value = call.args[2].value
-        r = self._reads(value)
-        self._emit(
-            "assign",
-            st,
-            guards,
-            in_loop,
-            attr=literal,
-            reads=tuple(sorted(self._all_reads(r))),
-            alloc=self.cls.classify(value, self._local_alloc, self.self_name),
-            value=to_expr(value, self.self_name),
-            passes_self=bool(r.passes_self),
-            constructs=tuple(r.passes_self),
-        )
-        return True
-
-    def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:
-        if self._named_write(st, call, guards, in_loop):
-            return None
-        ic = init_call(call, self.self_name)
-        if ic is not None:
-            pos_args = tuple(to_expr(a.value, self.self_name) for a in ic.args if a.keyword is None and not a.star)
-            kw = tuple((a.keyword, to_expr(a.value, self.self_name)) for a in ic.args if a.keyword is not None)
-            self._emit(
-                "super_init",
-                st,
-                guards,
-                in_loop,
-                target=ic.target,
-                start=ic.start,
-                args=pos_args,
-                kwargs=kw,
-                star_args=any(a.star for a in ic.args),
-                reads=tuple(sorted(self._all_reads(self._reads(call)))),
-            )
-            return None
-        base = filled_attr(call, self.self_name)
-        if base is not None:
-            alloc = None
-            for a in call.args:
-                alloc = alloc or self.cls.classify(a.value, self._local_alloc, self.self_name)
-            r = self._reads(call)
-            self._emit(
-                "fill",
-                st,
-                guards,
-                in_loop,
-                attr=base,
-                reads=tuple(sorted(self._all_reads(r) - {base})),
-                alloc=alloc,
-                passes_self=bool(r.passes_self),
-                constructs=tuple(r.passes_self),
-                fill_kind=cast(sx.Attribute, call.func).attr,
-            )
-            return None
-        self._effect(st, self._reads(call), guards, in_loop)
-        return None
-
 
 def _returns(body: sx.Body) -> bool:
     return any(isinstance(s, sx.Return) for s in body)
@@ -414,9 +159,3 @@ def _definite(stmts: list[InitStmt], depth: int) -> set[str]:
     return {
         s.attr for s in stmts if s.kind in ("assign", "kill") and not s.in_loop and len(s.guards) <= depth and s.attr
     }
-
-
-def _empty_literal(value: sx.Expr) -> bool:
-    return (isinstance(value, sx.Sequence) and value.shape == "list" and not value.elts) or (
-        isinstance(value, sx.Dict) and not value.items
-    )

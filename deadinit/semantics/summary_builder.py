@@ -6,62 +6,35 @@ their bases and methods (``self.x`` reads and writes, ``super()`` and
 reads with what is known of the receiver's class, constructor calls and
 ``isinstance`` checks.  Private names are mangled as the compiler does, once,
 here.
+
+The walk's state is in ``summary_scope``, the visitors of expressions in
+``summary_expressions``; statements, classes and functions are visited here.
 """
 
 from __future__ import annotations
 
-from deadinit.model.settings import Settings
-from deadinit.model.summary import Access, ClassSummary, Construct, FileSummary, Import, MethodSummary, Param, TypeRef
+from deadinit.model.summary import (
+    Access,
+    ClassSummary,
+    FileSummary,
+    Import,
+    MethodSummary,
+    Param,
+    TypeRef,
+)
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier
-from deadinit.semantics.annotations import ParseExpression, annotation_types
-from deadinit.semantics.dynamic import ANY, access_of, loop_names, wholesale_use
-from deadinit.semantics.effects import literal_attr_of_self, self_targets, store_nodes, super_attribute
+from deadinit.semantics.annotations import annotation_types
+from deadinit.semantics.dynamic import loop_names
+from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
 from deadinit.semantics.stubs import is_stub
-
-_CLASS, _FUNCTION = "c", "f"
-
-
-class _Function:
-    """What the builder knows inside one function body."""
-
-    __slots__ = ("isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
-
-    def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
-        self.name = name
-        self.self_name = self_name
-        self.method = method
-        self.types: dict[str, tuple[TypeRef, ...] | None] = {}
-        self.isinst: dict[str, tuple[TypeRef, ...]] = {}
-        # (attr, line, col, receiver text, receiver name, self attr)
-        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
-        self.params: dict[str, int] = {}
-        self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
+from deadinit.semantics.summary_expressions import ExpressionFacts
+from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope, capitalised
 
 
-class SummaryBuilder:
-    def __init__(self, summary: FileSummary, settings: Settings, parse: ParseExpression) -> None:
-        self.s = summary
-        self.settings = settings
-        self.parse = parse
-        self.classes: list[ClassSummary] = []
-        self.functions: list[_Function] = []
-        self.scopes: list[str] = []
-        self.stores: set[int] = set()
-        self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
-        self.import_map: dict[str, str] = {}
-        self.classifier = AllocClassifier(settings, self.canon)
-
-    def canon(self, name: str) -> str:
-        head, _, rest = name.partition(".")
-        full = self.import_map.get(head)
-        if full is None:
-            return name
-        return full + ("." + rest if rest else "")
-
+class SummaryBuilder(ExpressionFacts):
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
@@ -123,9 +96,6 @@ class SummaryBuilder:
                 dots = "." * level
                 self.import_map.setdefault(local, f"{dots}{mod}.{a.name}" if mod else f"{dots}{a.name}")
 
-    def _module_level(self) -> bool:
-        return not self.classes and not self.functions
-
     def assign(self, node: sx.Assign) -> None:
         for t in node.targets:
             self._mark_store(t)
@@ -140,7 +110,7 @@ class SummaryBuilder:
             elif isinstance(node.value, sx.Call):
                 fn = dotted(node.value.func)
                 ctx = self.functions[-1]
-                ctx.types[name] = (TypeRef(fn, True),) if fn and _capitalised(fn) else None
+                ctx.types[name] = (TypeRef(fn, True),) if fn and capitalised(fn) else None
         self._attr_types(node)
 
     def ann_assign(self, node: sx.AnnAssign) -> None:
@@ -211,7 +181,7 @@ class SummaryBuilder:
                 continue
             if isinstance(v, sx.Call):
                 fn = dotted(v.func)
-                if fn and _capitalised(fn):
+                if fn and capitalised(fn):
                     cls.attr_types.setdefault(attr, []).append(TypeRef(fn, True))
                     continue
             if isinstance(v, sx.Name) and ctx.types.get(v.id) is not None:
@@ -246,15 +216,15 @@ class SummaryBuilder:
         )
         self.s.classes.append(cls)
         self.classes.append(cls)
-        self.scopes.append(_CLASS)
+        self.scopes.append(CLASS_SCOPE)
         for c in node.children():
             self.visit(c)
         self.classes.pop()
         self.scopes.pop()
 
     def function(self, node: sx.FunctionDef) -> None:
-        in_class_body = bool(self.scopes) and self.scopes[-1] == _CLASS
-        self.scopes.append(_FUNCTION)
+        in_class_body = bool(self.scopes) and self.scopes[-1] == CLASS_SCOPE
+        self.scopes.append(FUNCTION_SCOPE)
         method = None
         self_name = self.functions[-1].self_name if self.functions else None
         decos = _decorators(node.decorators)
@@ -274,7 +244,7 @@ class SummaryBuilder:
                 method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
-        ctx = _Function(node.name, self_name, method)
+        ctx = FunctionScope(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
         for p in node.params:
@@ -287,7 +257,7 @@ class SummaryBuilder:
         self.scopes.pop()
         self._flush(ctx)
 
-    def _flush(self, ctx: _Function) -> None:
+    def _flush(self, ctx: FunctionScope) -> None:
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
         for attr, line, col, text, name, via in ctx.pending:
@@ -317,116 +287,6 @@ class SummaryBuilder:
                 if self_targets(t, ctx.self_name):
                     self.stores.update(id(n) for n in store_nodes(t))
 
-    # -- expressions -------------------------------------------------------------
-    def keyed_access(self, node: sx.Node) -> bool:
-        """``getattr(self, k)``, ``self.__dict__[k]``, ``vars(self).get(k)``...: a read of ``k``, or a
-        dynamic access when ``k`` is computed.  True when ``node`` was one."""
-        ctx = self.functions[-1] if self.functions else None
-        if ctx is None or ctx.method is None or not ctx.self_name:
-            return False
-        got = access_of(node, ctx.self_name, ctx.loop_names.get)
-        if got is None:
-            return False
-        event, store = got
-        self.keyed.add(id(store))
-        if event[0] == "read" and id(node) in self.stores:
-            ctx.method.writes.append((event[1], node.line, node.col))
-        elif event[0] == "read":
-            ctx.method.reads.append((event[1], node.line, node.col))
-        else:
-            ctx.method.dynamic.append((event[1], node.line, event[2]))
-        return True
-
-    def attribute(self, node: sx.Attribute) -> None:
-        ctx = self.functions[-1] if self.functions else None
-        value = node.value
-        if ctx is not None and ctx.self_name and is_name(value, ctx.self_name):
-            if ctx.method is not None and id(node) not in self.stores:
-                ctx.method.reads.append((node.attr, node.line, node.col))
-                why = wholesale_use(node, ctx.self_name)
-                if why is not None and id(node) not in self.keyed:
-                    ctx.method.dynamic.append((why, node.line, ANY))
-            return
-        on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
-        if on_super:
-            if ctx is not None and ctx.method is not None:
-                ctx.method.super_calls.append((node.attr, start))
-            return
-        if id(node) in self.stores:
-            return
-        via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
-        text = _short(value)
-        if ctx is not None:
-            name = value.id if isinstance(value, sx.Name) else None
-            ctx.pending.append((node.attr, node.line, node.col, text, name, via))
-        else:
-            in_class = self.classes[-1].qualname if self.classes else None
-            self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
-
-    def call(self, node: sx.Call) -> None:
-        if self.keyed_access(node):
-            return
-        fn = dotted(node.func)
-        if fn is None:
-            return
-        ctx = self.functions[-1] if self.functions else None
-        if _capitalised(fn):
-            self_args: tuple[int | str, ...] = ()
-            if ctx is not None and ctx.self_name:
-                self_args = tuple(
-                    a.keyword if a.keyword is not None else i
-                    for i, a in enumerate(node.args)
-                    if is_name(a.value, ctx.self_name)
-                )
-            self.s.constructs.append(
-                Construct(
-                    fn,
-                    node.line,
-                    self.classes[-1].qualname if self.classes else None,
-                    ctx.name if ctx else None,
-                    self_args,
-                )
-            )
-        if fn in ("isinstance", "issubclass") and len(node.args) == 2:
-            self._isinstance(node, ctx)
-        if ctx is None or ctx.method is None or not ctx.self_name:
-            return
-        m = ctx.method
-        literal = literal_attr_of_self(node, ctx.self_name, ("hasattr",))
-        if literal is not None:
-            m.reads.append((literal, node.line, node.col))
-            return
-        why = wholesale_use(node, ctx.self_name)
-        if why is not None and id(node) not in self.keyed:
-            m.dynamic.append((why, node.line, ANY))
-            return
-        if (
-            isinstance(node.func, sx.Attribute)
-            and node.func.attr != "__init__"
-            and node.args
-            and is_name(node.args[0].value, ctx.self_name)
-        ):
-            base = dotted(node.func.value)
-            if base and base != ctx.self_name and base[:1].isupper():
-                m.parent_calls.append((base, node.func.attr))
-
-    def _isinstance(self, node: sx.Call, ctx: _Function | None) -> None:
-        second = node.args[1].value
-        classes = second.elts if isinstance(second, sx.Sequence) and second.shape == "tuple" else (second,)
-        refs = []
-        for c in classes:
-            d = dotted(c.value if isinstance(c, sx.Starred) else c)
-            if d:
-                self.s.isinstance_checks.append((d, node.line))
-                refs.append(TypeRef(d, False))
-        first = node.args[0].value
-        if ctx is not None and isinstance(first, sx.Name) and refs:
-            ctx.isinst[first.id] = ctx.isinst.get(first.id, ()) + tuple(refs)
-
-
-def _capitalised(fn: str) -> bool:
-    return fn.split(".")[-1][:1].isupper()
-
 
 def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
     out = []
@@ -444,10 +304,3 @@ def _param(p: sx.Param) -> Param:
     if p.star == "**":
         return Param(p.name, None, "dstar")
     return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal")
-
-
-def _short(node: sx.Node) -> str:
-    d = dotted(node)
-    if d:
-        return d if len(d) < 60 else d[:57] + "..."
-    return "<expr>"

@@ -89,7 +89,7 @@ flag-name-template = "no_{name}"
 def test_bad_config_is_one_line_exit_2(tmp_path, write_project, body, needle):
     root = write_project(sample())
     _pyproject(root, body)
-    with pytest.raises(ConfigError, match="pyproject.toml"):
+    with pytest.raises(ConfigError, match=r"pyproject\.toml"):
         load_config([str(root)])
     res = invoke(["check", "."], cwd=root)
     assert_one_line_error(res, needle, "pyproject.toml")

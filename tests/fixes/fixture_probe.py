@@ -10,7 +10,7 @@ import json
 import sys
 import traceback
 
-sys.modules["torch"] = None  # noqa: the fixtures fall back to fixtures.backends.fake_torch
+sys.modules["torch"] = None  # the fixtures fall back to fixtures.backends.fake_torch
 sys.path.insert(0, sys.argv[1])
 
 from fixtures import runner_stub as rs  # noqa: E402

@@ -49,7 +49,7 @@ class P:
     assert flow["b"].alloc.kind == "cached-buffer" and flow["b"].alloc.element.kind == "tensor"
     assert flow["c"].alloc.kind == "tensor" and flow["c"].alloc.callee == "torch.arange"
     assert flow["d"].alloc.kind == "container" and flow["d"].alloc.count == ("const", 3)
-    fill = [st for st in init_of(s, "P") if st.kind == "fill"][0]
+    fill = next(st for st in init_of(s, "P") if st.kind == "fill")
     assert fill.attr == "e" and fill.alloc.kind == "wrapper" and fill.in_loop and fill.reads == ("b",)
 
 

@@ -25,8 +25,8 @@ def run_gpu_check(*args, cwd=REPO):
     )
     try:
         data = json.loads(out.stdout)
-    except json.JSONDecodeError:
-        raise AssertionError(f"no JSON (rc {out.returncode}):\n{out.stdout}\n{out.stderr}")
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"no JSON (rc {out.returncode}):\n{out.stdout}\n{out.stderr}") from e
     return out.returncode, data
 
 

@@ -128,7 +128,7 @@ def test_body_has_every_section_and_claims_only_what_was_measured(tmp_path):
     ):
         assert heading in text
     assert "`self.wrappers` allocated by Parent.__init__ is never read by Child. Parent.__init__ assigns" in text
-    assert "2 file(s) changed, +9 −3" in text
+    assert "2 file(s) changed, +9 \N{MINUS SIGN}3" in text
     assert "| Child | skip-flag | 929.00 | 513.00 | 416.00 | 32.00 | ok |" in text
     assert "| `wrappers` | 400.00 |" in text and "`tiny`" not in text
     assert "| 1 | Child | skip-flag | decode | 2 | 1 / 1 | 3 / 3 | **equal** |" in text

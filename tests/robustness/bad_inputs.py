@@ -28,7 +28,7 @@ HIER = [
 
 
 def _hier(head: list[str], sep: str = "\n") -> tuple[bytes, int]:
-    lines = head + ["import torch"] + HIER
+    lines = [*head, "import torch", *HIER]
     return sep.join(lines).encode("latin-1") + sep.encode(), len(head) + 1 + 3
 
 

@@ -205,7 +205,7 @@ def render_class(spec: Spec, c: Cls) -> list[str]:
         lines += ["", "    def __call__(self):", f"        {_body(c.dunder_call, names)}"]
     if len(lines) == 1:
         lines.append("    pass")
-    return lines + ["", ""]
+    return [*lines, "", ""]
 
 
 def render(spec: Spec) -> dict[str, str]:

@@ -86,7 +86,7 @@ def test_mtime_in_the_racy_window_is_not_trusted(write_project, tmp_path):
     mtime = p.stat().st_mtime_ns
     p.write_text("def helper(y):\n    return y.ws\n")  # same size, and the same mtime below
     os.utime(p, ns=(mtime, mtime))
-    out, st = _run(root, tmp_path / "c")
+    _, st = _run(root, tmp_path / "c")
     assert st["summarised"] == 1
 
 

@@ -1,0 +1,89 @@
+"""What an ``__init__`` walk (``deadinit.semantics.init_flow``) keeps and emits: its
+locals (what each one reads and holds) and the ``InitStmt`` list, one effect at a time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from deadinit.model.summary import AllocInfo, InitStmt, Pattern
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.effects import Reads, reads_of
+from deadinit.semantics.exprs import Expr
+
+Guards = tuple[Expr, ...]  # conditions an effect runs under
+
+STOP = "stop"  # a statement after which nothing in its block runs (return, raise)
+
+
+@dataclass
+class Local:
+    """A local name of the ``__init__``: the ``self`` attributes its value reads, what it allocates."""
+
+    reads: set[str] = field(default_factory=set)
+    alloc: AllocInfo | None = None
+    value: Expr | None = None
+
+
+class InitWalk:
+    """The walk's state and how it emits; ``InitFlattener`` adds the statements."""
+
+    def __init__(self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier) -> None:
+        self.self_name = self_name
+        self.cls = classifier
+        self.locals: dict[str, Local] = {p.name: Local() for p in func.params if not p.star}
+        self.globals: set[str] = set()
+        self.out: list[InitStmt] = []
+        self.after_return = False
+        self.loop_iters: list[Expr] = []
+        self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
+        self.start = func
+
+    def _reads(self, node: sx.Node | None) -> Reads:
+        r = reads_of(node, self.self_name, self.names.get)
+        self.dynamic.extend(r.dynamic)
+        return r
+
+    def _all_reads(self, r: Reads) -> set[str]:
+        out = set(r.attrs)
+        for n in r.names:
+            loc = self.locals.get(n)
+            if loc is not None:
+                out |= loc.reads
+        return out
+
+    def _local_alloc(self, name: str) -> AllocInfo | None:
+        loc = self.locals.get(name)
+        return loc.alloc if loc else None
+
+    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
+        dynamic, self.dynamic = tuple(self.dynamic), []
+        st = InitStmt(
+            dynamic=dynamic,
+            kind=kind,
+            line=node.line,
+            col=node.col,
+            end_line=node.end_line,
+            guards=guards,
+            in_loop=in_loop,
+            after_return=self.after_return,
+            loop_iter=self.loop_iters[-1] if self.loop_iters else None,
+            **kw,
+        )
+        self.out.append(st)
+        return st
+
+    def _effect(
+        self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
+    ) -> None:
+        self._emit(
+            "effect",
+            node,
+            guards,
+            in_loop,
+            reads=tuple(sorted(self._all_reads(r) | extra)),
+            passes_self=bool(r.passes_self),
+            constructs=tuple(r.passes_self),
+        )

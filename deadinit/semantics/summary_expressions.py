@@ -1,0 +1,128 @@
+"""What ``SummaryBuilder`` records of expressions: ``self.x`` reads, keyed and dynamic
+access to ``self``, ``super()`` attributes, ``obj.x`` reads with their receiver, constructor
+calls, parent calls and ``isinstance`` checks."""
+
+from __future__ import annotations
+
+from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
+from deadinit.semantics.effects import literal_attr_of_self, super_attribute
+from deadinit.semantics.exprs import dotted, is_name, self_attr
+from deadinit.semantics.summary_scope import BuilderState, FunctionScope, capitalised
+
+
+class ExpressionFacts(BuilderState):
+    """The builder's visitors of expressions."""
+
+    def keyed_access(self, node: sx.Node) -> bool:
+        """``getattr(self, k)``, ``self.__dict__[k]``, ``vars(self).get(k)``...: a read of ``k``, or a
+        dynamic access when ``k`` is computed.  True when ``node`` was one."""
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is None or ctx.method is None or not ctx.self_name:
+            return False
+        got = access_of(node, ctx.self_name, ctx.loop_names.get)
+        if got is None:
+            return False
+        event, store = got
+        self.keyed.add(id(store))
+        if event[0] == "read" and id(node) in self.stores:
+            ctx.method.writes.append((event[1], node.line, node.col))
+        elif event[0] == "read":
+            ctx.method.reads.append((event[1], node.line, node.col))
+        else:
+            ctx.method.dynamic.append((event[1], node.line, event[2]))
+        return True
+
+    def attribute(self, node: sx.Attribute) -> None:
+        ctx = self.functions[-1] if self.functions else None
+        value = node.value
+        if ctx is not None and ctx.self_name and is_name(value, ctx.self_name):
+            if ctx.method is not None and id(node) not in self.stores:
+                ctx.method.reads.append((node.attr, node.line, node.col))
+                why = wholesale_use(node, ctx.self_name)
+                if why is not None and id(node) not in self.keyed:
+                    ctx.method.dynamic.append((why, node.line, ANY))
+            return
+        on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
+        if on_super:
+            if ctx is not None and ctx.method is not None:
+                ctx.method.super_calls.append((node.attr, start))
+            return
+        if id(node) in self.stores:
+            return
+        via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
+        text = _short(value)
+        if ctx is not None:
+            name = value.id if isinstance(value, sx.Name) else None
+            ctx.pending.append((node.attr, node.line, node.col, text, name, via))
+        else:
+            in_class = self.classes[-1].qualname if self.classes else None
+            self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
+
+    def call(self, node: sx.Call) -> None:
+        if self.keyed_access(node):
+            return
+        fn = dotted(node.func)
+        if fn is None:
+            return
+        ctx = self.functions[-1] if self.functions else None
+        if capitalised(fn):
+            self_args: tuple[int | str, ...] = ()
+            if ctx is not None and ctx.self_name:
+                self_args = tuple(
+                    a.keyword if a.keyword is not None else i
+                    for i, a in enumerate(node.args)
+                    if is_name(a.value, ctx.self_name)
+                )
+            self.s.constructs.append(
+                Construct(
+                    fn,
+                    node.line,
+                    self.classes[-1].qualname if self.classes else None,
+                    ctx.name if ctx else None,
+                    self_args,
+                )
+            )
+        if fn in ("isinstance", "issubclass") and len(node.args) == 2:
+            self._isinstance(node, ctx)
+        if ctx is None or ctx.method is None or not ctx.self_name:
+            return
+        m = ctx.method
+        literal = literal_attr_of_self(node, ctx.self_name, ("hasattr",))
+        if literal is not None:
+            m.reads.append((literal, node.line, node.col))
+            return
+        why = wholesale_use(node, ctx.self_name)
+        if why is not None and id(node) not in self.keyed:
+            m.dynamic.append((why, node.line, ANY))
+            return
+        if (
+            isinstance(node.func, sx.Attribute)
+            and node.func.attr != "__init__"
+            and node.args
+            and is_name(node.args[0].value, ctx.self_name)
+        ):
+            base = dotted(node.func.value)
+            if base and base != ctx.self_name and base[:1].isupper():
+                m.parent_calls.append((base, node.func.attr))
+
+    def _isinstance(self, node: sx.Call, ctx: FunctionScope | None) -> None:
+        second = node.args[1].value
+        classes = second.elts if isinstance(second, sx.Sequence) and second.shape == "tuple" else (second,)
+        refs = []
+        for c in classes:
+            d = dotted(c.value if isinstance(c, sx.Starred) else c)
+            if d:
+                self.s.isinstance_checks.append((d, node.line))
+                refs.append(TypeRef(d, False))
+        first = node.args[0].value
+        if ctx is not None and isinstance(first, sx.Name) and refs:
+            ctx.isinst[first.id] = ctx.isinst.get(first.id, ()) + tuple(refs)
+
+
+def _short(node: sx.Node) -> str:
+    d = dotted(node)
+    if d:
+        return d if len(d) < 60 else d[:57] + "..."
+    return "<expr>"
