@@ -23,7 +23,8 @@ def annotation(f) -> str:
     if f.estimated_bytes is not None:
         msg += f", ~{human_bytes(f.estimated_bytes)} per instance"
     msg += ")"
-    return f"::{severity(f.code)} file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}::{_data(msg)}"
+    where = f"file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}"
+    return f"::{severity(f.code)} {where}::{_data(msg)}"
 
 
 def error(e: str) -> str:
