@@ -317,3 +317,22 @@ class C(P):
     )
     assert got == [("DI001", "C", "ws")]
     assert not res.unsure
+
+
+def test_every_root_of_a_multiple_inheritance_declares_entry_points(write_project):
+    got, _ = found(
+        write_project,
+        """
+class Builder(Generic[T]):
+    def __init__(self, n):
+        self.kv_indices = torch.empty(n)
+    def build(self, meta):
+        return self.kv_indices
+class PinMixin:
+    def pin(self, t):
+        return t
+class PinnedBuilder(Builder[int], PinMixin):   # build is public on Builder, a root as much as PinMixin
+    pass
+""",
+    )
+    assert got == []
