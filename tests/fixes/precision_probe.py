@@ -52,7 +52,7 @@ def cfg():
 
 
 def x():
-    return fake_torch.empty(4)
+    return fake_torch.empty(8)
 
 
 def c(module, name):
