@@ -36,6 +36,29 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "modular_gadget.GadgetAttention", "RotaryAttention", "cos_sin_cache"),  # template, imported
     ("DI002", "modular_sprocket.SprocketAttention", "RotaryAttention", "cos_sin_cache"),  # ambiguous origin
     ("DI003", "TrtMHABackend", "FlashBackend", ""),  # fixtures/EXPECTED.md, DI003 table
+    # fixtures/EXPECTED.md, table C (fixtures/precision/)
+    ("DI001", "WideMLP", "GatedMLP", "gate_proj"),  # super(WideMLP, self) is plain super()
+    ("DI001", "DecoderCrossAttention", "KVCacheMixin", "kv_scratch"),  # KVCache.__init__ through an alias
+    ("DI002", "CrossAttention", "KVCacheMixin", "kv_scratch"),  # explicit KVCacheMixin.__init__, two bases
+    ("DI004", "HostKVPool", "PagedKVPool", "__init__"),  # a call that cannot bind
+    ("DI002", "TritonDecodeBuilder", "MetadataBuilder", "kv_indices"),  # subscripted generic base
+    ("DI002", "TritonDecodeBuilder", "MetadataBuilder", "qo_indptr"),
+    ("DI001", "PinnedDecodeBuilder", "MetadataBuilder", "page_table"),  # Base[Meta], Mixin
+    ("DI002", "TinyModel", "ModelBase", "logit_buf"),  # dynamic helpers cannot name it
+    ("DI002", "DroplessExperts", "ExpertsBase", "expert_cache"),  # del is not a read
+    ("DI002", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read
+    ("DI002", "DenseMoEBlock", "MoEBlock", "bias_cache"),  # a guard the subclass does not decide
+}
+UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
+    ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",
+    ("KVBufChild", "v_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",
+    ("TinyModel", "k_scale_buf"): "ModelBase.scale_of uses getattr(self, <computed>) with a name ending with "
+    "'_scale_buf' (line 26)",
+    ("TinyModel", "v_scale_buf"): "ModelBase.scale_of uses getattr(self, <computed>) with a name ending with "
+    "'_scale_buf' (line 26)",
+    ("TinyModel", "rope_cache"): "ModelBase.caches uses getattr(self, <computed>) with one of rope_cache (line 29)",
+    ("TinyModel", "lm_head_bias"): "ModelBase.tied uses getattr(self, <computed>) with a name listed in "
+    "self._tied_names (line 32)",
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped
@@ -44,11 +67,11 @@ NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
 }
 
 
-def _run(fmt: str = "json"):
+def _run(fmt: str = "json", *args: str):
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        res = CliRunner().invoke(main, ["check", "fixtures", "--format", fmt])
+        res = CliRunner().invoke(main, ["check", "fixtures", "--format", fmt, *args])
     finally:
         os.chdir(cwd)
     return res
@@ -60,6 +83,21 @@ def test_fixture_findings_match_expected_table():
     data = json.loads(res.stdout)
     got = {(f["code"], _short(f["class"]), f["parent"].rsplit(".", 1)[-1], f["attribute"]) for f in data}
     assert got == EXPECTED
+
+
+def test_unsure_findings_name_the_access_that_could_reach_them():
+    data = json.loads(_run("json", "--show-unsure").stdout)
+    unsure = {(_short(f["class"]), f["attribute"]): f["unsure"] for f in data if f.get("unsure")}
+    assert unsure == {key: [why] for key, why in UNSURE.items()}
+    certain = {(f["code"], _short(f["class"]), f["parent"].rsplit(".", 1)[-1], f["attribute"]) for f in data}
+    assert certain - {(c, k, p, a) for c, k, p, a in certain if (k, a) in UNSURE} == EXPECTED
+
+
+def test_an_undecided_guard_is_a_condition_of_the_finding():
+    data = json.loads(_run().stdout)
+    (bias,) = [f for f in data if f["attribute"] == "bias_cache"]
+    assert bias["message"].endswith("(only when config.use_bias_cache)")
+    assert [e["text"] for e in bias["evidence"] if e["kind"] == "conditional"]
 
 
 def _short(qualname: str) -> str:

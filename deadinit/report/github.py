@@ -1,4 +1,4 @@
-"""GitHub Actions workflow commands: one ``::warning`` annotation per finding.
+"""GitHub Actions workflow commands: one annotation per finding, ``::error`` or ``::warning`` as its rule's severity.
 
 https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from deadinit.model.finding import human_bytes
 from deadinit.report.paths import display
+from deadinit.rules.registry import severity
 
 
 def _data(s: str) -> str:
@@ -22,7 +23,8 @@ def annotation(f) -> str:
     if f.estimated_bytes is not None:
         msg += f", ~{human_bytes(f.estimated_bytes)} per instance"
     msg += ")"
-    return f"::warning file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}::{_data(msg)}"
+    where = f"file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}"
+    return f"::{severity(f.code)} {where}::{_data(msg)}"
 
 
 def error(e: str) -> str:

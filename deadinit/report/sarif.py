@@ -13,7 +13,7 @@ from pathlib import Path
 from deadinit import __version__
 from deadinit.model.finding import human_bytes
 from deadinit.report.paths import uri
-from deadinit.rules.registry import ALL_RULES
+from deadinit.rules.registry import ALL_RULES, severity
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFO_URI = "https://pypi.org/project/deadinit/"
@@ -31,11 +31,11 @@ def rule_descriptor(rule) -> dict:
         "shortDescription": {"text": _text(rule.summary)},
         "fullDescription": {"text": _text(rule.what_it_does)},
         "help": {"text": doc, "markdown": doc},
-        "defaultConfiguration": {"level": "warning"},
+        "defaultConfiguration": {"level": rule.severity},
         "properties": {
             "tags": ["performance", "memory", "maintainability"],
             "precision": "high",
-            "problem.severity": "warning",
+            "problem.severity": rule.severity,
         },
     }
 
@@ -76,7 +76,7 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
     msg = f.message if f.estimated_bytes is None else f"{f.message} (~{size} per instance)"
     res = {
         "ruleId": f.code,
-        "level": "warning",
+        "level": severity(f.code),
         "message": {"text": msg},
         "locations": [_location(f.path, f.line, f.column, root)],
         "partialFingerprints": {"deadinitKey/v1": f.key if f.code != "DI100" else f"{f.code}:{uri(f.path, root)[0]}"},

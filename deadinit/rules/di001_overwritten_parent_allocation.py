@@ -7,6 +7,7 @@ from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
+from deadinit.rules.precision_examples import not_allocated
 
 WORKSPACE = {
     "pkg/__init__.py": "",
@@ -134,6 +135,7 @@ class C(P):
             },
             note="conditional overwrite",
         ),
+        *not_allocated(own=True),
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),

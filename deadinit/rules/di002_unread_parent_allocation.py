@@ -6,6 +6,7 @@ from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import short
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
+from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
 
 OVERRIDDEN_READER = {
     "pkg/__init__.py": "",
@@ -198,6 +199,8 @@ class W:
             },
             note="code-generation source: a template that a generated file names and nothing imports",
         ),
+        *not_allocated(own=False),
+        ANY_NAME,
     )
     INVALID = (
         Example(
@@ -232,6 +235,7 @@ class DecodeWrapper:
             [("DI002", "C", "ws"), ("DI002", "C", "wrapper")],
             note="a subclass without an __init__ of its own",
         ),
+        *DYNAMIC_BY_PATTERN,
     )
 
     FIXES = (FixExample(OVERRIDDEN_READER, OVERRIDDEN_READER_FIXED, note="both allocations skipped for the subclass"),)

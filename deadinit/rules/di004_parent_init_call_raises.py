@@ -48,6 +48,29 @@ class C(P):
             },
             note="star parameters take the extra arguments",
         ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class Pool:
+    def __init__(self, size):
+        self.pages = torch.empty(size)
+class PagedPool(Pool):
+    def __init__(self, size, page):
+        super().__init__(size)
+        self.page_table = torch.zeros(size // page)
+class FlatPool(PagedPool):
+    def __init__(self, size):
+        super(PagedPool, self).__init__(size)   # reaches Pool.__init__(size): binds
+class Mixed(Pool, dict):
+    def __init__(self, size, *args, **kwargs):
+        dict.__init__(self, *args, **kwargs)    # forwarded: not judged
+        Pool.__init__(self, size)
+""",
+            },
+            note="super(Parent, self) is bound against the grandparent's signature; forwarded arguments are not judged",
+        ),
     )
     INVALID = (
         Example(
@@ -85,6 +108,29 @@ class C(P):
             },
             [("DI004", "C", "__init__")],
             note="an unknown keyword (and the required keyword-only `device` missing)",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class Pool:
+    def __init__(self, size):
+        self.pages = torch.empty(size)
+class PagedPool(Pool):
+    def __init__(self, size, page):
+        super().__init__(size)
+        self.page_table = torch.zeros(size // page)
+class FlatPool(PagedPool):
+    def __init__(self, size):
+        super(PagedPool, self).__init__(size, 16)   # Pool.__init__ takes size only
+class HostPool(PagedPool):
+    def __init__(self, size):
+        super().__init__(size)                      # PagedPool.__init__ needs page too
+""",
+            },
+            [("DI004", "FlatPool", "__init__"), ("DI004", "HostPool", "__init__")],
+            note="super(Parent, self) binds against the grandparent; a required parameter left out",
         ),
     )
 

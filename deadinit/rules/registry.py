@@ -26,6 +26,12 @@ def lookup(token: str) -> type[Rule] | None:
     return None
 
 
+def severity(code: str) -> str:
+    """How bad the rule's findings are: ``error`` (the code cannot work as written) or ``warning``."""
+    rule = lookup(code)
+    return rule.severity if rule is not None else "warning"
+
+
 def selected_rules(settings: Settings) -> list[type[Rule]]:
     rules = ANALYSIS_RULES
     if settings.select:

@@ -65,7 +65,10 @@ class SummaryBuilder(ExpressionFacts):
         elif t is sx.Subscript:
             self.keyed_access(node)
         elif t is sx.For:
-            self.loop(node)  # type: ignore[arg-type]
+            self.loop(node.target, node.iter)  # type: ignore[attr-defined]
+        elif t is sx.Comprehension:
+            for g in node.generators:  # type: ignore[attr-defined]
+                self.loop(g.target, g.iter)
         elif t is sx.Delete:
             self.delete(node)  # type: ignore[arg-type]
         for c in node.children():
@@ -270,14 +273,15 @@ class SummaryBuilder(ExpressionFacts):
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
 
     # -- statements that bind or remove ------------------------------------------
-    def loop(self, node: sx.For) -> None:
+    def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
+        """``for n in <names>`` (a statement or a comprehension): ``n`` holds one of those attribute names."""
         ctx = self.functions[-1] if self.functions else None
-        if ctx is not None and isinstance(node.target, sx.Name):
-            names = loop_names(node.iter, ctx.self_name)
+        if ctx is not None and isinstance(target, sx.Name):
+            names = loop_names(iterable, ctx.self_name)
             if names is not None:
-                ctx.loop_names[node.target.id] = names
+                ctx.loop_names[target.id] = names
             else:
-                ctx.loop_names.pop(node.target.id, None)
+                ctx.loop_names.pop(target.id, None)
 
     def delete(self, node: sx.Delete) -> None:
         """``del self.x`` removes ``x``: it reads nothing."""

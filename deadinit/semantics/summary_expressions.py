@@ -30,7 +30,7 @@ class ExpressionFacts(BuilderState):
             ctx.method.writes.append((event[1], node.line, node.col))
         elif event[0] == "read":
             ctx.method.reads.append((event[1], node.line, node.col))
-        else:
+        elif id(node) not in self.stores:  # ``self._modules[k] = v`` only writes, as ``setattr`` does
             ctx.method.dynamic.append((event[1], node.line, event[2]))
         return True
 

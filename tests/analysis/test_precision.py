@@ -273,3 +273,66 @@ class C(P):
 """,
     )
     assert [f for f in got if f[2] == "shared"] == [("DI002", "C", "shared")]
+
+
+def test_names_from_a_literal_tuple_in_a_comprehension(write_project):
+    got, res = found(
+        write_project,
+        """
+class P:
+    def __init__(self):
+        self.rope_cache = torch.empty(8)
+        self.logit_buf = torch.empty(8)
+    def caches(self):
+        return [getattr(self, name) for name in ("rope_cache",)]
+    def forward(self, x):
+        return x
+class C(P):
+    pass
+""",
+    )
+    assert got == [("DI002", "C", "logit_buf")]
+    assert [(f.attribute, f.unsure) for f in res.unsure] == [
+        ("rope_cache", ["P.caches uses getattr(self, <computed>) with one of rope_cache (line 15)"])
+    ]
+
+
+def test_a_store_into_storage_with_a_computed_name_only_writes(write_project):
+    got, res = found(
+        write_project,
+        """
+class Registry(Base):
+    def __setattr__(self, name, value):
+        self.__dict__[name] = value
+class P(Registry):
+    def __init__(self):
+        self.ws = torch.empty(8)
+class C(P):
+    def __init__(self):
+        super().__init__()
+        self.ws = torch.zeros(4)
+    def forward(self, x):
+        return self.ws
+""",
+    )
+    assert got == [("DI001", "C", "ws")]
+    assert not res.unsure
+
+
+def test_every_root_of_a_multiple_inheritance_declares_entry_points(write_project):
+    got, _ = found(
+        write_project,
+        """
+class Builder(Generic[T]):
+    def __init__(self, n):
+        self.kv_indices = torch.empty(n)
+    def build(self, meta):
+        return self.kv_indices
+class PinMixin:
+    def pin(self, t):
+        return t
+class PinnedBuilder(Builder[int], PinMixin):   # build is public on Builder, a root as much as PinMixin
+    pass
+""",
+    )
+    assert got == []

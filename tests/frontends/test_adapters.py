@@ -123,6 +123,8 @@ class Flow(b.Base):
         G = torch.empty(4)
         self.f = [torch.empty(1) for _ in range(3)]
         self.g = getattr(self, "ws"), getattr(self, name), vars(self), self.__dict__
+        self._modules[name] = x
+        self.k = [getattr(self, n) for n in ("ws", "f")]
         assert self.h
         del self.i
         self.runner.update(self, x)

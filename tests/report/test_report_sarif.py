@@ -64,3 +64,35 @@ def test_empty_run_validates(write_project):
     doc = json.loads(res.stdout)
     _validate(doc)
     assert doc["runs"][0]["results"] == []
+
+
+BROKEN_CALL = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": """import torch
+
+
+class P:
+    def __init__(self, dim):
+        self.ws = torch.empty(dim)
+
+    def run(self):
+        return 0
+
+
+class C(P):
+    def __init__(self, dim):
+        super().__init__(dim, "cuda")
+""",
+}
+
+
+def test_levels_follow_the_rules_severity(write_project):
+    root = write_project(BROKEN_CALL)
+    doc = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=root).stdout)
+    _validate(doc)
+    run = doc["runs"][0]
+    levels = {r["id"]: r["defaultConfiguration"]["level"] for r in run["tool"]["driver"]["rules"]}
+    assert levels == {"DI001": "warning", "DI002": "warning", "DI003": "warning", "DI004": "error", "DI100": "warning"}
+    assert [(r["ruleId"], r["level"]) for r in run["results"]] == [("DI004", "error")]
+    github = invoke(["check", ".", "--format", "github"], cwd=root).stdout.splitlines()
+    assert len(github) == 1 and github[0].startswith("::error file=pkg/m.py,line=14,col=9,title=DI004::")

@@ -21,6 +21,7 @@ from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.engine import analyse, findings_for
 
 
@@ -162,7 +163,7 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
         return [f"the result does not compile: {e}"]
     before = {n for n, _ in undefined_names(out.old)}
     new_undef = [(n, ln) for n, ln in undefined_names(out.new) if n not in before]
-    problems = []
+    problems = _maybe_read_by_name(result, out)
     if new_undef:
         problems.append("undefined names in the result: " + ", ".join(f"{n} (line {ln})" for n, ln in new_undef))
     index = result.index
@@ -179,6 +180,9 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
         missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
         if missing:
             problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
+        removed = sorted((_removed(nindex, qn) & _assigned(result.index, qn)) - _assigned(nindex, qn))
+        if removed:
+            problems.append(f"{short(qn)} removes attributes that are no longer set: {', '.join(removed)}")
     if not findings:
         return problems
     found = [f for f in findings_for(nindex, analyzer, analyses, settings) if not f.unsure]
@@ -192,11 +196,29 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     return problems
 
 
+def _maybe_read_by_name(result, out) -> list[str]:
+    """Dropped attributes that a dynamic access able to run on the class could read (its unsure findings)."""
+    why = {f.attribute: f.unsure[0] for f in result.unsure if f.cls == out.cls and f.unsure}
+    hit = sorted(set(why) & set(out.dropped_attrs))
+    if not hit:
+        return []
+    return [f"{short(out.cls)} may read {', '.join(hit)} by name ({why[hit[0]]}): they must stay"]
+
+
+def _removed(index, cls: str) -> set:
+    """Attributes the ``__init__`` chain of ``cls`` removes (``del self.x``, ``delattr``): they must exist."""
+    return {
+        c.stmt.attr
+        for c in init_chain(index, cls).stmts
+        if c.stmt.kind == InitStmtKind.DELETE and c.stmt.attr and c.active is not False
+    }
+
+
 def _assigned(index, cls: str) -> set:
     """Attributes some ``__init__`` of the chain, a method or a class body of ``cls``'s MRO sets."""
     out = set()
     for c in init_chain(index, cls).stmts:
-        if c.stmt.attr and c.active is not False:
+        if c.stmt.attr and c.active is not False and c.stmt.kind != InitStmtKind.DELETE:
             out.add(c.stmt.attr)
     for qn in index.mro(cls) or [cls]:
         k = index.classes[qn]
