@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import MethodSummary
 
 
@@ -57,9 +58,12 @@ def short(qualname: str) -> str:
 
 
 def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -> dict[str, str]:
-    """Method names that are entry points for a class with this MRO, with the reason."""
+    """Method names that are entry points for a class with this MRO, with the reason.
+
+    The hierarchy's roots are the classes of the MRO without a project base: with a mixin
+    among the bases there are several, and the interface is what any of them declares."""
     out: dict[str, str] = {}
-    root = mro[-1]
+    roots = [qn for qn in mro if not any(b.kind == BaseKind.CLASS for b in index.bases(qn))]
     seen: set[str] = set()
     for qn in mro:
         for name, m in index.classes[qn].methods.items():
@@ -72,7 +76,7 @@ def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -
                 out[name] = "dunder method"
             elif m.is_property:
                 out[name] = "property"
-            elif name in index.classes[root].methods:
+            elif root := next((r for r in roots if name in index.classes[r].methods), None):
                 out[name] = f"declared by the hierarchy root {short(root)}"
             elif name in external_names:
                 out[name] = "called or referenced outside the class"

@@ -143,3 +143,34 @@ def test_cycle_across_files_is_one_error_line_per_cycle(tmp_path):
     )
     lines = [str(e) for e in res.errors if "inherits from itself" in str(e)]
     assert len(lines) == 1 and ("A -> B -> A" in lines[0] or "B -> A -> B" in lines[0]), lines
+
+
+def test_methods_of_the_main_root_stay_entry_points_with_a_mixin_among_the_bases(tmp_path):
+    """``class C(Root, Mix)``: the last class of C's MRO is the mixin, but ``Root`` is a root of the
+    hierarchy too; the methods it declares are the interface (was a false DI002 of ``Root.c``,
+    read by ``Root.m1``)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+
+        class Root:
+            def __init__(self):
+                self.c = torch.zeros(7)
+
+            def m1(self):
+                return self.c
+
+        class Mix:
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.w = torch.empty(3)
+
+        class C(Root, Mix):
+            def __init__(self):
+                super().__init__()
+        """
+        },
+    )
+    assert _keys(res) == []
