@@ -44,6 +44,7 @@ class Chain:
     notes: list[str] = field(default_factory=list)
     calls: dict = field(default_factory=dict)  # owner -> (caller owner, InitStmt super_init, bound env)
     broken: tuple | None = None  # (caller owner, InitStmt, target owner, why): constructing the class raises
+    reruns: list[str] = field(default_factory=list)  # owners whose __init__ a later call runs a second time
 
 
 def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
@@ -125,7 +126,10 @@ class _Walk:
 
 def _walk(w: _Walk, owner, method, env, self_env, active, frame: Facts, depth: int) -> None:
     chain = w.chain
-    if depth > 30 or method.init_flow is None or owner in chain.inits:
+    if depth > 30 or method.init_flow is None:
+        return
+    if owner in chain.inits:  # a second run, not walked: what it assigns is left undecided (liveness)
+        chain.reruns.append(owner)
         return
     chain.inits.append(owner)
     path = w.index.file_of(owner).path
