@@ -86,6 +86,7 @@ class Spec:
     root_base: str = ""  # "" | "generic" | "module"
     config: bool = False  # every __init__ takes a ``config`` object first (observe passes Config())
     mixins: dict = field(default_factory=dict)  # class index -> allocations of its Mix<i>
+    mode_asserted: bool = False  # a class asserts ``mode == 0``: no later class passes ``mode=1``
     mro: hm.Mro | None = None
 
     def chain(self, i: int) -> list[int]:
@@ -162,6 +163,8 @@ def _call(draw, spec: Spec, c: Cls, i: int) -> None:
         return
     for f in spec.classes[c.target].flags():
         choices = ["True", "False", "fwd", None] if f.startswith("skip_") else ["0", "1", "fwd", None]
+        if f == "mode" and spec.mode_asserted:
+            choices.remove("1")  # a class asserts mode == 0 and may be below
         how = draw(st.sampled_from(choices))
         if how:
             c.args[f] = how
@@ -201,6 +204,7 @@ def _pre(draw, spec: Spec, c: Cls) -> None:
     c.pre = _allocs(draw, spec, False, 0, 1, modules=False)
     if c.args.get("mode") == "fwd" and draw(st.booleans()):
         c.pre.append(("assert_mode",))
+        spec.mode_asserted = True
     if spec.config and isinstance(c.target, int):
         for a in sorted({a for k in spec.classes[:-1] for a in k.guard_attrs("config")}):
             if draw(st.booleans()):
@@ -281,3 +285,31 @@ def _methods(draw, spec: Spec, c: Cls, i: int, interface: list[str], dynamic: bo
         c.props[f"p{i}"] = _reads(draw, spec, helpers)
     if draw(st.integers(0, 4)) == 0:
         c.dunder_call = _reads(draw, spec, helpers + extras)
+
+
+def constructs(spec: Spec) -> dict[str, int]:
+    """How often each construct occurs in ``spec`` (the test prints the totals)."""
+    out: dict[str, int] = {}
+
+    def add(key: str) -> None:
+        out[key] = out.get(key, 0) + 1
+
+    if spec.root_base:
+        add(f"root base {'nn.Module' if spec.root_base == 'module' else 'Generic[T]'}")
+    for c in spec.classes:
+        if c.parent is not None:
+            add(f"parent call {c.call}" + (f" ({c.bad})" if c.bad else ""))
+        for key in (c.mixin and f"mixin {c.mixin}", c.mixin_call and "explicit mixin call", c.subscript and "Parent[...]"):
+            if key:
+                add(key)
+        for s in c.pre + c.post:
+            if s[0] == "alloc" and s[3]:
+                add(f"guard {s[3]}")
+            elif s[0] != "alloc":
+                add(f"statement {s[0]}" + (f" {s[2]}" if s[0] in ("del", "move") else ""))
+        if c.class_values:
+            add("class attribute override")
+        for reads in [*c.methods.values(), *c.props.values(), c.dunder_call or []]:
+            for r in reads:
+                add(f"read {r[0]}")
+    return out

@@ -14,7 +14,7 @@ counted: hiding them is the point.  deadinit runs as ``deadinit check`` does
 
 import pytest
 from differential import run_differential
-from hierarchy_gen import specs
+from hierarchy_gen import constructs, specs
 from hypothesis import given, settings
 from robust_helpers import count, profile
 from tiers import examples
@@ -36,6 +36,8 @@ def every_finding_is_an_allocation_never_used_at_runtime(spec, tmp):
     unexpected = {n: i.error for n, i in obs.items() if i.error and not meant_to_raise & set(i.mro)}
     assert not unexpected, "the generated code must construct (but for the calls meant not to bind)"
     count("differential examples")
+    for construct, n in constructs(spec).items():
+        count(f"generated: {construct}", n)
     count("classes executed", len(obs))
     count("classes whose construction raises (a parent call that cannot bind)", verdict.broken)
     count("findings judged", len(verdict.reported))
