@@ -45,6 +45,7 @@ class Chain:
     calls: dict[str, tuple[str, InitStmt, Env]] = field(default_factory=dict)
     # (caller owner, InitStmt, target owner, why): constructing the class raises
     broken: tuple[str, InitStmt, str, str] | None = None
+    reruns: list[str] = field(default_factory=list)  # owners whose __init__ a later call runs a second time
 
 
 def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
@@ -135,7 +136,10 @@ def _walk(
     depth: int,
 ) -> None:
     chain = w.chain
-    if depth > 30 or method.init_flow is None or owner in chain.inits:
+    if depth > 30 or method.init_flow is None:
+        return
+    if owner in chain.inits:  # a second run, not walked: what it assigns is left undecided (liveness)
+        chain.reruns.append(owner)
         return
     chain.inits.append(owner)
     path = w.index.file_of(owner).path

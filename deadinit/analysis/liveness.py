@@ -131,6 +131,10 @@ class Analyzer:
         for attr, sites in reach.reads.items():
             o, m, ln = sites[0]
             mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
+        for owner in chain.reruns:  # a second run, not walked: what it reads counts as read
+            for st in index.classes[owner].methods["__init__"].init_flow or ():
+                for a in st.reads:
+                    mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
         for sub in sorted(index.all_subclasses(cls)):
             if sub in mro:
                 continue
@@ -288,4 +292,5 @@ class Analyzer:
 
         fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live)
         facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
+        facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
         return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)

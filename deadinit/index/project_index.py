@@ -9,6 +9,20 @@ from functools import cached_property
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary
 
+# bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
+NO_INIT_BASES = frozenset(
+    {
+        "object",
+        "builtins.object",
+        "typing.Generic",
+        "typing.Protocol",
+        "typing_extensions.Generic",
+        "typing_extensions.Protocol",
+        "abc.ABC",
+    }
+)
+_OUTSIDE = "\0"  # prefix of a base outside the project in a full MRO (never a qualified name)
+
 
 @dataclass(frozen=True)
 class Base:
@@ -48,6 +62,7 @@ class ProjectIndex:
         }
         self._bases: dict[str, list[Base]] = {}
         self._mro: dict[str, list[str] | None] = {}
+        self._full_mro: dict[str, list[str] | None] = {}
         self.subclasses: dict[str, list[str]] = {}
         for qn in self.classes:
             for b in self.bases(qn):
@@ -112,6 +127,9 @@ class ProjectIndex:
             r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
+        alias = self.modules[module].constants.get(name) if module in self.modules else None
+        if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
+            return self.resolve_any(module, alias[1], depth + 1)
         return None
 
     def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
@@ -265,7 +283,59 @@ class ProjectIndex:
             if start is not None and self.resolve(module, start) is not None:
                 return None, f"{owner} calls super({start}, self).__init__ with {start} not in the instance's MRO"
             return None, None
+        if self.external_init_first(mro[0], after):
+            return None, None  # an __init__ from outside the project runs next: the chain leaves it
         return self.resolve_method(mro, "__init__", after=after), None
+
+    def external_init_first(self, instance: str, after: str) -> bool:
+        """True when, in ``instance``'s full MRO, the first ``__init__`` after ``after`` comes from outside
+        the project.  The project MRO leaves such bases out, but ``class C(Root, Mixin)`` with
+        ``class Root(nn.Module)`` runs C, Root, nn.Module, Mixin: Root's ``super().__init__()`` runs
+        ``nn.Module.__init__``, which does not go on (torch's default), so ``Mixin.__init__`` never runs.
+        An outside ``__init__`` ends the chain, as one reached past the last project class does."""
+        full = self.full_mro(instance)
+        if full is None or after not in full:
+            return False
+        for k in full[full.index(after) + 1 :]:
+            if k.startswith(_OUTSIDE):
+                if k[1:] not in NO_INIT_BASES:
+                    return True
+            elif "__init__" in self.classes[k].methods:
+                return False
+        return False
+
+    def full_mro(self, qualname: str, _depth: int = 0) -> list[str] | None:
+        """C3 over the project classes and the bases outside it (each a class without bases we know);
+        None when inconsistent or cyclic."""
+        if qualname in self._full_mro:
+            return self._full_mro[qualname]
+        self._full_mro[qualname] = None  # cycle guard
+        if _depth > 200 or self.mro(qualname) is None:
+            return None
+        seqs: list[list[str]] = []
+        direct: list[str] = []
+        for b in self.bases(qualname):
+            name = b.name if b.kind == BaseKind.CLASS else _OUTSIDE + b.name
+            if b.kind == BaseKind.CLASS:
+                m = self.full_mro(b.name, _depth + 1)
+                if m is None:
+                    return None
+                seqs.append(list(m))
+            else:
+                seqs.append([name])
+            direct.append(name)
+        seqs.append(direct)
+        result = [qualname]
+        while seqs := [s for s in seqs if s]:
+            head = next((s[0] for s in seqs if not any(s[0] in t[1:] for t in seqs)), None)
+            if head is None:
+                return None
+            result.append(head)
+            for s in seqs:
+                if s[0] == head:
+                    del s[0]
+        self._full_mro[qualname] = result
+        return result
 
     def super_after(self, mro: list[str], owner: str, start: str | None) -> str | None:
         """The class after which ``super()`` (``start`` None) or ``super(start, self)``, written in a method

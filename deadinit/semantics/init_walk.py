@@ -24,6 +24,7 @@ class Local:
     reads: set[str] = field(default_factory=set)
     alloc: AllocInfo | None = None
     value: Expr | None = None
+    alias: str | None = None  # ``base = Parent`` on every path: the class name it holds
 
 
 class InitWalk:

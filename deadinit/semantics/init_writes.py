@@ -105,6 +105,8 @@ class InitWrites(InitWalk):
     ) -> None:
         old = self.locals.get(name)
         loc = Local(reads=set(reads), alloc=alloc, value=vexpr)
+        if vexpr[0] in ("name", "dotted") and not (guards or in_loop or aug):
+            loc.alias = vexpr[1]
         if name in self.globals and alloc is not None:
             loc.alloc = AllocInfo("global-singleton", callee=alloc.callee, element=alloc)
         if old is not None and (guards or in_loop) and name in self.globals:
@@ -154,6 +156,11 @@ class InitWrites(InitWalk):
         )
         return True
 
+    def _aliased(self, target: str) -> str:
+        """``base.__init__(self)`` after ``base = Parent``: the call is ``Parent.__init__(self)``."""
+        loc = self.locals.get(target)
+        return loc.alias if loc is not None and loc.alias is not None else target
+
     def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:
         if self._named_write(st, call, guards, in_loop):
             return None
@@ -166,7 +173,7 @@ class InitWrites(InitWalk):
                 st,
                 guards,
                 in_loop,
-                target=ic.target,
+                target=self._aliased(ic.target),
                 start=ic.start,
                 args=pos_args,
                 kwargs=kw,

@@ -1,13 +1,19 @@
-"""Compare deadinit's DI001/DI002 findings on a generated package with what ran (``runtime_oracle``).
+"""Compare deadinit's findings on a generated package with what ran (``runtime_oracle``).
 
-A finding (class C, parent P, attribute x), and the same for every subclass listed
-in ``extra["subclasses"]``, claims: on an instance of C, what ``P.__init__`` stores in
-``x`` is never used by anything that can run.  It is a false positive when such an
-allocation was used at runtime (read after construction, or held by a used
-wrapper).  A DI001 with ``kept_by`` claims less (the *binding* is overwritten while
-a live object keeps the value): it is false only when the value was read through an
-attribute after construction.  Recall: the (C, P, x) triples that were allocated and
-never used at runtime, and how many of them deadinit reported.
+A DI001/DI002 finding (class C, parent P, attribute x), and the same for every subclass
+listed in ``extra["subclasses"]``, claims: on an instance of C, ``P.__init__`` stores an
+allocation in ``x`` that nothing that can run uses.  It is a false positive when such an
+allocation was used at runtime (read after construction, or held by a used wrapper),
+when ``P.__init__`` stored no allocation in ``x`` at all (``super(P, self)`` skipped it,
+or a guard the class decides was false) unless the finding says it holds only under a
+condition nothing decides, or when constructing C raises.  A DI001 with ``kept_by``
+claims less (the *binding* is overwritten while a live object keeps the value): it is
+false only when the value was read through an attribute after construction.
+
+A DI004 finding on C (and its listed subclasses) claims that constructing C raises: it is
+false when C constructs.  A class whose own parent call cannot bind (generated on
+purpose) must get a DI004.  Recall: the (C, P, x) triples that were allocated and never
+used at runtime, and how many of them deadinit reported.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hierarchy_gen import Spec, render
+import hierarchy_mro as hm
+from hierarchy_gen import Spec
+from hierarchy_render import render
 from production_path import check_result
 from runtime_oracle import Instance, demangle, observe
 
@@ -43,6 +51,9 @@ class Verdict:
     unsure: set = field(default_factory=set)  # claimed only by findings hidden as unsure
     dead_unsure: set = field(default_factory=set)  # dead triples of classes the analysis is unsure of
     unsure_false: list = field(default_factory=list)
+    conditional_not_run: int = 0  # findings "only when <condition>" whose allocation did not happen
+    broken: int = 0  # classes whose construction raised (a parent call that cannot bind)
+    di004_missed: list = field(default_factory=list)  # generated unbindable calls without a DI004
 
     @property
     def found(self) -> set:
@@ -50,8 +61,19 @@ class Verdict:
 
 
 def ancestors(spec: Spec, name: str) -> set[str]:
+    """The project classes (mixins included) after ``name`` in its MRO."""
     i = next(k for k, c in enumerate(spec.classes) if c.name == name)
-    return {spec.classes[j].name for j in spec.chain(i)[1:]}
+    out = set()
+    for k in spec.mro.of(i)[1:]:
+        if isinstance(k, int):
+            out.add(spec.classes[k].name)
+        elif hm.is_mixin(k):
+            out.add(f"Mix{k[1]}")
+    return out
+
+
+def _claimed_classes(f) -> list[str]:
+    return [short(c) for c in [f.cls, *f.extra.get("subclasses", [])]]
 
 
 def _claims(findings) -> dict:
@@ -64,8 +86,15 @@ def _claims(findings) -> dict:
     return out
 
 
-def _wrong(f, inst: Instance, parent: str, attr: str) -> str | None:
+def _wrong(f, inst: Instance, parent: str, attr: str, v: Verdict) -> str | None:
+    if inst.error:
+        return f"{f.code} {inst.cls}: {parent}.{attr} claimed, but constructing {inst.cls} raises ({inst.error})"
     bufs = [b for b in inst.allocs if b.site == f"{parent}.__init__" and b.attr == attr]
+    if not bufs:
+        if f.extra.get("conditional"):
+            v.conditional_not_run += 1
+            return None
+        return f"{f.code} {inst.cls}: {parent}.{attr} (line {f.line}) claimed, but {parent}.__init__ stored none"
     kept = bool(f.extra.get("kept_by"))
     for b in bufs:
         if id(b) in (inst.read if kept else inst.used):
@@ -83,14 +112,26 @@ def _unsure_classes(result) -> set[str]:
     return out
 
 
+def _judge_di004(spec: Spec, result, obs: dict[str, Instance], v: Verdict) -> None:
+    raising = {c for f in result.findings if f.code == "DI004" for c in _claimed_classes(f)}
+    for c in raising:
+        if c in obs and not obs[c].error:
+            v.false_positives.append(f"DI004 {c}: claimed to raise, but it constructs")
+    for c in spec.classes:
+        if c.bad and c.name not in raising:
+            v.di004_missed.append(f"{c.name}: {c.call} ({c.bad}) raises {obs[c.name].error}")
+
+
 def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
     v = Verdict()
     unsure_classes = _unsure_classes(result)
+    _judge_di004(spec, result, obs, v)
     for inst in obs.values():
         if inst.error:
+            v.broken += 1
             continue
         groups: dict = {}
-        for b in inst.parent_allocs(ancestors(spec, inst.cls)):
+        for b in inst.parent_allocs(inst.ancestors()):
             groups.setdefault((inst.cls, b.site[:-9], b.attr), []).append(b)
         for k, bs in groups.items():
             # the last allocation of (P, x) in P.__init__: an earlier one P itself replaces is P's own waste
@@ -103,10 +144,10 @@ def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
         for (c, p, x), fs in claims.items():
             into.add((c, p, x))
             inst = obs.get(c)
-            if inst is None or inst.error:
+            if inst is None:
                 continue
             for f in fs:
-                why = _wrong(f, inst, p, x)
+                why = _wrong(f, inst, p, x, v)
                 if why:
                     wrong.append(why)
     v.unsure -= v.reported
@@ -119,5 +160,5 @@ def run_differential(tmp: Path, spec: Spec) -> tuple[Verdict, object, dict]:
     pkg = write_package(tmp, spec)
     result = check_result([str(pkg)], tmp / "cache")
     assert result.analyzer is not None, "a result-cache hit: the package folder must be new"
-    obs = observe(pkg, [c.name for c in spec.classes])
+    obs = observe(pkg, [c.name for c in spec.classes], spec.config)
     return judge(spec, result, obs), result, obs

@@ -143,3 +143,171 @@ def test_cycle_across_files_is_one_error_line_per_cycle(tmp_path):
     )
     lines = [str(e) for e in res.errors if "inherits from itself" in str(e)]
     assert len(lines) == 1 and ("A -> B -> A" in lines[0] or "B -> A -> B" in lines[0]), lines
+
+
+def test_methods_of_the_main_root_stay_entry_points_with_a_mixin_among_the_bases(tmp_path):
+    """``class C(Root, Mix)``: the last class of C's MRO is the mixin, but ``Root`` is a root of the
+    hierarchy too; the methods it declares are the interface (was a false DI002 of ``Root.c``,
+    read by ``Root.m1``)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+
+        class Root:
+            def __init__(self):
+                self.c = torch.zeros(7)
+
+            def m1(self):
+                return self.c
+
+        class Mix:
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.w = torch.empty(3)
+
+        class C(Root, Mix):
+            def __init__(self):
+                super().__init__()
+        """
+        },
+    )
+    assert _keys(res) == []
+
+
+def test_super_init_of_a_module_root_does_not_reach_a_mixin_after_nn_module(tmp_path):
+    """``class C(Root, Mix)`` with ``class Root(nn.Module)``: the real MRO is C, Root, nn.Module,
+    Mix; Root's ``super().__init__()`` runs ``nn.Module.__init__``, which does not go on, so
+    ``Mix.__init__`` never runs on C (was a false DI001 of ``Mix.b``, "overwritten" by C)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+        from torch import nn
+
+        class Root(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = torch.zeros(6)
+
+            def forward(self):
+                return self.k
+
+        class Mix:
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.b = torch.zeros(6)
+
+        class C(Root, Mix):
+            def __init__(self):
+                super().__init__()
+                self.b = torch.empty(5)
+        """
+        },
+    )
+    assert _keys(res) == []
+
+
+def test_a_parent_init_called_through_a_module_level_alias_is_resolved(tmp_path):
+    """``_Base = Root`` then ``_Base.__init__(self, bogus=True)``: the call reaches ``Root.__init__``,
+    cannot bind (DI004), and a call that binds runs Root's allocations (DI002 of ``ws``)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+
+        class Root:
+            def __init__(self, n=4):
+                self.ws = torch.zeros(n)
+
+            def forward(self):
+                return 1
+
+        _Base = Root
+
+        class Broken(Root):
+            def __init__(self):
+                _Base.__init__(self, bogus=True)
+
+        class Child(Root):
+            def __init__(self):
+                _Base.__init__(self, n=8)
+        """
+        },
+    )
+    assert _keys(res) == [("DI002", "Child", "ws"), ("DI004", "Broken", "__init__")]
+
+
+def test_a_parent_init_called_through_a_local_alias_is_resolved(tmp_path):
+    """``base = Root`` then ``base.__init__(self, ...)`` in ``__init__``: the call reaches
+    ``Root.__init__`` (DI004 when it cannot bind; Root's allocations run when it can)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+
+        class Root:
+            def __init__(self, n=4):
+                self.ws = torch.zeros(n)
+
+            def forward(self):
+                return 1
+
+        class Broken(Root):
+            def __init__(self):
+                base = Root
+                base.__init__(self, 1, 2)
+
+        class Child(Root):
+            def __init__(self, other=False):
+                base = Root
+                if other:
+                    base = object
+                base.__init__(self)
+        """
+        },
+    )
+    assert _keys(res) == [("DI004", "Broken", "__init__")]
+
+
+def test_an_init_that_runs_twice_is_not_reported(tmp_path):
+    """On C, ``Mix2.__init__`` runs once through ``Mix1``'s cooperative ``super().__init__()`` and
+    again when C calls it: the first ``b`` is overwritten by Base, the second is the one C reads.
+    Skipping Mix2's allocation would skip both (was a false DI001 of ``Mix2.b``)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+
+        class Root:
+            def forward(self):
+                return self.b
+
+        class Mix1:
+            def __init__(self):
+                super().__init__()
+                self.c = 1
+
+        class Mix2:
+            def __init__(self):
+                super().__init__()
+                self.b = torch.empty(8)
+
+        class Base(Root, Mix1):
+            def __init__(self):
+                Mix1.__init__(self)
+                self.b = torch.empty(3)
+
+        class C(Base, Mix2):
+            def __init__(self):
+                Base.__init__(self)
+                Mix2.__init__(self)
+        """
+        },
+    )
+    assert _keys(res) == []
