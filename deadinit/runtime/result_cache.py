@@ -37,7 +37,7 @@ from typing import Any
 
 from deadinit.runtime import file_cache as filecache
 
-FORMAT = 2
+FORMAT = 3
 MAX_CHANGED = 16  # more changed files than this: a full run (each would be summarised here)
 MAGIC = b"deadinit-results\n"
 

@@ -17,7 +17,7 @@ from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
 from deadinit.semantics.dynamic import ANY, access_of, loop_names, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, self_targets, store_nodes, super_attribute
-from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
+from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
 from deadinit.semantics.stubs import is_stub
@@ -133,6 +133,8 @@ class SummaryBuilder:
             name = node.targets[0].id
             if self._module_level():
                 self.s.constants[name] = to_expr(node.value, None)
+                if name == "__all__":
+                    self.s.exports = literal_strings(node.value)
             elif self.classes and not self.functions:
                 self.classes[-1].class_values[name] = to_expr(node.value, None)
             if not self.functions:

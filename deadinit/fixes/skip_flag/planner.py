@@ -45,7 +45,6 @@ from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.layout import line_limit
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
-from deadinit.model.evidence import EvidenceKind
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 
 STRATEGY = "skip-flag"
@@ -282,6 +281,4 @@ def kept_reason(f) -> str:
 
 
 def unsafe_reason(f) -> str:
-    ext = [e.text for e in f.evidence if e.kind is EvidenceKind.EXTERNAL_NOT_COUNTED]
-    why = f" ({'; '.join(ext[:2])})" if ext else ""
-    return f"unsafe fix: it rests on judging reads outside the hierarchy as unrelated{why}; use --unsafe-fixes"
+    return f"unsafe fix: {f.fix_safety_reason or 'it may change behaviour'}; use --unsafe-fixes"
