@@ -43,7 +43,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FloatLinear", "QuantLinear", "weight_scale"),
     ("DI002", "FloatLinear", "QuantLinear", "input_scale"),
     ("DI002", "FloatLinear", "QuantLinear", "lookup"),
-    ("DI002", "ArgmaxSampler", "TableSampler", "table"),
+    ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
     ("DI002", "GreedySampler", "HistorySampler", "history"),
 }
@@ -129,7 +129,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("PlainTower", "post_norm"): "removes the registered module `post_norm`",
     ("FloatLinear", "weight_scale"): "removes the registered parameter `weight_scale`",
     ("FloatLinear", "input_scale"): "removes the registered buffer `input_scale`",
-    ("ArgmaxSampler", "table"): "public method TableSampler.table_snapshot reads self.table",
+    ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
+    "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",
 }
 

@@ -10,11 +10,14 @@ something observable; the one-line reason says what:
 * the attribute of an ``nn.Module`` is a registered module, parameter or buffer: not
   building it removes checkpoint keys that ``state_dict``, ``load_state_dict`` and
   weight loaders see even when no method reads it;
-* a public method of the class reads it and nothing in the project calls that method
-  on the class, but code outside the project could (``obj.method()`` would find
-  ``None``); private methods (``_name``) are no such public name;
-* the class is exported (its module's ``__all__`` or a package ``__init__``) and the
-  attribute's name is public.
+* the class (or a subclass that inherits the fix) is exported, by its module's
+  ``__all__`` or a package ``__init__``, so code outside the project may hold one, and
+  the attribute's name is public, or a public method of the class reads it and nothing
+  in the project calls that method on the class (``obj.method()`` would find ``None``).
+
+A class that is not exported is reached from outside only through the project's
+internals: its public names are not counted as a way in, or nearly every fix would be
+unsafe again (a public helper that nothing calls is common in application code).
 
 An attribute that the subclass assigns again on every path (DI001) keeps a value of
 its own: outside readers, public methods and checkpoint keys see the same name, so
@@ -69,10 +72,8 @@ def fix_level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> Fix
             "(state_dict, load_state_dict, weight loaders)",
             evidence,
         )
-    for reason in (_public_reader(an, fact, reach, mro), _exported(an, fact)):
-        if reason:
-            return FixLevel(False, reason, evidence)
-    return FixLevel(True, "", evidence)
+    reason = _exported(an, fact, reach, mro)
+    return FixLevel(not reason, reason, evidence)
 
 
 def _keeps_a_value(fact: AttrFact) -> bool:
@@ -115,6 +116,19 @@ def registration_evidence(an: Analysis, fact: AttrFact, mro: list[str]) -> tuple
     return (Evidence(EvidenceKind.REGISTERED, text, first.path, first.stmt.line),)
 
 
+def _exported(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
+    exports = an.exports()
+    classes = [fact.cls, *sorted(an.index.all_subclasses(fact.cls))]
+    exported = next((qn for qn in classes if qn in exports), None)
+    if exported is None:
+        return ""
+    head = f"{short(exported)} is exported ({exports[exported]})"
+    if not fact.attr.startswith("_"):
+        return f"{head} and `{fact.attr}` is public: code outside the project may read it"
+    reader = _public_reader(an, fact, reach, mro)
+    return f"{head} and {reader}" if reader else ""
+
+
 def _public_reader(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
     """A public method nothing in the project calls on the class, but which reads the attribute."""
     index = an.index
@@ -129,19 +143,10 @@ def _public_reader(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -
             reads = method_reads(index, mro, [(qn, method)], "public method")
             if fact.attr in reads.reads:
                 return (
-                    f"public method {short(qn)}.{name} reads self.{fact.attr}; nothing in the project calls it "
-                    f"on {short(fact.cls)}, but code outside the project could"
+                    f"its public method {short(qn)}.{name} reads self.{fact.attr}: nothing in the project calls "
+                    f"it on {short(fact.cls)}, code outside the project could"
                 )
     return ""
-
-
-def _exported(an: Analysis, fact: AttrFact) -> str:
-    if fact.attr.startswith("_"):
-        return ""
-    where = an.exports().get(fact.cls)
-    if where is None:
-        return ""
-    return f"{short(fact.cls)} is exported ({where}) and `{fact.attr}` is public: code outside the project may read it"
 
 
 def exported_classes(index: ProjectIndex) -> dict[str, str]:

@@ -214,9 +214,9 @@ Safe when the finding rests on what the analysis proves: class structure, exact
 constructions, `isinstance`, annotations, transitive deadness. Unsafe (applied
 only with `--unsafe-fixes`, the reason given in one line) when the attribute of
 an `nn.Module` is a registered module, parameter or buffer (not building it
-changes the checkpoint keys), when a public method nothing in the project calls
-reads it, or when the class is exported (`__all__`, a package `__init__`) and
-the attribute is public. When analysis is unsure (dynamic `getattr`,
+changes the checkpoint keys), or when the class is exported (`__all__`, a
+package `__init__`) and the attribute is public or read by a public method
+nothing in the project calls. When analysis is unsure (dynamic `getattr`,
 `self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base), nothing is
 reported unless `--show-unsure` is given, and such fixes are unsafe.
 """

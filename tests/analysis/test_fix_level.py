@@ -140,27 +140,32 @@ class F(Q):
     assert got[("DI002", "F", "table")].fix_safety == "safe"  # a plain tensor attribute: no checkpoint key
 
 
-def test_a_public_method_nothing_calls_makes_the_fix_unsafe_a_private_one_does_not(write_project):
-    got = levels(
-        write_project,
-        """
+PUBLIC_READER = """
 class P(Base):
     def __init__(self):
-        self.table = torch.zeros(64)
+        self._table = torch.zeros(64)
         self._scratch = torch.zeros(64)
     def forward(self, x):
         return self._fill(x)
     def _fill(self, x):
         return self._scratch
     def snapshot(self):
-        return self.table
+        return self._table
 class C(P):
     def forward(self, x):
         return x
-""",
-    )
-    assert "public method P.snapshot" in got[("DI002", "C", "table")].fix_safety_reason
-    assert got[("DI002", "C", "_scratch")].fix_safety == "safe"
+"""
+
+
+def test_an_unused_public_method_of_an_exported_class_makes_the_fix_unsafe(write_project):
+    got = levels(write_project, PUBLIC_READER + '__all__ = ["C"]\n')
+    assert "its public method P.snapshot reads self._table" in got[("DI002", "C", "_table")].fix_safety_reason
+    assert got[("DI002", "C", "_scratch")].fix_safety == "safe"  # read only by a private helper
+
+
+def test_an_unused_public_method_of_a_class_not_exported_does_not(write_project):
+    got = levels(write_project, PUBLIC_READER)
+    assert got[("DI002", "C", "_table")].fix_safety == "safe"
 
 
 def test_an_exported_class_with_a_public_attribute_is_unsafe(write_project):
