@@ -164,5 +164,5 @@ def exported_classes(index: ProjectIndex) -> dict[str, str]:
                     continue
                 qn = index.resolve(mod, imp.local)
                 if qn is not None and index.class_module.get(qn) != mod:
-                    out.setdefault(qn, f"re-exported by {s.path}")
+                    out.setdefault(qn, f"re-exported by package {mod}")
     return out
