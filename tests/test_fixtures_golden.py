@@ -48,6 +48,16 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "DroplessExperts", "ExpertsBase", "expert_cache"),  # del is not a read
     ("DI002", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read
     ("DI002", "DenseMoEBlock", "MoEBlock", "bias_cache"),  # a guard the subclass does not decide
+    # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels"
+    ("DI001", "DeepTower", "PatchTower", "blocks"),
+    ("DI002", "DeepTower", "PatchTower", "post_norm"),
+    ("DI002", "PlainTower", "PatchTower", "post_norm"),
+    ("DI002", "FloatLinear", "QuantLinear", "weight_scale"),
+    ("DI002", "FloatLinear", "QuantLinear", "input_scale"),
+    ("DI002", "FloatLinear", "QuantLinear", "lookup"),
+    ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
+    ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
+    ("DI002", "GreedySampler", "HistorySampler", "history"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",
@@ -150,3 +160,28 @@ def test_json_schema_fields():
         ):
             assert key in f
         assert f["evidence"] and all({"kind", "text"} <= set(e) for e in f["evidence"])
+
+
+UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels": every other DI001/DI002 is safe
+    ("DeepTower", "post_norm"): "removes the registered module `post_norm`",
+    ("PlainTower", "post_norm"): "removes the registered module `post_norm`",
+    ("FloatLinear", "weight_scale"): "removes the registered parameter `weight_scale`",
+    ("FloatLinear", "input_scale"): "removes the registered buffer `input_scale`",
+    ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
+    "method TableSampler.table_snapshot reads self._table",
+    ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",
+}
+
+
+def test_fix_safety_levels():
+    data = json.loads(_run().stdout)
+    got = {
+        (_short(f["class"]), f["attribute"]): (f["fix_safety"], f["fix_safety_reason"])
+        for f in data
+        if f["code"] in ("DI001", "DI002")
+    }
+    assert {k for k, (level, _) in got.items() if level == "unsafe"} == set(UNSAFE)
+    for key, reason in UNSAFE.items():
+        assert got[key][1].startswith(reason), key
+    assert got[("TrtMLABackend", "workspace_buffer")][0] == "none"  # kept alive by live wrappers
+    assert all(reason == "" for level, reason in got.values() if level != "unsafe")

@@ -10,7 +10,8 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 * ``isinstance(x, T)`` narrows ``x`` to T;
 * a constructor parameter that every construction site in the project fills with
   the caller's ``self`` (``Updater(runner, self)``) holds the caller's class;
-* a class outside the project (``torch.Tensor``, ``int``) is unrelated;
+* a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
+  from it (``nn.Module``, ``object``);
 * anything else (unknown receiver, ``Any``, a chain of attributes) counts.
 """
 
@@ -99,6 +100,11 @@ class ExternalReads:
             out.append((TypeRef(c.in_class, False), self.index.class_module[c.in_class]))
         return out or None
 
+    def _external_ancestor(self, ref: TypeRef, module: str, cls: str) -> bool:
+        """``ref`` names a class outside the project that ``cls`` derives from (``nn.Module``, ``object``)."""
+        full = self.index.canonical(module, ref.dotted)
+        return full in ("object", "builtins.object") or self.index.derives_from_external(cls, (full,))
+
     def could_hold(self, access: Access, module: str, cls: str) -> tuple[bool, str]:
         """Whether the receiver of ``access`` could be an instance of ``cls``, and why."""
         refs: list[tuple[TypeRef, str]] | None
@@ -117,6 +123,8 @@ class ExternalReads:
             kind, qn = self._ref_target(ref, mod)
             if kind == "unknown":
                 return True, f"receiver `{access.receiver}` is typed `{ref.dotted}`, which is not resolved"
+            if kind == "external" and not ref.exact and self._external_ancestor(ref, mod, cls):
+                return True, f"receiver `{access.receiver}` is typed `{ref.dotted}`, an ancestor"
             if kind == "external" or qn is None:
                 continue
             if qn == cls or self.index.is_subclass(qn, cls):

@@ -46,7 +46,7 @@ class AttrFact:
     condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
     evidence: list[Evidence] = field(default_factory=list)
     unsure: list[str] = field(default_factory=list)
-    external_judged: bool = False  # depends on judging obj.x reads as unrelated
+    unsafe_reason: str = ""  # why fixing it may change behaviour ("" : the fix is safe); see analysis.fix_level
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
 
@@ -67,6 +67,7 @@ class Fixpoint:
     kept: dict[int, list[str]]  # overwritten event -> live attributes built from its value
     read_between: dict[int, list[str]]  # event whose elements are replaced one by one -> reads before that
     live: set[str]  # attributes read by something that counts
+    dead_classes: frozenset[str] = frozenset()  # classes constructed only by statements that are not effective
 
 
 class Analysis(Protocol):
@@ -165,7 +166,6 @@ def build_facts(
         fact.estimated_bytes = size
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
-        fact.external_judged = bool(an.ext.by_attr.get(attr))
         facts.append(fact)
     # attributes built from a dead one
     dead = {f.attr for f in facts}

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
+from deadinit.analysis.fix_level import exported_classes, fix_level
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.sizes import Folder
 from deadinit.index.project_index import ProjectIndex
@@ -55,12 +56,19 @@ class Analyzer:
                 qn = index.resolve(mod, c.callee)
                 if qn is not None:
                     self.sites.setdefault(qn, []).append((s.path, c.line))
+        self._exports: dict[str, str] | None = None
         self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
         for qn, sites in self.sites.items():
             for loc in sites:
                 self.sites_at.setdefault(loc, set()).add(qn)
 
     # -- helpers -------------------------------------------------------------
+    def exports(self) -> dict[str, str]:
+        """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
+        if self._exports is None:
+            self._exports = exported_classes(self.index)
+        return self._exports
+
     def reach_of(self, cls: str) -> Reach:
         if cls not in self._reach:
             mro = self.index.mro(cls) or [cls]
@@ -85,6 +93,8 @@ class Analyzer:
             qn = self.index.resolve(module, alloc.callee)
             if qn is not None and self.index.derives_from_external(qn, self.settings.module_bases):
                 return "module"
+            if qn is not None and self.index.derives_from_external(qn, self.settings.parameter_bases):
+                return "parameter"
             return None
         if alloc.kind == "container":
             inner = self.classify(alloc.element, module)
@@ -290,7 +300,11 @@ class Analyzer:
             if not changed:
                 break
 
-        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live)
+        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live, dead_classes)
         facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
         facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
+        for fact in facts:
+            level = fix_level(self, fact, reach, mro)
+            fact.unsafe_reason = "" if level.safe else level.reason
+            fact.evidence.extend(level.evidence)
         return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)

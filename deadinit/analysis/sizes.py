@@ -115,7 +115,7 @@ class Folder:
     def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: Env, self_vals: SelfValues) -> int | None:
         if alloc is None:
             return None
-        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON):
+        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON, AllocKind.PARAMETER, AllocKind.BUFFER):
             return self.alloc_bytes(alloc.element, module, env, self_vals)
         if alloc.kind == AllocKind.CONTAINER:
             each = self.alloc_bytes(alloc.element, module, env, self_vals)

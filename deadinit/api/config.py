@@ -119,6 +119,7 @@ _KEYS = {
     "buffer-helpers": ("buffer_helpers", _str_list),
     "heavy-class-pattern": ("heavy_class_pattern", _regex),
     "module-bases": ("module_bases", _str_list),
+    "parameter-bases": ("parameter_bases", _str_list),
     "di003-threshold": ("di003_threshold", _threshold),
     "flag-name-template": ("flag_name_template", _template),
     "direct-base-max-lines": ("direct_base_max_lines", _positive_int),

@@ -23,6 +23,7 @@ class Finding:
     message: str
     evidence: list[Evidence] = field(default_factory=list)
     fix_safety: str = "safe"  # safe | unsafe | none
+    fix_safety_reason: str = ""  # one line: why the fix is unsafe (empty when safe or none)
     unsure: list[str] = field(default_factory=list)
     related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
     related_lines: list[tuple[str, int]] = field(default_factory=list)  # (path, line) where a suppression may sit

@@ -29,6 +29,8 @@ class AllocKind(StrEnum):
     CACHED_BUFFER = "cached-buffer"  # get_buffer("key", lambda: ...)
     GLOBAL_SINGLETON = "global-singleton"  # a module-level cache filled on first construction
     MODULE = "module"  # an nn.Module
+    PARAMETER = "parameter"  # an nn.Parameter (or a subclass): a checkpoint key of the module holding it
+    BUFFER = "buffer"  # self.register_buffer("x", tensor): a checkpoint key unless persistent=False
     CONTAINER = "container"  # a list / ModuleList of allocations
     MAYBE_CLASS = "maybe-class"  # a project class: the analysis decides once the project is indexed
     UPDATER = "updater"

@@ -35,6 +35,7 @@ class Settings:
     buffer_helpers: tuple[str, ...] = ("get_buffer",)
     heavy_class_pattern: str = HEAVY_CLASS_PATTERN
     module_bases: tuple[str, ...] = ("torch.nn.Module", "torch.nn.modules.module.Module")
+    parameter_bases: tuple[str, ...] = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
     show_unsure: bool = False
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

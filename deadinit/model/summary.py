@@ -166,3 +166,4 @@ class FileSummary:
     lines: int = 0
     generated_marker: str | None = None  # the header phrase marking the file generated ("Do NOT edit"), as written
     generated_from: str | None = None  # the file its header names as its source, as written
+    exports: tuple[str, ...] = ()  # the names a module-level ``__all__`` list or tuple of literals gives

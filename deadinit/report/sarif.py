@@ -87,6 +87,7 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
             "kind": f.kind,
             "estimatedBytes": f.estimated_bytes,
             "fixSafety": f.fix_safety,
+            "fixSafetyReason": f.fix_safety_reason,
         },
     }
     if f.code in rule_index:

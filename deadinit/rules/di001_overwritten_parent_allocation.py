@@ -84,9 +84,10 @@ that stays alive for the whole process.
         "that the subclass passes."
     )
     fix_safety = """
-Safe when the finding rests only on facts inside the hierarchy. When some
-`obj.x` read elsewhere in the project had to be judged unrelated to the class,
-the fix is unsafe and applied only with `--unsafe-fixes`.
+Safe: the subclass assigns its own value on every path, so after the fix every
+reader (methods, `obj.x` elsewhere, an `nn.Module`'s checkpoint keys, which the
+subclass registers again under the same name) sees what it sees today. Unsafe
+only when the analysis is unsure (with `--show-unsure`).
 """
     VALID = (
         Example(

@@ -88,6 +88,101 @@ class DecodeWrapper:
 }
 
 
+GUARDED = {
+    "pkg/__init__.py": "",
+    "pkg/sampler.py": """
+import torch
+
+
+class Sampler:
+    def sample(self, logits):
+        raise NotImplementedError
+
+
+class HistorySampler(Sampler):
+    def __init__(self, vocab, keep_history: bool = True):
+        if keep_history:
+            self.history = torch.zeros((1024, vocab), dtype=torch.int32)
+
+    def sample(self, logits):
+        self.history[0] = logits
+        return logits
+
+
+class GreedySampler(HistorySampler):
+    def __init__(self, vocab):
+        super().__init__(vocab)
+
+    def sample(self, logits):
+        return logits
+""",
+}
+
+GUARDED_FIXED = {
+    "pkg/sampler.py": GUARDED["pkg/sampler.py"].replace(
+        "super().__init__(vocab)", "super().__init__(vocab, keep_history=False)"
+    )
+}
+
+REGISTERED_HEAD = {
+    "pkg/__init__.py": "",
+    "pkg/model.py": """
+from torch import nn
+
+
+class LanguageModel(nn.Module):
+    def __init__(self, dim, vocab, use_head: bool = True):
+        super().__init__()
+        self.body = nn.Linear(dim, dim)
+        if use_head:
+            self.lm_head = nn.Linear(dim, vocab)
+        else:
+            self.lm_head = None
+
+    def forward(self, x):
+        return self.lm_head(self.body(x))
+
+
+class EmbeddingModel(LanguageModel):
+    def __init__(self, dim, vocab):
+        super().__init__(dim, vocab)
+
+    def forward(self, x):
+        return self.body(x)  # never runs the head
+""",
+}
+
+REGISTERED_HEAD_FIXED = {
+    "pkg/model.py": REGISTERED_HEAD["pkg/model.py"].replace(
+        "super().__init__(dim, vocab)", "super().__init__(dim, vocab, use_head=False)"
+    )
+}
+
+REGISTERED_STATE = {
+    "pkg/__init__.py": "",
+    "pkg/linear.py": """
+import torch
+from torch import nn
+
+
+class QuantLinear(nn.Module):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty((n_out, n_in), dtype=torch.int8))
+        self.weight_scale = nn.Parameter(torch.ones((n_out,)))
+        self.register_buffer("input_scale", torch.ones((1,)))
+
+    def forward(self, x):
+        return (x @ self.weight) * self.weight_scale * self.input_scale
+
+
+class FloatLinear(QuantLinear):
+    def forward(self, x):
+        return x @ self.weight  # the scales stay checkpoint keys a loader may expect
+""",
+}
+
+
 def unread(fact: AttrFact) -> bool:
     """This rule applies: no later assignment replaces the value, and nothing that counts reads it."""
     return not fact.overwrites and not fact.read
@@ -116,11 +211,15 @@ workspace buffer of hundreds of MiB.
 """
     fix = "`deadinit fix --strategy skip-flag` (or `--strategy direct-base` when the parent contributes little)."
     fix_safety = """
-Safe when the finding rests only on facts inside the hierarchy; unsafe (applied
-only with `--unsafe-fixes`) when reads of `obj.x` elsewhere in the project had
-to be judged as being on unrelated classes. When analysis is unsure (dynamic
-`getattr`, `self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base),
-nothing is reported unless `--show-unsure` is given.
+Safe when the finding rests on what the analysis proves: class structure, exact
+constructions, `isinstance`, annotations, transitive deadness. Unsafe (applied
+only with `--unsafe-fixes`, the reason given in one line) when the attribute of
+an `nn.Module` is a registered module, parameter or buffer (not building it
+changes the checkpoint keys), or when the class is exported (`__all__`, a
+package `__init__`) and the attribute is public or read by a public method
+nothing in the project calls. When analysis is unsure (dynamic `getattr`,
+`self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base), nothing is
+reported unless `--show-unsure` is given, and such fixes are unsafe.
 """
     VALID = (
         Example(
@@ -236,9 +335,23 @@ class DecodeWrapper:
             note="a subclass without an __init__ of its own",
         ),
         *DYNAMIC_BY_PATTERN,
+        Example(
+            REGISTERED_STATE,
+            [("DI002", "FloatLinear", "weight_scale"), ("DI002", "FloatLinear", "input_scale")],
+            note="a registered parameter and buffer: reported (kinds parameter, buffer), the fix is unsafe",
+        ),
     )
 
-    FIXES = (FixExample(OVERRIDDEN_READER, OVERRIDDEN_READER_FIXED, note="both allocations skipped for the subclass"),)
+    FIXES = (
+        FixExample(OVERRIDDEN_READER, OVERRIDDEN_READER_FIXED, note="both allocations skipped for the subclass"),
+        FixExample(GUARDED, GUARDED_FIXED, note="the parent's own parameter already guards it: passed, no new flag"),
+        FixExample(
+            REGISTERED_HEAD,
+            REGISTERED_HEAD_FIXED,
+            unsafe_fixes=True,
+            note="a registered module: unsafe (checkpoint keys change); with --unsafe-fixes the guard is reused",
+        ),
+    )
 
     @staticmethod
     def reports(fact: AttrFact) -> bool:

@@ -348,6 +348,7 @@ class Wrapper:
             message=msg,
             evidence=evidence,
             fix_safety="unsafe",
+            fix_safety_reason="the rewrite changes the class's bases and moves code between modules",
             unsure=[],
             related_paths=sorted({path, index.file_of(r.parent).path}),
             related_lines=[(path, cls_sum.line)],

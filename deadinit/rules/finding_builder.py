@@ -19,7 +19,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     if fact.killer is not None:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
-    safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged else "safe")
+    safety = "none" if fact.kept_by else ("unsafe" if fact.unsafe_reason else "safe")
     evidence = list(fact.evidence)
     if fact.condition:
         message += f" (only when {fact.condition})"
@@ -45,6 +45,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         message=message,
         evidence=evidence,
         fix_safety=safety,
+        fix_safety_reason=fact.unsafe_reason if safety == "unsafe" else "",
         unsure=fact.unsure,
         related_paths=sorted(set(related)),
         related_lines=lines,

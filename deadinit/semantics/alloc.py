@@ -4,9 +4,14 @@ Tensor factories of the configured tensor modules, buffer helpers
 (``get_buffer("k", lambda: ...)``), ``torch.nn`` layers and module containers,
 classes whose name matches the heavy-class pattern (``...Wrapper``, ``...Updater``),
 containers of any of those, and copies through chained tensor methods
-(``torch.empty(...).to(dev)``).  Project classes that derive from a module base can
-only be recognised once the project is indexed: such calls come out as kind
-``maybe-class`` and ``deadinit.analysis`` settles them.
+(``torch.empty(...).to(dev)``).  Registered state of a module is told apart from
+the tensors it wraps: ``nn.Parameter(t)`` is a ``parameter``,
+``self.register_buffer("x", t)`` a ``buffer`` and ``self.register_parameter("x", p)``
+a ``parameter`` (``registration``), each with the wrapped allocation as its element,
+so that sizes see through them and fixes know they are checkpoint keys.  Project
+classes that derive from a module base can only be recognised once the project is
+indexed: such calls come out as kind ``maybe-class`` and ``deadinit.analysis``
+settles them.
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ from deadinit.semantics.exprs import dotted, to_expr
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
-MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList"})
+MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
+PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
+BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
+REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "register_module": "module"}
 LocalAlloc = Callable[[str], AllocInfo | None]
 
 
@@ -100,6 +108,9 @@ class AllocClassifier:
             return AllocInfo("cached-buffer", callee=canon)
         for mod in self.s.tensor_modules:
             if canon.startswith(mod + ".nn.") and last[:1].isupper():
+                if last in PARAMETER_CLASSES or last in BUFFER_CLASSES:
+                    wrapper = "parameter" if last in PARAMETER_CLASSES else "buffer"
+                    return self._wrapped(node, wrapper, canon, local_alloc, self_name)
                 if last in MODULE_CONTAINERS:
                     return self._module_container(node, canon, local_alloc, self_name)
                 return AllocInfo("module", callee=canon)
@@ -109,6 +120,44 @@ class AllocClassifier:
         if last[:1].isupper():
             return AllocInfo("maybe-class", callee=name)
         return None
+
+    def registration(
+        self, call: sx.Call, self_name: str | None, local_alloc: LocalAlloc
+    ) -> tuple[str, AllocInfo | None, sx.Expr] | None:
+        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends.
+
+        The allocation is a ``buffer`` / ``parameter`` / ``module`` wrapping what ``value``
+        allocates; None when the value is no allocation (``register_buffer("x", None)``)."""
+        func = call.func
+        if not (isinstance(func, sx.Attribute) and func.attr in REGISTRATIONS and self_name is not None):
+            return None
+        if not (isinstance(func.value, sx.Name) and func.value.id == self_name):
+            return None
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        named = {a.keyword: a.value for a in call.args if a.keyword is not None}
+        name_node = positional[0].value if positional else named.get("name")
+        value = (
+            positional[1].value
+            if len(positional) > 1
+            else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
+        )
+        if not (isinstance(name_node, sx.Const) and isinstance(name_node.value, str)) or value is None:
+            return None
+        kind = REGISTRATIONS[func.attr]
+        inner = self.classify(value, local_alloc, self_name)
+        if inner is None:
+            return name_node.value, None, value
+        if kind == "module" or inner.kind == kind:
+            return name_node.value, inner, value
+        return name_node.value, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
+
+    def _wrapped(
+        self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None
+    ) -> AllocInfo:
+        """``nn.Parameter(torch.empty(...))``: a parameter (or buffer) wrapping the tensor it is given."""
+        first = next((a.value for a in node.args if a.keyword in (None, "data") and not a.star), None)
+        inner = self.classify(first, local_alloc, self_name) if first is not None else None
+        return AllocInfo(kind, callee=canon, element=inner)
 
     def _module_container(self, node: sx.Call, canon: str, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo:
         el = None

@@ -53,6 +53,18 @@ def literal(node: sx.Node) -> tuple[bool, Any]:
     return False, None
 
 
+def literal_strings(node: sx.Node) -> tuple[str, ...]:
+    """The strings of a list or tuple of string literals (``__all__``); () for anything else."""
+    if not (isinstance(node, sx.Sequence) and node.shape in ("list", "tuple")):
+        return ()
+    out = []
+    for el in node.elts:
+        if not (isinstance(el, sx.Const) and isinstance(el.value, str)):
+            return ()
+        out.append(el.value)
+    return tuple(out)
+
+
 def self_attr(node: sx.Node | None, self_name: str | None) -> str | None:
     """``x`` when ``node`` is ``<self_name>.x``."""
     if (

@@ -131,13 +131,36 @@ class InitWrites(InitWalk):
         return None
 
     def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
-        """``setattr(self, "x", v)`` assigns ``x``; ``delattr(self, "x")`` removes it."""
+        """``setattr(self, "x", v)`` and ``self.register_buffer("x", v)`` (``register_parameter``,
+        ``register_module``) assign ``x``; ``delattr(self, "x")`` removes it."""
+        registered = self.cls.registration(call, self.self_name, self._local_alloc)
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
-        if literal is None:
+        if registered is not None:
+            literal, alloc, value = registered
+        elif literal is None:
             return False
-        if dotted(call.func) == "delattr":
+        elif dotted(call.func) == "delattr":
             self._emit("delete", st, guards, in_loop, attr=literal)
             return True
+        elif len(call.args) < 3:
+            return False
+        else:
+            value = call.args[2].value
+            alloc = self.cls.classify(value, self._local_alloc, self.self_name)
+        r = self._reads(value)
+        self._emit(
+            "assign",
+            st,
+            guards,
+            in_loop,
+            attr=literal,
+            reads=tuple(sorted(self._all_reads(r))),
+            alloc=alloc,
+            value=to_expr(value, self.self_name),
+            passes_self=bool(r.passes_self),
+            constructs=tuple(r.passes_self),
+        )
+        return True
         if len(call.args) < 3:
             return False
         value = call.args[2].value

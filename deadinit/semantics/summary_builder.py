@@ -26,7 +26,7 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
-from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
+from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
 from deadinit.semantics.stubs import is_stub
@@ -106,6 +106,8 @@ class SummaryBuilder(ExpressionFacts):
             name = node.targets[0].id
             if self._module_level():
                 self.s.constants[name] = to_expr(node.value, None)
+                if name == "__all__":
+                    self.s.exports = literal_strings(node.value)
             elif self.classes and not self.functions:
                 self.classes[-1].class_values[name] = to_expr(node.value, None)
             if not self.functions:

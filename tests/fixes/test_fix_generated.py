@@ -111,9 +111,12 @@ def test_other_changes_of_the_run_still_apply(write_project, monkeypatch):
 
 def test_fixtures_generated_widget_is_refused_and_its_source_named(fixture_tree):
     result = run_check(["fixtures"], Settings())
-    out = run_fix(
-        result, "skip-flag", FixOptions(classes=("fixtures.generated.modeling_widget.WidgetAttention",)), write=False
-    )
+    widget = ("fixtures.generated.modeling_widget.WidgetAttention",)
+    out = run_fix(result, "skip-flag", FixOptions(classes=widget), write=False)
+    assert out.plan.files == []
+    ((kind, reason),) = refusals(out)  # exported by the package's __all__, with a public attribute
+    assert kind == "unsafe" and "WidgetAttention is exported (fixtures.generated.__all__)" in reason
+    out = run_fix(result, "skip-flag", FixOptions(classes=widget, unsafe_fixes=True), write=False)
     assert out.plan.files == []
     assert refusals(out) == [
         (

@@ -29,6 +29,7 @@ ALLOC_CALLS = (
     "[torch.empty(1) for _ in range({e})]",
     "get_buffer('k', lambda: torch.empty({e}))",
     "b.Base({e})",
+    "nn.Parameter(torch.empty({e}))",
 )
 
 

@@ -87,6 +87,8 @@ def simple_stmt(draw, scope: Scope) -> list[str]:
                     [
                         "setattr(self, 'ws', None)",
                         "setattr(self, name, torch.zeros(1))",
+                        "self.register_buffer('ws', torch.zeros(1), persistent=False)",
+                        "self.register_parameter(name, None)",
                         "self.__dict__.update(kw)",
                         "getattr(self, _NAMES[0])()",
                         "vars(self)['buf'] = 1",

@@ -135,6 +135,36 @@ class Flow(b.Base):
 """
 
 
+# Registered state of an nn.Module (parameters, buffers, modules) and an __all__ list.
+REGISTRATION = """
+import torch
+from torch import nn
+from torch.nn import Parameter as P
+
+__all__ = ["Layer", "Scale"]
+
+
+class Scale(nn.Parameter):
+    pass
+
+
+class Layer(nn.Module):
+    def __init__(self, n, table=None):
+        super().__init__()
+        self.w = nn.Parameter(torch.empty((n, n), dtype=torch.float16))
+        self.b = P(data=torch.zeros(n))
+        self.s = Scale(torch.ones(1))
+        self.register_buffer("cos", torch.empty(n, 2), persistent=False)
+        self.register_buffer(name="sin", tensor=torch.empty(n, 2))
+        self.register_buffer("table", table)
+        self.register_parameter("bias2", nn.Parameter(torch.zeros(n)))
+        self.register_parameter("none", None)
+        self.register_module("head", nn.Linear(n, n))
+        other.register_buffer("x", torch.empty(1))
+        self.params = nn.ParameterList([nn.Parameter(torch.empty(1)) for _ in range(n)])
+"""
+
+
 def _both(tmp_path, source: bytes):
     p = tmp_path / "mod.py"
     p.write_bytes(source)
@@ -142,11 +172,30 @@ def _both(tmp_path, source: bytes):
     return parse.summarize_source(*args, adapter="ast"), parse.summarize_source(*args, adapter="cst")
 
 
-@pytest.mark.parametrize("source", [TRICKY, INIT_FLOW], ids=["tricky", "init-flow"])
+@pytest.mark.parametrize("source", [TRICKY, INIT_FLOW, REGISTRATION], ids=["tricky", "init-flow", "registration"])
 def test_tricky_code_is_read_alike(tmp_path, source):
     a, c = _both(tmp_path, source.encode())
     assert a == c
     assert a.accesses and a.constructs and a.classes
+
+
+def test_registered_state_has_its_own_kinds(tmp_path):
+    a, c = _both(tmp_path, REGISTRATION.encode())
+    assert a == c and a.exports == ("Layer", "Scale")
+    flow = a.classes[-1].methods["__init__"].init_flow
+    kinds = {st.attr: st.alloc.kind if st.alloc else None for st in flow if st.kind == "assign"}
+    assert kinds == {
+        "w": "parameter",
+        "b": "parameter",
+        "s": "maybe-class",  # a project class: the analysis settles it (parameter-bases)
+        "cos": "buffer",
+        "sin": "buffer",
+        "table": None,
+        "bias2": "parameter",
+        "none": None,
+        "head": "module",
+        "params": "container",
+    }
 
 
 @pytest.mark.parametrize(

@@ -75,3 +75,17 @@ def test_statistics_rows():
         "unknown_size": 1,
     }
     assert rows[1]["code"] == "DI001"
+
+
+def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):
+    files = sample(extra={"pkg/__init__.py": "from pkg.child import Child\n"})  # exported: `buf` is public
+    cwd = write_project(files)
+    (buf,) = [
+        f for f in json.loads(invoke(["check", ".", "--format", "json"], cwd=cwd).stdout) if f["attribute"] == "buf"
+    ]
+    reason = "Child is exported (re-exported by package pkg) and `buf` is public: code outside the project may read it"
+    assert buf["fix_safety"] == "unsafe" and buf["fix_safety_reason"] == reason
+    assert f"unsafe fix: {reason}" in invoke(["check", "."], cwd=cwd).stdout
+    sarif = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=cwd).stdout)
+    props = [r["properties"] for r in sarif["runs"][0]["results"] if r["properties"]["attribute"] == "buf"]
+    assert props[0]["fixSafetyReason"] == reason

@@ -37,6 +37,7 @@ class Group:
     path: list = field(default_factory=list)  # chain.inits[0 .. top]
     flag: str = ""
     reuse: str | None = None  # an existing flag parameter of the top class the leaf already passes
+    param: str | None = None  # a parameter of the top class that already guards the dead statements (guard_param)
     guards: dict = field(default_factory=dict)  # owner -> Guard
     dropped: dict = field(default_factory=dict)  # (owner, attr) -> reason
     refusal: str | None = None

@@ -42,10 +42,10 @@ import libcst as cst
 
 from deadinit.analysis.reach import short
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
+from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.layout import line_limit
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
-from deadinit.model.evidence import EvidenceKind
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 
 STRATEGY = "skip-flag"
@@ -100,6 +100,7 @@ class _Planner:
                 elif (f.parent, f.attribute) in g.dropped:
                     self.refuse(f, g.dropped[(f.parent, f.attribute)])
             if not g.refusal and g.guards:
+                g.param = guard_parameter(self.index, self.inits, g, self.analyses[leaf])
                 groups.append(g)
         self.name(groups)
         self.rewrite(self.edits(groups))
@@ -111,8 +112,8 @@ class _Planner:
         taken: dict = {}  # (class, flag) -> group signature
         tpl = self.o.settings.flag_name_template
         for g in sorted(groups, key=lambda g: (-len(g.path), g.leaf)):
-            if g.reuse:
-                g.flag = g.reuse
+            if g.reuse or g.param:
+                g.flag = g.reuse or g.param or ""
                 continue
             base = self.o.flag_name or tpl.format(name=root_attr(g))
             name, k = base, 2
@@ -145,6 +146,12 @@ class _Planner:
         self._owners: dict = {}
         for g in groups:
             an = self.analyses[g.leaf]
+            if g.param:  # the parent's own switch: only the subclass's call changes
+                e = edit(g.leaf)
+                e.call_node = self.inits.super_call(g.leaf, an.chain.calls[g.top][1].line)
+                e.call_kwargs.append((g.param, "False"))
+                self._owners.setdefault(g.leaf, set()).add(g.id)
+                continue
             for owner, guard in g.guards.items():
                 guard.flag = g.flag
                 e = edit(owner)
@@ -204,7 +211,6 @@ class _Planner:
         fixed = [f for f in g.findings if f.attribute in g.dead.get(f.parent, ())]
         unread = _uniq(f.attribute for f in fixed if f.code == "DI002")
         over = _uniq(f.attribute for f in fixed if f.code == "DI001")
-        sizes = [f.estimated_bytes for f in fixed]
         skipped = set(unread) | set(over)
         reads = sorted(
             a
@@ -219,6 +225,12 @@ class _Planner:
                 for c in an.chain.stmts
             )
         )
+        if g.param:
+            notes = [
+                f"passes {g.param}=False to {short(g.top)}.__init__: its own parameter already guards "
+                f"{', '.join('self.' + a for a in sorted(g.dead[g.top]))}, so no new flag is added"
+            ]
+            return self._record(g, fixed, unread, over, reads, notes)
         notes = [f"{short(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
         notes += [
             f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
@@ -227,6 +239,10 @@ class _Planner:
             for cls, _, st in gd.moves
         ]
         notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
+        return self._record(g, fixed, unread, over, reads, notes)
+
+    def _record(self, g: Group, fixed: list, unread: list, over: list, reads: list, notes: list) -> Change:
+        sizes = [f.estimated_bytes for f in fixed]
         return Change(
             id=g.id,
             strategy=STRATEGY,
@@ -282,6 +298,4 @@ def kept_reason(f) -> str:
 
 
 def unsafe_reason(f) -> str:
-    ext = [e.text for e in f.evidence if e.kind is EvidenceKind.EXTERNAL_NOT_COUNTED]
-    why = f" ({'; '.join(ext[:2])})" if ext else ""
-    return f"unsafe fix: it rests on judging reads outside the hierarchy as unrelated{why}; use --unsafe-fixes"
+    return f"unsafe fix: {f.fix_safety_reason or 'it may change behaviour'}; use --unsafe-fixes"

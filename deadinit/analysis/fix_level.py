@@ -1,0 +1,168 @@
+"""How safe the fix of one fact is, with ruff's meaning of the levels.
+
+``safe``: the fact rests on what the analysis proves (class structure, exact
+constructions, ``isinstance``, annotations, transitive deadness: every way
+``deadinit.analysis.external`` sets an ``obj.x`` read aside is one of these) and the
+rewrite keeps behaviour for every caller in the project.  ``unsafe``: the rewrite may change
+something observable; the one-line reason says what:
+
+* the analysis is unsure (a dynamic access it could not rule out);
+* the attribute of an ``nn.Module`` is a registered module, parameter or buffer: not
+  building it removes checkpoint keys that ``state_dict``, ``load_state_dict`` and
+  weight loaders see even when no method reads it;
+* the class (or a subclass that inherits the fix) is exported, by its module's
+  ``__all__`` or a package ``__init__``, so code outside the project may hold one, and
+  the attribute's name is public, or a public method of the class reads it and nothing
+  in the project calls that method on the class (``obj.method()`` would find ``None``).
+
+A class that is not exported is reached from outside only through the project's
+internals: its public names are not counted as a way in, or nearly every fix would be
+unsafe again (a public helper that nothing calls is common in application code).
+
+An attribute that the subclass assigns again on every path (DI001) keeps a value of
+its own: outside readers, public methods and checkpoint keys see the same name, so
+only an unsure analysis makes that fix unsafe.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from deadinit.analysis.facts import AttrFact
+from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.kinds import AllocKind
+from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo
+from deadinit.semantics.alloc import MODULE_CONTAINERS
+
+REGISTERED_KINDS = frozenset({AllocKind.MODULE, AllocKind.PARAMETER, AllocKind.BUFFER})
+
+
+class Analysis(Protocol):
+    """What the level needs of ``deadinit.analysis.liveness.Analyzer``."""
+
+    index: ProjectIndex
+    settings: Settings
+
+    def exports(self) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True)
+class FixLevel:
+    safe: bool
+    reason: str = ""  # one line: why the fix is unsafe
+    evidence: tuple[Evidence, ...] = ()
+
+
+def fix_level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> FixLevel:
+    """The level of the fix of ``fact`` on ``fact.cls`` ."""
+    evidence = registration_evidence(an, fact, mro)
+    if fact.unsure:
+        return FixLevel(False, f"the analysis is unsure: {fact.unsure[0]}", evidence)
+    if _keeps_a_value(fact):
+        return FixLevel(True, "", evidence)
+    if evidence:
+        what = "module" if fact.kind.endswith("module") else fact.kind.removeprefix("list of ")
+        return FixLevel(
+            False,
+            f"removes the registered {what} `{fact.attr}` from {short(fact.cls)}: checkpoint keys change "
+            "(state_dict, load_state_dict, weight loaders)",
+            evidence,
+        )
+    reason = _exported(an, fact, reach, mro)
+    return FixLevel(not reason, reason, evidence)
+
+
+def _keeps_a_value(fact: AttrFact) -> bool:
+    """Every binding of the ancestor is replaced on every path: after the fix the attribute still holds
+    the replacing value, so nothing outside ``__init__`` can tell the difference."""
+    replaced = {id(o.binding) for o in fact.overwrites}
+    return bool(replaced) and all(id(c) in replaced for c in fact.stmts)
+
+
+def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
+    """``self.x`` of an ``nn.Module`` holds a registered module, parameter or buffer (or a module container)."""
+    if not any(an.index.derives_from_external(qn, an.settings.module_bases) for qn in mro):
+        return False
+    if fact.kind in REGISTERED_KINDS:
+        return True
+    return any(_registered_container(c.stmt.alloc) for c in fact.stmts)
+
+
+def _registered_container(alloc: AllocInfo | None) -> bool:
+    return (
+        alloc is not None and alloc.kind == AllocKind.CONTAINER and alloc.callee.rsplit(".", 1)[-1] in MODULE_CONTAINERS
+    )
+
+
+def registration_evidence(an: Analysis, fact: AttrFact, mro: list[str]) -> tuple[Evidence, ...]:
+    if not is_registered(an, fact, mro):
+        return ()
+    first = fact.stmts[0]
+    if _keeps_a_value(fact):
+        text = (
+            f"{short(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}); the subclass "
+            "registers its own under the same name, so the checkpoint keys do not change"
+        )
+    else:
+        text = (
+            f"{short(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}), so state_dict, "
+            "named_parameters, .to() and weight loaders see it although no method reads it; "
+            "not building it changes the checkpoint keys"
+        )
+    return (Evidence(EvidenceKind.REGISTERED, text, first.path, first.stmt.line),)
+
+
+def _exported(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
+    exports = an.exports()
+    classes = [fact.cls, *sorted(an.index.all_subclasses(fact.cls))]
+    exported = next((qn for qn in classes if qn in exports), None)
+    if exported is None:
+        return ""
+    head = f"{short(exported)} is exported ({exports[exported]})"
+    if not fact.attr.startswith("_"):
+        return f"{head} and `{fact.attr}` is public: code outside the project may read it"
+    reader = _public_reader(an, fact, reach, mro)
+    return f"{head} and {reader}" if reader else ""
+
+
+def _public_reader(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
+    """A public method nothing in the project calls on the class, but which reads the attribute."""
+    index = an.index
+    seen: set[str] = set()
+    for qn in mro:
+        for name, method in index.classes[qn].methods.items():
+            if name in seen or name.startswith("_"):
+                continue
+            seen.add(name)
+            if (qn, name) in reach.methods or method.is_stub:
+                continue
+            reads = method_reads(index, mro, [(qn, method)], "public method")
+            if fact.attr in reads.reads:
+                return (
+                    f"its public method {short(qn)}.{name} reads self.{fact.attr}: nothing in the project calls "
+                    f"it on {short(fact.cls)}, code outside the project could"
+                )
+    return ""
+
+
+def exported_classes(index: ProjectIndex) -> dict[str, str]:
+    """Project classes offered to code outside the project: qualname -> where (``mod.__all__``, a package
+    ``__init__``)."""
+    out: dict[str, str] = {}
+    for mod, s in index.modules.items():
+        for name in s.exports:
+            qn = index.resolve(mod, name)
+            if qn is not None:
+                out.setdefault(qn, f"{mod}.__all__")
+        if s.is_package:
+            for imp in s.imports:
+                if imp.name is None or imp.local.startswith("_"):
+                    continue
+                qn = index.resolve(mod, imp.local)
+                if qn is not None and index.class_module.get(qn) != mod:
+                    out.setdefault(qn, f"re-exported by package {mod}")
+    return out
