@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.conditions import condition_text
 from deadinit.analysis.reach import short
+from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
+from deadinit.analysis.values import Context
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.summary import AllocInfo
+from deadinit.model.summary import AllocInfo, Expr
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,8 @@ class AttrFact:
     overwrites: list[Overwrite] = field(default_factory=list)  # in the order of the replacing statements
     allocations_overwritten: bool = False  # every binding that allocates is replaced
     read: bool = False  # something that counts reads the attribute (after the last binding, or outside the chain)
-    estimated_bytes: int | None = None
+    estimated_bytes: int | None = None  # the size, when it is a number known in full
+    size: Size | None = None  # the estimate: a number or an expression over names, maybe a lower bound
     conditional: bool = False
     condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
     evidence: list[Evidence] = field(default_factory=list)
@@ -65,13 +69,21 @@ class Fixpoint:
     live: set[str]  # attributes read by something that counts
 
 
-def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
-    vals = {}
+def _context(index: ProjectIndex, events: list[ChainStmt], upto: int) -> Context:
+    """Where the allocation of event ``upto`` is evaluated: its ``__init__``'s parameters and the
+    ``self`` attributes the chain assigned before it."""
+
+    def at(c: ChainStmt, self_values: dict[str, tuple[Expr, Context]]) -> Context:
+        m = index.classes[c.owner].methods.get("__init__")
+        params = {p.name: p for p in m.params} if m is not None else {}
+        return Context(index.class_module[c.owner], {}, c.env, params, self_values)
+
+    vals: dict[str, tuple[Expr, Context]] = {}
     for c in events[:upto]:
         st = c.stmt
-        if st.kind == "assign" and st.value is not None and c.active is True:
-            vals[st.attr] = (st.value, index.class_module[c.owner], c.env)
-    return vals
+        if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
+            vals[st.attr] = (st.value, at(c, {}))
+    return at(events[upto], vals)
 
 
 def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str) -> tuple[int, AllocInfo, str] | None:
@@ -135,12 +147,14 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        size = an.folder.alloc_bytes(alloc, module, c.env, _self_values(events, rep, index))
-        if size is not None and alloc.kind not in ("container",) and fills and c.stmt.kind == "fill" and c.stmt.in_loop:
-            size = None  # filled in a loop: count unknown
-        if size == 0:
+        ctx = _context(index, events, rep)
+        size = an.sizes.size(alloc, ctx)
+        if alloc.kind not in ("container",) and fills and c.stmt.kind == "fill":
+            size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
+        if size is not None and size.exact_bytes == 0:
             continue  # a known-empty allocation wastes nothing worth a finding
-        fact.estimated_bytes = size
+        fact.size = size
+        fact.estimated_bytes = size.exact_bytes if size is not None else None
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         fact.external_judged = bool(an.ext.by_attr.get(attr))

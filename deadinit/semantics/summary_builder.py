@@ -20,6 +20,7 @@ from deadinit.semantics.effects import literal_attr_of_self, self_targets, store
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.module_names import ModuleNames
 from deadinit.semantics.stubs import is_stub
 
 _CLASS, _FUNCTION = "c", "f"
@@ -28,7 +29,7 @@ _CLASS, _FUNCTION = "c", "f"
 class _Function:
     """What the builder knows inside one function body."""
 
-    __slots__ = ("isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
+    __slots__ = ("bound", "isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
 
     def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
         self.name = name
@@ -40,6 +41,7 @@ class _Function:
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)
 
 
 class SummaryBuilder:
@@ -53,6 +55,7 @@ class SummaryBuilder:
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}
+        self.module_names = ModuleNames()
         self.classifier = AllocClassifier(settings, self.canon)
 
     def canon(self, name: str) -> str:
@@ -65,6 +68,7 @@ class SummaryBuilder:
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
+        self.module_names.mark(self.s.accesses)
         mangle_file(self.s)
         return self.s
 
@@ -102,6 +106,7 @@ class SummaryBuilder:
     def import_(self, node: sx.Import) -> None:
         if node.module is None:
             for a in node.names:
+                self.module_names.plain_import(a.name, a.asname)
                 if a.asname is not None:
                     self.import_map.setdefault(a.asname, a.name)
                     self.s.imports.append(Import(a.asname, a.name, None, 0, node.line))
@@ -116,6 +121,7 @@ class SummaryBuilder:
             return
         for a in node.names:
             local = a.asname if a.asname is not None else a.name
+            self.module_names.bound_otherwise(local)
             self.s.imports.append(Import(local, mod, a.name, level, node.line))
             if level == 0:  # first binding wins: ``try: import torch / except ImportError: import stub as torch``
                 self.import_map.setdefault(local, f"{mod}.{a.name}" if mod else a.name)
@@ -178,6 +184,12 @@ class SummaryBuilder:
                 ctx.method.writes.append((attr, node.target.line, node.target.col))
                 self.stores.add(id(node.target))
 
+    def _bind_name(self, name: str, ctx: _Function | None) -> None:
+        if ctx is not None:
+            ctx.bound.add(name)
+        elif not self.classes:
+            self.module_names.bound_otherwise(name)
+
     def _env_default(self, name: str, value: sx.Expr) -> None:
         if isinstance(value, sx.Call):
             fn = dotted(value.func) or ""
@@ -197,6 +209,8 @@ class SummaryBuilder:
                     ctx.method.writes.append((t.attr, t.line, t.col))
             elif isinstance(t, sx.Name) and self.classes and not self.functions:
                 self.classes[-1].class_attrs.setdefault(t.id, t.line)
+            if isinstance(t, sx.Name):
+                self._bind_name(t.id, ctx)
 
     def _attr_types(self, node: sx.Assign) -> None:
         if not (self.classes and self.functions and self.functions[-1].method is not None):
@@ -244,6 +258,8 @@ class SummaryBuilder:
             keywords,
             _decorators(node.decorators),
         )
+        if not self.functions and not self.classes:
+            self.module_names.bound_otherwise(node.name)
         self.s.classes.append(cls)
         self.classes.append(cls)
         self.scopes.append(_CLASS)
@@ -268,7 +284,7 @@ class SummaryBuilder:
             skip = plist[0] if plist and not static else None
             for p in node.params:
                 if p is not skip:
-                    method.params.append(_param(p))
+                    method.params.append(_param(p, self.parse))
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
@@ -277,6 +293,9 @@ class SummaryBuilder:
         ctx = _Function(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
+        ctx.bound.update(p.name for p in node.params)
+        if not self.functions and not self.classes:
+            self.module_names.bound_otherwise(node.name)
         for p in node.params:
             if p.annotation is not None and not p.star:
                 ctx.types[p.name] = annotation_types(p.annotation, self.parse)
@@ -297,11 +316,15 @@ class SummaryBuilder:
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
             param = (ctx.params[name], name) if name is not None and name in ctx.params else None
+            self.module_names.candidate(len(self.s.accesses), text, [ctx.bound, *(f.bound for f in self.functions)])
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, node: sx.For) -> None:
         ctx = self.functions[-1] if self.functions else None
+        for t in store_nodes(node.target):
+            if isinstance(t, sx.Name):
+                self._bind_name(t.id, ctx)
         if ctx is not None and isinstance(node.target, sx.Name):
             names = loop_names(node.iter, ctx.self_name)
             if names is not None:
@@ -361,6 +384,7 @@ class SummaryBuilder:
             ctx.pending.append((node.attr, node.line, node.col, text, name, via))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
+            self.module_names.candidate(len(self.s.accesses), text, [f.bound for f in self.functions])
             self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
 
     def call(self, node: sx.Call) -> None:
@@ -437,13 +461,15 @@ def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _param(p: sx.Param) -> Param:
+def _param(p: sx.Param, parse: ParseExpression) -> Param:
     default = to_expr(p.default, None) if p.default is not None else None
     if p.star == "*":
         return Param(p.name, None, "star")
     if p.star == "**":
         return Param(p.name, None, "dstar")
-    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal")
+    types = annotation_types(p.annotation, parse)
+    annotation = types[0].dotted if types is not None and len(types) == 1 else None
+    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal", annotation)
 
 
 def _short(node: sx.Node) -> str:
