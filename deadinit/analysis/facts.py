@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.conditions import condition_text
+from deadinit.analysis.naming import display_names
 from deadinit.analysis.reach import short
 from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
@@ -49,6 +50,11 @@ class AttrFact:
     external_judged: bool = False  # depends on judging obj.x reads as unrelated
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
+    names: dict[str, str] = field(default_factory=dict)  # qualname -> name shown (module parts where names clash)
+
+    def show(self, qualname: str) -> str:
+        """The class's name in messages: ``Foo``, or ``llama.Foo`` when another class of the finding is a Foo."""
+        return self.names.get(qualname) or short(qualname)
 
     @property
     def killer(self) -> ChainStmt | None:
@@ -109,6 +115,7 @@ def build_facts(
             continue
         groups.setdefault((c.owner, c.stmt.attr), []).append(i)
     facts = []
+    names = display_names(index, {cls, *mro, *(c.owner for c in events)})
     for (owner, attr), idxs in groups.items():
         live_idxs = [i for i in idxs if i in effective]
         if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
@@ -144,6 +151,7 @@ def build_facts(
             conditional=any(events[i].active is None for i in idxs),
             condition=condition_text(events[rep].open_guards),
             kept_by=kept_by,
+            names=names,
         )
         if not reported(fact):
             continue
@@ -186,17 +194,20 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
         verb = "fills" if c.stmt.kind == "fill" else "assigns"
         out.append(
             Evidence(
-                EvidenceKind.ALLOCATED, f"{short(c.owner)}.__init__ {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
+                EvidenceKind.ALLOCATED,
+                f"{fact.show(c.owner)}.__init__ {verb} self.{fact.attr}{cond}",
+                c.path,
+                c.stmt.line,
             )
         )
-    chain_text = " -> ".join(f"{short(x)}.__init__" for x in _inits(events))
+    chain_text = " -> ".join(f"{fact.show(x)}.__init__" for x in _inits(events))
     out.append(Evidence(EvidenceKind.CHAIN, f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
         out.append(
             Evidence(
                 EvidenceKind.OVERWRITTEN,
-                f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
+                f"{fact.show(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
                 k.path,
                 k.stmt.line,
             )
@@ -217,11 +228,11 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
                     f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation",
                 )
             )
-    checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})
+    checked = sorted({f"{fact.show(o)}.{m}" for o, m in reach.methods})
     out.append(
         Evidence(
             EvidenceKind.CHECKED,
-            f"{len(checked)} methods reachable on {short(fact.cls)} checked: "
+            f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: "
             + ", ".join(checked[:40])
             + (" ..." if len(checked) > 40 else ""),
         )
@@ -235,14 +246,14 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
             if any(a == fact.attr for a, _, _ in m.reads) and (qn, name) not in reached:
                 res = index.resolve_method(mro, name)
                 if res is not None and res[0] != qn:
-                    why = f"overridden by {short(res[0])}.{name}"
+                    why = f"overridden by {fact.show(res[0])}.{name}"
                 else:
                     why = "not reachable on this class (no entry point calls it)"
                 line = next(ln for a, ln, _ in m.reads if a == fact.attr)
                 out.append(
                     Evidence(
                         EvidenceKind.READ_NOT_COUNTED,
-                        f"{short(qn)}.{name} reads self.{fact.attr} but is {why}",
+                        f"{fact.show(qn)}.{name} reads self.{fact.attr} but is {why}",
                         index.file_of(qn).path,
                         line,
                     )
@@ -257,7 +268,7 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
             out.append(
                 Evidence(
                     EvidenceKind.READ_NOT_COUNTED,
-                    f"{short(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
+                    f"{fact.show(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
                     c.path,
                     c.stmt.line,
                 )
@@ -277,12 +288,22 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
             out.append(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
-                    f"`{a.receiver}.{fact.attr}` is inside a class built only by dead statements",
+                    f"`{a.receiver}.{fact.attr}` {_why_not_counted(fact, a.in_class)}",
                     index.modules[mod].path,
                     a.line,
                 )
             )
     return out
+
+
+def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:
+    """Why a read whose receiver may be the class does not keep the allocation alive."""
+    k = fact.killer
+    if k is not None and fact.allocations_overwritten:
+        return f"may read the attribute, but only after {fact.show(k.owner)}.__init__ replaced the value"
+    if in_class is not None:
+        return f"is in {short(in_class)}, a class built only by dead statements"
+    return "may read the attribute but was not counted as a read"
 
 
 def _inits(events) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.reach import short
 from deadinit.analysis.symbolic import rank_key
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
@@ -62,4 +61,4 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
 
 
 def describe(fact: AttrFact) -> str:
-    return f"`self.{fact.attr}` ({fact.kind}) allocated by {short(fact.owner)}.__init__"
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.__init__"
