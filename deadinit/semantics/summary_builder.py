@@ -93,6 +93,7 @@ class SummaryBuilder:
             self.aug_assign(node)  # type: ignore[arg-type]
         elif t is sx.Import:
             self.import_(node)  # type: ignore[arg-type]
+            return  # the names an import statement spells are no attribute reads
         elif t is sx.Subscript:
             self.keyed_access(node)
         elif t is sx.For:
