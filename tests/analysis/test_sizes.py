@@ -28,7 +28,9 @@ class Base(nn.Module):
 
 def sizes(write_project, parent_init: str, params: str = "self, config: Config", **settings):
     """{attribute: (estimated_bytes, size_expr)} for what ``Parent.__init__`` allocates and ``Child`` never reads."""
-    src = HEAD + f"""
+    src = (
+        HEAD
+        + f"""
 class Parent(Base):
     def __init__({params}):
         super().__init__()
@@ -37,6 +39,7 @@ class Parent(Base):
 class Child(Parent):
     pass
 """
+    )
     root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
     res = run_check([str(root)], Settings(select=("DI002",), **settings))
     return {f.attribute: (f.estimated_bytes, f.size_expr) for f in res.findings}
@@ -82,7 +85,9 @@ def test_a_config_from_outside_the_project_leaves_an_expression(write_project):
 
 
 def test_project_classes_are_summed_through_their_init_chain(write_project):
-    src = HEAD + """
+    src = (
+        HEAD
+        + """
 class Block(Base):
     def __init__(self, config: Config, width):
         super().__init__()
@@ -110,6 +115,7 @@ class Parent(Base):
 class Child(Parent):
     pass
 """
+    )
     root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
     res = run_check([str(root)], Settings(select=("DI002",)))
     got = {f.attribute: (f.estimated_bytes, f.size_expr) for f in res.findings}
@@ -126,5 +132,17 @@ def test_polynomial_text_and_ranking():
     assert weight.add(v.scale(2)).text("B") == "(hidden_size × vocab_size + vocab_size) × 2 B"
     assert Size(Poly.const(4096), partial=True).expression() == "≥ 4 KiB"
     assert Size(Poly.const(4096)).expression() is None
-    keys = [rank_key(None, None), rank_key(None, v.scale(2)), rank_key(10, None), rank_key(None, weight), rank_key(99, None)]
-    assert sorted(keys) == [rank_key(99, None), rank_key(10, None), rank_key(None, weight), rank_key(None, v.scale(2)), (2,)]
+    keys = [
+        rank_key(None, None),
+        rank_key(None, v.scale(2)),
+        rank_key(10, None),
+        rank_key(None, weight),
+        rank_key(99, None),
+    ]
+    assert sorted(keys) == [
+        rank_key(99, None),
+        rank_key(10, None),
+        rank_key(None, weight),
+        rank_key(None, v.scale(2)),
+        (2,),
+    ]
