@@ -117,11 +117,6 @@ class Size:
         """The number of bytes, when it is known in full."""
         return None if self.partial else self.poly.number
 
-    @property
-    def known_bytes(self) -> int | None:
-        """The number of bytes, or the lower bound a partial estimate gives."""
-        return self.poly.number
-
     def expression(self) -> str | None:
         """What to show instead of a number, or None when the number is known in full."""
         if self.exact_bytes is not None:
