@@ -28,6 +28,15 @@ from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr, MethodSummary, Param
 
 MAX_DEPTH = 6
+CHEAP_CALLS = frozenset({"int", "float", "bool", "str", "len", "getattr", "isinstance", "max", "min", "round", "range"})
+
+
+def _plain_value(value: Expr | None) -> Size | None:
+    """What a value that is not an allocation weighs: nothing when it is a reference or a literal;
+    unknown when it is the result of a call deadinit does not follow (``norm_layer(dim)``)."""
+    if value is not None and value[0] == "call" and value[1] not in CHEAP_CALLS:
+        return None
+    return Size(Poly.const(0))
 
 
 @dataclass
@@ -143,7 +152,7 @@ class SizeModel:
             )
             if st.kind == "assign" and st.value is not None and c.active is True:
                 self_values[st.attr] = (st.value, ctx)
-            size = self.size(st.alloc, ctx, depth, stack) if st.alloc is not None else Size(Poly.const(0))
+            size = self.size(st.alloc, ctx, depth, stack) if st.alloc is not None else _plain_value(st.value)
             if st.kind == "fill":
                 size = self.filled(c, size, ctx)
                 before = kept.get(st.attr, (Size(Poly.const(0)), True))
