@@ -58,6 +58,11 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
     ("DI002", "GreedySampler", "HistorySampler", "history"),
+    ("DI002", "TinyEmbedder", "TinyLM", "layers"),  # fixtures/EXPECTED.md, table S
+    ("DI002", "TinyEmbedder", "TinyLM", "lm_head"),
+    ("DI001", "TinyTiedLM", "TinyLM", "lm_head"),
+    ("DI001", "draft.TinyDecoderLayer", "TinyDecoderLayer", "mlp"),
+    ("DI002", "HubNormOnly", "HubLM", "lm_head"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",
@@ -69,6 +74,13 @@ UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> th
     ("TinyModel", "rope_cache"): "ModelBase.caches uses getattr(self, <computed>) with one of rope_cache (line 29)",
     ("TinyModel", "lm_head_bias"): "ModelBase.tied uses getattr(self, <computed>) with a name listed in "
     "self._tied_names (line 32)",
+}
+SIZES = {  # fixtures/EXPECTED.md, table S: (estimated_bytes, size_expr)
+    ("TinyEmbedder", "layers"): (541_081_600, None),
+    ("TinyEmbedder", "lm_head"): (262_144_000, None),
+    ("TinyTiedLM", "lm_head"): (262_144_000, None),
+    ("draft.TinyDecoderLayer", "mlp"): (270_532_608, None),
+    ("HubNormOnly", "lm_head"): (None, "hidden_size × vocab_size × 2 B"),
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped
@@ -111,8 +123,28 @@ def test_an_undecided_guard_is_a_condition_of_the_finding():
 
 
 def _short(qualname: str) -> str:
-    """The class name; module and class name for the fixtures' code-generation cases (same class names)."""
-    return ".".join(qualname.split(".")[-2:]) if qualname.startswith("fixtures.generated.") else qualname.split(".")[-1]
+    """The class name; module and class name where two fixture classes share a name."""
+    shared = qualname.startswith("fixtures.generated.") or qualname == "fixtures.sized.draft.TinyDecoderLayer"
+    return ".".join(qualname.split(".")[-2:]) if shared else qualname.split(".")[-1]
+
+
+def test_sizes_names_and_evidence_of_the_sized_fixtures():
+    data = [f for f in json.loads(_run().stdout) if f["class"].startswith("fixtures.sized.")]
+    got = {(_short(f["class"]), f["attribute"]): (f["estimated_bytes"], f["size_expr"]) for f in data}
+    assert got == SIZES
+    (mlp,) = [f for f in data if f["attribute"] == "mlp"]
+    assert "models.TinyDecoderLayer.__init__" in mlp["message"]
+    assert "draft.TinyDecoderLayer.__init__" in mlp["message"]
+    assert mlp["evidence"][1]["text"] == "runs draft.TinyDecoderLayer.__init__ -> models.TinyDecoderLayer.__init__"
+    (layers,) = [f for f in data if f["attribute"] == "layers"]
+    assert not [e for e in layers["evidence"] if e["kind"] == "external-not-counted"]
+
+
+def test_text_report_puts_the_largest_first():
+    out = _run("text").stdout
+    order = [out.index(f"`self.{a}` (") for a in ("layers", "mlp")]
+    assert order == sorted(order)
+    assert out.index("fixtures.sized.models.TinyEmbedder ") < out.index("fixtures.sized.models.HubNormOnly ")
 
 
 def test_generation_source_is_skipped_and_generated_file_points_to_its_source():

@@ -12,6 +12,7 @@ attribute on class S unless the receiver's class is known and unrelated to S:
   the caller's ``self`` (``Updater(runner, self)``) holds the caller's class;
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
   from it (``nn.Module``, ``object``);
+* an attribute of a module (``pkg.layers.mlp`` after ``import pkg.layers``) is not a read at all;
 * anything else (unknown receiver, ``Any``, a chain of attributes) counts.
 """
 
@@ -31,7 +32,8 @@ class ExternalReads:
         self.by_attr: dict[str, list[tuple[Access, str]]] = {}
         for mod, s in index.modules.items():
             for a in s.accesses:
-                self.by_attr.setdefault(a.attr, []).append((a, mod))
+                if not a.on_module:  # an attribute of a module is no object's attribute
+                    self.by_attr.setdefault(a.attr, []).append((a, mod))
         self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
 

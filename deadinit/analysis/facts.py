@@ -11,17 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.conditions import condition_text
 from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.naming import display_names
 from deadinit.analysis.reach import Reach, short
-from deadinit.analysis.sizes import Folder, SelfValues
+from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
+from deadinit.analysis.values import Context
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.summary import AllocInfo, Pattern
+from deadinit.model.summary import AllocInfo, Expr, Pattern
+
+if TYPE_CHECKING:
+    from deadinit.analysis.sizes import SizeModel
 
 
 @dataclass(frozen=True)
@@ -41,7 +46,8 @@ class AttrFact:
     overwrites: list[Overwrite] = field(default_factory=list)  # in the order of the replacing statements
     allocations_overwritten: bool = False  # every binding that allocates is replaced
     read: bool = False  # something that counts reads the attribute (after the last binding, or outside the chain)
-    estimated_bytes: int | None = None
+    estimated_bytes: int | None = None  # the size, when it is a number known in full
+    size: Size | None = None  # the estimate: a number or an expression over names, maybe a lower bound
     conditional: bool = False
     condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
     evidence: list[Evidence] = field(default_factory=list)
@@ -49,6 +55,11 @@ class AttrFact:
     unsafe_reason: str = ""  # why fixing it may change behaviour ("" : the fix is safe); see analysis.fix_level
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
+    names: dict[str, str] = field(default_factory=dict)  # qualname -> name shown (module parts where names clash)
+
+    def show(self, qualname: str) -> str:
+        """The class's name in messages: ``Foo``, or ``llama.Foo`` when another class of the finding is a Foo."""
+        return self.names.get(qualname) or short(qualname)
 
     @property
     def killer(self) -> ChainStmt | None:
@@ -75,18 +86,26 @@ class Analysis(Protocol):
 
     index: ProjectIndex
     ext: ExternalReads
-    folder: Folder
+    sizes: SizeModel
 
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None: ...
 
 
-def _self_values(events: list[ChainStmt], upto: int, index: ProjectIndex) -> SelfValues:
-    vals: SelfValues = {}
+def _context(index: ProjectIndex, events: list[ChainStmt], upto: int) -> Context:
+    """Where the allocation of event ``upto`` is evaluated: its ``__init__``'s parameters and the
+    ``self`` attributes the chain assigned before it."""
+
+    def at(c: ChainStmt, self_values: dict[str, tuple[Expr, Context]]) -> Context:
+        m = index.classes[c.owner].methods.get("__init__")
+        params = {p.name: p for p in m.params} if m is not None else {}
+        return Context(index.class_module[c.owner], {}, c.env, params, self_values)
+
+    vals: dict[str, tuple[Expr, Context]] = {}
     for c in events[:upto]:
         st = c.stmt
-        if st.kind == "assign" and st.attr is not None and st.value is not None and c.active is True:
-            vals[st.attr] = (st.value, index.class_module[c.owner], c.env)
-    return vals
+        if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
+            vals[st.attr] = (st.value, at(c, {}))
+    return at(events[upto], vals)
 
 
 def _first_allocation(
@@ -120,6 +139,7 @@ def build_facts(
             continue
         groups.setdefault((c.owner, c.stmt.attr), []).append(i)
     facts = []
+    names = display_names(index, {cls, *mro, *(c.owner for c in events)})
     for (owner, attr), idxs in groups.items():
         live_idxs = [i for i in idxs if i in effective]
         if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
@@ -155,15 +175,18 @@ def build_facts(
             conditional=any(events[i].active is None for i in idxs),
             condition=condition_text(events[rep].open_guards),
             kept_by=kept_by,
+            names=names,
         )
         if not reported(fact):
             continue
-        size = an.folder.alloc_bytes(alloc, module, c.env, _self_values(events, rep, index))
-        if size is not None and alloc.kind not in ("container",) and fills and c.stmt.kind == "fill" and c.stmt.in_loop:
-            size = None  # filled in a loop: count unknown
-        if size == 0:
+        ctx = _context(index, events, rep)
+        size = an.sizes.size(alloc, ctx)
+        if alloc.kind not in ("container",) and fills and c.stmt.kind == "fill":
+            size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
+        if size is not None and size.exact_bytes == 0:
             continue  # a known-empty allocation wastes nothing worth a finding
-        fact.estimated_bytes = size
+        fact.size = size
+        fact.estimated_bytes = size.exact_bytes if size is not None else None
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         facts.append(fact)
@@ -197,17 +220,20 @@ def _evidence(
         verb = "fills" if c.stmt.kind == "fill" else "assigns"
         out.append(
             Evidence(
-                EvidenceKind.ALLOCATED, f"{short(c.owner)}.__init__ {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
+                EvidenceKind.ALLOCATED,
+                f"{fact.show(c.owner)}.__init__ {verb} self.{fact.attr}{cond}",
+                c.path,
+                c.stmt.line,
             )
         )
-    chain_text = " -> ".join(f"{short(x)}.__init__" for x in _inits(events))
+    chain_text = " -> ".join(f"{fact.show(x)}.__init__" for x in _inits(events))
     out.append(Evidence(EvidenceKind.CHAIN, f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
         out.append(
             Evidence(
                 EvidenceKind.OVERWRITTEN,
-                f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
+                f"{fact.show(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
                 k.path,
                 k.stmt.line,
             )
@@ -228,11 +254,11 @@ def _evidence(
                     f"the first value lives on inside self.{h}, which is live: not fixable by skipping the allocation",
                 )
             )
-    checked = sorted({f"{short(o)}.{m}" for o, m in reach.methods})
+    checked = sorted({f"{fact.show(o)}.{m}" for o, m in reach.methods})
     out.append(
         Evidence(
             EvidenceKind.CHECKED,
-            f"{len(checked)} methods reachable on {short(fact.cls)} checked: "
+            f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: "
             + ", ".join(checked[:40])
             + (" ..." if len(checked) > 40 else ""),
         )
@@ -246,14 +272,14 @@ def _evidence(
             if any(a == fact.attr for a, _, _ in m.reads) and (qn, name) not in reached:
                 res = index.resolve_method(mro, name)
                 if res is not None and res[0] != qn:
-                    why = f"overridden by {short(res[0])}.{name}"
+                    why = f"overridden by {fact.show(res[0])}.{name}"
                 else:
                     why = "not reachable on this class (no entry point calls it)"
                 line = next(ln for a, ln, _ in m.reads if a == fact.attr)
                 out.append(
                     Evidence(
                         EvidenceKind.READ_NOT_COUNTED,
-                        f"{short(qn)}.{name} reads self.{fact.attr} but is {why}",
+                        f"{fact.show(qn)}.{name} reads self.{fact.attr} but is {why}",
                         index.file_of(qn).path,
                         line,
                     )
@@ -268,7 +294,7 @@ def _evidence(
             out.append(
                 Evidence(
                     EvidenceKind.READ_NOT_COUNTED,
-                    f"{short(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
+                    f"{fact.show(c.owner)}.__init__ reads it only to build self.{c.stmt.attr}, which is dead too",
                     c.path,
                     c.stmt.line,
                 )
@@ -288,12 +314,22 @@ def _evidence(
             out.append(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
-                    f"`{a.receiver}.{fact.attr}` is inside a class built only by dead statements",
+                    f"`{a.receiver}.{fact.attr}` {_why_not_counted(fact, a.in_class)}",
                     index.modules[mod].path,
                     a.line,
                 )
             )
     return out
+
+
+def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:
+    """Why a read whose receiver may be the class does not keep the allocation alive."""
+    k = fact.killer
+    if k is not None and fact.allocations_overwritten:
+        return f"may read the attribute, but only after {fact.show(k.owner)}.__init__ replaced the value"
+    if in_class is not None:
+        return f"is in {short(in_class)}, a class built only by dead statements"
+    return "may read the attribute but was not counted as a read"
 
 
 def _inits(events: list[ChainStmt]) -> list[str]:

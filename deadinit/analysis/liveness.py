@@ -18,7 +18,7 @@ from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import exported_classes, fix_level
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
-from deadinit.analysis.sizes import Folder
+from deadinit.analysis.sizes import SizeModel
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -48,7 +48,7 @@ class Analyzer:
         self.settings = settings
         self.reported = reported
         self.ext = ExternalReads(index)
-        self.folder = Folder(index)
+        self.sizes = SizeModel(index, settings)
         self._reach: dict[str, Reach] = {}
         self.sites: dict[str, list[tuple[str, int]]] = {}
         for mod, s in index.modules.items():

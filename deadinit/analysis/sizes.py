@@ -1,150 +1,216 @@
-"""Constant-fold allocation sizes where the source makes them static."""
+"""Estimate what an allocation weighs, project-wide: a number of bytes where the source fixes it,
+an expression over the quantities it depends on otherwise.
+
+* a tensor factory: the product of its shape times its dtype's width;
+* a layer (``nn.Linear``, ``nn.Embedding``, ``nn.Conv*``, norms, and project classes of
+  the same kind): its parameters from the constructor arguments (``analysis.layers``);
+* any other project class: the sum of what its ``__init__`` chain keeps on the instance,
+  its constructor arguments bound to the parameters (recursively, bounded, cycles cut);
+* a container: an element times the number of elements.
+
+A value folds when it is a literal, a module constant, an environment variable's
+default, or a field of a configuration object whose class is known (a parameter
+annotated with a project class): the default of that class's ``__init__`` parameter or
+class attribute of that name.  Anything else stays a name.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
+from deadinit.analysis.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.layers import layer_parameters
+from deadinit.analysis.symbolic import Poly, Size
+from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
-from deadinit.model.summary import AllocInfo, Expr
+from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo, Expr, MethodSummary, Param
 
-Env = dict[str, Expr]  # a local name -> its value
-SelfValues = dict[str, tuple[Expr, str, Env]]  # self attribute -> (value, its module, the env it was bound in)
-
-DTYPE_BYTES = {
-    "uint8": 1,
-    "int8": 1,
-    "bool": 1,
-    "float8_e4m3fn": 1,
-    "float8_e5m2": 1,
-    "float8_e4m3fnuz": 1,
-    "float16": 2,
-    "half": 2,
-    "bfloat16": 2,
-    "int16": 2,
-    "short": 2,
-    "float32": 4,
-    "float": 4,
-    "int32": 4,
-    "int": 4,
-    "uint32": 4,
-    "float64": 8,
-    "double": 8,
-    "int64": 8,
-    "long": 8,
-    "uint64": 8,
-    "complex64": 8,
-}
+MAX_DEPTH = 6
+CHEAP_CALLS = frozenset({"int", "float", "bool", "str", "len", "getattr", "isinstance", "max", "min", "round", "range"})
 
 
-class Folder:
-    def __init__(self, index: ProjectIndex):
-        self.index = index
-        self.env_defaults: dict[str, Expr] = {}
-        for s in index.modules.values():
-            for k, v in s.env_defaults.items():
-                self.env_defaults.setdefault(k, v)
-
-    def fold(self, e: Expr | None, module: str, env: Env, self_vals: SelfValues, depth: int = 0) -> int | None:
-        if e is None or depth > 20:
-            return None
-        k = e[0]
-        d = depth + 1
-        if k == "const":
-            return e[1] if isinstance(e[1], int) and not isinstance(e[1], bool) else None
-        if k == "name":
-            v = env.get(e[1])
-            if v is not None and v[0] == "const":
-                return self.fold(v, module, env, self_vals, d)
-            return self._constant(module, e[1], d)
-        if k == "self":
-            v = self_vals.get(e[1])
-            return self.fold(v[0], v[1], v[2], self_vals, d) if v else None
-        if k == "dotted":
-            head, _, last = e[1].rpartition(".")
-            mod = self.index.resolve_any(module, head) if head else None
-            if mod and mod[0] == "module":
-                return self._constant(mod[1], last, d)
-            return None
-        if k == "call":
-            func = e[1]
-            if func.endswith(".get") and not e[2]:
-                name = func[:-4].split(".")[-1]
-                if name in self.env_defaults:
-                    return self.fold(self.env_defaults[name], module, {}, {}, d)
-            return None
-        if k == "bin":
-            a, b = self.fold(e[2], module, env, self_vals, d), self.fold(e[3], module, env, self_vals, d)
-            if a is None or b is None:
-                return None
-            op = e[1]
-            try:
-                return {
-                    "+": a + b,
-                    "-": a - b,
-                    "*": a * b,
-                    "//": a // b if b else None,
-                    "<<": a << b,
-                    "**": a**b if b < 64 else None,
-                    "%": a % b if b else None,
-                    "/": a // b if b and a % b == 0 else None,
-                }[op]
-            except (KeyError, OverflowError):
-                return None
-        if k == "ifexp":
-            a, b = self.fold(e[2], module, env, self_vals, d), self.fold(e[3], module, env, self_vals, d)
-            if a == b:
-                return a
-            test = e[1]
-            if test[0] == "call" and test[1].endswith(".is_set"):
-                return b  # an environment override that is not set by default
-            return None
+def _plain_value(value: Expr | None) -> Size | None:
+    """What a value that is not an allocation weighs: nothing when it is a reference or a literal;
+    unknown when it is the result of a call deadinit does not follow (``norm_layer(dim)``)."""
+    if value is not None and value[0] == "call" and value[1] not in CHEAP_CALLS:
         return None
+    return Size(Poly.const(0))
 
-    def _constant(self, module: str, name: str, depth: int) -> int | None:
-        s = self.index.modules.get(module)
-        if s is None:
-            return None
-        if name in s.constants:
-            return self.fold(s.constants[name], module, {}, {}, depth + 1)
-        r = self.index._imports.get(module, {}).get(name)
-        if r is not None and r.name is not None:
-            src = self.index._abs_module(module, r)
-            if src in self.index.modules and src != module:
-                return self._constant(src, r.name, depth + 1)
-        return None
 
-    def alloc_bytes(self, alloc: AllocInfo | None, module: str, env: Env, self_vals: SelfValues) -> int | None:
-        if alloc is None:
+@dataclass
+class SizeModel:
+    index: ProjectIndex
+    settings: Settings
+    values: Values = field(init=False)
+    _chains: dict[str, Chain] = field(default_factory=dict)
+    _classes: dict[tuple[object, ...], Size | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.values = Values(self.index)
+
+    # -- one allocation --------------------------------------------------------
+    def size(self, alloc: AllocInfo | None, ctx: Context, depth: int = 0, stack: tuple[str, ...] = ()) -> Size | None:
+        if alloc is None or depth > MAX_DEPTH:
             return None
         if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON, AllocKind.PARAMETER, AllocKind.BUFFER):
-            return self.alloc_bytes(alloc.element, module, env, self_vals)
+            return self.size(alloc.element, ctx, depth + 1, stack)
         if alloc.kind == AllocKind.CONTAINER:
-            each = self.alloc_bytes(alloc.element, module, env, self_vals)
-            n = self.fold(alloc.count, module, env, self_vals) if alloc.count is not None else None
-            return each * n if each is not None and n is not None else None
-        if alloc.kind != AllocKind.TENSOR:
+            return self._container(alloc, ctx, depth, stack)
+        if alloc.kind == AllocKind.TENSOR:
+            return self._tensor(alloc, ctx)
+        return self._constructed(alloc, ctx, depth, stack)
+
+    def _container(self, alloc: AllocInfo, ctx: Context, depth: int, stack: tuple[str, ...]) -> Size | None:
+        each = self.size(alloc.element, ctx, depth + 1, stack)
+        n = self.values.value(alloc.count, ctx) if alloc.count is not None else None
+        if each is None or n is None:
             return None
+        total = each.poly.mul(n)
+        return Size(total, each.partial) if total is not None else None
+
+    def _tensor(self, alloc: AllocInfo, ctx: Context) -> Size | None:
         fn = alloc.callee.rsplit(".", 1)[-1]
         shape = list(alloc.shape)
         if fn == "arange":
-            folded = [self.fold(x, module, env, self_vals) for x in shape[:3]]
-            vals = [v for v in folded if v is not None]
-            if not vals or len(vals) < len(folded):
-                return None
-            start, end, step = (
-                (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
-            )
-            if step == 0:  # torch refuses it
-                return None
-            numel = max(0, -(-(end - start) // step))
-            return numel * DTYPE_BYTES.get(alloc.dtype or "int64", 8)
+            return self._arange(alloc, ctx)
         if fn == "full":
             shape = shape[:1]
         if fn in ("tensor", "as_tensor", "from_numpy") or fn.endswith("_like") or not shape:
             return None
-        numel = 1
+        numel: Poly | None = Poly.const(1)
         for x in shape:
-            v = self.fold(x, module, env, self_vals)
-            if v is None:
+            v = self.values.value(x, ctx)
+            if v is None or numel is None:
                 return None
-            numel *= v
-        return numel * DTYPE_BYTES.get(alloc.dtype or "float32", 4)
+            numel = numel.mul(v)
+        width = self.dtype_width(alloc.dtype or "float32")
+        total = numel.mul(width) if numel is not None else None
+        return Size(total) if total is not None else None
+
+    def _arange(self, alloc: AllocInfo, ctx: Context) -> Size | None:
+        folded = [self.values.number(x, ctx) for x in alloc.shape[:3]]
+        vals = [v for v in folded if v is not None]
+        if not vals or len(vals) < len(folded):
+            return None
+        start, end, step = (0, vals[0], 1) if len(vals) == 1 else (vals[0], vals[1], vals[2] if len(vals) > 2 else 1)
+        if step == 0:  # torch refuses it
+            return None
+        numel = max(0, -(-(end - start) // step))
+        width = DTYPE_BYTES.get(alloc.dtype or "int64")
+        return Size(Poly.const(numel * width)) if width is not None else None
+
+    @staticmethod
+    def dtype_width(dtype: str) -> Poly:
+        """Bytes per element; a dtype the source does not name (``dtype=self.dtype``) stays a name."""
+        width = DTYPE_BYTES.get(dtype)
+        return Poly.const(width) if width is not None else Poly.symbol(f"sizeof({dtype})")
+
+    # -- layers and project classes -------------------------------------------
+    def _constructed(self, alloc: AllocInfo, ctx: Context, depth: int, stack: tuple[str, ...]) -> Size | None:
+        qn = self.index.resolve(ctx.module, alloc.callee)
+        method = self._init_of(qn) if qn is not None else None
+        names = self.mro_names(qn) if qn is not None else None
+        layer = layer_parameters(self.values, alloc, ctx, names, method, self.param_width(alloc))
+        if layer is not None:
+            return layer
+        if qn is None or method is None or qn in stack:
+            return None
+        env = bind_call(self.values, method, alloc.args, alloc.kwargs, ctx)
+        return self.class_size(qn, env, depth + 1, (*stack, qn))
+
+    def _init_of(self, qn: str) -> MethodSummary | None:
+        mro = self.index.mro(qn) or [qn]
+        found = self.index.resolve_method(mro, "__init__")
+        return found[1] if found is not None else None
+
+    def mro_names(self, qn: str) -> list[str]:
+        return [q.rsplit(".", 1)[-1] for q in self.index.mro(qn) or [qn]]
+
+    def chain(self, qn: str) -> Chain:
+        if qn not in self._chains:
+            self._chains[qn] = init_chain(self.index, qn)
+        return self._chains[qn]
+
+    def class_size(self, qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]) -> Size | None:
+        """What an instance of project class ``qn`` holds once its ``__init__`` chain ran with ``env``."""
+        key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])))
+        if key in self._classes:
+            return self._classes[key]
+        self._classes[key] = None  # a cycle through the same binding is cut
+        chain = self.chain(qn)
+        envs = self._chain_envs(chain, qn, env)
+        kept: dict[str, tuple[Size | None, bool]] = {}  # attribute -> (size of the value it keeps, definite)
+        self_values: dict[str, tuple[Expr, Context]] = {}
+        for c in chain.stmts:
+            st = c.stmt
+            if c.active is False or st.kind not in ("assign", "fill") or not st.attr:
+                continue
+            ctx = Context(
+                self.index.class_module[c.owner], envs.get(c.owner, {}), c.env, self._params(c.owner), dict(self_values)
+            )
+            if st.kind == "assign" and st.value is not None and c.active is True:
+                self_values[st.attr] = (st.value, ctx)
+            size = self.size(st.alloc, ctx, depth, stack) if st.alloc is not None else _plain_value(st.value)
+            if st.kind == "fill":
+                size = self.filled(c, size, ctx)
+                before = kept.get(st.attr, (Size(Poly.const(0)), True))
+                total = before[0].plus(size) if before[0] is not None else None
+                kept[st.attr] = (total, before[1] and c.active is True)
+            else:
+                kept[st.attr] = (size, c.definite)
+        result: Size | None = None
+        unknown = False
+        for size, definite in kept.values():
+            if size is None or not definite:
+                unknown = unknown or size is None or (size.poly.number != 0)
+                continue
+            result = size if result is None else result.plus(size)
+        if result is not None and unknown:
+            result = Size(result.poly, True)
+        if result is not None and result.poly.number == 0:
+            result = None  # nothing it holds is an allocation we can weigh: not "empty", unknown
+        self._classes[key] = result
+        return result
+
+    def filled(self, c: ChainStmt, size: Size | None, ctx: Context) -> Size | None:
+        """``self.x.append(alloc)`` in ``for _ in range(n)``: n allocations."""
+        if size is None or not c.stmt.in_loop:
+            return size
+        it = c.stmt.loop_iter
+        if it is None or it[0] != "call" or it[1] != "range" or len(it[2]) != 1:
+            return None
+        n = self.values.value(it[2][0], ctx)
+        total = size.poly.mul(n) if n is not None else None
+        return Size(total, size.partial) if total is not None else None
+
+    def _params(self, owner: str) -> dict[str, Param]:
+        m = self.index.classes[owner].methods.get("__init__")
+        return {p.name: p for p in m.params} if m is not None else {}
+
+    def _chain_envs(self, chain: Chain, top: str, env: dict[str, Poly | None]) -> dict[str, dict[str, Poly | None]]:
+        """Each ``__init__`` of the chain with its parameters bound to values (the top one to ``env``)."""
+        envs: dict[str, dict[str, Poly | None]] = {top: env}
+        for owner in chain.inits[1:]:
+            call = chain.calls.get(owner)
+            method = self.index.classes[owner].methods.get("__init__")
+            if call is None or method is None:
+                continue
+            caller, st, folded = call
+            caller_env = envs.get(caller, {})
+            ctx = Context(self.index.class_module[caller], caller_env, folded, self._params(caller))
+            if st.star_args:
+                envs[owner] = {}
+                continue
+            envs[owner] = bind_call(self.values, method, st.args, st.kwargs, ctx)
+        return envs
+
+    def param_width(self, alloc: AllocInfo) -> Poly:
+        """Bytes per parameter of a layer: a literal ``dtype=`` / ``params_dtype=``, else the setting."""
+        for k, v in alloc.kwargs:
+            if k in ("dtype", "params_dtype") and v[0] == "dotted":
+                width = DTYPE_BYTES.get(v[1].rsplit(".", 1)[-1])
+                if width is not None:
+                    return Poly.const(width)
+        return Poly.const(self.settings.parameter_bytes)

@@ -125,6 +125,7 @@ _KEYS = {
     "direct-base-max-lines": ("direct_base_max_lines", _positive_int),
     "max-file-size": ("max_file_size", _positive_int),
     "include-generation-sources": ("include_generation_sources", _bool),
+    "parameter-bytes": ("parameter_bytes", _positive_int),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)

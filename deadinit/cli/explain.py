@@ -47,7 +47,7 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
     fact = facts.get((owner, attr))
     if fact is not None:
         rule = attribute_rule_for(fact)
-        size = human_bytes(fact.estimated_bytes)
+        size = (fact.size.expression() if fact.size else None) or human_bytes(fact.estimated_bytes)
         head = f"{rule.code} {rule.fate} ({fact.kind}, {size})"
         lines = []
         for e in fact.evidence:

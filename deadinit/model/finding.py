@@ -28,6 +28,15 @@ class Finding:
     related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
     related_lines: list[tuple[str, int]] = field(default_factory=list)  # (path, line) where a suppression may sit
     extra: dict[str, Any] = field(default_factory=dict)
+    size_expr: str | None = (
+        None  # the size as an expression (``vocab_size × hidden_size × 2 B``) when no number is known
+    )
+    size_rank: tuple[Any, ...] = field(default=(), repr=False, compare=False)  # reports sort by it: ``size_order``
+
+    @property
+    def size_text(self) -> str:
+        """The size as the reports show it: a number, an expression, or ``unknown``."""
+        return self.size_expr if self.estimated_bytes is None and self.size_expr else human_bytes(self.estimated_bytes)
 
     @property
     def key(self) -> str:
@@ -39,8 +48,16 @@ class Finding:
         d["evidence"] = [e.to_json() for e in self.evidence]
         d["class"] = d.pop("cls")
         d.pop("related_lines", None)
+        d.pop("size_rank", None)
         d["key"] = self.key
         return d
+
+
+def size_order(f: Finding) -> tuple[Any, ...]:
+    """Largest known size first, then expressions (higher degree first), then unknown sizes."""
+    if f.size_rank:
+        return f.size_rank
+    return (0, -f.estimated_bytes) if f.estimated_bytes is not None else (2,)
 
 
 def human_bytes(n: int | None) -> str:

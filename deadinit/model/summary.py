@@ -44,6 +44,7 @@ class Access:
     in_function: str | None
     self_attr: str | None = None  # receiver is ``self.<self_attr>``
     param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
+    on_module: bool = False  # receiver is a module bound by ``import``: an attribute of a module, not of an object
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class AllocInfo:
     dtype: str = ""  # dtype attribute name, e.g. "uint8"
     element: AllocInfo | None = None  # for containers and cached buffers
     count: Expr | None = None  # number of elements for containers, when known
+    args: tuple[Expr, ...] = ()  # constructor arguments of a module or class allocation (positional)
+    kwargs: tuple[tuple[str, Expr], ...] = ()  # ... and by keyword
 
 
 @dataclass
@@ -101,6 +104,7 @@ class Param:
     name: str
     default: Expr | None  # None when there is no default
     kind: str = "normal"  # posonly | normal | star | kwonly | dstar
+    annotation: str | None = None  # the one class the annotation names, dotted as written
 
 
 @dataclass

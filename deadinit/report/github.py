@@ -22,6 +22,8 @@ def annotation(f) -> str:
     msg = f"{f.message} ({f.name}"
     if f.estimated_bytes is not None:
         msg += f", ~{human_bytes(f.estimated_bytes)} per instance"
+    elif f.size_expr:
+        msg += f", ~{f.size_expr} per instance"
     msg += ")"
     where = f"file={_prop(display(f.path))},line={f.line},col={f.column},title={_prop(f.code)}"
     return f"::{severity(f.code)} {where}::{_data(msg)}"

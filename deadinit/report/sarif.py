@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 from deadinit import __version__
-from deadinit.model.finding import human_bytes
 from deadinit.report.paths import uri
 from deadinit.rules.registry import ALL_RULES, severity
 
@@ -72,8 +71,8 @@ def _related(f, index, root: str) -> list[dict]:
 
 
 def result_object(f, rule_index: dict, index, root: str) -> dict:
-    size = human_bytes(f.estimated_bytes)
-    msg = f.message if f.estimated_bytes is None else f"{f.message} (~{size} per instance)"
+    known = f.estimated_bytes is not None or f.size_expr
+    msg = f"{f.message} (~{f.size_text} per instance)" if known else f.message
     res = {
         "ruleId": f.code,
         "level": severity(f.code),
@@ -86,6 +85,7 @@ def result_object(f, rule_index: dict, index, root: str) -> dict:
             "attribute": f.attribute,
             "kind": f.kind,
             "estimatedBytes": f.estimated_bytes,
+            "sizeExpr": f.size_expr,
             "fixSafety": f.fix_safety,
             "fixSafetyReason": f.fix_safety_reason,
         },

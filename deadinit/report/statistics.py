@@ -17,12 +17,15 @@ def rows(findings) -> list[dict]:
     fixable: dict[str, int] = defaultdict(int)
     sizes: dict[str, int] = defaultdict(int)
     unknown: dict[str, int] = defaultdict(int)
+    symbolic: dict[str, int] = defaultdict(int)
     for f in findings:
         if f.fix_safety == "safe":
             fixable[f.code] += 1
         if f.extra.get("condition"):
             continue  # allocated only under an undecided condition: not certain waste
-        if f.estimated_bytes is None:
+        if f.estimated_bytes is None and f.size_expr:
+            symbolic[f.code] += 1
+        elif f.estimated_bytes is None:
             unknown[f.code] += 1
         else:
             sizes[f.code] += f.estimated_bytes
@@ -33,9 +36,10 @@ def rows(findings) -> list[dict]:
             "count": n,
             "fixable": fixable[code],
             "estimated_bytes": sizes[code],
+            "symbolic_size": symbolic[code],
             "unknown_size": unknown[code],
         }
-        for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        for code, n in sorted(counts.items(), key=lambda kv: (-sizes[kv[0]], -symbolic[kv[0]], -kv[1], kv[0]))
     ]
 
 
@@ -56,7 +60,9 @@ def render_text(findings, console: Console) -> None:
     table.add_column("estimated waste", justify="right")
     for r in data:
         waste = human_bytes(r["estimated_bytes"]) if r["estimated_bytes"] else "-"
-        if r["unknown_size"]:
-            waste += f" (+{r['unknown_size']} unknown)"
+        more = [f"+{r['symbolic_size']} by expression"] if r["symbolic_size"] else []
+        more += [f"+{r['unknown_size']} unknown"] if r["unknown_size"] else []
+        if more:
+            waste += f" ({', '.join(more)})"
         table.add_row(str(r["count"]), r["code"], r["name"], str(r["fixable"]), waste)
     console.print(table)

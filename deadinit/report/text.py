@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
-from deadinit.model.finding import human_bytes
+from deadinit.model.finding import human_bytes, size_order
 from deadinit.report.paths import display
 
 
@@ -42,7 +42,9 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         if f.cls:
             by_cls[f.cls].append(f)
     index = result.index
-    for cls in sorted(by_cls):
+    for group in by_cls.values():
+        group.sort(key=size_order)
+    for cls in sorted(by_cls, key=lambda c: (size_order(by_cls[c][0]), c)):
         chain = " -> ".join(q.rsplit(".", 1)[-1] for q in (index.mro(cls) or [cls])) if index else cls
         head = Text()
         head.append(cls, style="bold cyan")
@@ -53,7 +55,7 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
             label.append(f"{f.code} ", style="bold red" if f.code == "DI001" else "bold yellow")
             label.append(f"{display(f.path)}:{f.line}:{f.column} ", style="magenta")
             label.append(f.message)
-            label.append(f"  [{human_bytes(f.estimated_bytes)}]", style="green")
+            label.append(f"  [{f.size_text}]", style="green")
             node = tree.add(label)
             if quiet:
                 continue
@@ -73,7 +75,8 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         return
     certain = [f for f in result.findings if not f.extra.get("condition")]
     total = sum(f.estimated_bytes or 0 for f in certain)
-    unknown = sum(1 for f in certain if f.cls and f.estimated_bytes is None)
+    symbolic = sum(1 for f in certain if f.cls and f.estimated_bytes is None and f.size_expr)
+    unknown = sum(1 for f in certain if f.cls and f.estimated_bytes is None and not f.size_expr)
     maybe = len(result.findings) - len(certain)
     counts = defaultdict(int)
     for f in result.findings:
@@ -81,6 +84,8 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
     parts = ", ".join(f"{c}: {n}" for c, n in sorted(counts.items())) or "no findings"
     summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); "
     summary += f"estimated {human_bytes(total)} per instance"
+    if symbolic:
+        summary += f" + {symbolic} sized by an expression"
     if unknown:
         summary += f" + {unknown} of unknown size"
     if maybe:

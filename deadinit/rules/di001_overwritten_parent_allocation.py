@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.reach import short
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.precision_examples import not_allocated
@@ -176,7 +175,6 @@ class C(P):
                 k = overwritten_by(fact)
                 if k is None:
                     continue
-                msg = (
-                    f"{describe(fact)} is overwritten by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
-                )
+                by = f"{fact.show(k.owner)}.__init__ (line {k.stmt.line})"
+                msg = f"{describe(fact)} is overwritten by {by} before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.reach import short
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
@@ -362,7 +361,7 @@ class DecodeWrapper:
             for fact in an.facts:
                 if not unread(fact):
                     continue
-                msg = f"{describe(fact)} is never read by anything that can run on {short(fact.cls)}"
+                msg = f"{describe(fact)} is never read by anything that can run on {fact.show(fact.cls)}"
                 if fact.feeds:
                     msg += f" (it only builds {', '.join('self.' + f for f in fact.feeds)}, dead too)"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.reach import short
+from deadinit.analysis.symbolic import rank_key
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
 
@@ -54,10 +54,12 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             **({"condition": fact.condition} if fact.condition else {}),
             "feeds": fact.feeds,
             "kept_by": fact.kept_by,
-            "size": human_bytes(fact.estimated_bytes),
+            "size": (fact.size.expression() if fact.size else None) or human_bytes(fact.estimated_bytes),
         },
+        size_expr=fact.size.expression() if fact.size else None,
+        size_rank=rank_key(fact.estimated_bytes, fact.size.poly if fact.size else None),
     )
 
 
 def describe(fact: AttrFact) -> str:
-    return f"`self.{fact.attr}` ({fact.kind}) allocated by {short(fact.owner)}.__init__"
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.__init__"

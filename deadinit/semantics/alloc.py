@@ -17,11 +17,13 @@ settles them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, to_expr
+from deadinit.semantics.exprs import dotted, substitute, to_expr
 
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
@@ -113,12 +115,12 @@ class AllocClassifier:
                     return self._wrapped(node, wrapper, canon, local_alloc, self_name)
                 if last in MODULE_CONTAINERS:
                     return self._module_container(node, canon, local_alloc, self_name)
-                return AllocInfo("module", callee=canon)
+                return AllocInfo("module", callee=canon, **call_arguments(node, self_name))
         kind = heavy_kind(canon, self.s)
         if kind is not None:
-            return AllocInfo(kind, callee=name)
+            return AllocInfo(kind, callee=name, **call_arguments(node, self_name))
         if last[:1].isupper():
-            return AllocInfo("maybe-class", callee=name)
+            return AllocInfo("maybe-class", callee=name, **call_arguments(node, self_name))
         return None
 
     def registration(
@@ -168,6 +170,35 @@ class AllocClassifier:
         if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
             return AllocInfo("container", callee=canon, element=el.element, count=el.count)
         return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
+
+
+def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> AllocInfo:
+    """``alloc`` with the local variables its sizes name replaced by their values (``n = 2 * h``)."""
+
+    def sub(e: Expr) -> Expr:
+        return substitute(e, value_of)
+
+    return replace(
+        alloc,
+        shape=tuple(sub(x) for x in alloc.shape),
+        count=sub(alloc.count) if alloc.count is not None else None,
+        args=tuple(sub(x) for x in alloc.args),
+        kwargs=tuple((k, sub(v)) for k, v in alloc.kwargs),
+        element=inline_locals(alloc.element, value_of) if alloc.element is not None else None,
+    )
+
+
+def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
+    """The ``args`` and ``kwargs`` of an ``AllocInfo`` for a constructor call (what sizes fold);
+    ``**kwargs`` is left out, and so is every positional argument from a ``*args`` on (its position is unknown)."""
+    args: list[Expr] = []
+    for a in node.args:
+        if a.star == "*":
+            break
+        if a.keyword is None and not a.star:
+            args.append(to_expr(a.value, self_name))
+    kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
+    return {"args": tuple(args), "kwargs": kwargs}
 
 
 def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple[Expr, ...], str]:

@@ -17,6 +17,7 @@ Forms:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from deadinit.model.summary import Expr as Expr  # the type of what this module builds
@@ -135,6 +136,28 @@ def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Ex
     if isinstance(node, sx.FString) or (isinstance(node, sx.Other) and node.notnone):
         return NOTNONE
     return UNKNOWN
+
+
+def substitute(e: Expr, value_of: Callable[[str], Expr | None], depth: int = 0) -> Expr:
+    """``e`` with each bare name replaced by what ``value_of`` says it holds (a local's value),
+    where that is an expression worth keeping; names it knows nothing about stay."""
+    if depth > 3 or not isinstance(e, tuple) or not e:
+        return e
+    if e[0] == "name":
+        v = value_of(e[1])
+        if v is None or v in (UNKNOWN, NOTNONE) or v == e:
+            return e
+        return substitute(v, value_of, depth + 1)
+    if e[0] == "bin":
+        return ("bin", e[1], substitute(e[2], value_of, depth), substitute(e[3], value_of, depth))
+    if e[0] == "ifexp":
+        return ("ifexp", *(substitute(x, value_of, depth) for x in e[1:]))
+    if e[0] == "call":
+        args = tuple(substitute(a, value_of, depth) for a in e[2])
+        return ("call", e[1], args, tuple((k, substitute(v, value_of, depth)) for k, v in e[3]))
+    if e[0] == "tuple":
+        return ("tuple", tuple(substitute(x, value_of, depth) for x in e[1]))
+    return e
 
 
 def certainly_not_none(e: Expr) -> bool:

@@ -8,7 +8,7 @@ from typing import Any
 
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.alloc import AllocClassifier, inline_locals
 from deadinit.semantics.effects import Reads, reads_of
 from deadinit.semantics.exprs import Expr
 
@@ -55,12 +55,18 @@ class InitWalk:
                 out |= loc.reads
         return out
 
+    def _local_value(self, name: str) -> Expr | None:
+        loc = self.locals.get(name)
+        return loc.value if loc is not None else None
+
     def _local_alloc(self, name: str) -> AllocInfo | None:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
+        if kw.get("alloc") is not None:
+            kw["alloc"] = inline_locals(kw["alloc"], self._local_value)
         st = InitStmt(
             dynamic=dynamic,
             kind=kind,

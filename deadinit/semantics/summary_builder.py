@@ -23,7 +23,7 @@ from deadinit.model.summary import (
     TypeRef,
 )
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.annotations import annotation_types
+from deadinit.semantics.annotations import ParseExpression, annotation_types
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
@@ -38,6 +38,7 @@ class SummaryBuilder(ExpressionFacts):
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
+        self.module_names.mark(self.s.accesses)
         mangle_file(self.s)
         return self.s
 
@@ -62,6 +63,7 @@ class SummaryBuilder(ExpressionFacts):
             self.aug_assign(node)  # type: ignore[arg-type]
         elif t is sx.Import:
             self.import_(node)  # type: ignore[arg-type]
+            return  # the names an import statement spells are no attribute reads
         elif t is sx.Subscript:
             self.keyed_access(node)
         elif t is sx.For:
@@ -78,6 +80,7 @@ class SummaryBuilder(ExpressionFacts):
     def import_(self, node: sx.Import) -> None:
         if node.module is None:
             for a in node.names:
+                self.module_names.plain_import(a.name, a.asname)
                 if a.asname is not None:
                     self.import_map.setdefault(a.asname, a.name)
                     self.s.imports.append(Import(a.asname, a.name, None, 0, node.line))
@@ -92,6 +95,7 @@ class SummaryBuilder(ExpressionFacts):
             return
         for a in node.names:
             local = a.asname if a.asname is not None else a.name
+            self.module_names.bound_otherwise(local)
             self.s.imports.append(Import(local, mod, a.name, level, node.line))
             if level == 0:  # first binding wins: ``try: import torch / except ImportError: import stub as torch``
                 self.import_map.setdefault(local, f"{mod}.{a.name}" if mod else a.name)
@@ -153,6 +157,12 @@ class SummaryBuilder(ExpressionFacts):
                 ctx.method.writes.append((attr, node.target.line, node.target.col))
                 self.stores.add(id(node.target))
 
+    def _bind_name(self, name: str, ctx: FunctionScope | None) -> None:
+        if ctx is not None:
+            ctx.bound.add(name)
+        elif not self.classes:
+            self.module_names.bound_otherwise(name)
+
     def _env_default(self, name: str, value: sx.Expr) -> None:
         if isinstance(value, sx.Call):
             fn = dotted(value.func) or ""
@@ -172,6 +182,8 @@ class SummaryBuilder(ExpressionFacts):
                     ctx.method.writes.append((t.attr, t.line, t.col))
             elif isinstance(t, sx.Name) and self.classes and not self.functions:
                 self.classes[-1].class_attrs.setdefault(t.id, t.line)
+            if isinstance(t, sx.Name):
+                self._bind_name(t.id, ctx)
 
     def _attr_types(self, node: sx.Assign) -> None:
         if not (self.classes and self.functions and self.functions[-1].method is not None):
@@ -219,6 +231,8 @@ class SummaryBuilder(ExpressionFacts):
             keywords,
             _decorators(node.decorators),
         )
+        if not self.functions and not self.classes:
+            self.module_names.bound_otherwise(node.name)
         self.s.classes.append(cls)
         self.classes.append(cls)
         self.scopes.append(CLASS_SCOPE)
@@ -243,7 +257,7 @@ class SummaryBuilder(ExpressionFacts):
             skip = plist[0] if plist and not static else None
             for p in node.params:
                 if p is not skip:
-                    method.params.append(_param(p))
+                    method.params.append(_param(p, self.parse))
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
@@ -252,6 +266,9 @@ class SummaryBuilder(ExpressionFacts):
         ctx = FunctionScope(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
+        ctx.bound.update(p.name for p in node.params)
+        if not self.functions and not self.classes:
+            self.module_names.bound_otherwise(node.name)
         for p in node.params:
             if p.annotation is not None and not p.star:
                 ctx.types[p.name] = annotation_types(p.annotation, self.parse)
@@ -272,12 +289,16 @@ class SummaryBuilder(ExpressionFacts):
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
             param = (ctx.params[name], name) if name is not None and name in ctx.params else None
+            self.module_names.candidate(len(self.s.accesses), text, [ctx.bound, *(f.bound for f in self.functions)])
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
         """``for n in <names>`` (a statement or a comprehension): ``n`` holds one of those attribute names."""
         ctx = self.functions[-1] if self.functions else None
+        for t in store_nodes(target):
+            if isinstance(t, sx.Name):
+                self._bind_name(t.id, ctx)
         if ctx is not None and isinstance(target, sx.Name):
             names = loop_names(iterable, ctx.self_name)
             if names is not None:
@@ -303,10 +324,12 @@ def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _param(p: sx.Param) -> Param:
+def _param(p: sx.Param, parse: ParseExpression) -> Param:
     default = to_expr(p.default, None) if p.default is not None else None
     if p.star == "*":
         return Param(p.name, None, "star")
     if p.star == "**":
         return Param(p.name, None, "dstar")
-    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal")
+    types = annotation_types(p.annotation, parse)
+    annotation = types[0].dotted if types is not None and len(types) == 1 else None
+    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal", annotation)

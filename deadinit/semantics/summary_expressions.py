@@ -58,6 +58,7 @@ class ExpressionFacts(BuilderState):
             ctx.pending.append((node.attr, node.line, node.col, text, name, via))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
+            self.module_names.candidate(len(self.s.accesses), text, [f.bound for f in self.functions])
             self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
 
     def call(self, node: sx.Call) -> None:

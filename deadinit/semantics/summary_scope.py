@@ -8,6 +8,7 @@ from deadinit.model.settings import Settings
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Pattern, TypeRef
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.module_names import ModuleNames
 
 CLASS_SCOPE, FUNCTION_SCOPE = "c", "f"
 
@@ -15,7 +16,7 @@ CLASS_SCOPE, FUNCTION_SCOPE = "c", "f"
 class FunctionScope:
     """What the builder knows inside one function body."""
 
-    __slots__ = ("isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
+    __slots__ = ("bound", "isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
 
     def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
         self.name = name
@@ -27,6 +28,7 @@ class FunctionScope:
         self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)
 
 
 class BuilderState:
@@ -42,6 +44,7 @@ class BuilderState:
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}
+        self.module_names = ModuleNames()
         self.classifier = AllocClassifier(settings, self.canon)
 
     def canon(self, name: str) -> str:

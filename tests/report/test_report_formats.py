@@ -65,13 +65,22 @@ def test_github_format_end_to_end(write_project):
 
 
 def test_statistics_rows():
-    rows = statistics.rows([_finding(), _finding(estimated_bytes=None, fix_safety="unsafe"), _finding(code="DI001")])
-    assert rows[0] == {
+    rows = statistics.rows(
+        [
+            _finding(),
+            _finding(estimated_bytes=None, fix_safety="unsafe"),
+            _finding(estimated_bytes=None, size_expr="n × 4 B"),
+            _finding(code="DI001", estimated_bytes=1 << 30),
+        ]
+    )
+    assert rows[0]["code"] == "DI001"  # the largest estimated waste first, not the most findings
+    assert rows[1] == {
         "code": "DI002",
         "name": "unread-parent-allocation",
-        "count": 2,
-        "fixable": 1,
+        "count": 3,
+        "fixable": 2,
         "estimated_bytes": 2048,
+        "symbolic_size": 1,
         "unknown_size": 1,
     }
     assert rows[1]["code"] == "DI001"
@@ -89,3 +98,53 @@ def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):
     sarif = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=cwd).stdout)
     props = [r["properties"] for r in sarif["runs"][0]["results"] if r["properties"]["attribute"] == "buf"]
     assert props[0]["fixSafetyReason"] == reason
+
+
+def test_sizes_as_expressions_in_github_and_json():
+    f = _finding(estimated_bytes=None, size_expr="hidden_size × vocab_size × 2 B")
+    assert "~hidden_size × vocab_size × 2 B per instance" in github.annotation(f)
+    assert f.size_text == "hidden_size × vocab_size × 2 B"
+    assert f.to_json()["size_expr"] == "hidden_size × vocab_size × 2 B"
+    assert "size_rank" not in f.to_json()
+    assert _finding(estimated_bytes=None).size_text == "unknown"
+
+
+def test_text_report_lists_the_largest_first(write_project):
+    root = write_project(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": """
+import torch
+from torch import nn
+
+class Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.small = torch.empty(16)
+    def forward(self, x):
+        return self.small
+
+class Big(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.big = torch.empty(1 << 20)
+        self.sym = torch.empty(n, n)
+        self.unknown = torch.tensor(n)
+    def forward(self, x):
+        return self.big, self.sym, self.unknown
+
+class A(Small):
+    def forward(self, x):
+        return x
+
+class B(Big):
+    def forward(self, x):
+        return x
+""",
+        }
+    )
+    out = invoke(["check", ".", "--select", "DI002", "--no-cache"], cwd=root).stdout
+    order = [out.index(s) for s in ("pkg.m.B ", "`self.big`", "`self.sym`", "`self.unknown`", "pkg.m.A ")]
+    assert order == sorted(order), out
+    assert "[4 MiB]" in out and "[n × n × 4 B]" in out and "[unknown]" in out
+    assert "+ 1 sized by an expression + 1 of unknown size" in " ".join(out.split())
