@@ -45,6 +45,7 @@ class AttrFact:
     external_judged: bool = False  # depends on judging obj.x reads as unrelated
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
+    followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
 
     @property
     def killer(self) -> ChainStmt | None:
@@ -74,14 +75,28 @@ def _self_values(events: list[ChainStmt], upto: int, index) -> dict:
     return vals
 
 
-def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str) -> tuple[int, AllocInfo, str] | None:
-    """The group's first statement whose value counts as an allocation: (event, allocation, kind)."""
+@dataclass(frozen=True)
+class FirstAllocation:
+    event: int
+    alloc: AllocInfo
+    kind: str
+    module: str  # the module whose names the allocation uses (a followed function's)
+    followed: tuple[Evidence, ...] = ()  # the project functions the value came through
+
+
+def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str, mro: list[str]) -> FirstAllocation | None:
+    """The group's first statement whose value counts as an allocation, also through project functions."""
     for i in idxs:
-        alloc = events[i].stmt.alloc
-        if alloc is not None:
-            kind = an.classify(alloc, module)
+        st = events[i].stmt
+        if st.alloc is not None:
+            kind = an.classify(st.alloc, module)
             if kind:
-                return i, alloc, kind
+                return FirstAllocation(i, st.alloc, kind, module)
+        elif st.call is not None and st.kind == "assign":
+            got = an.returns.resolve(st.call, module, mro)
+            kind = an.classify(got.alloc, got.module) if got is not None else None
+            if got is not None and kind:
+                return FirstAllocation(i, got.alloc, kind, got.module, got.steps)
     return None
 
 
@@ -106,16 +121,16 @@ def build_facts(
         if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
             continue
         module = index.class_module[owner]
-        found = _first_allocation(an, events, idxs, module)
+        found = _first_allocation(an, events, idxs, module, mro)
         if found is None:
             continue
-        rep, alloc, kind = found
+        rep, alloc, kind = found.event, found.alloc, found.kind
         fills = [i for i in idxs if events[i].stmt.kind == "fill"]
         assigns = [i for i in idxs if events[i].stmt.kind == "assign"]
         if events[rep].stmt.kind == "fill" and assigns and any(events[j].stmt.value == ("empty",) for j in assigns):
             kind = f"list of {kind}"
         alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
-            i for i in idxs if events[i].stmt.alloc is not None
+            i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None
         ]
         overwritten = sorted((i for i in idxs if i in killed), key=lambda i: killed[i])
         c = events[rep]
@@ -135,13 +150,18 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        size = an.folder.alloc_bytes(alloc, module, c.env, _self_values(events, rep, index))
+        if found.followed:
+            size = an.folder.alloc_bytes(alloc, found.module, {}, {})
+        else:
+            size = an.folder.alloc_bytes(alloc, module, c.env, _self_values(events, rep, index))
         if size is not None and alloc.kind not in ("container",) and fills and c.stmt.kind == "fill" and c.stmt.in_loop:
             size = None  # filled in a loop: count unknown
         if size == 0:
             continue  # a known-empty allocation wastes nothing worth a finding
         fact.estimated_bytes = size
+        fact.followed = found.followed
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
+        fact.evidence[len(idxs) : len(idxs)] = found.followed
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         fact.external_judged = bool(an.ext.by_attr.get(attr))
         facts.append(fact)

@@ -17,6 +17,7 @@ from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
+from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import Folder
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
@@ -48,6 +49,7 @@ class Analyzer:
         self.reported = reported
         self.ext = ExternalReads(index)
         self.folder = Folder(index)
+        self.returns = ReturnResolver(index)
         self._reach: dict[str, Reach] = {}
         self.sites: dict[str, list[tuple[str, int]]] = {}
         for mod, s in index.modules.items():

@@ -32,6 +32,9 @@ class AllocKind(StrEnum):
     CONTAINER = "container"  # a list / ModuleList of allocations
     MAYBE_CLASS = "maybe-class"  # a project class: the analysis decides once the project is indexed
     UPDATER = "updater"
+    CALL = "call"  # the result of a function or method call: the analysis follows it through the project
+    ITEM = "item"  # one element (``index``) of what ``element`` gives, for tuple targets
+    TUPLE = "tuple"  # a returned tuple, element by element (``items``)
 
 
 class InitStmtKind(StrEnum):

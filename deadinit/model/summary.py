@@ -64,6 +64,24 @@ class AllocInfo:
     dtype: str = ""  # dtype attribute name, e.g. "uint8"
     element: AllocInfo | None = None  # for containers and cached buffers
     count: Expr | None = None  # number of elements for containers, when known
+    items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
+    index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
+
+
+@dataclass
+class Returns:
+    """What a function or method gives back, from its ``return`` statements.
+
+    ``values`` holds one entry per ``return`` of a value other than ``None``: the
+    allocation it makes (possibly a ``call`` or ``item`` the analysis resolves
+    project-wide), or None when it returns something that is not one.  ``annotated``
+    is the allocation the return annotation promises, kept only when every
+    ``return`` gives the result of a call (not a parameter, local or attribute).
+    """
+
+    line: int
+    values: tuple[AllocInfo | None, ...] = ()
+    annotated: AllocInfo | None = None
 
 
 @dataclass
@@ -84,6 +102,7 @@ class InitStmt:
     passes_self: bool = False  # self escapes into a call
     alloc: AllocInfo | None = None
     value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
+    call: AllocInfo | None = None  # assign: the value comes from a project call the analysis may follow
     dynamic: tuple = ()  # (reason, Pattern) of dynamic accesses to self it makes
     # super_init only
     target: str | None = None  # "super" or the dotted parent named explicitly
@@ -118,6 +137,7 @@ class MethodSummary:
     dynamic: list[tuple[str, int, tuple]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
+    returns: Returns | None = None
 
     @property
     def is_property(self) -> bool:
@@ -159,6 +179,7 @@ class FileSummary:
     accesses: list[Access] = field(default_factory=list)
     constructs: list[Construct] = field(default_factory=list)
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
+    functions: dict[str, Returns] = field(default_factory=dict)  # module-level def -> what it returns
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)

@@ -10,7 +10,7 @@ from deadinit.model.finding import Finding, human_bytes
 
 def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     index = ctx.index
-    first = next((c for c in fact.stmts if c.stmt.alloc is not None), fact.stmts[0])
+    first = next((c for c in fact.stmts if c.stmt.alloc is not None or c.stmt.call is not None), fact.stmts[0])
     sub_file = index.file_of(fact.cls).path
     related = [sub_file, first.path]
     lines = [(first.path, c.stmt.line) for c in fact.stmts]
@@ -19,7 +19,8 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     if fact.killer is not None:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
-    safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged else "safe")
+    # skipping a call of a project function also skips whatever else it does: not proven harmless
+    safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged or fact.followed else "safe")
     evidence = list(fact.evidence)
     if fact.condition:
         message += f" (only when {fact.condition})"

@@ -15,6 +15,7 @@ from typing import Any, cast
 from deadinit.model.summary import AllocInfo, InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.dynamic import access_of, loop_names
 from deadinit.semantics.effects import (
     Reads,
@@ -26,6 +27,7 @@ from deadinit.semantics.effects import (
     target_names,
 )
 from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
+from deadinit.semantics.returns import param_call
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
 
@@ -37,13 +39,21 @@ class _Local:
     reads: set[str] = field(default_factory=set)
     alloc: AllocInfo | None = None
     value: Expr | None = None
+    call: AllocInfo | None = None  # the result of a call the analysis may follow
+    calls: AllocInfo | None = None  # what calling it allocates (a parameter whose default is a class)
 
 
 class InitFlattener:
-    def __init__(self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier) -> None:
+    def __init__(
+        self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier, parse: ParseExpression | None = None
+    ) -> None:
         self.self_name = self_name
         self.cls = classifier
-        self.locals: dict[str, _Local] = {p.name: _Local() for p in func.params if not p.star}
+        self.locals: dict[str, _Local] = {
+            p.name: _Local(calls=param_call(p, classifier, parse or (lambda _: None)))
+            for p in func.params
+            if not p.star
+        }
         self.globals: set[str] = set()
         self.out: list[InitStmt] = []
         self.after_return = False
@@ -69,6 +79,38 @@ class InitFlattener:
     def _local_alloc(self, name: str) -> AllocInfo | None:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
+
+    def _local_call(self, name: str) -> tuple[bool, AllocInfo | None]:
+        loc = self.locals.get(name)
+        return (True, loc.calls) if loc is not None else (False, None)
+
+    def _classify(self, value: sx.Expr) -> AllocInfo | None:
+        return self.cls.classify(value, self._local_alloc, self.self_name, self._local_call)
+
+    def _followed(self, value: sx.Expr) -> AllocInfo | None:
+        """The call whose result ``value`` is, for the analysis to follow (also through a local)."""
+        if isinstance(value, sx.Name):
+            loc = self.locals.get(value.id)
+            return loc.call if loc is not None else None
+        return self.cls.followed_call(value, self.self_name, self._local_call)
+
+    def _unpacked(self, target: sx.Sequence, value: sx.Expr) -> list[tuple[sx.Expr, AllocInfo | None, AllocInfo | None]]:
+        """``a, b = x``: each element target with what it receives (allocation, followed call)."""
+        elts = target.elts
+        star = next((i for i, e in enumerate(elts) if isinstance(e, sx.Starred)), None)
+        literal = isinstance(value, sx.Sequence) and value.shape in ("tuple", "list") and star is None
+        if literal and len(value.elts) == len(elts) and not any(isinstance(e, sx.Starred) for e in value.elts):
+            return [(t, self._classify(v), self._followed(v)) for t, v in zip(elts, value.elts, strict=True)]
+        whole = self._followed(value)
+        out = []
+        for i, t in enumerate(elts):
+            if whole is None or i == star:
+                out.append((t, None, None))
+                continue
+            index = i if star is None or i < star else i - len(elts)
+            count = ("const", len(elts)) if star is None else None
+            out.append((t, None, AllocInfo("item", element=whole, index=index, count=count)))
+        return out
 
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
@@ -229,7 +271,8 @@ class InitFlattener:
         targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
         r = self._reads(value)
         reads = self._all_reads(r)
-        alloc = self.cls.classify(value, self._local_alloc, self.self_name)
+        alloc = self._classify(value)
+        call = None if alloc is not None else self._followed(value)
         vexpr = to_expr(value, self.self_name)
         if _empty_literal(value):
             vexpr = ("empty",)
@@ -252,6 +295,7 @@ class InitFlattener:
                         reads=tuple(sorted(reads)),
                         alloc=alloc,
                         value=vexpr,
+                        call=call,
                         **escapes,
                     )
                 continue
@@ -273,6 +317,7 @@ class InitFlattener:
                     continue
             if isinstance(t, sx.Name):
                 self._bind(t.id, reads, alloc, vexpr, guards, in_loop, aug)
+                self.locals[t.id].call = None if aug else call
                 if r.passes_self:
                     self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads)), **escapes)
                 continue
@@ -294,8 +339,24 @@ class InitFlattener:
             for n in target_names(t):
                 self.locals[n] = _Local(reads=set(reads))
             assigned = self_targets(t, self.self_name)
+            parts = self._unpacked(t, value) if isinstance(t, sx.Sequence) and not aug else []
+            for el, el_alloc, el_call in parts:
+                if isinstance(el, sx.Name):
+                    self.locals[el.id].alloc, self.locals[el.id].call = el_alloc, el_call
+            made = {self_attr(el, self.self_name): (a, c) for el, a, c in parts}
             for a in assigned:
-                self._emit("assign", st, guards, in_loop, attr=a, reads=tuple(sorted(reads)), value=("?",))
+                el_alloc, el_call = made.get(a, (None, None))
+                self._emit(
+                    "assign",
+                    st,
+                    guards,
+                    in_loop,
+                    attr=a,
+                    reads=tuple(sorted(reads)),
+                    value=("?",),
+                    alloc=el_alloc,
+                    call=el_call,
+                )
             if not assigned and (reads or tr.attrs or r.passes_self):
                 self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), **escapes)
         return None
@@ -352,8 +413,9 @@ class InitFlattener:
             in_loop,
             attr=literal,
             reads=tuple(sorted(self._all_reads(r))),
-            alloc=self.cls.classify(value, self._local_alloc, self.self_name),
+            alloc=self._classify(value),
             value=to_expr(value, self.self_name),
+            call=self._followed(value) if self._classify(value) is None else None,
             passes_self=bool(r.passes_self),
             constructs=tuple(r.passes_self),
         )

@@ -20,6 +20,7 @@ from deadinit.semantics.effects import literal_attr_of_self, self_targets, store
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 
 _CLASS, _FUNCTION = "c", "f"
@@ -53,7 +54,8 @@ class SummaryBuilder:
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}
-        self.classifier = AllocClassifier(settings, self.canon)
+        self.module_defs: dict[str, int] = {}  # module-level function name -> how many defs bind it
+        self.classifier = AllocClassifier(settings, self.canon, self.import_map.__contains__)
 
     def canon(self, name: str) -> str:
         head, _, rest = name.partition(".")
@@ -65,6 +67,9 @@ class SummaryBuilder:
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
+        for name, n in self.module_defs.items():
+            if n > 1:  # defined twice: which one a call reaches depends on the path taken
+                self.s.functions.pop(name, None)
         mangle_file(self.s)
         return self.s
 
@@ -271,9 +276,17 @@ class SummaryBuilder:
                     method.params.append(_param(p))
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
-                method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
+                method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
+            elif _followable(decos):
+                method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
+        elif not self.scopes[:-1]:
+            self.module_defs[node.name] = self.module_defs.get(node.name, 0) + 1
+        if not self.scopes[:-1] and _followable(decos):
+            returns = ReturnsInference(node, None, self.classifier, self.parse).run()
+            if returns is not None:
+                self.s.functions.setdefault(node.name, returns)
         ctx = _Function(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
@@ -422,6 +435,12 @@ class SummaryBuilder:
         first = node.args[0].value
         if ctx is not None and isinstance(first, sx.Name) and refs:
             ctx.isinst[first.id] = ctx.isinst.get(first.id, ()) + tuple(refs)
+
+
+def _followable(decorators: tuple[str, ...]) -> bool:
+    """A function whose call returns what its body returns: no decorator that may change it (a cache
+    returns one shared object, a property is not called)."""
+    return all(d in ("staticmethod", "classmethod") for d in decorators)
 
 
 def _capitalised(fn: str) -> bool:
