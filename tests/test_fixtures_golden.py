@@ -47,7 +47,10 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "WideHeadModel", "StackModel", "audio"),
     ("DI002", "WideHeadModel", "StackModel", "head"),
     ("DI003", "TokenMLABackend", "CounterMLABackend", ""),
-    ("DI003", "WideHeadModel", "StackModel", ""),
+    ("DI001", "NoMropeBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "NoLocBuffers", "GraphBuffers", "out_cache_loc"),
+    ("DI001", "SeqOnlyBuffers", "GraphBuffers", "positions"),
+    ("DI001", "SeqOnlyBuffers", "GraphBuffers", "mrope_positions"),
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped

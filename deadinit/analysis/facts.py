@@ -84,7 +84,9 @@ class FirstAllocation:
     followed: tuple[Evidence, ...] = ()  # the project functions the value came through
 
 
-def _first_allocation(an, events: list[ChainStmt], idxs: list[int], module: str, mro: list[str]) -> FirstAllocation | None:
+def _first_allocation(
+    an, events: list[ChainStmt], idxs: list[int], module: str, mro: list[str]
+) -> FirstAllocation | None:
     """The group's first statement whose value counts as an allocation, also through project functions."""
     for i in idxs:
         st = events[i].stmt
@@ -199,14 +201,24 @@ def _evidence(an, fact: AttrFact, fp: Fixpoint, idxs: list[int], reach, mro: lis
     out.append(Evidence(EvidenceKind.CHAIN, f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
-        out.append(
-            Evidence(
-                EvidenceKind.OVERWRITTEN,
-                f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
-                k.path,
-                k.stmt.line,
+        if k.stmt.kind == "delete":
+            out.append(
+                Evidence(
+                    EvidenceKind.DELETED,
+                    f"{short(k.owner)}.__init__ deletes self.{fact.attr} on every path, before any read that counts",
+                    k.path,
+                    k.stmt.line,
+                )
             )
-        )
+        else:
+            out.append(
+                Evidence(
+                    EvidenceKind.OVERWRITTEN,
+                    f"{short(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
+                    k.path,
+                    k.stmt.line,
+                )
+            )
         for i in idxs:
             for note in fp.read_between.get(i, []):
                 out.append(

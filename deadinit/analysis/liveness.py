@@ -256,7 +256,12 @@ class Analyzer:
                                     f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
                                 )
                                 break
-                    if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not own_if_kill(k, c):
+                    if (
+                        k.stmt.kind in ("assign", "kill", "delete")
+                        and k.stmt.attr == y
+                        and k.definite
+                        and not own_if_kill(k, c)
+                    ):
                         killed[i] = j
                         break
                     if replaces_elements(c, k):

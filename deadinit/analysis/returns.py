@@ -97,7 +97,7 @@ class ReturnResolver:
         if target is None:
             return None
         fmodule, label, returns, path = target
-        out = []
+        out: list[Resolved] = []
         for v in returns.values:
             if v is not None and v.kind == AllocKind.TUPLE:
                 sub = self._alternatives(v, fmodule, mro, depth + 1)

@@ -48,7 +48,9 @@ class ProjectIndex:
         }
         self._functions = {m: {name: f"{m}.{name}" for name in s.functions} for m, s in self.modules.items()}
         self.functions: dict[str, tuple[str, str, Returns]] = {
-            qn: (m, name, self.modules[m].functions[name]) for m, fs in self._functions.items() for name, qn in fs.items()
+            qn: (m, name, self.modules[m].functions[name])
+            for m, fs in self._functions.items()
+            for name, qn in fs.items()
         }  # qualname -> (module, name, what it returns)
         self._bases: dict[str, list[Base]] = {}
         self._mro: dict[str, list[str] | None] = {}

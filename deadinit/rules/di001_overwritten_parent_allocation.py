@@ -173,7 +173,6 @@ class C(P):
                 k = overwritten_by(fact)
                 if k is None:
                     continue
-                msg = (
-                    f"{describe(fact)} is overwritten by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
-                )
+                verb = "deleted" if k.stmt.kind == "delete" else "overwritten"
+                msg = f"{describe(fact)} is {verb} by {short(k.owner)}.__init__ (line {k.stmt.line}) before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -23,7 +23,9 @@ CHAIN_METHODS = frozenset(
 )
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList"})
 LocalAlloc = Callable[[str], AllocInfo | None]
-LocalCall = Callable[[str], tuple[bool, AllocInfo | None]]  # name -> (is a local or parameter, what calling it allocates)
+LocalCall = Callable[
+    [str], tuple[bool, AllocInfo | None]
+]  # name -> (is a local or parameter, what calling it allocates)
 
 
 def heavy_kind(name: str, settings: Settings) -> str | None:
@@ -48,7 +50,11 @@ class AllocClassifier:
         self.imported = imported  # the module binds this name by an import
 
     def classify(
-        self, node: sx.Node, local_alloc: LocalAlloc, self_name: str | None = "self", local_call: LocalCall | None = None
+        self,
+        node: sx.Node,
+        local_alloc: LocalAlloc,
+        self_name: str | None = "self",
+        local_call: LocalCall | None = None,
     ) -> AllocInfo | None:
         if isinstance(node, sx.Name):
             return local_alloc(node.id)

@@ -26,8 +26,9 @@ from deadinit.semantics.effects import (
     self_targets,
     target_names,
 )
-from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
+from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.returns import param_call
+from deadinit.semantics.unpacking import leaves_early, unpacked
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
 
@@ -59,6 +60,7 @@ class InitFlattener:
         self.after_return = False
         self.loop_iters: list[Expr] = []
         self.names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
         self.dynamic: list[tuple] = []  # dynamic reads seen since the last statement was emitted
         self.start = func
 
@@ -93,24 +95,6 @@ class InitFlattener:
             loc = self.locals.get(value.id)
             return loc.call if loc is not None else None
         return self.cls.followed_call(value, self.self_name, self._local_call)
-
-    def _unpacked(self, target: sx.Sequence, value: sx.Expr) -> list[tuple[sx.Expr, AllocInfo | None, AllocInfo | None]]:
-        """``a, b = x``: each element target with what it receives (allocation, followed call)."""
-        elts = target.elts
-        star = next((i for i, e in enumerate(elts) if isinstance(e, sx.Starred)), None)
-        literal = isinstance(value, sx.Sequence) and value.shape in ("tuple", "list") and star is None
-        if literal and len(value.elts) == len(elts) and not any(isinstance(e, sx.Starred) for e in value.elts):
-            return [(t, self._classify(v), self._followed(v)) for t, v in zip(elts, value.elts, strict=True)]
-        whole = self._followed(value)
-        out = []
-        for i, t in enumerate(elts):
-            if whole is None or i == star:
-                out.append((t, None, None))
-                continue
-            index = i if star is None or i < star else i - len(elts)
-            count = ("const", len(elts)) if star is None else None
-            out.append((t, None, AllocInfo("item", element=whole, index=index, count=count)))
-        return out
 
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
@@ -168,10 +152,17 @@ class InitFlattener:
                 names = loop_names(st.iter, self.self_name)
                 if isinstance(st.target, sx.Name) and names is not None:
                     self.names[st.target.id] = names
+                target = st.target
+                # the body runs once per name, for every name: what it removes is removed
+                literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
+                if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
+                    self.literal_loops[target.id] = in_loop
             self._emit("effect", head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, sx.For) else ("while",))
             self._block(st.body, guards, True)
             self.loop_iters.pop()
+            if isinstance(st, sx.For) and isinstance(st.target, sx.Name):
+                self.literal_loops.pop(st.target.id, None)
             self._block(st.orelse, guards, True)
             return None
         if isinstance(st, sx.Try):
@@ -339,7 +330,7 @@ class InitFlattener:
             for n in target_names(t):
                 self.locals[n] = _Local(reads=set(reads))
             assigned = self_targets(t, self.self_name)
-            parts = self._unpacked(t, value) if isinstance(t, sx.Sequence) and not aug else []
+            parts = unpacked(t, value, self._classify, self._followed) if isinstance(t, sx.Sequence) and not aug else []
             for el, el_alloc, el_call in parts:
                 if isinstance(el, sx.Name):
                     self.locals[el.id].alloc, self.locals[el.id].call = el_alloc, el_call
@@ -398,7 +389,7 @@ class InitFlattener:
         """``setattr(self, "x", v)`` assigns ``x``; ``delattr(self, "x")`` removes it."""
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
         if literal is None:
-            return False
+            return self._deletes_named(st, call, guards)
         if dotted(call.func) == "delattr":
             self._emit("delete", st, guards, in_loop, attr=literal)
             return True
@@ -419,6 +410,17 @@ class InitFlattener:
             passes_self=bool(r.passes_self),
             constructs=tuple(r.passes_self),
         )
+        return True
+
+    def _deletes_named(self, st: sx.Stmt, call: sx.Call, guards: Guards) -> bool:
+        """``for name in ("a", "b"): delattr(self, name)`` removes ``a`` and ``b``."""
+        if dotted(call.func) != "delattr" or len(call.args) != 2 or not is_name(call.args[0].value, self.self_name):
+            return False
+        var = call.args[1].value
+        if not isinstance(var, sx.Name) or var.id not in self.literal_loops:
+            return False
+        for attr in self.names[var.id][1]:
+            self._emit("delete", st, guards, self.literal_loops[var.id], attr=attr)
         return True
 
     def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:

@@ -121,7 +121,7 @@ class ReturnsInference:
         if name is None:
             return False
         head, _, rest = name.partition(".")
-        if head in self.locals or head == self.self_name and "." in rest:
+        if head in self.locals or (head == self.self_name and "." in rest):
             return False
         if rest and head != self.self_name and not self.cls.imported(head):
             return False  # a method of a module-level object (``_CACHE.setdefault(...)``), not a factory
@@ -153,10 +153,7 @@ class ReturnsInference:
             self._unknown(st.target)
             self._block(st.body)
             self._block(st.orelse)
-        elif isinstance(st, sx.While):
-            self._block(st.body)
-            self._block(st.orelse)
-        elif isinstance(st, sx.If):
+        elif isinstance(st, (sx.While, sx.If)):
             self._block(st.body)
             self._block(st.orelse)
         elif isinstance(st, sx.Try):
