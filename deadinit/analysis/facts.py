@@ -46,6 +46,7 @@ class AttrFact:
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
     followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
+    part_of: str | None = None  # a part of the object self.<part_of> holds (attr is the path ``a.b``)
 
     @property
     def killer(self) -> ChainStmt | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
+from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import Folder
@@ -295,4 +296,5 @@ class Analyzer:
 
         fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live)
         facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
+        facts += nested_facts(self, cls, fixpoint, mro, unsure)
         return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)

@@ -49,6 +49,7 @@ class InitStmtKind(StrEnum):
     DELETE = "delete"  # del self.x / delattr(self, "x")
     SET = "set"  # obj.x = ... on an object other than self (a guard the callee may read)
     ASSERT = "assert"  # assert <test>: a fact for the statements after it
+    NESTED = "nested"  # self.block.proj = ...: replaces a part of an object self holds (attr "block.proj")
 
 
 class ParamKind(StrEnum):

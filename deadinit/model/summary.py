@@ -88,7 +88,7 @@ class Returns:
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert
+    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert | nested
     line: int
     col: int
     end_line: int

@@ -20,7 +20,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
     # skipping a call of a project function also skips whatever else it does: not proven harmless
-    safety = "none" if fact.kept_by else ("unsafe" if fact.external_judged or fact.followed else "safe")
+    safety = "none" if fact.kept_by or fact.part_of else ("unsafe" if fact.external_judged or fact.followed else "safe")
     evidence = list(fact.evidence)
     if fact.condition:
         message += f" (only when {fact.condition})"
@@ -54,8 +54,16 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             **({"condition": fact.condition} if fact.condition else {}),
             "feeds": fact.feeds,
             "kept_by": fact.kept_by,
+            **({"not_fixable": _part_reason(fact)} if fact.part_of else {}),
             "size": human_bytes(fact.estimated_bytes),
         },
+    )
+
+
+def _part_reason(fact: AttrFact) -> str:
+    return (
+        f"self.{fact.attr} is a part of self.{fact.part_of}: skipping it in {short(fact.owner)}.__init__ "
+        f"would change every {short(fact.owner)}; pass the replacement to its constructor instead"
     )
 
 

@@ -28,7 +28,7 @@ from deadinit.semantics.effects import (
 )
 from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.returns import param_call
-from deadinit.semantics.unpacking import leaves_early, unpacked
+from deadinit.semantics.unpacking import leaves_early, nested_path, unpacked
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
 
@@ -322,6 +322,19 @@ class InitFlattener:
                     attr=f"{t.value.id}.{t.attr}",
                     reads=tuple(sorted(reads)),
                     value=vexpr,
+                    **escapes,
+                )
+                continue
+            part = nested_path(t, self.self_name)
+            if part is not None and not aug and part[0] not in reads:
+                # ``self.block.proj = ...`` replaces a part of an object self holds (the load of ``block`` reads it)
+                self._emit(
+                    "nested",
+                    st,
+                    guards,
+                    in_loop,
+                    attr=".".join(part),
+                    reads=tuple(sorted(reads | {part[0]})),
                     **escapes,
                 )
                 continue

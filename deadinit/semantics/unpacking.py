@@ -1,4 +1,4 @@
-"""Unpacking assignments and loops, for the flattened ``__init__``.
+"""Targets of assignments and loops, for the flattened ``__init__``.
 
 ``a, b = x`` gives each target what it receives: element by element from a literal
 sequence, else one ``item`` of the call ``x`` is (``self.layers, self.start, self.end =
@@ -38,6 +38,18 @@ def unpacked(target: sx.Sequence, value: sx.Expr, classify: Classify, followed: 
         count = ("const", len(elts)) if star is None else None
         out.append((t, None, AllocInfo("item", element=whole, index=index, count=count)))
     return out
+
+
+def nested_path(target: sx.Expr, self_name: str | None) -> list[str] | None:
+    """``["block", "proj"]`` for the target ``self.block.proj`` (two attributes or more), else None."""
+    path: list[str] = []
+    node = target
+    while isinstance(node, sx.Attribute):
+        path.append(node.attr)
+        node = node.value
+    if len(path) < 2 or not isinstance(node, sx.Name) or node.id != self_name:
+        return None
+    return path[::-1]
 
 
 def leaves_early(body: sx.Body) -> bool:
