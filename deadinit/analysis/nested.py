@@ -12,6 +12,8 @@ construction per attribute.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deadinit.analysis.chain import ChainStmt, init_chain
 from deadinit.analysis.facts import AttrFact, Fixpoint, Overwrite
 from deadinit.analysis.reach import short
@@ -19,11 +21,16 @@ from deadinit.analysis.unsure import unsure_for
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo
 
+if TYPE_CHECKING:
+    from deadinit.analysis.liveness import Analyzer
+
 MAX_DEPTH = 4
 BINDINGS = ("assign", "kill", "delete", "fill", "nested")
 
 
-def nested_facts(an, cls: str, fp: Fixpoint, mro: list[str], unsure: list) -> list[AttrFact]:
+def nested_facts(
+    an: Analyzer, cls: str, fp: Fixpoint, mro: list[str], unsure: list[tuple[str, tuple[object, ...]]]
+) -> list[AttrFact]:
     """The facts ``an.reported`` keeps for parts replaced through ``self.<a>.<b> = ...`` in ``cls``'s chain."""
     events = fp.events
     out = []
@@ -44,8 +51,10 @@ def nested_facts(an, cls: str, fp: Fixpoint, mro: list[str], unsure: list) -> li
             continue  # the object is used before its part is replaced
         holder = _constructed(an, built, mro)
         for attr in path[1:-1]:
-            part = _part(an, holder, attr) if holder is not None else None
-            holder = _constructed(an, part[0], an.index.mro(holder) or [holder]) if part is not None else None
+            if holder is None:
+                break
+            inner = _part(an, holder, attr)
+            holder = _constructed(an, inner[0], an.index.mro(holder) or [holder]) if inner is not None else None
         part = _part(an, holder, path[-1]) if holder is not None else None
         if part is None:
             continue
@@ -74,7 +83,7 @@ def _binds(c: ChainStmt, attr: str) -> bool:
     return st.kind in BINDINGS and st.attr is not None and (st.attr == attr or st.attr.startswith(attr + "."))
 
 
-def _constructed(an, c: ChainStmt, mro: list[str]) -> str | None:
+def _constructed(an: Analyzer, c: ChainStmt, mro: list[str]) -> str | None:
     """The project class ``c`` assigns an exact construction of, if any."""
     module = an.index.class_module[c.owner]
     alloc: AllocInfo | None = c.stmt.alloc
@@ -86,7 +95,7 @@ def _constructed(an, c: ChainStmt, mro: list[str]) -> str | None:
     return an.index.resolve(module, alloc.callee)
 
 
-def _part(an, holder: str, attr: str) -> tuple[ChainStmt, AllocInfo, str] | None:
+def _part(an: Analyzer, holder: str, attr: str) -> tuple[ChainStmt, AllocInfo, str] | None:
     """The binding of ``attr`` that ``holder``'s ``__init__`` chain leaves, when it is a definite allocation
     nothing in that chain reads, calls a method on self after, or lets self escape after."""
     index = an.index
