@@ -134,6 +134,35 @@ class C(P):
             },
             note="conditional overwrite",
         ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+_CACHE = {}
+def shared_workspace(n):
+    if n not in _CACHE:
+        _CACHE[n] = torch.empty(n)
+    return _CACHE[n]
+def reuse_or_grow(buf, n):
+    if buf is not None and buf.numel() >= n:
+        return buf
+    return torch.zeros(n)
+class P:
+    def __init__(self):
+        self.ws = shared_workspace(1024)
+        self.staging = reuse_or_grow(None, 64)
+    def run(self):
+        return self.ws, self.staging
+class C(P):
+    def __init__(self):
+        super().__init__()
+        self.ws = torch.empty(2048)
+        self.staging = torch.empty(128)
+""",
+            },
+            note="a cached factory, and a helper that may return its argument: not allocations",
+        ),
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
@@ -158,6 +187,87 @@ class C(P):
             },
             [("DI001", "C", "ws")],
             note="both branches overwrite",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/utils.py": """
+from torch import nn
+def make_layers(n, layer_fn, pp_rank=None, pp_size=None):
+    layers = nn.ModuleList([layer_fn(i) for i in range(n)])
+    if pp_rank is None or pp_size is None:
+        return layers
+    return layers, pp_rank * n // pp_size, (pp_rank + 1) * n // pp_size
+""",
+                "pkg/m.py": """
+from torch import nn
+from pkg.utils import make_layers
+class Model(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers, self.start, self.end = make_layers(n, nn.Identity, 0, 1)
+    def forward(self, x):
+        return self.layers[self.start](x)
+class Short(Model):
+    def __init__(self, n):
+        super().__init__(n)
+        self.layers, self.start, self.end = make_layers(n // 2, nn.Identity, 0, 1)
+""",
+            },
+            [("DI001", "Short", "layers")],
+            note="a tuple target, element by element, through a project function",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class Buffers:
+    def __init__(self, n):
+        self.positions = torch.zeros(n)
+        self.mrope = torch.zeros(3, n)
+        self.loc = torch.zeros(n)
+    def run(self):
+        return self.positions
+class A(Buffers):
+    def __init__(self, n):
+        super().__init__(n)
+        del self.mrope
+class B(Buffers):
+    def __init__(self, n):
+        super().__init__(n)
+        for name in ("mrope", "loc"):
+            delattr(self, name)
+""",
+            },
+            [("DI001", "A", "mrope"), ("DI001", "B", "loc"), ("DI001", "B", "mrope")],
+            note="removed: del, and delattr over literal names",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+from torch import nn
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+    def forward(self, x):
+        return self.qkv(x)
+class Block(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.attn = Attention(dim)
+    def forward(self, x):
+        return self.attn(x)
+class FusedBlock(Block):
+    def __init__(self, dim):
+        super().__init__(dim)
+        self.attn.qkv = nn.Linear(dim, 3 * dim, bias=False)
+""",
+            },
+            [("DI001", "FusedBlock", "attn.qkv")],
+            note="a part of a sub-module replaced: reported against the class that built it",
         ),
     )
 
