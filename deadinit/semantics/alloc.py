@@ -148,6 +148,8 @@ class AllocClassifier:
             return AllocInfo("call", callee=f"self.{rest}") if rest and "." not in rest else None
         if local_call is not None and local_call(head)[0]:
             return None
+        if self.canon(name).rpartition(".")[0] in self.s.tensor_modules:
+            return None  # the tensor library's own functions: ``classify`` decides them
         return AllocInfo("call", callee=name)
 
     def annotated(self, node: sx.Expr | None, parse: Callable[[str], sx.Expr | None]) -> AllocInfo | None:

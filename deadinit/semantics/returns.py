@@ -41,7 +41,7 @@ def param_call(param: sx.Param, classifier: AllocClassifier, parse: ParseExpress
     annotation says it builds one (``type[nn.Module]``, ``Callable[..., nn.Module]``)."""
     if param.default is not None:
         name = dotted(param.default)
-        if name is not None and name.split(".")[-1][:1].isupper():
+        if name is not None and name not in ("None", "True", "False") and name.split(".")[-1][:1].isupper():
             call = sx.Call(param.default.line, param.default.col, param.default.end_line, param.default, ())
             return classifier.classify(call, lambda _: None, None)
     ann = param.annotation
