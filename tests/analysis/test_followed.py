@@ -1,0 +1,153 @@
+"""Allocations followed through project functions and methods, tuple targets, nested replacement, removals."""
+
+from deadinit.api.check import run_check
+from deadinit.model.settings import Settings
+
+BASE = """
+import torch
+from torch import nn
+class Base:
+    def forward(self, x):
+        raise NotImplementedError
+"""
+
+
+def findings(write_project, src):
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": BASE + src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    return {(f.code, f.cls.rsplit(".", 1)[-1], f.attribute): f for f in res.findings}
+
+
+def test_depth_is_bounded(write_project):
+    chain = (
+        "\n".join(f"def f{i}(n):\n    return f{i + 1}(n)" for i in range(6)) + "\ndef f6(n):\n    return torch.zeros(n)"
+    )
+    got = findings(
+        write_project,
+        chain
+        + """
+class P(Base):
+    def __init__(self):
+        self.deep = f0(4)
+        self.near = f4(4)
+    def forward(self, x):
+        return self.deep, self.near
+class C(P):
+    def forward(self, x):
+        return x
+""",
+    )
+    assert set(got) == {("DI002", "C", "near")}
+    texts = [e.text for e in got[("DI002", "C", "near")].evidence if e.kind.value == "followed"]
+    assert len(texts) == 3 and texts[0].startswith("`f4` returns")
+
+
+def test_tuple_targets_match_the_returned_tuple(write_project):
+    got = findings(
+        write_project,
+        """
+def three(n):
+    return nn.ModuleList([nn.Linear(n, n)]), 0, n
+def pair_or_list(n, pair=False):
+    layers = nn.ModuleList([nn.Linear(n, n)])
+    if pair:
+        return layers, n
+    return layers
+class P(Base):
+    def __init__(self):
+        self.a, self.b = three(4)  # raises: nothing to report
+        self.first, *self.rest = three(4)
+        self.start, self.layers = pair_or_list(4, True)
+    def forward(self, x):
+        return self.first, self.layers, self.start
+class C(P):
+    def forward(self, x):
+        return x
+""",
+    )
+    assert set(got) == {("DI002", "C", "first"), ("DI002", "C", "start")}  # start receives the list, item 0
+
+
+def test_method_resolved_through_the_instance_class(write_project):
+    got = findings(
+        write_project,
+        """
+class P(Base):
+    def __init__(self):
+        self.head = self._build_head()
+    def _build_head(self):
+        return None
+    def forward(self, x):
+        return self.head
+class Builds(P):
+    def _build_head(self):
+        return nn.Linear(4, 4)
+    def forward(self, x):
+        return x
+class Skips(P):
+    def forward(self, x):
+        return x
+""",
+    )
+    assert set(got) == {("DI002", "Builds", "head")}
+    assert got[("DI002", "Builds", "head")].fix_safety == "unsafe"
+
+
+def test_nested_part_through_two_constructions(write_project):
+    got = findings(
+        write_project,
+        """
+class Attn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+class Layer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attn = Attn()
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer = Layer()
+class Fused(Model):
+    def __init__(self):
+        super().__init__()
+        self.layer.attn.proj = nn.Linear(4, 4, bias=False)
+class ReadsFirst(Model):
+    def __init__(self):
+        super().__init__()
+        self.old = self.layer.attn.proj.weight
+        self.layer.attn.proj = nn.Linear(4, 4, bias=False)
+""",
+    )
+    assert set(got) == {("DI001", "Fused", "layer.attn.proj")}
+    f = got[("DI001", "Fused", "layer.attn.proj")]
+    assert f.parent.endswith(".Attn") and f.fix_safety == "none"
+
+
+def test_removal_forms_are_reported_alike(write_project):
+    got = findings(
+        write_project,
+        """
+class P(Base):
+    def __init__(self):
+        self.x = torch.zeros(4)
+        self.y = torch.zeros(4)
+        self.z = torch.zeros(4)
+    def forward(self, q):
+        return self.x, self.y, self.z
+class C(P):
+    def __init__(self):
+        super().__init__()
+        del self.x
+        delattr(self, "y")
+        for name in ("z",):
+            delattr(self, name)
+    def forward(self, q):
+        return q
+""",
+    )
+    assert set(got) == {("DI001", "C", "x"), ("DI001", "C", "y"), ("DI001", "C", "z")}
+    for f in got.values():
+        assert "deleted" in {e.kind.value for e in f.evidence}
+        assert "deleted by C.__init__" in f.message
