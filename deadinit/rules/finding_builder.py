@@ -20,7 +20,8 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
     # skipping a call of a project function also skips whatever else it does: not proven harmless
-    safety = "none" if fact.kept_by or fact.part_of else ("unsafe" if fact.external_judged or fact.followed else "safe")
+    not_fixable = _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    safety = "none" if fact.kept_by or not_fixable else ("unsafe" if fact.external_judged or fact.followed else "safe")
     evidence = list(fact.evidence)
     if fact.condition:
         message += f" (only when {fact.condition})"
@@ -54,7 +55,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             **({"condition": fact.condition} if fact.condition else {}),
             "feeds": fact.feeds,
             "kept_by": fact.kept_by,
-            **({"not_fixable": _part_reason(fact)} if fact.part_of else {}),
+            **({"not_fixable": not_fixable} if not_fixable else {}),
             "size": human_bytes(fact.estimated_bytes),
         },
     )
@@ -65,6 +66,22 @@ def _part_reason(fact: AttrFact) -> str:
         f"self.{fact.attr} is a part of self.{fact.part_of}: skipping it in {short(fact.owner)}.__init__ "
         f"would change every {short(fact.owner)}; pass the replacement to its constructor instead"
     )
+
+
+def _deleted_for_a_class_attribute(fact: AttrFact, index) -> str | None:
+    """A removal that makes way for a class attribute of the same name (a property): the flag's ``None``
+    placeholder could not be assigned there."""
+    k = fact.killer
+    if k is None or k.stmt.kind != "delete":
+        return None
+    for qn in index.mro(fact.cls) or [fact.cls]:
+        c = index.classes[qn]
+        if fact.attr in c.methods or fact.attr in c.class_attrs:
+            return (
+                f"{short(k.owner)}.__init__ deletes self.{fact.attr} to uncover {short(qn)}.{fact.attr}: "
+                f"a skipped allocation's placeholder could not be assigned there"
+            )
+    return None
 
 
 def describe(fact: AttrFact) -> str:

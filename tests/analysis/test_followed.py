@@ -151,3 +151,26 @@ class C(P):
     for f in got.values():
         assert "deleted" in {e.kind.value for e in f.evidence}
         assert "deleted by C.__init__" in f.message
+
+
+def test_removal_that_uncovers_a_property_is_not_fixable(write_project):
+    got = findings(
+        write_project,
+        """
+class P(Base):
+    def __init__(self):
+        self.mergers = nn.ModuleList([nn.Linear(4, 4)])
+    def forward(self, q):
+        return self.mergers
+class C(P):
+    def __init__(self):
+        super().__init__()
+        self.merger_list = nn.ModuleList([nn.Linear(4, 4)])
+        del self.mergers
+    @property
+    def mergers(self):
+        return self.merger_list
+""",
+    )
+    f = got[("DI001", "C", "mergers")]
+    assert f.fix_safety == "none" and "uncover C.mergers" in f.extra["not_fixable"]
