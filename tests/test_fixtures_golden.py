@@ -52,6 +52,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "SeqOnlyBuffers", "GraphBuffers", "positions"),
     ("DI001", "SeqOnlyBuffers", "GraphBuffers", "mrope_positions"),
     ("DI001", "FusedDecoderBlock", "SelfAttention", "self_attn.qkv_proj"),
+    ("DI002", "RaggedBackend", "PagedBackend", "kv_last_page_len"),
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped

@@ -46,12 +46,15 @@ class ProjectIndex:
         self._toplevel = {
             m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()
         }
-        self._functions = {m: {name: f"{m}.{name}" for name in s.functions} for m, s in self.modules.items()}
+        self._functions = {
+            m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in self.modules.items()
+        }
         self.functions: dict[str, tuple[str, str, Returns]] = {
             qn: (m, name, self.modules[m].functions[name])
             for m, fs in self._functions.items()
             for name, qn in fs.items()
-        }  # qualname -> (module, name, what it returns)
+            if name in self.modules[m].functions
+        }  # qualname -> (module, name, what it returns), for the functions that return allocations
         self._bases: dict[str, list[Base]] = {}
         self._mro: dict[str, list[str] | None] = {}
         self.subclasses: dict[str, list[str]] = {}

@@ -138,6 +138,7 @@ class MethodSummary:
     init_flow: list[InitStmt] | None = None
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
     returns: Returns | None = None
+    return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one
 
     @property
     def is_property(self) -> bool:
@@ -180,6 +181,7 @@ class FileSummary:
     constructs: list[Construct] = field(default_factory=list)
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
     functions: dict[str, Returns] = field(default_factory=dict)  # module-level def -> what it returns
+    return_types: dict[str, tuple[TypeRef, ...]] = field(default_factory=dict)  # module-level def -> annotation
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)

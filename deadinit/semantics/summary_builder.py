@@ -70,6 +70,7 @@ class SummaryBuilder:
         for name, n in self.module_defs.items():
             if n > 1:  # defined twice: which one a call reaches depends on the path taken
                 self.s.functions.pop(name, None)
+                self.s.return_types.pop(name, None)
         mangle_file(self.s)
         return self.s
 
@@ -145,7 +146,7 @@ class SummaryBuilder:
             elif isinstance(node.value, sx.Call):
                 fn = dotted(node.value.func)
                 ctx = self.functions[-1]
-                ctx.types[name] = (TypeRef(fn, True),) if fn and _capitalised(fn) else None
+                ctx.types[name] = _call_types(fn, ctx.self_name)
         self._attr_types(node)
 
     def ann_assign(self, node: sx.AnnAssign) -> None:
@@ -215,9 +216,9 @@ class SummaryBuilder:
             if isinstance(v, sx.Name) and v.id == "None":
                 continue
             if isinstance(v, sx.Call):
-                fn = dotted(v.func)
-                if fn and _capitalised(fn):
-                    cls.attr_types.setdefault(attr, []).append(TypeRef(fn, True))
+                made = _call_types(dotted(v.func), ctx.self_name)
+                if made is not None:
+                    cls.attr_types.setdefault(attr, []).extend(made)
                     continue
             if isinstance(v, sx.Name) and ctx.types.get(v.id) is not None:
                 cls.attr_types.setdefault(attr, []).extend(ctx.types[v.id])  # type: ignore[arg-type]
@@ -279,6 +280,8 @@ class SummaryBuilder:
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
             elif _followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+            if node.returns is not None and _followable(decos):
+                method.return_types = annotation_types(node.returns, self.parse)
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
         elif not self.scopes[:-1]:
@@ -287,6 +290,9 @@ class SummaryBuilder:
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
                 self.s.functions.setdefault(node.name, returns)
+            types = annotation_types(node.returns, self.parse) if node.returns is not None else None
+            if types is not None:
+                self.s.return_types.setdefault(node.name, types)
         ctx = _Function(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
@@ -441,6 +447,19 @@ def _followable(decorators: tuple[str, ...]) -> bool:
     """A function whose call returns what its body returns: no decorator that may change it (a cache
     returns one shared object, a property is not called)."""
     return all(d in ("staticmethod", "classmethod") for d in decorators)
+
+
+def _call_types(fn: str | None, self_name: str | None) -> tuple[TypeRef, ...] | None:
+    """What a call's result may be: exactly the class it constructs, or what the project function or method it
+    calls returns (``make()``, ``self.build()``, resolved project-wide); None when nothing is known."""
+    if not fn:
+        return None
+    if _capitalised(fn):
+        return (TypeRef(fn, True),)
+    head, _, rest = fn.partition(".")
+    if self_name and head == self_name:
+        return (TypeRef(f"self.{rest}()", False),) if rest and "." not in rest else None
+    return (TypeRef(f"{fn}()", False),)
 
 
 def _capitalised(fn: str) -> bool:

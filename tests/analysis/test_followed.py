@@ -174,3 +174,40 @@ class C(P):
     )
     f = got[("DI001", "C", "mergers")]
     assert f.fix_safety == "none" and "uncover C.mergers" in f.extra["not_fixable"]
+
+
+def test_receivers_typed_by_what_produced_them(write_project):
+    got = findings(
+        write_project,
+        """
+class Meta:
+    pass
+def make_meta() -> Meta:
+    return Meta()
+def make_any():
+    return Meta()
+class P(Base):
+    def __init__(self):
+        self.a = torch.zeros(4)
+        self.b = torch.zeros(4)
+        self.c = torch.zeros(4)
+        self.d = torch.zeros(4)
+        self.meta = None
+    def forward(self, x):
+        return self.a, self.b, self.c, self.d
+class C(P):
+    def forward(self, x):
+        self.meta = self._meta()
+        m = make_meta()
+        n = make_any()
+        return self.meta.a, m.b, n.c, self.meta2().d
+    def _meta(self) -> Meta:
+        return make_meta()
+    def meta2(self):
+        return make_meta()
+class D(C):
+    def _meta(self):  # an override without an annotation: self.meta could be anything
+        return make_meta()
+""",
+    )
+    assert {k for k in got if k[1] == "C"} == {("DI002", "C", "b")}  # a: D's override; c, d: not annotated
