@@ -13,6 +13,8 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 * a value returned by a project function or method (``meta = self.make_meta()``,
   ``self.meta = build()``) holds what its return annotation names (for a method,
   the annotations of every override that could run); no annotation counts;
+* ``root.b`` where ``root``'s class is known holds what that class declares or
+  constructs for ``b`` (a dataclass or NamedTuple field, ``self.b = B()``);
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated;
 * anything else (unknown receiver, ``Any``, a chain of attributes) counts.
 """
@@ -87,6 +89,21 @@ class ExternalReads:
         self._attr_cache[key] = result
         return result
 
+    def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
+        """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
+        constructions of ``attr`` in that project class (a dataclass or NamedTuple field, ``self.m = M()``);
+        None when one of them is not known (a class outside the project, no annotation)."""
+        out: list[tuple[TypeRef, str]] = []
+        for ref, mod in refs:
+            kind, qn = self._ref_target(ref, mod)
+            if kind != "project" or qn is None:
+                return None
+            got = self._self_attr_types(qn, attr)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+
     def _expand(self, refs: list[tuple[TypeRef, str]], in_class: str | None) -> list[tuple[TypeRef, str]] | None:
         """``refs`` with each ``f()`` (the value a call returns) replaced by what its return annotation names;
         None when one of them is not known."""
@@ -158,6 +175,8 @@ class ExternalReads:
         # a constructor parameter that every construction site fills with the caller's self
         # is known more precisely from those sites than from its annotation
         refs = self._from_call_sites(access) or refs
+        if access.through is not None and refs is not None:
+            refs = self._attribute_of(refs, access.through)
         if refs is None:
             return True, f"receiver `{access.receiver}` has no known class"
         for ref, mod in refs:

@@ -43,6 +43,7 @@ class Access:
     in_function: str | None
     self_attr: str | None = None  # receiver is ``self.<self_attr>``
     param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
+    through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
 
 
 @dataclass(frozen=True)

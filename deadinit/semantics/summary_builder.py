@@ -38,7 +38,8 @@ class _Function:
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         # (attr, line, col, receiver text, receiver name, self attr)
-        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
+        # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None]] = []
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, tuple] = {}  # loop variables that hold attribute names (semantics.dynamic)
 
@@ -309,14 +310,14 @@ class SummaryBuilder:
     def _flush(self, ctx: _Function) -> None:
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
-        for attr, line, col, text, name, via in ctx.pending:
+        for attr, line, col, text, name, via, through in ctx.pending:
             types = None
             if name is not None:
                 types = ctx.types.get(name, outer.get(name))
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
-            param = (ctx.params[name], name) if name is not None and name in ctx.params else None
-            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
+            param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
+            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, node: sx.For) -> None:
@@ -377,7 +378,14 @@ class SummaryBuilder:
         text = _short(value)
         if ctx is not None:
             name = value.id if isinstance(value, sx.Name) else None
-            ctx.pending.append((node.attr, node.line, node.col, text, name, via))
+            through = None
+            if isinstance(value, sx.Attribute) and via is None:  # ``meta.spec.x`` / ``self.model.spec.x``
+                root = value.value
+                if isinstance(root, sx.Name) and root.id != ctx.self_name:
+                    name, through = root.id, value.attr
+                elif ctx.self_name and self_attr(root, ctx.self_name) is not None:
+                    via, through = self_attr(root, ctx.self_name), value.attr
+            ctx.pending.append((node.attr, node.line, node.col, text, name, via, through))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
             self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))

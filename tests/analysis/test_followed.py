@@ -211,3 +211,35 @@ class D(C):
 """,
     )
     assert {k for k in got if k[1] == "C"} == {("DI002", "C", "b")}  # a: D's override; c, d: not annotated
+
+
+def test_receivers_typed_through_an_attribute_of_a_known_class(write_project):
+    got = findings(
+        write_project,
+        """
+from dataclasses import dataclass
+class Spec:
+    pass
+@dataclass
+class Batch:
+    spec: Spec
+    loose: object
+class Holder:
+    def __init__(self):
+        self.spec = Spec()
+class P(Base):
+    def __init__(self):
+        self.a = torch.zeros(4)
+        self.b = torch.zeros(4)
+        self.c = torch.zeros(4)
+        self.holder = Holder()
+    def forward(self, x):
+        return self.a, self.b, self.c
+class C(P):
+    def forward(self, x):
+        return x
+    def step(self, batch: Batch):
+        return batch.spec.a, self.holder.spec.b, batch.loose.c
+""",
+    )
+    assert {k for k in got if k[1] == "C"} == {("DI002", "C", "a"), ("DI002", "C", "b")}  # c: loose is object
