@@ -69,9 +69,12 @@ class OverwrittenParentAllocation(AttributeRule):
 Checks every class whose `__init__` chain runs an ancestor's `__init__` for
 attributes that the ancestor allocates (tensors, cached buffers, global
 singletons, wrapper/updater/runner objects, `nn.Module`s, lists of those) and
-that the subclass, or a class between the two, assigns again on every path
-after the ancestor's `__init__` returned, with no read in between that counts.
-Reads made only to build other dead attributes do not count.
+that the subclass, or a class between the two, assigns again (or removes with
+`del` / `delattr`) on every path after the ancestor's `__init__` returned, with
+no read in between that counts. Reads made only to build other dead attributes
+do not count. An allocation may be made through project functions and methods
+(followed to what they return), one element of a tuple target, or a part of a
+sub-object the ancestor built and the subclass replaces (`self.attn.qkv = ...`).
 """
     why_bad = """
 The first allocation is thrown away: on a GPU that is device memory and
@@ -85,7 +88,11 @@ that stays alive for the whole process.
     fix_safety = """
 Safe when the finding rests only on facts inside the hierarchy. When some
 `obj.x` read elsewhere in the project had to be judged unrelated to the class,
-the fix is unsafe and applied only with `--unsafe-fixes`.
+or the allocation is made inside a project function or method the value comes
+from (skipping the call skips its other effects too), the fix is unsafe and
+applied only with `--unsafe-fixes`. A replaced part of a sub-object
+(`self.block.proj = ...`), and a removal that uncovers a class attribute of the
+same name, are not fixable by a flag.
 """
     VALID = (
         Example(
