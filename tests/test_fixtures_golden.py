@@ -45,8 +45,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "TritonDecodeBuilder", "MetadataBuilder", "qo_indptr"),
     ("DI001", "PinnedDecodeBuilder", "MetadataBuilder", "page_table"),  # Base[Meta], Mixin
     ("DI002", "TinyModel", "ModelBase", "logit_buf"),  # dynamic helpers cannot name it
-    ("DI002", "DroplessExperts", "ExpertsBase", "expert_cache"),  # del is not a read
-    ("DI002", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read
+    ("DI001", "DroplessExperts", "ExpertsBase", "expert_cache"),  # del is not a read: a removal
+    ("DI001", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read: a removal
     ("DI002", "DenseMoEBlock", "MoEBlock", "bias_cache"),  # a guard the subclass does not decide
     # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels"
     ("DI001", "DeepTower", "PatchTower", "blocks"),
@@ -63,6 +63,23 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "TinyTiedLM", "TinyLM", "lm_head"),
     ("DI001", "draft.TinyDecoderLayer", "TinyDecoderLayer", "mlp"),
     ("DI002", "HubNormOnly", "HubLM", "lm_head"),
+    # fixtures/EXPECTED.md, table R: allocations through project functions, tuple targets, removals
+    ("DI002", "TokenMLABackend", "CounterMLABackend", "kv_counter"),
+    ("DI002", "TokenMLABackend", "CounterMLABackend", "decode_scratch"),
+    ("DI001", "ShortStackModel", "StackModel", "layers"),
+    ("DI001", "ShortStackModel", "StackModel", "norm"),
+    ("DI001", "ShortStackModel", "StackModel", "lm_head"),
+    ("DI001", "ShortStackModel", "StackModel", "tied_head"),
+    ("DI001", "EncoderOnlyModel", "StackModel", "audio"),
+    ("DI002", "WideHeadModel", "StackModel", "audio"),
+    ("DI002", "WideHeadModel", "StackModel", "head"),
+    ("DI003", "TokenMLABackend", "CounterMLABackend", ""),
+    ("DI001", "NoMropeBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "NoLocBuffers", "GraphBuffers", "out_cache_loc"),
+    ("DI001", "SeqOnlyBuffers", "GraphBuffers", "positions"),
+    ("DI001", "SeqOnlyBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "FusedDecoderBlock", "SelfAttention", "self_attn.qkv_proj"),
+    ("DI002", "RaggedBackend", "PagedBackend", "kv_last_page_len"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",

@@ -10,6 +10,11 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 * ``isinstance(x, T)`` narrows ``x`` to T;
 * a constructor parameter that every construction site in the project fills with
   the caller's ``self`` (``Updater(runner, self)``) holds the caller's class;
+* a value returned by a project function or method (``meta = self.make_meta()``,
+  ``self.meta = build()``) holds what its return annotation names (for a method,
+  the annotations of every override that could run); no annotation counts;
+* ``root.b`` where ``root``'s class is known holds what that class declares or
+  constructs for ``b`` (a dataclass or NamedTuple field, ``self.b = B()``);
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
   from it (``nn.Module``, ``object``);
 * an attribute of a module (``pkg.layers.mlp`` after ``import pkg.layers``) is not a read at all;
@@ -75,12 +80,69 @@ class ExternalReads:
                 result = None
                 break
             # a declared annotation governs, as for a type checker; constructor assignments add exact classes
-            for t in c.attr_declared.get(attr, []) + c.attr_types.get(attr, []):
+            got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_types.get(attr, [])], qn)
+            if got is None and not declared:
+                result = None
+                break
+            for t in c.attr_declared.get(attr, []):
                 out.append((t, self.index.class_module[qn]))
+            out.extend(got or [])
         if result is not None and not out:
             result = None
         self._attr_cache[key] = result
         return result
+
+    def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
+        """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
+        constructions of ``attr`` in that project class (a dataclass or NamedTuple field, ``self.m = M()``);
+        None when one of them is not known (a class outside the project, no annotation)."""
+        out: list[tuple[TypeRef, str]] = []
+        for ref, mod in refs:
+            kind, qn = self._ref_target(ref, mod)
+            if kind != "project" or qn is None:
+                return None
+            got = self._self_attr_types(qn, attr)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+
+    def _expand(self, refs: list[tuple[TypeRef, str]], in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        """``refs`` with each ``f()`` (the value a call returns) replaced by what its return annotation names;
+        None when one of them is not known."""
+        out: list[tuple[TypeRef, str]] = []
+        for ref, mod in refs:
+            if not ref.dotted.endswith("()"):
+                out.append((ref, mod))
+                continue
+            got = self._returned(ref.dotted[:-2], mod, in_class)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+
+    def _returned(self, callee: str, module: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        index = self.index
+        if callee.startswith("self."):
+            if in_class is None or in_class not in index.classes:
+                return None
+            name = callee[5:]
+            found = index.resolve_method(index.mro(in_class) or [in_class], name)
+            owners = [found[0]] if found is not None else []
+            owners += [s for s in sorted(index.all_subclasses(in_class)) if name in index.classes[s].methods]
+            out: list[tuple[TypeRef, str]] = []
+            for qn in owners:
+                types = index.classes[qn].methods[name].return_types
+                if types is None:
+                    return None
+                out.extend((t, index.class_module[qn]) for t in types)
+            return out or None
+        function = index.resolve_function(module, callee)
+        if function is None:
+            return None
+        fmodule, _, fname = function.rpartition(".")
+        types = index.modules[fmodule].return_types.get(fname)
+        return [(t, fmodule) for t in types] if types is not None else None
 
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""
@@ -113,12 +175,16 @@ class ExternalReads:
         if access.self_attr is not None and access.in_class is not None and access.in_class in self.index.classes:
             refs = self._self_attr_types(access.in_class, access.self_attr)
         elif access.types is not None:
-            refs = [(t, module) for t in access.types]
+            refs = self._expand([(t, module) for t in access.types], access.in_class)
+            if refs is None:
+                return True, f"receiver `{access.receiver}` comes from a call whose return type is not known"
         else:
             refs = None
         # a constructor parameter that every construction site fills with the caller's self
         # is known more precisely from those sites than from its annotation
         refs = self._from_call_sites(access) or refs
+        if access.through is not None and refs is not None:
+            refs = self._attribute_of(refs, access.through)
         if refs is None:
             return True, f"receiver `{access.receiver}` has no known class"
         for ref, mod in refs:

@@ -26,6 +26,7 @@ from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 
 if TYPE_CHECKING:
+    from deadinit.analysis.returns import ReturnResolver
     from deadinit.analysis.sizes import SizeModel
 
 
@@ -61,6 +62,9 @@ class AttrFact:
         """The class's name in messages: ``Foo``, or ``llama.Foo`` when another class of the finding is a Foo."""
         return self.names.get(qualname) or short(qualname)
 
+    followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
+    part_of: str | None = None  # a part of the object self.<part_of> holds (attr is the path ``a.b``)
+
     @property
     def killer(self) -> ChainStmt | None:
         """The statement that replaces the value last, if any."""
@@ -87,6 +91,7 @@ class Analysis(Protocol):
     index: ProjectIndex
     ext: ExternalReads
     sizes: SizeModel
+    returns: ReturnResolver
 
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None: ...
 
@@ -108,16 +113,30 @@ def _context(index: ProjectIndex, events: list[ChainStmt], upto: int) -> Context
     return at(events[upto], vals)
 
 
+@dataclass(frozen=True)
+class FirstAllocation:
+    event: int
+    alloc: AllocInfo
+    kind: str
+    module: str  # the module whose names the allocation uses (a followed function's)
+    followed: tuple[Evidence, ...] = ()  # the project functions the value came through
+
+
 def _first_allocation(
-    an: Analysis, events: list[ChainStmt], idxs: list[int], module: str
-) -> tuple[int, AllocInfo, str] | None:
-    """The group's first statement whose value counts as an allocation: (event, allocation, kind)."""
+    an: Analysis, events: list[ChainStmt], idxs: list[int], module: str, mro: list[str]
+) -> FirstAllocation | None:
+    """The group's first statement whose value counts as an allocation, also through project functions."""
     for i in idxs:
-        alloc = events[i].stmt.alloc
-        if alloc is not None:
-            kind = an.classify(alloc, module)
+        st = events[i].stmt
+        if st.alloc is not None:
+            kind = an.classify(st.alloc, module)
             if kind:
-                return i, alloc, kind
+                return FirstAllocation(i, st.alloc, kind, module)
+        elif st.call is not None and st.kind == "assign":
+            got = an.returns.resolve(st.call, module, mro)
+            kind = an.classify(got.alloc, got.module) if got is not None else None
+            if got is not None and kind:
+                return FirstAllocation(i, got.alloc, kind, got.module, got.steps)
     return None
 
 
@@ -149,16 +168,16 @@ def build_facts(
         if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
             continue
         module = index.class_module[owner]
-        found = _first_allocation(an, events, idxs, module)
+        found = _first_allocation(an, events, idxs, module, mro)
         if found is None:
             continue
-        rep, alloc, kind = found
+        rep, alloc, kind = found.event, found.alloc, found.kind
         fills = [i for i in idxs if events[i].stmt.kind == "fill"]
         assigns = [i for i in idxs if events[i].stmt.kind == "assign"]
         if events[rep].stmt.kind == "fill" and assigns and any(events[j].stmt.value == ("empty",) for j in assigns):
             kind = f"list of {kind}"
         alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
-            i for i in idxs if events[i].stmt.alloc is not None
+            i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None
         ]
         overwritten = sorted((i for i in idxs if i in killed), key=lambda i: killed[i])
         c = events[rep]
@@ -179,7 +198,7 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        ctx = _context(index, events, rep)
+        ctx = Context(found.module, {}, {}, {}, {}) if found.followed else _context(index, events, rep)
         size = an.sizes.size(alloc, ctx)
         if alloc.kind not in ("container",) and fills and c.stmt.kind == "fill":
             size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
@@ -187,7 +206,9 @@ def build_facts(
             continue  # a known-empty allocation wastes nothing worth a finding
         fact.size = size
         fact.estimated_bytes = size.exact_bytes if size is not None else None
+        fact.followed = found.followed
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
+        fact.evidence[len(idxs) : len(idxs)] = found.followed
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         facts.append(fact)
     # attributes built from a dead one
@@ -230,14 +251,26 @@ def _evidence(
     out.append(Evidence(EvidenceKind.CHAIN, f"runs {chain_text}"))
     if fact.killer is not None:
         k = fact.killer
-        out.append(
-            Evidence(
-                EvidenceKind.OVERWRITTEN,
-                f"{fact.show(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, before any read that counts",
-                k.path,
-                k.stmt.line,
+        if k.stmt.kind == "delete":
+            out.append(
+                Evidence(
+                    EvidenceKind.DELETED,
+                    f"{fact.show(k.owner)}.__init__ deletes self.{fact.attr} on every path, "
+                    "before any read that counts",
+                    k.path,
+                    k.stmt.line,
+                )
             )
-        )
+        else:
+            out.append(
+                Evidence(
+                    EvidenceKind.OVERWRITTEN,
+                    f"{fact.show(k.owner)}.__init__ re-assigns self.{fact.attr} on every path, "
+                    "before any read that counts",
+                    k.path,
+                    k.stmt.line,
+                )
+            )
         for i in idxs:
             for note in fp.read_between.get(i, []):
                 out.append(

@@ -17,7 +17,9 @@ from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import exported_classes, fix_level
+from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
+from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
@@ -49,6 +51,7 @@ class Analyzer:
         self.reported = reported
         self.ext = ExternalReads(index)
         self.sizes = SizeModel(index, settings)
+        self.returns = ReturnResolver(index)
         self._reach: dict[str, Reach] = {}
         self.sites: dict[str, list[tuple[str, int]]] = {}
         for mod, s in index.modules.items():
@@ -268,7 +271,12 @@ class Analyzer:
                                     f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
                                 )
                                 break
-                    if k.stmt.kind in ("assign", "kill") and k.stmt.attr == y and k.definite and not own_if_kill(k, c):
+                    if (
+                        k.stmt.kind in ("assign", "kill", "delete")
+                        and k.stmt.attr == y
+                        and k.definite
+                        and not own_if_kill(k, c)
+                    ):
                         killed[i] = j
                         break
                     if replaces_elements(c, k):
@@ -302,6 +310,7 @@ class Analyzer:
 
         fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live, dead_classes)
         facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
+        facts += nested_facts(self, cls, fixpoint, mro, unsure)
         facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
         for fact in facts:
             level = fix_level(self, fact, reach, mro)

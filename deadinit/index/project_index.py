@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from deadinit.model.kinds import BaseKind
-from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary
+from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
@@ -60,6 +60,15 @@ class ProjectIndex:
         self._toplevel = {
             m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()
         }
+        self._functions = {
+            m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in self.modules.items()
+        }
+        self.functions: dict[str, tuple[str, str, Returns]] = {
+            qn: (m, name, self.modules[m].functions[name])
+            for m, fs in self._functions.items()
+            for name, qn in fs.items()
+            if name in self.modules[m].functions
+        }  # qualname -> (module, name, what it returns), for the functions that return allocations
         self._bases: dict[str, list[Base]] = {}
         self._mro: dict[str, list[str] | None] = {}
         self._full_mro: dict[str, list[str] | None] = {}
@@ -92,8 +101,14 @@ class ProjectIndex:
         full = f"{mod}.{imp.name}" if imp.name else (imp.module if imp.local != imp.module.split(".")[0] else imp.local)
         return full + ("." + rest if rest else "")
 
+    def resolve_function(self, module: str, dotted: str) -> str | None:
+        """Qualified name of the module-level project function ``dotted`` names in ``module``, else None."""
+        r = self.resolve_any(module, dotted)
+        return r[1] if r and r[0] == "function" else None
+
     def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> tuple[str, str] | None:
-        """("class", qualname) or ("module", name) for a dotted name as seen from ``module``."""
+        """("class", qualname), ("function", qualname) or ("module", name) for a dotted name as seen from
+        ``module``."""
         if _depth > 20:
             return None
         head, _, rest = dotted.partition(".")
@@ -107,6 +122,8 @@ class ProjectIndex:
             elif kind == "class":
                 nested = f"{name}.{part}"
                 target = ("class", nested) if nested in self.classes else None
+            else:  # an attribute of a function
+                target = None
             if target is None:
                 return None
         return target
@@ -115,6 +132,9 @@ class ProjectIndex:
         local = self._toplevel.get(module, {}).get(name)
         if local:
             return ("class", local)
+        function = self._functions.get(module, {}).get(name)
+        if function:
+            return ("function", function)
         imp = self._imports.get(module, {}).get(name)
         if imp is not None:
             if imp.name is None:  # import a.b [as m]

@@ -12,6 +12,8 @@ class EvidenceKind(str, Enum):
 
     # DI001 / DI002: the fate of an attribute an ancestor's __init__ allocates
     ALLOCATED = "allocated"
+    FOLLOWED = "followed"  # the allocation is made inside a project function or method the value comes from
+    DELETED = "deleted"  # a later statement removes the attribute
     CHAIN = "chain"
     OVERWRITTEN = "overwritten"
     READ_BETWEEN = "read-between"

@@ -34,6 +34,9 @@ class AllocKind(StrEnum):
     CONTAINER = "container"  # a list / ModuleList of allocations
     MAYBE_CLASS = "maybe-class"  # a project class: the analysis decides once the project is indexed
     UPDATER = "updater"
+    CALL = "call"  # the result of a function or method call: the analysis follows it through the project
+    ITEM = "item"  # one element (``index``) of what ``element`` gives, for tuple targets
+    TUPLE = "tuple"  # a returned tuple, element by element (``items``)
 
 
 class InitStmtKind(StrEnum):
@@ -48,6 +51,7 @@ class InitStmtKind(StrEnum):
     DELETE = "delete"  # del self.x / delattr(self, "x")
     SET = "set"  # obj.x = ... on an object other than self (a guard the callee may read)
     ASSERT = "assert"  # assert <test>: a fact for the statements after it
+    NESTED = "nested"  # self.block.proj = ...: replaces a part of an object self holds (attr "block.proj")
 
 
 class ParamKind(StrEnum):

@@ -45,6 +45,7 @@ class Access:
     self_attr: str | None = None  # receiver is ``self.<self_attr>``
     param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
     on_module: bool = False  # receiver is a module bound by ``import``: an attribute of a module, not of an object
+    through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
 
 
 @dataclass(frozen=True)
@@ -68,13 +69,31 @@ class AllocInfo:
     count: Expr | None = None  # number of elements for containers, when known
     args: tuple[Expr, ...] = ()  # constructor arguments of a module or class allocation (positional)
     kwargs: tuple[tuple[str, Expr], ...] = ()  # ... and by keyword
+    items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
+    index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
+
+
+@dataclass
+class Returns:
+    """What a function or method gives back, from its ``return`` statements.
+
+    ``values`` holds one entry per ``return`` of a value other than ``None``: the
+    allocation it makes (possibly a ``call`` or ``item`` the analysis resolves
+    project-wide), or None when it returns something that is not one.  ``annotated``
+    is the allocation the return annotation promises, kept only when every
+    ``return`` gives the result of a call (not a parameter, local or attribute).
+    """
+
+    line: int
+    values: tuple[AllocInfo | None, ...] = ()
+    annotated: AllocInfo | None = None
 
 
 @dataclass
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert
+    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert | nested
     line: int
     col: int
     end_line: int
@@ -88,6 +107,7 @@ class InitStmt:
     passes_self: bool = False  # self escapes into a call
     alloc: AllocInfo | None = None
     value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
+    call: AllocInfo | None = None  # assign: the value comes from a project call the analysis may follow
     dynamic: tuple[tuple[str, Pattern], ...] = ()  # (reason, Pattern) of dynamic accesses to self it makes
     # super_init only
     target: str | None = None  # "super" or the dotted parent named explicitly
@@ -123,6 +143,8 @@ class MethodSummary:
     dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
+    returns: Returns | None = None
+    return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one
 
     @property
     def is_property(self) -> bool:
@@ -164,6 +186,8 @@ class FileSummary:
     accesses: list[Access] = field(default_factory=list)
     constructs: list[Construct] = field(default_factory=list)
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
+    functions: dict[str, Returns] = field(default_factory=dict)  # module-level def -> what it returns
+    return_types: dict[str, tuple[TypeRef, ...]] = field(default_factory=dict)  # module-level def -> annotation
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)

@@ -69,9 +69,12 @@ class OverwrittenParentAllocation(AttributeRule):
 Checks every class whose `__init__` chain runs an ancestor's `__init__` for
 attributes that the ancestor allocates (tensors, cached buffers, global
 singletons, wrapper/updater/runner objects, `nn.Module`s, lists of those) and
-that the subclass, or a class between the two, assigns again on every path
-after the ancestor's `__init__` returned, with no read in between that counts.
-Reads made only to build other dead attributes do not count.
+that the subclass, or a class between the two, assigns again (or removes with
+`del` / `delattr`) on every path after the ancestor's `__init__` returned, with
+no read in between that counts. Reads made only to build other dead attributes
+do not count. An allocation may be made through project functions and methods
+(followed to what they return), one element of a tuple target, or a part of a
+sub-object the ancestor built and the subclass replaces (`self.attn.qkv = ...`).
 """
     why_bad = """
 The first allocation is thrown away: on a GPU that is device memory and
@@ -86,7 +89,11 @@ that stays alive for the whole process.
 Safe: the subclass assigns its own value on every path, so after the fix every
 reader (methods, `obj.x` elsewhere, an `nn.Module`'s checkpoint keys, which the
 subclass registers again under the same name) sees what it sees today. Unsafe
-only when the analysis is unsure (with `--show-unsure`).
+when the analysis is unsure (with `--show-unsure`), or when the allocation is made
+inside a project function or method the value comes from (skipping the call skips
+its other effects too). A replaced part of a sub-object (`self.block.proj = ...`),
+and a removal that uncovers a class attribute of the same name, are not fixable by
+a flag.
 """
     VALID = (
         Example(
@@ -136,6 +143,35 @@ class C(P):
             note="conditional overwrite",
         ),
         *not_allocated(own=True),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+_CACHE = {}
+def shared_workspace(n):
+    if n not in _CACHE:
+        _CACHE[n] = torch.empty(n)
+    return _CACHE[n]
+def reuse_or_grow(buf, n):
+    if buf is not None and buf.numel() >= n:
+        return buf
+    return torch.zeros(n)
+class P:
+    def __init__(self):
+        self.ws = shared_workspace(1024)
+        self.staging = reuse_or_grow(None, 64)
+    def run(self):
+        return self.ws, self.staging
+class C(P):
+    def __init__(self):
+        super().__init__()
+        self.ws = torch.empty(2048)
+        self.staging = torch.empty(128)
+""",
+            },
+            note="a cached factory, and a helper that may return its argument: not allocations",
+        ),
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
@@ -161,6 +197,87 @@ class C(P):
             [("DI001", "C", "ws")],
             note="both branches overwrite",
         ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/utils.py": """
+from torch import nn
+def make_layers(n, layer_fn, pp_rank=None, pp_size=None):
+    layers = nn.ModuleList([layer_fn(i) for i in range(n)])
+    if pp_rank is None or pp_size is None:
+        return layers
+    return layers, pp_rank * n // pp_size, (pp_rank + 1) * n // pp_size
+""",
+                "pkg/m.py": """
+from torch import nn
+from pkg.utils import make_layers
+class Model(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers, self.start, self.end = make_layers(n, nn.Identity, 0, 1)
+    def forward(self, x):
+        return self.layers[self.start](x)
+class Short(Model):
+    def __init__(self, n):
+        super().__init__(n)
+        self.layers, self.start, self.end = make_layers(n // 2, nn.Identity, 0, 1)
+""",
+            },
+            [("DI001", "Short", "layers")],
+            note="a tuple target, element by element, through a project function",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class Buffers:
+    def __init__(self, n):
+        self.positions = torch.zeros(n)
+        self.mrope = torch.zeros(3, n)
+        self.loc = torch.zeros(n)
+    def run(self):
+        return self.positions
+class A(Buffers):
+    def __init__(self, n):
+        super().__init__(n)
+        del self.mrope
+class B(Buffers):
+    def __init__(self, n):
+        super().__init__(n)
+        for name in ("mrope", "loc"):
+            delattr(self, name)
+""",
+            },
+            [("DI001", "A", "mrope"), ("DI001", "B", "loc"), ("DI001", "B", "mrope")],
+            note="removed: del, and delattr over literal names",
+        ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+from torch import nn
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.qkv = nn.Linear(dim, 3 * dim)
+    def forward(self, x):
+        return self.qkv(x)
+class Block(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.attn = Attention(dim)
+    def forward(self, x):
+        return self.attn(x)
+class FusedBlock(Block):
+    def __init__(self, dim):
+        super().__init__(dim)
+        self.attn.qkv = nn.Linear(dim, 3 * dim, bias=False)
+""",
+            },
+            [("DI001", "FusedBlock", "attn.qkv")],
+            note="a part of a sub-module replaced: reported against the class that built it",
+        ),
     )
 
     FIXES = (FixExample(WORKSPACE, WORKSPACE_FIXED, note="the parent skips its allocation when the subclass asks"),)
@@ -175,6 +292,7 @@ class C(P):
                 k = overwritten_by(fact)
                 if k is None:
                     continue
+                verb = "deleted" if k.stmt.kind == "delete" else "overwritten"
                 by = f"{fact.show(k.owner)}.__init__ (line {k.stmt.line})"
-                msg = f"{describe(fact)} is overwritten by {by} before any read"
+                msg = f"{describe(fact)} is {verb} by {by} before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -339,6 +339,35 @@ class DecodeWrapper:
             [("DI002", "FloatLinear", "weight_scale"), ("DI002", "FloatLinear", "input_scale")],
             note="a registered parameter and buffer: reported (kinds parameter, buffer), the fix is unsafe",
         ),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+from torch import nn
+def make_counter(n) -> torch.Tensor:
+    return torch.zeros(n, dtype=torch.uint8)
+class Base:
+    def forward_decode(self, q):
+        raise NotImplementedError
+class P(Base):
+    def __init__(self):
+        self.counter = make_counter(4096)
+        self.head = self._build_head()
+    def _build_head(self):
+        return nn.Linear(8, 8)
+    def forward_decode(self, q):
+        return self.head(q), self.counter
+class C(P):
+    def _build_head(self):
+        return nn.Linear(8, 32)
+    def forward_decode(self, q):
+        return q
+""",
+            },
+            [("DI002", "C", "counter"), ("DI002", "C", "head")],
+            note="allocated through a project function, and through the subclass's own method",
+        ),
     )
 
     FIXES = (

@@ -33,6 +33,9 @@ PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
 REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "register_module": "module"}
 LocalAlloc = Callable[[str], AllocInfo | None]
+LocalCall = Callable[
+    [str], tuple[bool, AllocInfo | None]
+]  # name -> (is a local or parameter, what calling it allocates)
 
 
 def heavy_kind(name: str, settings: Settings) -> str | None:
@@ -49,14 +52,27 @@ def heavy_kind(name: str, settings: Settings) -> str | None:
 class AllocClassifier:
     """Classify expressions of one module; ``canon`` maps dotted names through its imports."""
 
-    def __init__(self, settings: Settings, canon: Callable[[str], str]) -> None:
+    def __init__(
+        self, settings: Settings, canon: Callable[[str], str], imported: Callable[[str], bool] = lambda _: False
+    ) -> None:
         self.s = settings
         self.canon = canon
+        self.imported = imported  # the module binds this name by an import
 
-    def classify(self, node: sx.Node, local_alloc: LocalAlloc, self_name: str | None = "self") -> AllocInfo | None:
+    def classify(
+        self,
+        node: sx.Node,
+        local_alloc: LocalAlloc,
+        self_name: str | None = "self",
+        local_call: LocalCall | None = None,
+    ) -> AllocInfo | None:
         if isinstance(node, sx.Name):
             return local_alloc(node.id)
         if isinstance(node, sx.Call):
+            if local_call is not None and isinstance(node.func, sx.Name):
+                is_local, made = local_call(node.func.id)
+                if is_local:  # ``norm_layer(dim)``: what the parameter's default or annotation says it builds
+                    return made
             return self._call(node, local_alloc, self_name)
         if isinstance(node, sx.Sequence):
             for el in node.elts:
@@ -160,6 +176,55 @@ class AllocClassifier:
         first = next((a.value for a in node.args if a.keyword in (None, "data") and not a.star), None)
         inner = self.classify(first, local_alloc, self_name) if first is not None else None
         return AllocInfo(kind, callee=canon, element=inner)
+
+    def followed_call(self, node: sx.Node, self_name: str | None, local_call: LocalCall | None) -> AllocInfo | None:
+        """``f(...)``, ``mod.f(...)``, ``self.m(...)``: a call whose result the analysis may follow to what the
+        project function or method returns (kind ``call``).  Classes, locals and parameters are not followed."""
+        if isinstance(node, sx.IfExp):
+            return self.followed_call(node.body, self_name, local_call) or self.followed_call(
+                node.orelse, self_name, local_call
+            )
+        if not isinstance(node, sx.Call):
+            return None
+        func = node.func
+        if isinstance(func, sx.Attribute) and func.attr in CHAIN_METHODS:
+            inner = self.followed_call(func.value, self_name, local_call)
+            if inner is not None:
+                return inner
+        name = dotted(func)
+        if name is None or name.split(".")[-1][:1].isupper():
+            return None
+        head, _, rest = name.partition(".")
+        if self_name and head == self_name:
+            return AllocInfo("call", callee=f"self.{rest}") if rest and "." not in rest else None
+        if local_call is not None and local_call(head)[0]:
+            return None
+        if self.canon(name).rpartition(".")[0] in self.s.tensor_modules:
+            return None  # the tensor library's own functions: ``classify`` decides them
+        return AllocInfo("call", callee=name)
+
+    def annotated(self, node: sx.Expr | None, parse: Callable[[str], sx.Expr | None]) -> AllocInfo | None:
+        """The allocation a return annotation promises: ``torch.Tensor``, a ``torch.nn`` class, a heavy or project
+        class, or a tuple of those (``Tuple[nn.Module, int, int]``)."""
+        if isinstance(node, sx.Const) and isinstance(node.value, str):
+            return self.annotated(parse(node.value), parse)
+        if isinstance(node, sx.Subscript):
+            base = (dotted(node.value) or "").split(".")[-1]
+            if base in ("Tuple", "tuple"):
+                items = tuple(self.annotated(i, parse) for i in node.items)
+                return AllocInfo("tuple", items=items) if any(items) and len(items) > 1 else None
+            return None
+        name = dotted(node) if node is not None else None
+        if name is None:
+            return None
+        canon = self.canon(name)
+        head, _, last = canon.rpartition(".")
+        if head in self.s.tensor_modules and last == "Tensor":
+            return AllocInfo("tensor", callee=canon)
+        if head in self.s.tensor_modules or last in ("Any", "object") or not last[:1].isupper():
+            return None  # torch.Size, torch.dtype...
+        assert node is not None
+        return self._call(sx.Call(node.line, node.col, node.end_line, node, ()), lambda _: None, None)
 
     def _module_container(self, node: sx.Call, canon: str, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo:
         el = None

@@ -18,6 +18,7 @@ from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.exprs import to_expr
 from deadinit.semantics.init_walk import STOP, Guards, Local
 from deadinit.semantics.init_writes import InitWrites
+from deadinit.semantics.unpacking import leaves_early
 
 __all__ = ["Guards", "InitFlattener"]
 
@@ -50,10 +51,17 @@ class InitFlattener(InitWrites):
                 names = loop_names(st.iter, self.self_name)
                 if isinstance(st.target, sx.Name) and names is not None:
                     self.names[st.target.id] = names
+                target = st.target
+                # the body runs once per name, for every name: what it removes is removed
+                literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
+                if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
+                    self.literal_loops[target.id] = in_loop
             self._emit("effect", head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, sx.For) else ("while",))
             self._block(st.body, guards, True)
             self.loop_iters.pop()
+            if isinstance(st, sx.For) and isinstance(st.target, sx.Name):
+                self.literal_loops.pop(st.target.id, None)
             self._block(st.orelse, guards, True)
             return None
         if isinstance(st, sx.Try):

@@ -9,8 +9,10 @@ from typing import Any
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, inline_locals
+from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.effects import Reads, reads_of
 from deadinit.semantics.exprs import Expr
+from deadinit.semantics.returns import param_call
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
 
@@ -25,20 +27,27 @@ class Local:
     alloc: AllocInfo | None = None
     value: Expr | None = None
     alias: str | None = None  # ``base = Parent`` on every path: the class name it holds
+    call: AllocInfo | None = None  # the result of a call the analysis may follow
+    calls: AllocInfo | None = None  # what calling it allocates (a parameter whose default is a class)
 
 
 class InitWalk:
     """The walk's state and how it emits; ``InitFlattener`` adds the statements."""
 
-    def __init__(self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier) -> None:
+    def __init__(
+        self, func: sx.FunctionDef, self_name: str, classifier: AllocClassifier, parse: ParseExpression | None = None
+    ) -> None:
         self.self_name = self_name
         self.cls = classifier
-        self.locals: dict[str, Local] = {p.name: Local() for p in func.params if not p.star}
+        self.locals: dict[str, Local] = {
+            p.name: Local(calls=param_call(p, classifier, parse or (lambda _: None))) for p in func.params if not p.star
+        }
         self.globals: set[str] = set()
         self.out: list[InitStmt] = []
         self.after_return = False
         self.loop_iters: list[Expr] = []
         self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
+        self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
         self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
         self.start = func
 
@@ -62,6 +71,20 @@ class InitWalk:
     def _local_alloc(self, name: str) -> AllocInfo | None:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
+
+    def _local_call(self, name: str) -> tuple[bool, AllocInfo | None]:
+        loc = self.locals.get(name)
+        return (True, loc.calls) if loc is not None else (False, None)
+
+    def _classify(self, value: sx.Expr) -> AllocInfo | None:
+        return self.cls.classify(value, self._local_alloc, self.self_name, self._local_call)
+
+    def _followed(self, value: sx.Expr) -> AllocInfo | None:
+        """The call whose result ``value`` is, for the analysis to follow (also through a local)."""
+        if isinstance(value, sx.Name):
+            loc = self.locals.get(value.id)
+            return loc.call if loc is not None else None
+        return self.cls.followed_call(value, self.self_name, self._local_call)
 
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []

@@ -10,8 +10,9 @@ from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import access_of
 from deadinit.semantics.effects import filled_attr, init_call, literal_attr_of_self, self_targets, target_names
-from deadinit.semantics.exprs import Expr, dotted, self_attr, to_expr
+from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_walk import Guards, InitWalk, Local
+from deadinit.semantics.unpacking import nested_path, unpacked
 
 
 class InitWrites(InitWalk):
@@ -24,7 +25,8 @@ class InitWrites(InitWalk):
         targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
         r = self._reads(value)
         reads = self._all_reads(r)
-        alloc = self.cls.classify(value, self._local_alloc, self.self_name)
+        alloc = self._classify(value)
+        call = None if alloc is not None else self._followed(value)
         vexpr = to_expr(value, self.self_name)
         if _empty_literal(value):
             vexpr = ("empty",)
@@ -47,6 +49,7 @@ class InitWrites(InitWalk):
                         reads=tuple(sorted(reads)),
                         alloc=alloc,
                         value=vexpr,
+                        call=call,
                         **escapes,
                     )
                 continue
@@ -68,6 +71,7 @@ class InitWrites(InitWalk):
                     continue
             if isinstance(t, sx.Name):
                 self._bind(t.id, reads, alloc, vexpr, guards, in_loop, aug)
+                self.locals[t.id].call = None if aug else call
                 if r.passes_self:
                     self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads)), **escapes)
                 continue
@@ -84,13 +88,42 @@ class InitWrites(InitWalk):
                     **escapes,
                 )
                 continue
+            part = nested_path(t, self.self_name)
+            if part is not None and not aug and part[0] not in reads:
+                # ``self.block.proj = ...`` replaces a part of an object self holds (the load of ``block`` reads it)
+                self._emit(
+                    "nested",
+                    st,
+                    guards,
+                    in_loop,
+                    attr=".".join(part),
+                    reads=tuple(sorted(reads | {part[0]})),
+                    **escapes,
+                )
+                continue
             # tuple targets, attributes of other objects, subscripts of locals...
             tr = self._reads(t)
             for n in target_names(t):
                 self.locals[n] = Local(reads=set(reads))
             assigned = self_targets(t, self.self_name)
+            parts = unpacked(t, value, self._classify, self._followed) if isinstance(t, sx.Sequence) and not aug else []
+            for el, el_alloc, el_call in parts:
+                if isinstance(el, sx.Name):
+                    self.locals[el.id].alloc, self.locals[el.id].call = el_alloc, el_call
+            made = {self_attr(el, self.self_name): (a, c) for el, a, c in parts}
             for a in assigned:
-                self._emit("assign", st, guards, in_loop, attr=a, reads=tuple(sorted(reads)), value=("?",))
+                el_alloc, el_call = made.get(a, (None, None))
+                self._emit(
+                    "assign",
+                    st,
+                    guards,
+                    in_loop,
+                    attr=a,
+                    reads=tuple(sorted(reads)),
+                    value=("?",),
+                    alloc=el_alloc,
+                    call=el_call,
+                )
             if not assigned and (reads or tr.attrs or r.passes_self):
                 self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), **escapes)
         return None
@@ -138,7 +171,7 @@ class InitWrites(InitWalk):
         if registered is not None:
             literal, alloc, value = registered
         elif literal is None:
-            return False
+            return self._deletes_named(st, call, guards)
         elif dotted(call.func) == "delattr":
             self._emit("delete", st, guards, in_loop, attr=literal)
             return True
@@ -146,7 +179,7 @@ class InitWrites(InitWalk):
             return False
         else:
             value = call.args[2].value
-            alloc = self.cls.classify(value, self._local_alloc, self.self_name)
+            alloc = self._classify(value)
         r = self._reads(value)
         self._emit(
             "assign",
@@ -157,6 +190,7 @@ class InitWrites(InitWalk):
             reads=tuple(sorted(self._all_reads(r))),
             alloc=alloc,
             value=to_expr(value, self.self_name),
+            call=self._followed(value) if alloc is None else None,
             passes_self=bool(r.passes_self),
             constructs=tuple(r.passes_self),
         )
@@ -177,6 +211,17 @@ class InitWrites(InitWalk):
             passes_self=bool(r.passes_self),
             constructs=tuple(r.passes_self),
         )
+        return True
+
+    def _deletes_named(self, st: sx.Stmt, call: sx.Call, guards: Guards) -> bool:
+        """``for name in ("a", "b"): delattr(self, name)`` removes ``a`` and ``b``."""
+        if dotted(call.func) != "delattr" or len(call.args) != 2 or not is_name(call.args[0].value, self.self_name):
+            return False
+        var = call.args[1].value
+        if not isinstance(var, sx.Name) or var.id not in self.literal_loops:
+            return False
+        for attr in self.names[var.id][1]:
+            self._emit("delete", st, guards, self.literal_loops[var.id], attr=attr)
         return True
 
     def _aliased(self, target: str) -> str:

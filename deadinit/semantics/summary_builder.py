@@ -29,6 +29,7 @@ from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
 from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope, capitalised
@@ -39,6 +40,10 @@ class SummaryBuilder(ExpressionFacts):
         for st in module.body:
             self.visit(st)
         self.module_names.mark(self.s.accesses)
+        for name, n in self.module_defs.items():
+            if n > 1:  # defined twice: which one a call reaches depends on the path taken
+                self.s.functions.pop(name, None)
+                self.s.return_types.pop(name, None)
         mangle_file(self.s)
         return self.s
 
@@ -119,7 +124,7 @@ class SummaryBuilder(ExpressionFacts):
             elif isinstance(node.value, sx.Call):
                 fn = dotted(node.value.func)
                 ctx = self.functions[-1]
-                ctx.types[name] = (TypeRef(fn, True),) if fn and capitalised(fn) else None
+                ctx.types[name] = _call_types(fn, ctx.self_name)
         self._attr_types(node)
 
     def ann_assign(self, node: sx.AnnAssign) -> None:
@@ -197,9 +202,9 @@ class SummaryBuilder(ExpressionFacts):
             if isinstance(v, sx.Name) and v.id == "None":
                 continue
             if isinstance(v, sx.Call):
-                fn = dotted(v.func)
-                if fn and capitalised(fn):
-                    cls.attr_types.setdefault(attr, []).append(TypeRef(fn, True))
+                made = _call_types(dotted(v.func), ctx.self_name)
+                if made is not None:
+                    cls.attr_types.setdefault(attr, []).extend(made)
                     continue
             if isinstance(v, sx.Name) and ctx.types.get(v.id) is not None:
                 cls.attr_types.setdefault(attr, []).extend(ctx.types[v.id])  # type: ignore[arg-type]
@@ -260,9 +265,22 @@ class SummaryBuilder(ExpressionFacts):
                     method.params.append(_param(p, self.parse))
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
-                method.init_flow = InitFlattener(node, self_name, self.classifier).run(node.body)
+                method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
+            elif _followable(decos):
+                method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+            if node.returns is not None and _followable(decos):
+                method.return_types = annotation_types(node.returns, self.parse)
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
+        elif not self.scopes[:-1]:
+            self.module_defs[node.name] = self.module_defs.get(node.name, 0) + 1
+        if not self.scopes[:-1] and _followable(decos):
+            returns = ReturnsInference(node, None, self.classifier, self.parse).run()
+            if returns is not None:
+                self.s.functions.setdefault(node.name, returns)
+            types = annotation_types(node.returns, self.parse) if node.returns is not None else None
+            if types is not None:
+                self.s.return_types.setdefault(node.name, types)
         ctx = FunctionScope(node.name, self_name, method)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx.params = {p.name: i for i, p in enumerate(rest)}
@@ -282,15 +300,15 @@ class SummaryBuilder(ExpressionFacts):
     def _flush(self, ctx: FunctionScope) -> None:
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
-        for attr, line, col, text, name, via in ctx.pending:
+        for attr, line, col, text, name, via, through in ctx.pending:
             types = None
             if name is not None:
                 types = ctx.types.get(name, outer.get(name))
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
-            param = (ctx.params[name], name) if name is not None and name in ctx.params else None
+            param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
             self.module_names.candidate(len(self.s.accesses), text, [ctx.bound, *(f.bound for f in self.functions)])
-            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param))
+            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
@@ -313,6 +331,25 @@ class SummaryBuilder(ExpressionFacts):
             for t in node.targets:
                 if self_targets(t, ctx.self_name):
                     self.stores.update(id(n) for n in store_nodes(t))
+
+
+def _followable(decorators: tuple[str, ...]) -> bool:
+    """A function whose call returns what its body returns: no decorator that may change it (a cache
+    returns one shared object, a property is not called)."""
+    return all(d in ("staticmethod", "classmethod") for d in decorators)
+
+
+def _call_types(fn: str | None, self_name: str | None) -> tuple[TypeRef, ...] | None:
+    """What a call's result may be: exactly the class it constructs, or what the project function or method it
+    calls returns (``make()``, ``self.build()``, resolved project-wide); None when nothing is known."""
+    if not fn:
+        return None
+    if capitalised(fn):
+        return (TypeRef(fn, True),)
+    head, _, rest = fn.partition(".")
+    if self_name and head == self_name:
+        return (TypeRef(f"self.{rest}()", False),) if rest and "." not in rest else None
+    return (TypeRef(f"{fn}()", False),)
 
 
 def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:

@@ -55,7 +55,14 @@ class ExpressionFacts(BuilderState):
         text = _short(value)
         if ctx is not None:
             name = value.id if isinstance(value, sx.Name) else None
-            ctx.pending.append((node.attr, node.line, node.col, text, name, via))
+            through = None
+            if isinstance(value, sx.Attribute) and via is None:  # ``meta.spec.x`` / ``self.model.spec.x``
+                root = value.value
+                if isinstance(root, sx.Name) and root.id != ctx.self_name:
+                    name, through = root.id, value.attr
+                elif ctx.self_name and self_attr(root, ctx.self_name) is not None:
+                    via, through = self_attr(root, ctx.self_name), value.attr
+            ctx.pending.append((node.attr, node.line, node.col, text, name, via, through))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
             self.module_names.candidate(len(self.s.accesses), text, [f.bound for f in self.functions])

@@ -25,7 +25,8 @@ class FunctionScope:
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         # (attr, line, col, receiver text, receiver name, self attr)
-        self.pending: list[tuple[str, int, int, str, str | None, str | None]] = []
+        # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None]] = []
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)
@@ -45,7 +46,8 @@ class BuilderState:
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}
         self.module_names = ModuleNames()
-        self.classifier = AllocClassifier(settings, self.canon)
+        self.module_defs: dict[str, int] = {}  # module-level function name -> how many defs bind it
+        self.classifier = AllocClassifier(settings, self.canon, self.import_map.__contains__)
 
     def canon(self, name: str) -> str:
         head, _, rest = name.partition(".")

@@ -54,6 +54,17 @@ def test_draft_backends_replace_parent_step_backends(sglang_0520_check):
         assert ("DI001", "attn_backends") in _by(sglang_0520_check, cls), cls
 
 
+def test_allocations_through_project_functions(sglang_0520_check):
+    tokenspeed = _by(sglang_0520_check, ATT + "tokenspeed_mla_backend.TokenspeedMLABackend")
+    f = tokenspeed[("DI002", "_multi_ctas_kv_counter_buffer")]
+    assert f.parent == MLA
+    assert any(
+        e.kind.value == "followed" and "make_persistent_multi_ctas_kv_counter_buffer" in e.text for e in f.evidence
+    )
+    layers = _by(sglang_0520_check, "sglang.srt.models.ministral3.Ministral3Model")[("DI001", "layers")]
+    assert layers.parent == "sglang.srt.models.llama.LlamaModel" and layers.kind == "list of module"
+
+
 def test_every_finding_has_evidence(sglang_0520_check):
     for f in sglang_0520_check.findings:
         kinds = {e.kind.value for e in f.evidence}
@@ -62,4 +73,4 @@ def test_every_finding_has_evidence(sglang_0520_check):
             continue
         assert "allocated" in kinds and "checked" in kinds
         if f.code == "DI001":
-            assert "overwritten" in kinds
+            assert kinds & {"overwritten", "deleted"}, kinds

@@ -46,7 +46,7 @@ def simple_stmt(draw, scope: Scope) -> list[str]:
             [
                 *("alloc", "alloc", "assign", "local", "fill", "aug", "tuple", "super", "dynamic", "call"),
                 *("lambda", "del", "assert", "raise", "semicolons", "backslash", "pass", "walrus", "chained"),
-                *("starred", "import"),
+                *("starred", "import", "followed", "unpacked", "nested", "delattr_loop", "param_call"),
             ]
         )
     )
@@ -118,6 +118,17 @@ def simple_stmt(draw, scope: Scope) -> list[str]:
         return [f"*self.{attr}, x = {draw(e)}", f"del self.{attr}[0], x"]
     if kind == "import":
         return [draw(st.sampled_from(["import torch.nn as tnn", "from .base import Mixin as M", "x: int"]))]
+    if kind == "followed":
+        callee = draw(st.sampled_from(["make_buf", "self._helper", "b.build", "helper"]))
+        return [f"self.{attr} = {callee}({draw(e)}).to(n)", f"buf = {callee}(n)", f"self.{attr} = buf"]
+    if kind == "unpacked":
+        return [f"self.{attr}, x, *rest = make_layers({draw(e)})", f"y, self.{attr} = helper(n), {draw(e)}"]
+    if kind == "nested":
+        return [f"self.{attr}.part = {draw(e)}", f"self.{attr}.a.b = self.{attr}"]
+    if kind == "delattr_loop":
+        return block("for name in ('a', 'b'):", ["delattr(self, name)", f"delattr(self, '{attr}')"])
+    if kind == "param_call":
+        return [f"self.{attr} = {draw(st.sampled_from(['n', 'flag', 'runner', 'name']))}({draw(e)})"]
     return ["pass"]
 
 
@@ -304,6 +315,35 @@ def compiles(text: str) -> bool:
     return True
 
 
+FACTORY_HEADS = (
+    "def make_buf(n, norm=nn.LayerNorm):",
+    "def make_layers(n) -> Tuple[nn.Module, int]:",
+    "def helper(n) -> 'torch.Tensor':",
+)
+FACTORY_RETURNS = (
+    "torch.zeros(n)",
+    "buf",
+    "buf, 0, n",
+    "make_buf(n)",
+    "norm(n)",
+    "copy.deepcopy(buf)",
+    "_CACHE.setdefault(n, buf)",
+    "None",
+)
+
+
+@st.composite
+def factory(draw) -> list[str]:
+    """A module-level helper returning (or not) what the semantic model follows."""
+    body = ["buf = torch.empty(n)"]
+    if draw(st.booleans()):
+        body += block("if n:", [f"return {draw(st.sampled_from(FACTORY_RETURNS))}"])
+    if draw(st.booleans()):
+        body += ["_CACHE[n] = buf"]
+    body += [f"return {draw(st.sampled_from(FACTORY_RETURNS))}"]
+    return block(draw(st.sampled_from(FACTORY_HEADS)), body)
+
+
 def modules() -> st.SearchStrategy[str]:
     """The source of one module that compiles."""
     return module_text().filter(compiles)
@@ -314,6 +354,8 @@ def module_text(draw) -> str:
     lines = [h.format(i=IND) for h in draw(st.lists(st.sampled_from(HEADER), max_size=4, unique=True))]
     if draw(st.booleans()):
         lines += ["", *block("def use(obj, *others, **kw):", ["return obj.ws, [o.buf for o in others]"])]
+    if draw(st.booleans()):
+        lines += ["", *draw(factory())]
     names: list[str] = []
     for name in draw(
         st.lists(

@@ -1,0 +1,227 @@
+"""What a function or method returns, as far as allocations go: the ``Returns`` fact.
+
+The body is read in source order, without control flow: a local is an allocation
+only when every binding of it other than ``None`` is one (a parameter counts as a
+binding that is not), so ``if buf is None: buf = torch.zeros(n)`` / ``return buf``
+returns no allocation.  Each ``return`` gives what its value allocates: an
+allocation, a call the analysis follows project-wide (kind ``call``), a tuple of
+those element by element (kind ``tuple``), or None.  Generators and coroutines
+return no allocation.  Calling a parameter builds what its default or annotation
+names (``norm_layer=nn.LayerNorm``, ``Callable[..., nn.Module]``), else nothing known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from deadinit.model.summary import AllocInfo, Returns
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.effects import target_names
+from deadinit.semantics.exprs import dotted
+
+_GENERATOR_MARKS = ("yield", "await")
+
+
+@dataclass
+class _Local:
+    bindings: list[AllocInfo | None] = field(default_factory=list)  # what each binding gives, None: not one
+    calls: AllocInfo | None = None  # what calling it allocates (a parameter with a class default)
+    from_calls: bool = True  # every binding is the result of a call the return annotation may speak for
+
+    def value(self) -> AllocInfo | None:
+        if not self.bindings or any(b is None for b in self.bindings):
+            return None
+        return self.bindings[0]
+
+
+def param_call(param: sx.Param, classifier: AllocClassifier, parse: ParseExpression) -> AllocInfo | None:
+    """What calling the parameter allocates: its default is a class (``norm_layer=nn.LayerNorm``), or its
+    annotation says it builds one (``type[nn.Module]``, ``Callable[..., nn.Module]``)."""
+    if param.default is not None:
+        name = dotted(param.default)
+        if name is not None and name not in ("None", "True", "False") and name.split(".")[-1][:1].isupper():
+            call = sx.Call(param.default.line, param.default.col, param.default.end_line, param.default, ())
+            return classifier.classify(call, lambda _: None, None)
+    ann = param.annotation
+    if isinstance(ann, sx.Const) and isinstance(ann.value, str):
+        ann = parse(ann.value)
+    if isinstance(ann, sx.Subscript) and (dotted(ann.value) or "").split(".")[-1] in ("type", "Type", "Callable"):
+        built = ann.items[-1] if ann.items else None
+        return classifier.annotated(built, parse)
+    return None
+
+
+class ReturnsInference:
+    def __init__(
+        self, func: sx.FunctionDef, self_name: str | None, classifier: AllocClassifier, parse: ParseExpression
+    ) -> None:
+        self.func = func
+        self.self_name = self_name
+        self.cls = classifier
+        self.parse = parse
+        self.locals: dict[str, _Local] = {}
+        for p in func.params:
+            if p.name != self_name:
+                self.locals[p.name] = _Local([None], param_call(p, classifier, parse), from_calls=False)
+        self.values: list[AllocInfo | None] = []
+        self.calls_only = True  # every return gives the result of a call the annotation may speak for
+        self.caches = False  # stores into a module-level name: what it returns may be shared between calls
+
+    def run(self) -> Returns | None:
+        if _makes_generator(self.func.body):
+            return None
+        self._block(self.func.body)
+        if self.caches:
+            return None
+        annotated = None
+        if self.values and self.calls_only:
+            annotated = self.cls.annotated(self.func.returns, self.parse)
+        if not self.values or (all(v is None for v in self.values) and annotated is None):
+            return None
+        return Returns(self.func.line, tuple(self.values), annotated)
+
+    # -- values ------------------------------------------------------------------
+    def _local_alloc(self, name: str) -> AllocInfo | None:
+        loc = self.locals.get(name)
+        return loc.value() if loc is not None else None
+
+    def _local_call(self, name: str) -> tuple[bool, AllocInfo | None]:
+        loc = self.locals.get(name)
+        return (True, loc.calls) if loc is not None else (False, None)
+
+    def value_of(self, node: sx.Expr) -> AllocInfo | None:
+        if isinstance(node, sx.Name):
+            return self._local_alloc(node.id)
+        made = self.cls.classify(node, self._local_alloc, self.self_name, self._local_call)
+        return made or self.cls.followed_call(node, self.self_name, self._local_call)
+
+    def _returned(self, node: sx.Expr) -> None:
+        if isinstance(node, sx.Sequence) and node.shape == "tuple" and node.elts:
+            if any(isinstance(e, sx.Starred) for e in node.elts):
+                self.values.append(None)
+                return
+            self.values.append(AllocInfo("tuple", items=tuple(self.value_of(e) for e in node.elts)))
+            self.calls_only = False
+            return
+        self.values.append(self.value_of(node))
+        if not self._annotation_may_speak(node):
+            self.calls_only = False
+
+    def _annotation_may_speak(self, node: sx.Expr) -> bool:
+        """A call of something that is not a local, a parameter or a tensor library function (those the
+        classifier decides: ``torch.narrow`` returns a view)."""
+        if isinstance(node, sx.Name):
+            loc = self.locals.get(node.id)
+            return loc is not None and loc.from_calls and bool(loc.bindings)
+        if not isinstance(node, sx.Call):
+            return False
+        name = dotted(node.func)
+        if name is None:
+            return False
+        head, _, rest = name.partition(".")
+        if head in self.locals or (head == self.self_name and "." in rest):
+            return False
+        if rest and head != self.self_name and not self.cls.imported(head):
+            return False  # a method of a module-level object (``_CACHE.setdefault(...)``), not a factory
+        return self.cls.canon(name).rpartition(".")[0] not in self.cls.s.tensor_modules
+
+    # -- statements --------------------------------------------------------------
+    def _block(self, body: sx.Body) -> None:
+        for st in body:
+            self._stmt(st)
+
+    def _stmt(self, st: sx.Stmt) -> None:
+        if isinstance(st, sx.Names):  # global / nonlocal
+            self.caches = True
+        if isinstance(st, (sx.Assign, sx.AugAssign)):
+            targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
+            if any(self._stores_outside(t) for t in targets):
+                self.caches = True
+        if isinstance(st, sx.Return):
+            if st.value is not None and not (isinstance(st.value, sx.Const) and st.value.value is None):
+                self._returned(st.value)
+        elif isinstance(st, (sx.Assign, sx.AnnAssign)):
+            if st.value is not None:
+                targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
+                for t in targets:
+                    self._bind(t, st.value)
+        elif isinstance(st, sx.AugAssign):
+            self._unknown(st.target)
+        elif isinstance(st, sx.For):
+            self._unknown(st.target)
+            self._block(st.body)
+            self._block(st.orelse)
+        elif isinstance(st, (sx.While, sx.If)):
+            self._block(st.body)
+            self._block(st.orelse)
+        elif isinstance(st, sx.Try):
+            self._block(st.body)
+            for h in st.handlers:
+                self._block(h.body)
+            self._block(st.orelse)
+            self._block(st.finalbody)
+        elif isinstance(st, sx.With):
+            for item in st.items:
+                if item.asname is not None:
+                    self._unknown(item.asname)
+            self._block(st.body)
+        elif isinstance(st, (sx.FunctionDef, sx.ClassDef)):
+            self.locals.setdefault(st.name, _Local()).bindings.append(None)
+
+    def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
+        if isinstance(target, sx.Name):
+            if isinstance(value, sx.Const) and value.value is None:
+                self.locals.setdefault(target.id, _Local())
+                return
+            made = self.value_of(value)
+            if isinstance(value, sx.Name) and value.id in self.locals:
+                made = self.locals[value.id].value()
+            loc = self.locals.setdefault(target.id, _Local())
+            loc.bindings.append(made)
+            loc.from_calls = loc.from_calls and self._annotation_may_speak(value)
+            return
+        if isinstance(target, sx.Sequence) and not any(isinstance(e, sx.Starred) for e in target.elts):
+            whole = self.value_of(value)
+            n = len(target.elts)
+            for i, el in enumerate(target.elts):
+                if isinstance(el, sx.Name):
+                    item = AllocInfo("item", element=whole, index=i, count=("const", n)) if whole else None
+                    loc = self.locals.setdefault(el.id, _Local())
+                    loc.bindings.append(item)
+                    loc.from_calls = False
+                else:
+                    self._unknown(el)
+            return
+        self._unknown(target)
+
+    def _stores_outside(self, target: sx.Expr) -> bool:
+        """``_CACHE[key] = ...`` / ``_STATE.x = ...``: a store into an object no local names."""
+        if isinstance(target, sx.Sequence):
+            return any(self._stores_outside(e) for e in target.elts)
+        if isinstance(target, (sx.Subscript, sx.Attribute)):
+            base = target.value
+            while isinstance(base, (sx.Subscript, sx.Attribute)):
+                base = base.value
+            return isinstance(base, sx.Name) and base.id not in self.locals and base.id != self.self_name
+        return False
+
+    def _unknown(self, target: sx.Expr) -> None:
+        for n in target_names(target):
+            loc = self.locals.setdefault(n, _Local())
+            loc.bindings.append(None)
+            loc.from_calls = False
+
+
+def _makes_generator(body: sx.Body) -> bool:
+    """A ``yield`` or ``await`` in the body (not in nested functions or classes)."""
+    stack: list[sx.Node] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (sx.FunctionDef, sx.ClassDef, sx.Lambda)):
+            continue
+        if isinstance(n, sx.Other) and n.what.lower().startswith(_GENERATOR_MARKS):
+            return True
+        stack.extend(c for c in n.children() if c is not None)
+    return False

@@ -1,0 +1,154 @@
+"""``deadinit.semantics.returns`` and the ``__init__`` facts built on it: what a function returns, calls to
+follow, tuple targets, parameters called, nested replacement and removals.
+
+Every summary is built with both adapters (libcst and stdlib ``ast``): the facts must not depend on the parser.
+"""
+
+import textwrap
+
+import pytest
+
+from deadinit.frontends.parse import summarize_source
+from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo, FileSummary
+
+ADAPTERS = ("cst", "ast")
+
+
+def summary(source: str, adapter: str) -> FileSummary:
+    got = summarize_source(textwrap.dedent(source).encode(), "m.py", "m", False, Settings(), adapter=adapter)
+    assert isinstance(got, FileSummary), got
+    return got
+
+
+def kinds(values) -> list[str | None]:
+    return [v.kind if v is not None else None for v in values]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_direct_local_and_followed_returns(adapter):
+    s = summary(
+        """
+        import torch
+        from torch import nn
+        def direct(n):
+            return torch.zeros(n)
+        def local(n):
+            buf = torch.empty(n)
+            return buf
+        def chained(n):
+            return direct(n)
+        def layers(n, pp=None):
+            mods = nn.ModuleList([nn.Linear(2, 2) for _ in range(n)])
+            if pp is None:
+                return mods
+            return mods, 0, n
+        def none_only():
+            return None
+        """,
+        adapter,
+    )
+    assert kinds(s.functions["direct"].values) == ["tensor"]
+    assert kinds(s.functions["local"].values) == ["tensor"]
+    assert s.functions["chained"].values == (AllocInfo("call", callee="direct"),)
+    assert kinds(s.functions["layers"].values) == ["container", "tuple"]
+    assert kinds(s.functions["layers"].values[1].items) == ["container", None, None]
+    assert "none_only" not in s.functions
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_what_is_not_followed(adapter):
+    s = summary(
+        """
+        import functools
+        import torch
+        _CACHE = {}
+        def grow(buf, n):
+            if buf.numel() >= n:
+                return buf
+            return torch.zeros(n)
+        @functools.lru_cache
+        def cached(n):
+            return torch.zeros(n)
+        def memo(n):
+            if n not in _CACHE:
+                _CACHE[n] = torch.zeros(n)
+            return _CACHE[n]
+        def gen(n):
+            yield torch.zeros(n)
+        def twice():
+            return torch.zeros(1)
+        def twice():
+            return None
+        """,
+        adapter,
+    )
+    assert kinds(s.functions["grow"].values) == [None, "tensor"]  # one path returns the argument
+    assert "cached" not in s.functions and "memo" not in s.functions and "gen" not in s.functions
+    assert "twice" not in s.functions  # defined twice: which one runs depends on the path
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_return_annotation_speaks_only_for_calls(adapter):
+    s = summary(
+        """
+        import copy
+        import torch
+        from torch import nn
+        def head(t) -> nn.Module:
+            return copy.deepcopy(t)
+        def head_local(t) -> nn.Module:
+            h = copy.deepcopy(t)
+            return h
+        def view(buf) -> torch.Tensor:
+            return buf.view(-1)
+        def narrow(buf) -> torch.Tensor:
+            return torch.narrow(buf, 0, 0, 1)
+        def pair(t) -> "tuple[nn.Module, int]":
+            return copy.deepcopy(t), 1
+        """,
+        adapter,
+    )
+    assert s.functions["head"].annotated == AllocInfo("module", callee="torch.nn.Module")
+    assert s.functions["head_local"].annotated == AllocInfo("module", callee="torch.nn.Module")
+    assert "view" not in s.functions and "narrow" not in s.functions
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_init_facts(adapter):
+    s = summary(
+        """
+        from torch import nn
+        from helpers import make_layers
+        class M(nn.Module):
+            def __init__(self, n, norm_layer=nn.LayerNorm, act_layer=None):
+                super().__init__()
+                self.layers, self.start, *rest = make_layers(n)
+                self.norm = norm_layer(n)
+                self.act = act_layer(n)
+                self.head = self._build_head(n)
+                self.block.proj = nn.Linear(2, 2)
+                del self.old
+                for name in ("a", "b"):
+                    delattr(self, name)
+                for name in ("c", "d"):
+                    if n:
+                        break
+                    delattr(self, name)
+            def _build_head(self, n):
+                return nn.Linear(n, n)
+        """,
+        adapter,
+    )
+    (cls,) = s.classes
+    init = cls.methods["__init__"].init_flow
+    by_attr = {(st.kind, st.attr): st for st in init if st.attr}
+    layers = by_attr[("assign", "layers")].call
+    assert layers == AllocInfo("item", element=AllocInfo("call", callee="make_layers"), index=0)
+    assert by_attr[("assign", "norm")].alloc == AllocInfo("module", callee="torch.nn.LayerNorm")
+    assert by_attr[("assign", "act")].alloc is None and by_attr[("assign", "act")].call is None
+    assert by_attr[("assign", "head")].call == AllocInfo("call", callee="self._build_head")
+    assert ("nested", "block.proj") in by_attr
+    deleted = {st.attr: st.in_loop for st in init if st.kind == "delete"}
+    assert deleted == {"old": False, "a": False, "b": False}  # the loop that may break removes nothing sure
+    assert kinds(cls.methods["_build_head"].returns.values) == ["module"]

@@ -1,0 +1,44 @@
+"""fixtures/EXPECTED.md, table R, runtime cross-check: every recall fixture class runs on the CPU stand-ins, and
+the DI002 attributes of table R can be deleted right after construction without breaking what runs."""
+
+import subprocess
+import sys
+
+from corpus_paths import REPO
+
+PROBE = """
+import sys
+sys.modules["torch"] = None  # the fixtures fall back to their CPU stand-ins
+from fixtures import runner_stub as rs
+from fixtures.recall import counter_backend as cb, metadata as md, models as m, nested as n, removal as r
+
+runner = rs.make_runner()
+for cls in (cb.CounterMLABackend, cb.TokenMLABackend):
+    cls(runner).forward_decode("q", 0, 0, 0, 0)
+for cls in (m.StackModel, m.ShortStackModel, m.EncoderOnlyModel, m.TextOnlyModel, m.WideHeadModel):
+    cls(8, 4)(1)
+for cls in (n.DecoderBlock, n.FusedDecoderBlock, n.WrappedDecoderBlock):
+    cls(4)(1)
+for cls in (r.NoMropeBuffers, r.NoLocBuffers, r.SeqOnlyBuffers):
+    cls(4).capture()
+r.MaybeNoMropeBuffers(4, True)
+
+token = cb.TokenMLABackend(runner)
+del token.kv_counter, token.decode_scratch  # R1, R2
+token.forward_decode("q", 0, 0, 0, 0)
+wide = m.WideHeadModel(8, 4)
+del wide.head, wide.audio  # R8, R9
+wide(1)
+ragged = md.RaggedBackend(runner)
+ragged.init_forward_metadata(1)
+del ragged.kv_last_page_len  # R15
+ragged.forward_decode(0, 0, 0, 0, 1)
+short = m.ShortStackModel(8, 4)
+assert (len(short.layers), short.start_layer, short.end_layer) == (2, 0, 2)  # R3: the parent's stack is gone
+print("ok")
+"""
+
+
+def test_recall_fixtures_run_and_their_dead_attributes_can_go():
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO, capture_output=True, text=True, check=False)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
