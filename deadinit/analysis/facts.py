@@ -92,6 +92,7 @@ class Analysis(Protocol):
     ext: ExternalReads
     sizes: SizeModel
     returns: ReturnResolver
+    reported: Callable[[AttrFact], bool]
 
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None: ...
 

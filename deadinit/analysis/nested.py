@@ -12,24 +12,19 @@ construction per attribute.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from deadinit.analysis.chain import ChainStmt, init_chain
-from deadinit.analysis.facts import AttrFact, Fixpoint, Overwrite
+from deadinit.analysis.facts import Analysis, AttrFact, Fixpoint, Overwrite
 from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo
-
-if TYPE_CHECKING:
-    from deadinit.analysis.liveness import Analyzer
 
 MAX_DEPTH = 4
 BINDINGS = ("assign", "kill", "delete", "fill", "nested")
 
 
 def nested_facts(
-    an: Analyzer, cls: str, fp: Fixpoint, mro: list[str], unsure: list[tuple[str, tuple[object, ...]]]
+    an: Analysis, cls: str, fp: Fixpoint, mro: list[str], unsure: list[tuple[str, tuple[object, ...]]]
 ) -> list[AttrFact]:
     """The facts ``an.reported`` keeps for parts replaced through ``self.<a>.<b> = ...`` in ``cls``'s chain."""
     events = fp.events
@@ -83,7 +78,7 @@ def _binds(c: ChainStmt, attr: str) -> bool:
     return st.kind in BINDINGS and st.attr is not None and (st.attr == attr or st.attr.startswith(attr + "."))
 
 
-def _constructed(an: Analyzer, c: ChainStmt, mro: list[str]) -> str | None:
+def _constructed(an: Analysis, c: ChainStmt, mro: list[str]) -> str | None:
     """The project class ``c`` assigns an exact construction of, if any."""
     module = an.index.class_module[c.owner]
     alloc: AllocInfo | None = c.stmt.alloc
@@ -95,7 +90,7 @@ def _constructed(an: Analyzer, c: ChainStmt, mro: list[str]) -> str | None:
     return an.index.resolve(module, alloc.callee)
 
 
-def _part(an: Analyzer, holder: str, attr: str) -> tuple[ChainStmt, AllocInfo, str] | None:
+def _part(an: Analysis, holder: str, attr: str) -> tuple[ChainStmt, AllocInfo, str] | None:
     """The binding of ``attr`` that ``holder``'s ``__init__`` chain leaves, when it is a definite allocation
     nothing in that chain reads, calls a method on self after, or lets self escape after."""
     index = an.index
