@@ -83,9 +83,7 @@ def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):
     (buf,) = [
         f for f in json.loads(invoke(["check", ".", "--format", "json"], cwd=cwd).stdout) if f["attribute"] == "buf"
     ]
-    reason = (
-        "Child is exported (re-exported by package pkg) and `buf` is public: code outside the project may read it"
-    )
+    reason = "Child is exported (re-exported by package pkg) and `buf` is public: code outside the project may read it"
     assert buf["fix_safety"] == "unsafe" and buf["fix_safety_reason"] == reason
     assert f"unsafe fix: {reason}" in invoke(["check", "."], cwd=cwd).stdout
     sarif = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=cwd).stdout)
