@@ -65,7 +65,8 @@ def fix_level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> Fix
     if _keeps_a_value(fact):
         return FixLevel(True, "", evidence)
     if evidence:
-        what = "module" if fact.kind.endswith("module") else fact.kind.removeprefix("list of ")
+        held = fact.kind.removeprefix("list of ")
+        what = held if held in (AllocKind.PARAMETER, AllocKind.BUFFER) else "module"
         return FixLevel(
             False,
             f"removes the registered {what} `{fact.attr}` from {short(fact.cls)}: checkpoint keys change "
@@ -89,7 +90,18 @@ def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
         return False
     if fact.kind in REGISTERED_KINDS:
         return True
-    return any(_registered_container(c.stmt.alloc) for c in fact.stmts)
+    return any(
+        _registered_container(c.stmt.alloc) or _module_class(an, c.stmt.alloc, an.index.class_module[c.owner])
+        for c in fact.stmts
+    )
+
+
+def _module_class(an: Analysis, alloc: AllocInfo | None, module: str) -> bool:
+    """A project class named like a heavy object (``...Cache``, ``...Runner``) that is an ``nn.Module`` too."""
+    if alloc is None or not alloc.callee:
+        return False
+    qn = an.index.resolve(module, alloc.callee)
+    return qn is not None and an.index.derives_from_external(qn, an.settings.module_bases)
 
 
 def _registered_container(alloc: AllocInfo | None) -> bool:

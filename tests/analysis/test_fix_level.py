@@ -92,6 +92,31 @@ class Plain(Tower):
     assert any(e.kind is EvidenceKind.REGISTERED and "changes the checkpoint keys" in e.text for e in f.evidence)
 
 
+def test_a_module_named_like_a_heavy_object_is_registered_too(write_project):
+    got = levels(
+        write_project,
+        """
+class RotaryCache(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.inv_freq = nn.Parameter(torch.ones(dim))
+    def forward(self, x):
+        return x * self.inv_freq
+class Attention(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.rotary = RotaryCache(dim)
+    def forward(self, x):
+        return self.rotary(x)
+class NoPosition(Attention):
+    def forward(self, x):
+        return x
+""",
+    )
+    f = got[("DI002", "NoPosition", "rotary")]
+    assert f.kind == "cache" and "registered module `rotary`" in f.fix_safety_reason
+
+
 def test_overwritten_registered_module_stays_safe(write_project):
     got = levels(
         write_project,
