@@ -226,7 +226,7 @@ class C(P):
         del self.cache
 """,
     )
-    assert got == [("DI002", "C", "cache")]
+    assert got == [("DI001", "C", "cache")]  # removed before any read: a DI001 with "deleted" evidence
 
 
 def test_guards_the_subclass_decides(write_project):
