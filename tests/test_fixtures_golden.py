@@ -73,7 +73,6 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "EncoderOnlyModel", "StackModel", "audio"),
     ("DI002", "WideHeadModel", "StackModel", "audio"),
     ("DI002", "WideHeadModel", "StackModel", "head"),
-    ("DI003", "TokenMLABackend", "CounterMLABackend", ""),
     ("DI001", "NoMropeBuffers", "GraphBuffers", "mrope_positions"),
     ("DI001", "NoLocBuffers", "GraphBuffers", "out_cache_loc"),
     ("DI001", "SeqOnlyBuffers", "GraphBuffers", "positions"),

@@ -226,7 +226,7 @@ class C(P):
         del self.cache
 """,
     )
-    assert got == [("DI001", "C", "cache")]  # not a read, and a removal of what the parent allocated
+    assert got == [("DI001", "C", "cache")]  # removed before any read: a DI001 with "deleted" evidence
 
 
 def test_guards_the_subclass_decides(write_project):
