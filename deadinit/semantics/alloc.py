@@ -23,6 +23,7 @@ CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList"})
+WRAPPERS_OF_TENSORS = frozenset({"Parameter", "Buffer"})  # torch.nn classes that hold the tensor they are given
 LocalAlloc = Callable[[str], AllocInfo | None]
 
 
@@ -103,13 +104,22 @@ class AllocClassifier:
             if canon.startswith(mod + ".nn.") and last[:1].isupper():
                 if last in MODULE_CONTAINERS:
                     return self._module_container(node, canon, local_alloc, self_name)
-                return AllocInfo("module", callee=canon, **call_arguments(node, self_name))
+                wrapped = self._wrapped_tensor(node, last, local_alloc, self_name)
+                return AllocInfo("module", callee=canon, element=wrapped, **call_arguments(node, self_name))
         kind = heavy_kind(canon, self.s)
         if kind is not None:
             return AllocInfo(kind, callee=name, **call_arguments(node, self_name))
         if last[:1].isupper():
             return AllocInfo("maybe-class", callee=name, **call_arguments(node, self_name))
         return None
+
+    def _wrapped_tensor(
+        self, node: sx.Call, last: str, local_alloc: LocalAlloc, self_name: str | None
+    ) -> AllocInfo | None:
+        """The allocation ``nn.Parameter(torch.zeros(n))`` / ``nn.Buffer(...)`` registers, if any."""
+        if last not in WRAPPERS_OF_TENSORS or not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return None
+        return self.classify(node.args[0].value, local_alloc, self_name)
 
     def _module_container(self, node: sx.Call, canon: str, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo:
         el = None
