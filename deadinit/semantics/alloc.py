@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
@@ -148,7 +149,7 @@ def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> A
     )
 
 
-def call_arguments(node: sx.Call, self_name: str | None) -> dict:
+def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
     """The ``args`` and ``kwargs`` of an ``AllocInfo`` for a constructor call (what sizes fold);
     ``**kwargs`` is left out, and so is every positional argument from a ``*args`` on (its position is unknown)."""
     args: list[Expr] = []
