@@ -161,6 +161,7 @@ def test_text_report_puts_the_largest_first():
     order = [out.index(f"`self.{a}` (") for a in ("layers", "mlp")]
     assert order == sorted(order)
     assert out.index("fixtures.sized.models.TinyEmbedder ") < out.index("fixtures.sized.models.HubNormOnly ")
+    assert "(draft.TinyDecoderLayer -> models.TinyDecoderLayer)" in " ".join(out.split())
 
 
 def test_generation_source_is_skipped_and_generated_file_points_to_its_source():

@@ -7,12 +7,18 @@ names both, each is shown with as many trailing parts of its module as tell them
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
-from deadinit.index.project_index import ProjectIndex
+
+class KnowsModules(Protocol):
+    """A project index, or the light one cached results keep: what naming needs of it."""
+
+    @property
+    def modules(self) -> Mapping[str, object]: ...
 
 
-def display_names(index: ProjectIndex, classes: Iterable[str]) -> dict[str, str]:
+def display_names(index: KnowsModules, classes: Iterable[str]) -> dict[str, str]:
     """qualname -> the name to show; classes whose short names clash get module parts."""
     by_short: dict[str, set[str]] = defaultdict(set)
     for qn in classes:
@@ -35,8 +41,10 @@ def display_names(index: ProjectIndex, classes: Iterable[str]) -> dict[str, str]
     return out
 
 
-def _module_parts(index: ProjectIndex, qn: str) -> list[str]:
-    module = index.class_module.get(qn)
-    if module is None:
-        return qn.split(".")[:-1]
-    return module.split(".")
+def _module_parts(index: KnowsModules, qn: str) -> list[str]:
+    """The parts of the module that defines ``qn`` (the longest prefix that is a module)."""
+    parts = qn.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        if ".".join(parts[:n]) in index.modules:
+            return parts[:n]
+    return parts[:-1]

@@ -60,6 +60,8 @@ class SizeModel:
             return self._container(alloc, ctx, depth, stack)
         if alloc.kind == AllocKind.TENSOR:
             return self._tensor(alloc, ctx)
+        if alloc.kind == AllocKind.MODULE and alloc.element is not None:
+            return self.size(alloc.element, ctx, depth + 1, stack)  # nn.Parameter(tensor): the tensor
         return self._constructed(alloc, ctx, depth, stack)
 
     def _container(self, alloc: AllocInfo, ctx: Context, depth: int, stack: tuple[str, ...]) -> Size | None:

@@ -31,7 +31,7 @@ class Finding:
     size_expr: str | None = (
         None  # the size as an expression (``vocab_size × hidden_size × 2 B``) when no number is known
     )
-    size_rank: tuple[Any, ...] = field(default=(), repr=False, compare=False)  # reports sort by it: ``size_order``
+    size_rank: tuple[int, ...] = field(default=(), repr=False, compare=False)  # reports sort by it: ``size_order``
 
     @property
     def size_text(self) -> str:
@@ -53,7 +53,7 @@ class Finding:
         return d
 
 
-def size_order(f: Finding) -> tuple[Any, ...]:
+def size_order(f: Finding) -> tuple[int, ...]:
     """Largest known size first, then expressions (higher degree first), then unknown sizes."""
     if f.size_rank:
         return f.size_rank

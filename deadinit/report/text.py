@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree
 
+from deadinit.analysis.naming import display_names
 from deadinit.model.finding import human_bytes, size_order
 from deadinit.report.paths import display
 
@@ -45,7 +46,9 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
     for group in by_cls.values():
         group.sort(key=size_order)
     for cls in sorted(by_cls, key=lambda c: (size_order(by_cls[c][0]), c)):
-        chain = " -> ".join(q.rsplit(".", 1)[-1] for q in (index.mro(cls) or [cls])) if index else cls
+        mro = (index.mro(cls) or [cls]) if index else [cls]
+        names = display_names(index, mro) if index else {}
+        chain = " -> ".join(names.get(q, q) for q in mro) if index else cls
         head = Text()
         head.append(cls, style="bold cyan")
         head.append(f"  ({chain})", style="dim")

@@ -58,6 +58,8 @@ class Child(Parent):
         ("self.a = nn.LayerNorm(config.hidden_size)", 2 * 64 * 2),
         ("self.a = nn.RMSNorm(config.hidden_size)", 64 * 2),
         ("self.a = torch.empty(MAX_TOKENS, config.hidden_size, dtype=torch.bfloat16)", 1024 * 64 * 2),
+        # a parameter holds the tensor it is given
+        ("self.a = nn.Parameter(torch.zeros(config.hidden_size))", 64 * 4),
         # a local variable's value is what the size is made of
         ("n = 2 * config.hidden_size\n        self.a = torch.zeros(n, dtype=torch.int32)", 128 * 4),
         # a container: an element times the number of elements

@@ -26,6 +26,7 @@ class Model(torch.nn.Module):
         self.proj = torch.nn.Linear(config.hidden_size, width, bias=False)
         self.block = Block(config, *args, scale=2)
         self.buf = torch.empty(width, dtype=torch.bfloat16)
+        self.scale = torch.nn.Parameter(torch.ones(width))
 
     def forward(self, x):
         return pkg.layers.norm(x)
@@ -82,3 +83,4 @@ def test_allocations_keep_their_constructor_arguments_with_locals_inlined(summar
     assert block.args == (("name", "config"),)  # nothing after *args: its position is unknown
     assert block.kwargs == (("scale", ("const", 2)),)
     assert flow["buf"].alloc.shape == (width,)
+    assert flow["scale"].alloc.kind == "module" and flow["scale"].alloc.element.shape == (width,)
