@@ -76,6 +76,9 @@ def test_original_fixtures_build_and_only_the_broken_call_raises(original):
     assert original["DenseMLP"]["attrs"]["gate_proj"] == "Linear"
 
 
+DELETED = {"DroplessExperts": ("expert_cache", "router_buf")}  # removals (DI001): absent after the fix too
+
+
 def test_skip_flag_flags_reach_only_the_init_that_owns_them(fixture_tree, original):
     out = run_fix(run_check(["fixtures"]), "skip-flag", FixOptions(unsafe_fixes=True))
     assert out.error is None
@@ -91,7 +94,10 @@ def test_skip_flag_flags_reach_only_the_init_that_owns_them(fixture_tree, origin
         for a in c.attributes:
             assert attrs.get(a, "None") == "None", f"{name}.{a} is still built"
         for a in c.overwritten:
-            assert attrs[a] != "None", f"{name}.{a}: the class's own value is gone"
+            if a in DELETED.get(name, ()):
+                assert a not in attrs, f"{name}.{a}: the subclass deletes it, as before the fix"
+            else:
+                assert attrs[a] != "None", f"{name}.{a}: the class's own value is gone"
     untouched = set(after) - set(changes)
     for name in untouched:
         assert after[name] == original[name], f"{name} changed although no change concerns it"
