@@ -299,7 +299,11 @@ def constructs(spec: Spec) -> dict[str, int]:
     for c in spec.classes:
         if c.parent is not None:
             add(f"parent call {c.call}" + (f" ({c.bad})" if c.bad else ""))
-        for key in (c.mixin and f"mixin {c.mixin}", c.mixin_call and "explicit mixin call", c.subscript and "Parent[...]"):
+        for key in (
+            c.mixin and f"mixin {c.mixin}",
+            c.mixin_call and "explicit mixin call",
+            c.subscript and "Parent[...]",
+        ):
             if key:
                 add(key)
         for s in c.pre + c.post:
