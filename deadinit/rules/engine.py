@@ -60,10 +60,13 @@ def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Fin
     """Report a (code, parent, attribute) once, at the most-base subclass where it holds.
 
     Subclasses of that class run the same chain; they are listed in ``extra["subclasses"]``.
+    A subclass where it holds only under a condition (or where the analysis is unsure) while
+    it holds on its ancestor outright is reported on its own: a listed subclass claims as much.
     """
     groups: dict[tuple, list[Finding]] = {}
     for f in findings:
-        groups.setdefault((f.code, f.parent, f.attribute), []).append(f)
+        claim = (f.extra.get("conditional"), f.extra.get("condition"), bool(f.unsure))
+        groups.setdefault((f.code, f.parent, f.attribute, claim), []).append(f)
     out = []
     for group in groups.values():
         classes = {f.cls for f in group}

@@ -311,3 +311,40 @@ def test_an_init_that_runs_twice_is_not_reported(tmp_path):
         },
     )
     assert _keys(res) == []
+
+
+def test_a_subclass_where_the_finding_only_may_hold_is_not_listed_under_one_where_it_holds(tmp_path):
+    """C1 passes ``mode=1`` (Root allocates ``head``, nothing reads it); C2 skips C1 and forwards its
+    own ``mode``: on C2 the allocation happens only when ``mode == 1``.  Listing C2 among the
+    subclasses of C1's finding claimed it outright (it was never allocated at runtime)."""
+    res = _check(
+        tmp_path,
+        {
+            "m.py": """
+        import torch
+        from torch import nn
+
+        class Root(nn.Module):
+            def __init__(self, mode=0):
+                super().__init__()
+                self.a = torch.zeros(8)
+                if mode == 1:
+                    self.head = nn.Linear(8)
+
+            def forward(self):
+                return self.a
+
+        class C1(Root):
+            def __init__(self):
+                super().__init__(mode=1)
+
+        class C2(C1):
+            def __init__(self, mode=0):
+                Root.__init__(self, mode=mode)
+        """
+        },
+    )
+    got = {
+        (f.cls.rsplit(".", 1)[-1], f.attribute): (f.extra["subclasses"], f.extra["conditional"]) for f in res.findings
+    }
+    assert got == {("C1", "head"): ([], False), ("C2", "head"): ([], True)}
