@@ -16,7 +16,7 @@ from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.rules.engine import check_summaries
+from deadinit.rules.engine import check_summaries, index_summaries
 from deadinit.runtime.temp_files import remove_leftovers
 
 
@@ -52,7 +52,34 @@ def run_check(
     """The findings of the project at ``paths``; code-generation sources are left out unless
     ``settings.include_generation_sources`` (``deadinit.index.generation_sources``)."""
     settings = settings or Settings()
-    paths = list(paths)
+    res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
+    check_summaries(kept, settings, res)
+    note_generated_files(res, kept)
+    return res
+
+
+def index_project(
+    paths: Iterable[str],
+    settings: Settings | None = None,
+    summarizer: Callable | None = None,
+    excluded=None,
+    discovery=None,
+) -> CheckResult:
+    """The project's index and an analyzer that analyses a class when asked, without the findings.
+
+    For the commands that look at a few classes (``explain``) or that take the findings
+    from elsewhere (``graph``, after the result cache): the same summaries, files,
+    errors and generation sources as ``run_check``, the analysis of no class."""
+    settings = settings or Settings()
+    res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
+    index_summaries(kept, settings, res)
+    return res
+
+
+def _summarised(
+    paths: list[str], settings: Settings, summarizer, excluded, summaries, discovery
+) -> tuple[CheckResult, list[FileSummary]]:
+    """A result with the files, errors and generation sources, and the summaries analysed."""
     res = CheckResult()
     if summaries is None:
         summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded, discovery)
@@ -64,9 +91,7 @@ def run_check(
         summaries = sources.kept
         res.skipped_sources = [s.path for s in sources.skipped]
         res.files -= len(sources.skipped)
-    check_summaries(summaries, settings, res)
-    note_generated_files(res, summaries)
-    return res
+    return res, summaries
 
 
 def note_generated_files(res: CheckResult, summaries: list[FileSummary]) -> None:

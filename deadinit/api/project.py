@@ -127,6 +127,42 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
     return result
 
 
+def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None) -> CheckResult:
+    """The project's index and an analyzer that analyses a class when asked (``api.check.index_project``),
+    without the findings: for ``explain``, which looks at one class.  Summaries come through
+    ``summarizer`` (the per-file cache and the workers) like ``analyse``'s."""
+    from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    summarizer = wrap(summarizer) if wrap is not None else summarizer
+    try:
+        return index_project(paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg))
+    finally:
+        if summarizer is not None:
+            summarizer.close()
+
+
+def analyse_full(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
+    """``check``'s result with the whole index, analyzer and analyses, which ``fix`` plans from.
+
+    Summaries come through ``summarizer`` (the per-file cache and the workers); every
+    hierarchy is analysed again.  The one call site ``fix`` has for its starting
+    point: an incremental analysis that keeps the analyses of unchanged classes plugs in here."""
+    return analyse(paths, cfg, wrap, summarizer)
+
+
+def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
+    """``check``'s findings (through the result cache when ``summarizer`` caches) with the whole
+    ``ProjectIndex`` and an analyzer, for ``graph``: a stored result holds only a ``LiteIndex``,
+    so on a hit the index is built from the cached summaries and no hierarchy is analysed."""
+    if not getattr(summarizer, "use_cache", False):
+        return analyse(paths, cfg, wrap, summarizer)
+    result = analyse_cached(paths, cfg, wrap, summarizer)
+    if result.analyzer is not None:  # a miss: the full run made the index
+        return result
+    indexed = load_index(paths, cfg, None, summarizer)
+    return dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
+
+
 def no_files_message(paths: list[str]) -> str:
     return "no Python files found in " + ", ".join(paths)
 

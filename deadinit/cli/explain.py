@@ -14,7 +14,9 @@ from rich.tree import Tree
 from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
+from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
+from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
 from deadinit.report import reuse_table
@@ -144,19 +146,35 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
 @click.option("--verbose", "-v", is_flag=True, help="Also list every method that can run, and why.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @generation_sources_option
-def explain(qualname: str, paths, config, verbose: bool, color: str, include_generation_sources: bool | None) -> None:
-    """Explain QUALNAME (a class, full or trailing dotted name) analysed within PATHS (default: .)."""
+@speed_options
+def explain(
+    qualname: str,
+    paths,
+    config,
+    verbose: bool,
+    color: str,
+    include_generation_sources: bool | None,
+    no_cache: bool,
+    cache_dir: str | None,
+    jobs: int | None,
+) -> None:
+    """Explain QUALNAME (a class, full or trailing dotted name) analysed within PATHS (default: .).
+
+    Summaries come from the cache ``check`` keeps (files changed since are summarised
+    by the workers); only QUALNAME's hierarchy is analysed."""
     targets = list(paths) or ["."]
+    console = make_console(color)
+    err = make_console(color, stderr=True)
     try:
         project.require_paths(targets)
         cfg = project.configure(targets, config, include_generation_sources=include_generation_sources)
-        result = project.analyse(targets, cfg)
+        fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)
+        result = project.load_index(targets, cfg, progress_wrap(err if err.is_terminal else None), fast)
         if result.files == 0:
             raise UsageError(project.no_files_message(targets))
         qn = project.resolve_class(result, qualname)
     except (ConfigError, UsageError) as e:
         fail(str(e))
-    console = make_console(color)
     render(result, qn, console, verbose)
     for e in result.errors:
         click.echo(f"deadinit: error: {e}", err=True)

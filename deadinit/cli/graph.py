@@ -16,7 +16,9 @@ from rich.tree import Tree
 from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.output import UsageError, fail, make_console
+from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
+from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.model.finding import human_bytes
 
 
@@ -84,19 +86,32 @@ def roots(index) -> list[str]:
 @click.option("--all", "show_all", is_flag=True, help="Without QUALNAME: also hierarchies without findings.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @generation_sources_option
-def graph(args, config, show_all: bool, color: str, include_generation_sources: bool | None) -> None:
+@speed_options
+def graph(
+    args,
+    config,
+    show_all: bool,
+    color: str,
+    include_generation_sources: bool | None,
+    no_cache: bool,
+    cache_dir: str | None,
+    jobs: int | None,
+) -> None:
     """Tree of the class hierarchy under QUALNAME (or every hierarchy with findings).
 
     The first argument is QUALNAME unless it names an existing file or folder;
-    the rest are the PATHS to analyse (default: .).
+    the rest are the PATHS to analyse (default: .).  The findings and summaries
+    come from the caches ``check`` keeps, as ``check`` would compute them.
     """
     args = list(args)
     qualname = args.pop(0) if args and not os.path.lexists(args[0]) else None
     targets = args or ["."]
+    err = make_console(color, stderr=True)
     try:
         project.require_paths(targets)
         cfg = project.configure(targets, config, include_generation_sources=include_generation_sources)
-        result = project.analyse(targets, cfg)
+        fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)
+        result = project.analyse_indexed(targets, cfg, progress_wrap(err if err.is_terminal else None), fast)
         if result.files == 0:
             raise UsageError(project.no_files_message(targets))
         tops = [project.resolve_class(result, qualname)] if qualname else roots(result.index)

@@ -32,8 +32,15 @@ def candidate_classes(index: ProjectIndex) -> list[str]:
     return sorted(qn for qn in index.classes if any(b.kind == "class" for b in index.bases(qn)))
 
 
-def analyse(index: ProjectIndex, settings: Settings, only: set | None = None) -> tuple[Analyzer, list[ClassAnalysis]]:
-    analyzer = Analyzer(index, settings, reported=reports_attribute)
+def new_analyzer(index: ProjectIndex, settings: Settings) -> Analyzer:
+    """The analyzer the rules read: it keeps the facts a rule reports."""
+    return Analyzer(index, settings, reported=reports_attribute)
+
+
+def analyse(
+    index: ProjectIndex, settings: Settings, only: set | None = None, analyzer: Analyzer | None = None
+) -> tuple[Analyzer, list[ClassAnalysis]]:
+    analyzer = analyzer or new_analyzer(index, settings)
     analyses = []
     for qn in candidate_classes(index):
         if only is not None and qn not in only:
@@ -94,11 +101,10 @@ def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
 
 def check_summaries(summaries: list[FileSummary], settings: Settings, result: CheckResult | None = None) -> CheckResult:
     """The findings of a project given its summaries (into ``result``, which may carry discovery's errors)."""
-    res = result if result is not None else CheckResult(files=len(summaries))
-    index = ProjectIndex(summaries)
-    res.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
-    analyzer, analyses = analyse(index, settings)
-    res.index, res.analyzer, res.analyses = index, analyzer, analyses
+    res = index_summaries(summaries, settings, result if result is not None else CheckResult(files=len(summaries)))
+    index = res.index
+    analyzer, analyses = analyse(index, settings, analyzer=res.analyzer)
+    res.analyses = analyses
     for f in findings_for(index, analyzer, analyses, settings):
         if _suppressed(f, index, res.used_suppressions) or per_file_ignored(f, settings):
             res.suppressed.append(f)
@@ -107,3 +113,12 @@ def check_summaries(summaries: list[FileSummary], settings: Settings, result: Ch
         else:
             res.findings.append(f)
     return res
+
+
+def index_summaries(summaries: list[FileSummary], settings: Settings, result: CheckResult) -> CheckResult:
+    """The index and a fresh analyzer into ``result``, as ``check_summaries`` makes them, and no
+    analysis: ``result.analyzer.analyse(cls)`` analyses one class (what ``check`` would find for it)."""
+    index = ProjectIndex(summaries)
+    result.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
+    result.index, result.analyzer = index, new_analyzer(index, settings)
+    return result

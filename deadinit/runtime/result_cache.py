@@ -10,7 +10,8 @@ inputs are the ones of a stored run can give that run's result:
 * the discovered files (paths, modules) and discovery's notes are equal;
 * every file's size and mtime equal the recorded ones (an mtime within
   ``RACY_NS`` of its recording is not trusted), or else its content hash equals
-  the recorded one (the hash of the content that was summarised);
+  the recorded one (the hash of the content that was summarised): a fresh checkout
+  of the same commit, every mtime new, is still a hit (CI with a restored cache);
 * a file whose content did change is summarised again (in a worker: a crash costs
   the lookup, never the run) and counts as unchanged when its summary is equal,
   field by field and in order, to the one the stored run used (the per-file cache
@@ -37,8 +38,8 @@ from typing import Any
 
 from deadinit.runtime import file_cache as filecache
 
-FORMAT = 3
-MAX_CHANGED = 16  # more changed files than this: a full run (each would be summarised here)
+FORMAT = 4
+MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
 MAGIC = b"deadinit-results\n"
 
 
@@ -101,15 +102,17 @@ class Snapshot:
 
 
 def code_fingerprint() -> str:
-    """deadinit's own modules (a changed rule changes results without a new version)."""
+    """deadinit's own modules (a changed rule changes results without a new version), by content:
+    a reinstall (a CI runner's fresh ``pip install``: every mtime new) keeps the stored results."""
     base = Path(__file__).resolve().parent.parent
     h = hashlib.blake2b(digest_size=16)
     for p in sorted(base.rglob("*.py")):
         try:
-            st = p.stat()
+            data = p.read_bytes()
         except OSError:
             continue
-        h.update(f"{p.relative_to(base)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        h.update(f"{p.relative_to(base)}\0{len(data)}\n".encode())
+        h.update(data)
     return h.hexdigest()
 
 
@@ -207,9 +210,7 @@ def refresh(
             return None
         if not state.stat_matches(st):
             changed.append((i, st))
-    if len(changed) > MAX_CHANGED:
-        return None
-    edited = []
+    edited = []  # hashing every changed file is cheap next to a full run: a fresh checkout moves every mtime
     for i, st in changed:
         try:
             with open(snap.items[i][0], "rb") as f:
@@ -220,6 +221,8 @@ def refresh(
             states[i] = FileState(st.st_size, st.st_mtime_ns, now, h)  # touched, same content
         else:
             edited.append(i)
+            if len(edited) > MAX_CHANGED:
+                return None
     pending = None
     if edited:
         from deadinit.runtime import recheck  # noqa: PLC0415 - parses: only when a file changed

@@ -1,0 +1,128 @@
+"""`explain`, `graph` and `fix` on `check`'s path: the per-file cache, the result cache, the workers.
+
+After a warm `check`, each of them summarises no file again (``DEADINIT_STATS`` prints
+the summarizer's counts) and prints what it prints without the cache; libcst loads
+only in `fix`, and parses only the files a fix touches.
+"""
+
+import ast
+import subprocess
+import sys
+
+import libcst
+import pytest
+from sample_project import invoke, sample
+
+STATS = {"DEADINIT_STATS": "1"}
+
+
+def _stats(stderr: str) -> list[dict]:
+    """Every ``deadinit: summaries: {...}`` line the run printed."""
+    prefix = "deadinit: summaries: "
+    return [ast.literal_eval(ln[len(prefix) :]) for ln in stderr.splitlines() if ln.startswith(prefix)]
+
+
+@pytest.fixture
+def warm(write_project, tmp_path_factory):
+    """The sample project (one DI001, one DI002) after a `check` that filled its cache."""
+    root = write_project(sample(extra={"pkg/quiet.py": "class A:\n    pass\n\n\nclass B(A):\n    pass\n"}))
+    cache = tmp_path_factory.mktemp("cache")
+    res = invoke(["check", ".", "--cache-dir", cache, "--format", "concise"], cwd=root)
+    assert res.exit_code == 1, res.stderr
+    return root, cache
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["explain", "Child", "."],
+        ["explain", "pkg.base.Parent", ".", "--verbose"],
+        ["graph", "."],
+        ["graph", "--all", "."],
+        ["graph", "Parent", "."],
+        ["fix", "--diff", "."],
+        ["fix", "--diff", "--strategy", "direct-base", "."],
+    ],
+)
+def test_after_a_warm_check_nothing_is_summarised_and_the_output_is_the_uncached_one(warm, args):
+    root, cache = warm
+    cached = invoke([*args, "--cache-dir", cache, "--jobs", "2", "--color", "never"], cwd=root, env=STATS)
+    fresh = invoke([*args, "--no-cache", "--color", "never"], cwd=root, env=STATS)
+    stats = _stats(cached.stderr)
+    assert stats and all(s["summarised"] == 0 for s in stats), cached.stderr
+    assert all(s["summarised"] == s["files"] for s in _stats(fresh.stderr))
+    assert cached.exit_code == fresh.exit_code
+    assert cached.stdout == fresh.stdout
+
+
+def test_graph_takes_the_findings_from_the_result_cache(warm, monkeypatch):
+    root, cache = warm
+    from deadinit.rules import engine
+
+    def no_full_analysis(*a, **k):
+        raise AssertionError("graph analysed every hierarchy although check's result was stored")
+
+    monkeypatch.setattr(engine, "check_summaries", no_full_analysis)
+    res = invoke(["graph", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+    assert res.exit_code == 0, res.stderr
+    assert any("Child  pkg.child.Child  DI001 x1, DI002 x1" in ln for ln in res.stdout.splitlines()), res.stdout
+
+
+def test_explain_analyses_only_the_hierarchy_it_shows(warm, monkeypatch):
+    root, cache = warm
+    from deadinit.analysis.liveness import Analyzer
+
+    analysed = []
+    real = Analyzer.analyse
+
+    def spy(self, cls):
+        analysed.append(cls)
+        return real(self, cls)
+
+    monkeypatch.setattr(Analyzer, "analyse", spy)
+    res = invoke(["explain", "Child", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+    assert res.exit_code == 0, res.stderr
+    assert analysed == ["pkg.child.Child"]
+
+
+def test_explain_and_graph_summarise_a_changed_file_again_and_see_the_change(warm):
+    root, cache = warm
+    child = root / "pkg/child.py"
+    child.write_text(child.read_text().replace("self.ws = torch.empty(16)", "self.other = torch.empty(16)"))
+    res = invoke(["explain", "Child", ".", "--cache-dir", cache, "--color", "never"], cwd=root, env=STATS)
+    assert [s["summarised"] for s in _stats(res.stderr)] == [1]
+    assert "Parent.ws  DI001" not in res.stdout and "Parent.ws" in res.stdout
+    graph = invoke(["graph", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+    assert "DI001" not in graph.stdout and "DI002 x1" in graph.stdout
+
+
+def test_fix_parses_with_libcst_only_the_files_of_the_classes_it_fixes(warm, monkeypatch):
+    root, cache = warm
+    parsed: list[bytes] = []
+    real = libcst.parse_module
+
+    def spy(source, *a, **k):
+        parsed.append(source if isinstance(source, bytes) else source.encode())
+        return real(source, *a, **k)
+
+    monkeypatch.setattr(libcst, "parse_module", spy)
+    res = invoke(["fix", "--diff", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+    assert res.exit_code == 1 and "+++ b/" in res.stdout, res.stderr
+    untouched = [root / p for p in ("pkg/__init__.py", "pkg/other.py", "pkg/quiet.py")]
+    assert parsed and not any(p.read_bytes() in parsed for p in untouched if p.read_bytes())
+
+
+@pytest.mark.parametrize("command", [["check", "--format", "json"], ["explain", "Child"], ["graph"]])
+def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_path, command):
+    """Workers included: they are forked from the parent and print their imports to the same stderr."""
+    root = write_project(sample())
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "deadinit", *command, ".", "--jobs", "2", "--no-cache"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    assert "deadinit.semantics.summary_builder" in out.stderr  # files were summarised here
+    assert "libcst" not in out.stderr
