@@ -17,15 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import UNKNOWN, Expr
 
-if TYPE_CHECKING:
-    from deadinit.analysis.chain import ChainStmt
-    from deadinit.index.project_index import ProjectIndex
+
+class ChainStmt(Protocol):
+    """A statement of the chain as ``deadinit.analysis.chain`` records it (what this module reads and decides)."""
+
+    stmt: InitStmt
+    active: bool | None
+    guards_hold: bool | None
+    open_guards: tuple[Expr, ...]
+
 
 Sym = dict[str, str]  # a frame's parameter -> the key of the value bound to it
 

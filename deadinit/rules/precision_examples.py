@@ -2,8 +2,8 @@
 
 What decides whether an ancestor's ``__init__`` runs and what it allocates: the
 ``super(X, self)`` forms, and guards the subclass decides (a class attribute, a value set on
-the object it passes before the call, an ``assert``, a ``raise`` under the same condition).  And one example per pattern of
-access by a computed name (``getattr(self, ...)``, ``self.__dict__[...]``), which makes
+the object it passes before the call, an ``assert``, a ``raise`` under the same condition).
+And one example per pattern of access by a computed name (``getattr(self, ...)``, ``self.__dict__[...]``), which makes
 unsure, and so hides by default, only the attributes that pattern could name.
 """
 

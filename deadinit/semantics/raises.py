@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import Expr, self_attr, to_expr
 
+
 def always_raises(body: sx.Body) -> bool:
     """The block reaches a ``raise`` of its own on every path: nothing before it may leave the block."""
     for st in body:

@@ -28,8 +28,8 @@ from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
-from deadinit.semantics.raises import method_checks
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts

@@ -107,7 +107,9 @@ class Sub(Parent):
 
 
 def test_elif_after_a_raise_runs_on_every_path(write_project):
-    src = sub("        if self.sound:\n            raise ValueError\n        elif self.config.action:\n            raise ValueError")
+    src = sub(
+        "        if self.sound:\n            raise ValueError\n        elif self.config.action:\n            raise ValueError"
+    )
     assert found(write_project, src) == [("Sub", "vid")]
 
 
@@ -121,8 +123,10 @@ def test_a_raise_that_does_not_always_run_stays_a_finding(write_project):
         "        self._validate()",
         "    def _validate(self):\n        if self.k:\n            return\n        if self.sound:\n            raise ValueError\n",
     )
-    caught = sub("        try:\n            self._validate()\n        except ValueError:\n            pass",
-                 "    def _validate(self):\n        if self.sound:\n            raise ValueError\n")
+    caught = sub(
+        "        try:\n            self._validate()\n        except ValueError:\n            pass",
+        "    def _validate(self):\n        if self.sound:\n            raise ValueError\n",
+    )
     everything = [("Sub", "act"), ("Sub", "audio"), ("Sub", "vid")]
     for src in (conditional, helper_in_loop, after_return, caught):
         assert found(write_project, src) == everything, src
