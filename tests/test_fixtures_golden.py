@@ -48,6 +48,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "DroplessExperts", "ExpertsBase", "expert_cache"),  # del is not a read: a removal
     ("DI001", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read: a removal
     ("DI002", "DenseMoEBlock", "MoEBlock", "bias_cache"),  # a guard the subclass does not decide
+    ("DI002", "CausalOmniTransformer", "OmniTransformer", "depth_head"),  # raises on the other guards
     # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels"
     ("DI001", "DeepTower", "PatchTower", "blocks"),
     ("DI002", "DeepTower", "PatchTower", "post_norm"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.analysis.conditions import Env, Facts, guard_state, value_of
+from deadinit.analysis.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
@@ -113,7 +114,10 @@ def init_chain(index: ProjectIndex, qualname: str) -> Chain:
     owner, method = first
     env = {p.name: UNKNOWN for p in method.params}
     facts = Facts(class_values=index.class_values(mro))
-    _walk(_Walk(index, mro, chain, facts), owner, method, env, {}, True, Facts(), depth=0)
+    ensured = Ensured(index, mro)
+    w = _Walk(index, mro, chain, facts, ensured)
+    _walk(w, owner, method, env, {}, True, Facts(), ensured.top(method), depth=0)
+    ensured.apply()
     return chain
 
 
@@ -123,6 +127,7 @@ class _Walk:
     order: list[str]  # the instance's MRO
     chain: Chain
     facts: Facts  # class values and what the chain assigned: shared by every frame
+    ensured: Ensured  # what every constructed instance makes sure of (``if C: raise``)
 
 
 def _walk(
@@ -133,6 +138,7 @@ def _walk(
     self_env: Env,
     active: bool | None,
     frame: Facts,
+    keys: Frame,
     depth: int,
 ) -> None:
     chain = w.chain
@@ -153,12 +159,14 @@ def _walk(
         guards_hold = state
         if state is not False and (st.in_loop or st.after_return) and state is True:
             state = None if st.kind != "super_init" else True
-        chain.stmts.append(ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_)))
+        c = ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_))
+        chain.stmts.append(c)
         if state is False:
             continue
+        w.ensured.step(c, keys, active)
         _remember(st, state, env, self_env, frame, w.facts)
         if st.kind == "super_init":
-            _call(w, owner, st, state, env, self_env, frame, depth)
+            _call(w, owner, st, state, env, self_env, frame, keys, depth)
 
 
 def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
@@ -181,7 +189,15 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
 
 
 def _call(
-    w: _Walk, owner: str, st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, depth: int
+    w: _Walk,
+    owner: str,
+    st: InitStmt,
+    state: bool | None,
+    env: Env,
+    self_env: Env,
+    frame: Facts,
+    keys: Frame,
+    depth: int,
 ) -> None:
     index, chain = w.index, w.chain
     nxt, why = index.init_called(w.order, owner, st.target or "super", st.start)
@@ -196,7 +212,8 @@ def _call(
         return
     penv = _bind(method, st, env, self_env)
     chain.calls[callee] = (owner, st, penv)
-    _walk(w, callee, method, penv, self_env, state, _passed(method, st, frame), depth + 1)
+    callee_keys = w.ensured.bind(method, st, keys)
+    _walk(w, callee, method, penv, self_env, state, _passed(method, st, frame), callee_keys, depth + 1)
 
 
 def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:

@@ -117,6 +117,9 @@ class InitStmt:
     star_args: bool = False  # *args / **kwargs forwarded
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
+    ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
+    method: str | None = None  # effect of ``self.m(...)``: the method of self it calls
+    roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
 
 
 @dataclass
@@ -145,6 +148,8 @@ class MethodSummary:
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
     returns: Returns | None = None
     return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one
+    ensures: tuple[Expr, ...] = ()  # what holds whenever it returns normally (``if C: raise``, ``assert``), on self
+    calls: tuple[str, ...] = ()  # self methods it calls on every path that returns normally
 
     @property
     def is_property(self) -> bool:

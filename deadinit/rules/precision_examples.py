@@ -2,8 +2,8 @@
 
 What decides whether an ancestor's ``__init__`` runs and what it allocates: the
 ``super(X, self)`` forms, and guards the subclass decides (a class attribute, a value set on
-the object it passes before the call, an ``assert``).  And one example per pattern of
-access by a computed name (``getattr(self, ...)``, ``self.__dict__[...]``), which makes
+the object it passes before the call, an ``assert``, a ``raise`` under the same condition).
+And one example per pattern of access by a computed name (``getattr(self, ...)``, ``self.__dict__[...]``), which makes
 unsure, and so hides by default, only the attributes that pattern could name.
 """
 
@@ -91,6 +91,14 @@ ASSERTED = (
         super().__init__(config, head_dim)
 """,
 )
+RAISED_ON = (
+    "config.use_shared_experts",
+    """    def __init__(self, config, head_dim):
+        super().__init__(config, head_dim)
+        if config.use_shared_experts:         # no built instance passed the parent's guard
+            raise ValueError("DenseBlock has no shared experts")
+""",
+)
 OWN = "        self.shared_experts = nn.Linear(1024, 64)\n"
 
 
@@ -105,6 +113,7 @@ def not_allocated(own: bool) -> tuple[Example, ...]:
         Example(_guarded(*CLASS_ATTRIBUTE, mine), note="guard decided by a class attribute the subclass overrides"),
         Example(_guarded(*SET_BEFORE_THE_CALL, mine), note="guard decided by a value set on the passed object"),
         Example(_guarded(*ASSERTED, mine), note="guard contradicted by an assert in the subclass"),
+        Example(_guarded(*RAISED_ON, mine), note="guard the subclass raises on, after the call"),
     )
 
 

@@ -18,6 +18,7 @@ from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.exprs import to_expr
 from deadinit.semantics.init_walk import STOP, Guards, Local
 from deadinit.semantics.init_writes import InitWrites
+from deadinit.semantics.raises import raise_condition
 from deadinit.semantics.unpacking import leaves_early
 
 __all__ = ["Guards", "InitFlattener"]
@@ -93,7 +94,12 @@ class InitFlattener(InitWrites):
 
     def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)
-        self._emit("effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test)))))
+        test = self._emit(
+            "effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test))))
+        )
+        ensured = raise_condition(st, cond)
+        if ensured is not None:  # the names as they are at the test, before the body rebinds any
+            test.ensures, test.roots = ensured, self._roots(*guards, cond)
         start = len(self.out)
         saved = self.after_return
         body_stop = self._block(st.body, (*guards, cond), in_loop)

@@ -4,14 +4,15 @@ locals (what each one reads and holds) and the ``InitStmt`` list, one effect at 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, inline_locals
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.effects import Reads, reads_of
-from deadinit.semantics.exprs import Expr
+from deadinit.semantics.exprs import UNKNOWN, Expr
+from deadinit.semantics.raises import leaf_roots
 from deadinit.semantics.returns import param_call
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
@@ -29,6 +30,8 @@ class Local:
     alias: str | None = None  # ``base = Parent`` on every path: the class name it holds
     call: AllocInfo | None = None  # the result of a call the analysis may follow
     calls: AllocInfo | None = None  # what calling it allocates (a parameter whose default is a class)
+    param: bool = False  # the parameter itself, not rebound
+    root: Expr | None = None  # bound on every path to ``self.a`` / a parameter's attribute...: that, in those terms
 
 
 class InitWalk:
@@ -40,7 +43,9 @@ class InitWalk:
         self.self_name = self_name
         self.cls = classifier
         self.locals: dict[str, Local] = {
-            p.name: Local(calls=param_call(p, classifier, parse or (lambda _: None))) for p in func.params if not p.star
+            p.name: Local(calls=param_call(p, classifier, parse or (lambda _: None)), param=True)
+            for p in func.params
+            if not p.star
         }
         self.globals: set[str] = set()
         self.out: list[InitStmt] = []
@@ -86,8 +91,43 @@ class InitWalk:
             return loc.call if loc is not None else None
         return self.cls.followed_call(value, self.self_name, self._local_call)
 
+    def _root(self, e: Expr) -> Expr | None:
+        """A name, ``self`` attribute or attribute chain in terms of ``self`` and the parameters (None: a local
+        or global whose value is not one)."""
+        if e[0] == "self":
+            return e
+        if e[0] not in ("name", "dotted"):
+            return None
+        first, _, rest = str(e[1]).partition(".")
+        if first == self.self_name:
+            return e
+        loc = self.locals.get(first)
+        if loc is None or not (loc.param or loc.root is not None):
+            return None
+        if loc.param or not rest:
+            return e if loc.param else loc.root
+        base = cast(Expr, loc.root)
+        text = f"{self.self_name}.{base[1]}" if base[0] == "self" else str(base[1])
+        return ("dotted", f"{text}.{rest}")
+
+    def _roots(self, *exprs: Expr | None) -> tuple[tuple[str, Expr], ...]:
+        """The locals ``exprs`` name (parameters rebound included) and what each holds."""
+        names = {n for e in exprs if e is not None for n in leaf_roots(e)}
+        out = []
+        for n in sorted(names):
+            loc = self.locals.get(n)
+            if loc is not None and not loc.param:
+                out.append((n, loc.root or UNKNOWN))
+        return tuple(out)
+
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
+        named = [kw.get("value") if kind in ("assign", "assert") else None]
+        if kind == "super_init":
+            named += [*kw.get("args", ()), *(v for _, v in kw.get("kwargs", ()))]
+        roots = self._roots(*guards, *named)
+        if roots:
+            kw["roots"] = roots
         if kw.get("alloc") is not None:
             kw["alloc"] = inline_locals(kw["alloc"], self._local_value)
         st = InitStmt(

@@ -12,6 +12,7 @@ from deadinit.semantics.dynamic import access_of
 from deadinit.semantics.effects import filled_attr, init_call, literal_attr_of_self, self_targets, target_names
 from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init_walk import Guards, InitWalk, Local
+from deadinit.semantics.raises import self_call
 from deadinit.semantics.unpacking import nested_path, unpacked
 
 
@@ -140,6 +141,8 @@ class InitWrites(InitWalk):
         loc = Local(reads=set(reads), alloc=alloc, value=vexpr)
         if vexpr[0] in ("name", "dotted") and not (guards or in_loop or aug):
             loc.alias = vexpr[1]
+        if not (guards or in_loop or aug):
+            loc.root = self._root(vexpr)
         if name in self.globals and alloc is not None:
             loc.alloc = AllocInfo("global-singleton", callee=alloc.callee, element=alloc)
         if old is not None and (guards or in_loop) and name in self.globals:
@@ -269,6 +272,7 @@ class InitWrites(InitWalk):
             )
             return None
         self._effect(st, self._reads(call), guards, in_loop)
+        self.out[-1].method = self_call(st, self.self_name)
         return None
 
 

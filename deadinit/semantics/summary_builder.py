@@ -29,6 +29,7 @@ from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
@@ -268,6 +269,8 @@ class SummaryBuilder(ExpressionFacts):
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
             elif _followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+            if node.name != "__init__" and self_name:
+                method.ensures, method.calls = method_checks(node, self_name)
             if node.returns is not None and _followable(decos):
                 method.return_types = annotation_types(node.returns, self.parse)
         elif self.functions and self.functions[-1].method is not None:

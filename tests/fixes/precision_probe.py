@@ -23,6 +23,7 @@ MODULES = (
     "explicit_base",
     "generic_builder",
     "guards",
+    "raise_guards",
     "removal",
     "storage_reads",
     "super_skip",
@@ -49,6 +50,10 @@ for _mod in M.values():
 
 def cfg():
     return M["guards"].MoEConfig()
+
+
+def omni(**flags):
+    return M["raise_guards"].OmniConfig(**flags)
 
 
 def x():
@@ -100,6 +105,11 @@ CASES = {  # name -> (build, drive)
     "DroplessExperts": (lambda: c("removal", "DroplessExperts")(4), lambda o: (o.forward(x()), o.combine(x()))),
     "MoEBlock": (lambda: c("guards", "MoEBlock")(cfg(), 512), lambda o: (o.forward(x()), o.expert_range(0, 2))),
     "DenseMoEBlock": (lambda: c("guards", "DenseMoEBlock")(cfg(), 128), lambda o: o.expert_range(1, 2)),
+    "OmniTransformer": (
+        lambda: c("raise_guards", "OmniTransformer")(omni(sound=True, motion=True), 8),
+        lambda o: (o.forward(x()), o.embed(x())),
+    ),
+    "CausalOmniTransformer": (lambda: c("raise_guards", "CausalOmniTransformer")(omni(), 8), lambda o: o.forward(x())),
 }
 
 

@@ -27,6 +27,7 @@ FIXED = {  # class -> the class whose __init__ owns the flag (skip-flag)
     "PinnedDecodeBuilder": "MetadataBuilder",
     "DroplessExperts": "ExpertsBase",
     "DenseMoEBlock": "MoEBlock",
+    "CausalOmniTransformer": "OmniTransformer",  # only depth_head: it raises on the other guards
 }
 DIRECT_BASE = (  # every class that has a parent; the ones direct-base must refuse stay as they are
     "super_skip.DenseMLP",

@@ -164,6 +164,46 @@ class Layer(nn.Module):
         self.params = nn.ParameterList([nn.Parameter(torch.empty(1)) for _ in range(n)])
 """
 
+RAISE_GUARDS = """
+class Sub(Parent):
+    def __init__(self, config, n, mode=None):
+        if config.arch.video:
+            raise ValueError("no video")
+        super().__init__(config, n, mode=mode)
+        arch = self.config
+        if arch.sound or not self.action:
+            raise ValueError
+        elif mode is None:
+            raise ValueError
+        if n > 2:
+            pass
+        else:
+            raise ValueError
+        assert not self.extra
+        self._validate(n)
+        for _ in range(n):
+            self._check()
+
+    def _validate(self, n):
+        if self.sound or self.config.action:
+            logger.warning("no")
+            raise ValueError
+        if n:
+            raise ValueError
+        assert self.ready, "not ready"
+        self._check()
+        if self.late:
+            return
+        if self.never:
+            raise ValueError
+
+    def _check(self):
+        if self.a:
+            if self.b:
+                return
+            raise ValueError
+"""
+
 
 def _both(tmp_path, source: bytes):
     p = tmp_path / "mod.py"
@@ -172,7 +212,11 @@ def _both(tmp_path, source: bytes):
     return parse.summarize_source(*args, adapter="ast"), parse.summarize_source(*args, adapter="cst")
 
 
-@pytest.mark.parametrize("source", [TRICKY, INIT_FLOW, REGISTRATION], ids=["tricky", "init-flow", "registration"])
+@pytest.mark.parametrize(
+    "source",
+    [TRICKY, INIT_FLOW, REGISTRATION, RAISE_GUARDS],
+    ids=["tricky", "init-flow", "registration", "raise-guards"],
+)
 def test_tricky_code_is_read_alike(tmp_path, source):
     a, c = _both(tmp_path, source.encode())
     assert a == c
@@ -236,3 +280,25 @@ def test_every_file_of_sglang_is_read_alike(shard):
     s = Settings()
     for p, m, k in _files(sglang_tree())[shard::SHARDS]:
         assert parse.summarize_file(p, m, k, s, "ast") == parse.summarize_file(p, m, k, s, "cst"), p
+
+
+def test_raise_guards_are_read_alike(tmp_path):
+    a, c = _both(tmp_path, RAISE_GUARDS.encode())
+    assert a == c
+    methods = a.classes[0].methods
+    ensures = [s.ensures for s in methods["__init__"].init_flow or () if s.ensures is not None]
+    assert ensures == [
+        ("not", ("dotted", "config.arch.video")),
+        ("not", ("or", ("dotted", "arch.sound"), ("not", ("self", "action")))),
+        ("not", ("is_none", ("name", "mode"))),
+        ("?",),  # ``n > 2`` with a raising ``else``: holds, but is not a condition deadinit evaluates
+    ]
+    assert [s.method for s in methods["__init__"].init_flow or () if s.method] == ["_validate", "_check"]
+    arch_roots = {r for s in methods["__init__"].init_flow or () for r in s.roots}
+    assert ("arch", ("self", "config")) in arch_roots
+    assert methods["_validate"].ensures == (
+        ("not", ("or", ("self", "sound"), ("dotted", "self.config.action"))),
+        ("self", "ready"),
+    )
+    assert methods["_validate"].calls == ("_check",)
+    assert methods["_check"].ensures == ()
