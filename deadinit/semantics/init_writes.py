@@ -198,23 +198,6 @@ class InitWrites(InitWalk):
             constructs=tuple(r.passes_self),
         )
         return True
-        if len(call.args) < 3:
-            return False
-        value = call.args[2].value
-        r = self._reads(value)
-        self._emit(
-            "assign",
-            st,
-            guards,
-            in_loop,
-            attr=literal,
-            reads=tuple(sorted(self._all_reads(r))),
-            alloc=self.cls.classify(value, self._local_alloc, self.self_name),
-            value=to_expr(value, self.self_name),
-            passes_self=bool(r.passes_self),
-            constructs=tuple(r.passes_self),
-        )
-        return True
 
     def _deletes_named(self, st: sx.Stmt, call: sx.Call, guards: Guards) -> bool:
         """``for name in ("a", "b"): delattr(self, name)`` removes ``a`` and ``b``."""
