@@ -239,7 +239,7 @@ class InitWrites(InitWalk):
         if base is not None:
             alloc = None
             for a in call.args:
-                alloc = alloc or self.cls.classify(a.value, self._local_alloc, self.self_name)
+                alloc = alloc or self._classify(a.value)
             r = self._reads(call)
             self._emit(
                 "fill",
