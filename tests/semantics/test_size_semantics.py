@@ -83,4 +83,4 @@ def test_allocations_keep_their_constructor_arguments_with_locals_inlined(summar
     assert block.args == (("name", "config"),)  # nothing after *args: its position is unknown
     assert block.kwargs == (("scale", ("const", 2)),)
     assert flow["buf"].alloc.shape == (width,)
-    assert flow["scale"].alloc.kind == "module" and flow["scale"].alloc.element.shape == (width,)
+    assert flow["scale"].alloc.kind == "parameter" and flow["scale"].alloc.element.shape == (width,)
