@@ -87,6 +87,7 @@ class Spec:
     config: bool = False  # every __init__ takes a ``config`` object first (observe passes Config())
     mixins: dict = field(default_factory=dict)  # class index -> allocations of its Mix<i>
     mode_asserted: bool = False  # a class asserts ``mode == 0``: no later class passes ``mode=1``
+    plain: bool = False  # only the constructs of plain ``super()`` chains (see ``specs``)
     mro: hm.Mro | None = None
 
     def chain(self, i: int) -> list[int]:
@@ -103,7 +104,7 @@ class Spec:
 def _alloc(draw, spec: Spec, guardable: bool, attr: str):
     module = attr in MODULE_ATTRS
     factory = "linear" if module else draw(st.sampled_from(["zeros", "empty"]))
-    guards = [g for g in GUARDS if g != "config" or spec.config]
+    guards = ["flag"] if spec.plain else [g for g in GUARDS if g != "config" or spec.config]
     guard = draw(st.sampled_from(guards)) if guardable and draw(st.booleans()) and not attr.startswith("__") else None
     return ("alloc", attr, factory, guard, draw(st.integers(1, 9)))
 
@@ -117,7 +118,8 @@ def _allocs(draw, spec: Spec, guardable: bool, lo: int, hi: int, modules: bool =
 
 
 def _reads(draw, spec: Spec, callable_names: list[str], dynamic: bool = False):
-    kinds = ["attr", "attr", "attr", "getattr", "getattr_default", "dict_get", "dict_item", "vars_item"]
+    kinds = ["attr", "attr", "attr", "getattr"]
+    kinds += [] if spec.plain else ["getattr_default", "dict_get", "dict_item", "vars_item"]
     kinds += (["dyn", "dyn_suffix"] if dynamic else []) + (["call"] if callable_names else [])
     kinds += ["modules_item"] if spec.root_base == "module" else []
     out = []
@@ -140,13 +142,15 @@ def _bases(draw, spec: Spec, i: int) -> tuple[int | None, str | None]:
     if i == 0:
         return None, None
     parent = draw(st.integers(0, i - 1))
-    mixin = draw(st.sampled_from([None, None, None, "first", "last"]))
+    mixin = None if spec.plain else draw(st.sampled_from([None, None, None, "first", "last"]))
     return parent, mixin
 
 
 def _call(draw, spec: Spec, c: Cls, i: int) -> None:
     """The parent call and its arguments, chosen for the ``__init__`` it reaches on ``c``'s own MRO."""
     kinds = ["super", "super", "super", "super_self", "super_parent", "explicit", "alias", "local_alias", "none"]
+    if spec.plain:
+        kinds = ["super", "super", "super", "explicit", "none"]
     if spec.classes[c.parent].parent is not None:
         kinds += ["super_grand", "explicit_grand"]
     if spec.root_base == "module":
@@ -168,7 +172,7 @@ def _call(draw, spec: Spec, c: Cls, i: int) -> None:
         how = draw(st.sampled_from(choices))
         if how:
             c.args[f] = how
-    if isinstance(direct, int) and not c.mixin_call and draw(st.integers(0, 14)) == 0:
+    if isinstance(direct, int) and not c.mixin_call and not spec.plain and draw(st.integers(0, 14)) == 0:
         c.bad = draw(st.sampled_from([b for b in hm.BAD_CALLS if b != "bad_missing" or spec.config]))
 
 
@@ -185,7 +189,7 @@ def _post(draw, spec: Spec, c: Cls, i: int) -> None:
         have = hm.present_after(spec, i, spec.mro.of(i), before_post_of=i)
         mine = {s[1] for s in c.post}
         removable = sorted(a for a in have - mine if not a.startswith("__"))
-        if removable and draw(st.integers(0, 2)) == 0:
+        if removable and not spec.plain and draw(st.integers(0, 2)) == 0:
             how = draw(st.sampled_from(["del", "delattr", "dict_pop", "move"]))
             attr = draw(st.sampled_from(removable))
             if how == "move":
@@ -212,11 +216,15 @@ def _pre(draw, spec: Spec, c: Cls) -> None:
 
 
 @st.composite
-def specs(draw, reference_all: bool = False) -> Spec:
-    """``reference_all``: ``app.py`` calls every public method (all of them are then entry points)."""
-    spec = Spec([], defaults=draw(st.integers(0, 3)) > 0)
-    spec.root_base = draw(st.sampled_from(["", "", "generic", "module"]))
-    spec.config = draw(st.integers(0, 3)) == 0
+def specs(draw, reference_all: bool = False, plain: bool = False) -> Spec:
+    """``reference_all``: ``app.py`` calls every public method (all of them are then entry points);
+    ``plain``: only ``super().__init__`` / ``Parent.__init__(self)`` / no call, skip-flag guards, and
+    reads through ``self.x`` and ``getattr`` (no mixins, generic or module roots, config objects,
+    removals, storage access, or calls that cannot bind)."""
+    spec = Spec([], defaults=draw(st.integers(0, 3)) > 0, plain=plain)
+    if not plain:
+        spec.root_base = draw(st.sampled_from(["", "", "generic", "module"]))
+        spec.config = draw(st.integers(0, 3)) == 0
     spec.mro = hm.Mro(spec.root_base)
     n = draw(st.integers(2, 5))
     interface = [f"m{i}" for i in range(draw(st.integers(1, 3)))]
