@@ -323,6 +323,8 @@ class CstAdapter:
         """Expressions and statements under a node without a rule of its own, in source order."""
         out: list[sx.Node] = []
         for c in n.children:
+            if isinstance(c, cst.Name) and isinstance(n, _PATTERN_NAMES):
+                continue  # a capture or a keyword of a class pattern: it binds or names, it loads nothing
             if isinstance(c, (cst.BaseExpression, cst.Name)):
                 out.append(self.expr(c))
             elif isinstance(c, (cst.BaseCompoundStatement, cst.SimpleStatementLine)):
@@ -334,6 +336,10 @@ class CstAdapter:
             else:
                 out.extend(self.generic_children(c))
         return tuple(out)
+
+
+# the match-pattern nodes whose names are not loads (CPython's ast keeps them as plain strings)
+_PATTERN_NAMES = (cst.MatchKeywordElement, cst.MatchAs, cst.MatchStar, cst.MatchMapping)
 
 
 def _literal(text: str):

@@ -212,10 +212,25 @@ def _both(tmp_path, source: bytes):
     return parse.summarize_source(*args, adapter="ast"), parse.summarize_source(*args, adapter="cst")
 
 
+MATCH_PATTERNS = """
+import torch
+class C(P):
+    def __init__(self, x):
+        buf = self.helper
+        match x:
+            case Q(buf=[_, *rest]) as got:
+                self.a = torch.empty(1)
+            case {"k": 1, **extra}:
+                self.b = torch.empty(2)
+        obj = C(1)
+        obj.a
+"""  # the names of a pattern bind or name a keyword: they load nothing (found by the property test)
+
+
 @pytest.mark.parametrize(
     "source",
-    [TRICKY, INIT_FLOW, REGISTRATION, RAISE_GUARDS],
-    ids=["tricky", "init-flow", "registration", "raise-guards"],
+    [TRICKY, INIT_FLOW, REGISTRATION, RAISE_GUARDS, MATCH_PATTERNS],
+    ids=["tricky", "init-flow", "registration", "raise-guards", "match-patterns"],
 )
 def test_tricky_code_is_read_alike(tmp_path, source):
     a, c = _both(tmp_path, source.encode())
