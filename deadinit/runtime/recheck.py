@@ -15,8 +15,8 @@ import pickle
 import time
 
 from deadinit.runtime.file_cache import Cache
+from deadinit.runtime.file_state import FileState
 from deadinit.runtime.pool import Pool
-from deadinit.runtime.result_cache import FileState
 
 # libcst and the summarisers load in the worker only (``_resummarize``): the main process
 # of a run answered from the result cache never imports them

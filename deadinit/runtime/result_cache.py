@@ -37,21 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from deadinit.runtime import file_cache as filecache
+from deadinit.runtime.file_state import FileState
 
-FORMAT = 4
+FORMAT = 5
 MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
 MAGIC = b"deadinit-results\n"
-
-
-@dataclass
-class FileState:
-    size: int
-    mtime_ns: int
-    recorded_ns: int
-    hash: str
-
-    def stat_matches(self, st: os.stat_result) -> bool:
-        return filecache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
 
 
 @dataclass

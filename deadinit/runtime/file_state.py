@@ -1,0 +1,19 @@
+"""What a run recorded about one input file: enough to tell, on the next run, that it is unchanged."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from deadinit.runtime import file_cache
+
+
+@dataclass
+class FileState:
+    size: int
+    mtime_ns: int
+    recorded_ns: int
+    hash: str
+
+    def stat_matches(self, st: os.stat_result) -> bool:
+        return file_cache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
