@@ -150,6 +150,7 @@ class MethodSummary:
     return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one
     ensures: tuple[Expr, ...] = ()  # what holds whenever it returns normally (``if C: raise``, ``assert``), on self
     calls: tuple[str, ...] = ()  # self methods it calls on every path that returns normally
+    skips_unknown_weights: int | None = None  # a weight loader that skips names of no parameter: its test's line
 
     @property
     def is_property(self) -> bool:
