@@ -59,6 +59,10 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
     ("DI002", "GreedySampler", "HistorySampler", "history"),
+    ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
+    ("DI002", "LookupEmbedder", "LookupLM", "pooler"),
+    ("DI002", "StrictEmbedder", "StrictLM", "pooler"),
+    ("DI002", "RaisingEmbedder", "RaisingLM", "pooler"),
     ("DI002", "TinyEmbedder", "TinyLM", "layers"),  # fixtures/EXPECTED.md, table S
     ("DI002", "TinyEmbedder", "TinyLM", "lm_head"),
     ("DI001", "TinyTiedLM", "TinyLM", "lm_head"),
@@ -218,6 +222,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("PlainTower", "post_norm"): "removes the registered module `post_norm`",
     ("FloatLinear", "weight_scale"): "removes the registered parameter `weight_scale`",
     ("FloatLinear", "input_scale"): "removes the registered buffer `input_scale`",
+    ("StrictEmbedder", "pooler"): "removes the registered module `pooler`",
+    ("RaisingEmbedder", "pooler"): "removes the registered module `pooler`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",
