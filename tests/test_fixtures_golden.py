@@ -68,6 +68,9 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "TinyTiedLM", "TinyLM", "lm_head"),
     ("DI001", "draft.TinyDecoderLayer", "TinyDecoderLayer", "mlp"),
     ("DI002", "HubNormOnly", "HubLM", "lm_head"),
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "staging"),  # table S, S6-S8: sizes through helpers
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "counters"),
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "seq_scratch"),
     # fixtures/EXPECTED.md, table R: allocations through project functions, tuple targets, removals
     ("DI002", "TokenMLABackend", "CounterMLABackend", "kv_counter"),
     ("DI002", "TokenMLABackend", "CounterMLABackend", "decode_scratch"),
@@ -102,6 +105,9 @@ SIZES = {  # fixtures/EXPECTED.md, table S: (estimated_bytes, size_expr)
     ("TinyTiedLM", "lm_head"): (262_144_000, None),
     ("draft.TinyDecoderLayer", "mlp"): (270_532_608, None),
     ("HubNormOnly", "lm_head"): (None, "hidden_size × vocab_size × 2 B"),
+    ("EagerDecodeBuffers", "staging"): (4_194_304, None),  # make_staging(MAX_POSITIONS): 4096 × 256 (default) × 4 B
+    ("EagerDecodeBuffers", "counters"): (1_024, None),  # make_counters(max_bs=64) -> new_counter_table(64, slots=4)
+    ("EagerDecodeBuffers", "seq_scratch"): (None, "max_seqs × 512 B"),  # rows=max_seqs, width=128: caller's terms
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped
@@ -243,6 +249,9 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
             ("ShortStackModel", "lm_head"),
             ("ShortStackModel", "tied_head"),
             ("EncoderOnlyModel", "audio"),
+            ("EagerDecodeBuffers", "staging"),
+            ("EagerDecodeBuffers", "counters"),
+            ("EagerDecodeBuffers", "seq_scratch"),
         )
     },
 }

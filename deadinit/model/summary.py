@@ -71,6 +71,7 @@ class AllocInfo:
     kwargs: tuple[tuple[str, Expr], ...] = ()  # ... and by keyword
     items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
     index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
+    star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Returns:
     line: int
     values: tuple[AllocInfo | None, ...] = ()
     annotated: AllocInfo | None = None
+    params: tuple[Param, ...] = ()  # the function's parameters (a method's without self), to bind a call's arguments
 
 
 @dataclass

@@ -270,6 +270,8 @@ class SummaryBuilder(ExpressionFacts):
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
             elif _followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+                if method.returns is not None:
+                    method.returns.params = tuple(method.params)
             if node.name != "__init__" and self_name:
                 method.ensures, method.calls = method_checks(node, self_name)
                 method.skips_unknown_weights = skips_unknown_weights(node, self_name)
@@ -282,6 +284,7 @@ class SummaryBuilder(ExpressionFacts):
         if not self.scopes[:-1] and _followable(decos):
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
+                returns.params = tuple(_param(p, self.parse) for p in node.params)
                 self.s.functions.setdefault(node.name, returns)
             types = annotation_types(node.returns, self.parse) if node.returns is not None else None
             if types is not None:
