@@ -33,181 +33,19 @@ built once from ``dict(self.named_parameters(...))`` and never passed anywhere, 
 anything the check has no rule for (a walrus, a nested ``def``) is no proof.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, is_name
-
-STR_METHODS = frozenset(
-    {
-        "replace",
-        "startswith",
-        "endswith",
-        "split",
-        "rsplit",
-        "partition",
-        "rpartition",
-        "removeprefix",
-        "removesuffix",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "lower",
-        "upper",
-        "format",
-        "join",
-        "count",
-        "find",
-        "rfind",
-        "isdigit",
-    }
-)
-TABLE_READERS = frozenset({"get", "keys", "items", "values"})
-SAFE_BUILTINS = frozenset({"len", "str", "repr", "print", "any", "all"})
-LOG_ROOTS = frozenset({"logger", "logging", "log", "warnings"})
-MAX_PASSES = 4
-
-
-@dataclass(frozen=True)
-class _State:
-    tainted: frozenset[str] = frozenset()  # locals that carry the weight's name (or a lookup of it)
-    known: frozenset[str] = frozenset()  # tainted locals proven to name a parameter
-
-    @property
-    def proven(self) -> bool:
-        return bool(self.known)
-
-
-def _merge(a: _State | None, b: _State | None) -> _State | None:
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return _State(a.tainted | b.tainted, a.known & b.known)
-
-
-class _Failed(Exception):
-    """The loader may fail, or stop, on a name it does not know."""
+from deadinit.semantics.exprs import is_name
+from deadinit.semantics.loader_names import MAX_PASSES, Failed, NameFlow, State, merge
 
 
 @dataclass
-class _LoaderCheck:
-    table: str  # the local holding ``dict(self.named_parameters())``
-    guards: list[int] = field(default_factory=list)  # lines of the tests that made the name known
-    seen: set[str] = field(default_factory=set)  # every local that carried the name somewhere in the loop
-
-    # -- expressions -------------------------------------------------------------
-    def carries(self, e: sx.Node | None, st: _State) -> bool:
-        """The value of ``e`` is, or is built from, the weight's name (or a table lookup of it)."""
-        if isinstance(e, sx.Name):
-            return e.id in st.tainted
-        if isinstance(e, sx.Call):
-            f = e.func
-            if isinstance(f, sx.Attribute) and (is_name(f.value, self.table) or f.attr in STR_METHODS):
-                return self.carries(f.value, st) or any(self.carries(a.value, st) for a in e.args)
-            return False
-        if isinstance(e, sx.BinOp | sx.FString | sx.IfExp | sx.Sequence | sx.Starred | sx.Subscript):
-            return any(self.carries(c, st) for c in e.children() if not isinstance(c, sx.Compare))
-        return False
-
-    def ok(self, e: sx.Node | None, st: _State, carrier: bool = False) -> None:
-        """Raise ``_Failed`` when evaluating ``e`` may fail because the name is unknown; ``carrier``: the
-        context may receive the name's value (a comparison, an assignment to a local)."""
-        if e is None:
-            return
-        if not carrier and not st.proven and self.carries(e, st):
-            raise _Failed
-        if isinstance(e, sx.Name):
-            if e.id == self.table:
-                raise _Failed  # the table itself handed on (a callee may look names up)
-        elif isinstance(e, sx.Compare):
-            self._compare(e, st)
-        elif isinstance(e, sx.Call):
-            self._call(e, st)
-        elif isinstance(e, sx.Subscript):
-            if is_name(e.value, self.table):
-                key = e.items[0] if len(e.items) == 1 else None
-                if not (isinstance(key, sx.Name) and key.id in st.known):
-                    raise _Failed
-            else:
-                self.ok(e.value, st)
-                for i in e.items:
-                    self.ok(i, st)
-        elif isinstance(e, sx.BinOp | sx.FString | sx.IfExp | sx.Sequence | sx.Starred | sx.BoolOp | sx.UnaryOp):
-            for c in e.children():
-                self.ok(c, st, carrier=True)
-        elif isinstance(e, sx.Other) and e.stores:
-            raise _Failed  # a walrus binds a local the check would not follow
-        elif isinstance(e, sx.Lambda):
-            raise _Failed
-        else:
-            for c in e.children():
-                self.ok(c.value if isinstance(c, sx.Arg) else c, st)
-
-    def _compare(self, e: sx.Compare, st: _State) -> None:
-        self.ok(e.left, st, carrier=True)
-        for op, comp in zip(e.ops, e.comparators, strict=True):
-            if op in ("in", "not in") and self._is_table(comp):
-                continue
-            self.ok(comp, st, carrier=True)
-
-    def _is_table(self, e: sx.Node) -> bool:
-        if is_name(e, self.table):
-            return True
-        return (
-            isinstance(e, sx.Call)
-            and not e.args
-            and isinstance(e.func, sx.Attribute)
-            and e.func.attr == "keys"
-            and is_name(e.func.value, self.table)
-        )
-
-    def _call(self, e: sx.Call, st: _State) -> None:
-        f = e.func
-        args = [a.value for a in e.args]
-        if isinstance(f, sx.Attribute) and is_name(f.value, self.table):
-            if f.attr not in TABLE_READERS:
-                raise _Failed
-            free = True
-        elif isinstance(f, sx.Attribute) and f.attr in STR_METHODS:
-            receiver = f.value
-            if not (self.carries(receiver, st) or isinstance(receiver, sx.Const)):
-                self.ok(receiver, st)
-                free = False
-            else:
-                self.ok(receiver, st, carrier=True)
-                free = True
-        else:
-            name = dotted(f) or ""
-            free = name in SAFE_BUILTINS or name.split(".", 1)[0] in LOG_ROOTS
-            self.ok(f, st)
-        for a in args:
-            self.ok(a, st, carrier=free)
-
-    # -- what a test proves ----------------------------------------------------------
-    def facts(self, test: sx.Node, truth: bool, st: _State) -> frozenset[str]:
-        """Tainted locals proven to name a parameter when ``test`` has the value ``truth``."""
-        if isinstance(test, sx.UnaryOp) and test.op == "not":
-            return self.facts(test.operand, not truth, st)
-        if isinstance(test, sx.BoolOp):
-            if (test.op == "and") == truth:
-                return self.facts(test.left, truth, st) | self.facts(test.right, truth, st)
-            return frozenset()
-        if not (isinstance(test, sx.Compare) and len(test.ops) == 1 and isinstance(test.left, sx.Name)):
-            return frozenset()
-        local, op, right = test.left.id, test.ops[0], test.comparators[0]
-        if local not in st.tainted:
-            return frozenset()
-        if op in ("in", "not in") and self._is_table(right) and (op == "in") == truth:
-            return frozenset({local})
-        if op in ("is", "is not") and is_name(right, "None") and (op == "is not") == truth:
-            return frozenset({local})
-        return frozenset()
+class _LoaderCheck(NameFlow):
+    """The statements of the loop over the weights, path by path (``NameFlow`` reads the expressions)."""
 
     # -- statements -------------------------------------------------------------------
-    def body(self, stmts: sx.Body, st: _State | None, depth: int) -> _State | None:
+    def body(self, stmts: sx.Body, st: State | None, depth: int) -> State | None:
         """The state after ``stmts``; None when no path gets past them (``continue``)."""
         for s in stmts:
             if st is None:
@@ -217,7 +55,7 @@ class _LoaderCheck:
             self.seen |= st.tainted
         return st
 
-    def stmt(self, s: sx.Stmt, st: _State, depth: int) -> _State | None:
+    def stmt(self, s: sx.Stmt, st: State, depth: int) -> State | None:
         self.seen |= st.tainted
         if isinstance(s, sx.Assign | sx.AnnAssign | sx.AugAssign):
             return self._assign(s, st)
@@ -241,24 +79,24 @@ class _LoaderCheck:
                 return None
             if s.what == "break":
                 if depth == 0 and not st.proven:
-                    raise _Failed
+                    raise Failed
                 return None
             return st
         if isinstance(s, sx.Raise | sx.Assert | sx.Return):
             if not st.proven:
-                raise _Failed
+                raise Failed
             for c in s.children():
                 self.ok(c, st, carrier=True)
             return None if not isinstance(s, sx.Assert) else st
         if isinstance(s, sx.Delete):
             for t in s.targets:
                 if not isinstance(t, sx.Name) or t.id == self.table:
-                    raise _Failed
+                    raise Failed
                 st = self._bind(t, False, st)
             return st
-        raise _Failed  # a nested def or class, an import, a match...: no rule, no proof
+        raise Failed  # a nested def or class, an import, a match...: no rule, no proof
 
-    def _assign(self, s: sx.Assign | sx.AnnAssign | sx.AugAssign, st: _State) -> _State:
+    def _assign(self, s: sx.Assign | sx.AnnAssign | sx.AugAssign, st: State) -> State:
         value = s.value
         self.ok(value, st, carrier=True)
         carried = self.carries(value, st)
@@ -269,19 +107,19 @@ class _LoaderCheck:
             st = self._bind(t, carried, st)
         return st
 
-    def _bind(self, target: sx.Node, carried: bool, st: _State) -> _State:
+    def _bind(self, target: sx.Node, carried: bool, st: State) -> State:
         if isinstance(target, sx.Name):
             if target.id == self.table:
-                raise _Failed
+                raise Failed
             tainted = st.tainted | {target.id} if carried else st.tainted - {target.id}
-            return _State(tainted, st.known - {target.id})
+            return State(tainted, st.known - {target.id})
         if isinstance(target, sx.Sequence | sx.Starred):
             for c in target.children():
                 st = self._bind(c, carried, st)
             return st
         if isinstance(target, sx.Subscript):
             if is_name(target.value, self.table):
-                raise _Failed
+                raise Failed
             self.ok(target.value, st)
             for i in target.items:
                 self.ok(i, st)
@@ -289,9 +127,9 @@ class _LoaderCheck:
         if isinstance(target, sx.Attribute):
             self.ok(target.value, st)
             return st
-        raise _Failed
+        raise Failed
 
-    def _if(self, s: sx.If, st: _State, depth: int) -> _State | None:
+    def _if(self, s: sx.If, st: State, depth: int) -> State | None:
         self.ok(s.test, st, carrier=True)
         when_true = self.facts(s.test, True, st)
         when_false = self.facts(s.test, False, st)
@@ -299,11 +137,11 @@ class _LoaderCheck:
             self.guards.append(s.line)
         after_body = self.body(s.body, replace(st, known=st.known | when_true), depth)
         after_else = self.body(s.orelse, replace(st, known=st.known | when_false), depth)
-        return _merge(after_body, after_else)
+        return merge(after_body, after_else)
 
-    def _loop(self, s: sx.For | sx.While, st: _State, depth: int) -> _State:
+    def _loop(self, s: sx.For | sx.While, st: State, depth: int) -> State:
         stored = _stored_names(s)
-        entry = _State(st.tainted, st.known - stored)
+        entry = State(st.tainted, st.known - stored)
         if isinstance(s, sx.For):
             self.ok(s.iter, st, carrier=True)
             entry = self._bind(s.target, self.carries(s.iter, st), entry)
@@ -314,21 +152,21 @@ class _LoaderCheck:
             grown = entry.tainted | self.seen
             if grown == entry.tainted:
                 break
-            entry = _State(grown, entry.known)
+            entry = State(grown, entry.known)
         else:
-            raise _Failed
+            raise Failed
         after_else = self.body(s.orelse, entry, depth)
-        return _merge(entry, after_else) or entry
+        return merge(entry, after_else) or entry
 
-    def _try(self, s: sx.Try, st: _State, depth: int) -> _State | None:
+    def _try(self, s: sx.Try, st: State, depth: int) -> State | None:
         stored = _stored_names(s)
         end = self.body(s.body, st, depth)
         end = self.body(s.orelse, end, depth)
-        weak = _State(st.tainted | self.seen, st.known - stored)
+        weak = State(st.tainted | self.seen, st.known - stored)
         for h in s.handlers:
             self.ok(h.type, weak)
             handled = self._bind(h.name, False, weak) if h.name is not None else weak
-            end = _merge(end, self.body(h.body, handled, depth))
+            end = merge(end, self.body(h.body, handled, depth))
         if s.finalbody:
             final = self.body(s.finalbody, weak, depth)
             return None if final is None else end
@@ -382,14 +220,14 @@ def skips_unknown_weights(fn: sx.FunctionDef, self_name: str | None) -> int | No
     tainted = frozenset({name})
     try:
         for _ in range(MAX_PASSES):
-            entry = check._bind(target, False, _State(tainted))
-            check.body(loop.body, _State(entry.tainted | {name}), 0)
+            entry = check._bind(target, False, State(tainted))
+            check.body(loop.body, State(entry.tainted | {name}), 0)
             if check.seen <= tainted:
                 break
             tainted = tainted | check.seen
         else:
             return None
-    except _Failed:
+    except Failed:
         return None
     if loop.orelse or not check.guards:
         return None
