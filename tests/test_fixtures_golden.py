@@ -59,11 +59,18 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
     ("DI002", "GreedySampler", "HistorySampler", "history"),
+    ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
+    ("DI002", "LookupEmbedder", "LookupLM", "pooler"),
+    ("DI002", "StrictEmbedder", "StrictLM", "pooler"),
+    ("DI002", "RaisingEmbedder", "RaisingLM", "pooler"),
     ("DI002", "TinyEmbedder", "TinyLM", "layers"),  # fixtures/EXPECTED.md, table S
     ("DI002", "TinyEmbedder", "TinyLM", "lm_head"),
     ("DI001", "TinyTiedLM", "TinyLM", "lm_head"),
     ("DI001", "draft.TinyDecoderLayer", "TinyDecoderLayer", "mlp"),
     ("DI002", "HubNormOnly", "HubLM", "lm_head"),
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "staging"),  # table S, S6-S8: sizes through helpers
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "counters"),
+    ("DI002", "EagerDecodeBuffers", "DecodeBuffers", "seq_scratch"),
     # fixtures/EXPECTED.md, table R: allocations through project functions, tuple targets, removals
     ("DI002", "TokenMLABackend", "CounterMLABackend", "kv_counter"),
     ("DI002", "TokenMLABackend", "CounterMLABackend", "decode_scratch"),
@@ -98,6 +105,9 @@ SIZES = {  # fixtures/EXPECTED.md, table S: (estimated_bytes, size_expr)
     ("TinyTiedLM", "lm_head"): (262_144_000, None),
     ("draft.TinyDecoderLayer", "mlp"): (270_532_608, None),
     ("HubNormOnly", "lm_head"): (None, "hidden_size × vocab_size × 2 B"),
+    ("EagerDecodeBuffers", "staging"): (4_194_304, None),  # make_staging(MAX_POSITIONS): 4096 × 256 (default) × 4 B
+    ("EagerDecodeBuffers", "counters"): (1_024, None),  # make_counters(max_bs=64) -> new_counter_table(64, slots=4)
+    ("EagerDecodeBuffers", "seq_scratch"): (None, "max_seqs × 512 B"),  # rows=max_seqs, width=128: caller's terms
 }
 NOT_REPORTED_CLASSES = {  # fixtures/EXPECTED.md, "Code-generation sources"
     "fixtures.generated.modular_widget.WidgetAttention",  # a generation source: skipped
@@ -218,6 +228,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("PlainTower", "post_norm"): "removes the registered module `post_norm`",
     ("FloatLinear", "weight_scale"): "removes the registered parameter `weight_scale`",
     ("FloatLinear", "input_scale"): "removes the registered buffer `input_scale`",
+    ("StrictEmbedder", "pooler"): "removes the registered module `pooler`",
+    ("RaisingEmbedder", "pooler"): "removes the registered module `pooler`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",
@@ -237,6 +249,9 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
             ("ShortStackModel", "lm_head"),
             ("ShortStackModel", "tied_head"),
             ("EncoderOnlyModel", "audio"),
+            ("EagerDecodeBuffers", "staging"),
+            ("EagerDecodeBuffers", "counters"),
+            ("EagerDecodeBuffers", "seq_scratch"),
         )
     },
 }

@@ -26,7 +26,7 @@ from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 
 if TYPE_CHECKING:
-    from deadinit.analysis.returns import ReturnResolver
+    from deadinit.analysis.returns import Binding, ReturnResolver
     from deadinit.analysis.sizes import SizeModel
 
 
@@ -121,6 +121,7 @@ class FirstAllocation:
     kind: str
     module: str  # the module whose names the allocation uses (a followed function's)
     followed: tuple[Evidence, ...] = ()  # the project functions the value came through
+    bindings: tuple[Binding, ...] = ()  # ... and the arguments their calls pass
 
 
 def _first_allocation(
@@ -137,7 +138,7 @@ def _first_allocation(
             got = an.returns.resolve(st.call, module, mro)
             kind = an.classify(got.alloc, got.module) if got is not None else None
             if got is not None and kind:
-                return FirstAllocation(i, got.alloc, kind, got.module, got.steps)
+                return FirstAllocation(i, got.alloc, kind, got.module, got.steps, got.bindings)
     return None
 
 
@@ -199,7 +200,9 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        ctx = Context(found.module, {}, {}, {}, {}) if found.followed else _context(index, events, rep)
+        ctx = _context(index, events, rep)
+        if found.followed:
+            ctx = an.sizes.followed_context(ctx, found.bindings)
         size = an.sizes.size(alloc, ctx)
         if alloc.kind not in ("container",) and fills and c.stmt.kind == "fill":
             size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)

@@ -31,6 +31,7 @@ from typing import Protocol
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
@@ -48,6 +49,8 @@ class Analysis(Protocol):
     settings: Settings
 
     def exports(self) -> dict[str, str]: ...
+
+    def loader_proofs(self) -> LoaderProofs: ...
 
 
 @dataclass(frozen=True)
@@ -67,12 +70,15 @@ def fix_level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> Fix
     if evidence:
         held = fact.kind.removeprefix("list of ")
         what = held if held in (AllocKind.PARAMETER, AllocKind.BUFFER) else "module"
-        return FixLevel(
-            False,
-            f"removes the registered {what} `{fact.attr}` from {short(fact.cls)}: checkpoint keys change "
-            "(state_dict, load_state_dict, weight loaders)",
-            evidence,
-        )
+        loader = an.loader_proofs().proof(fact.cls) if what == "module" else None
+        if loader is None:
+            return FixLevel(
+                False,
+                f"removes the registered {what} `{fact.attr}` from {short(fact.cls)}: checkpoint keys change "
+                "(state_dict, load_state_dict, weight loaders)",
+                evidence,
+            )
+        evidence = (*evidence, loader)
     reason = _exported(an, fact, reach, mro)
     return FixLevel(not reason, reason, evidence)
 

@@ -21,6 +21,7 @@ from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
+from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -60,6 +61,7 @@ class Analyzer:
                 if qn is not None:
                     self.sites.setdefault(qn, []).append((s.path, c.line))
         self._exports: dict[str, str] | None = None
+        self._loader_proofs: LoaderProofs | None = None
         self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
         for qn, sites in self.sites.items():
             for loc in sites:
@@ -71,6 +73,12 @@ class Analyzer:
         if self._exports is None:
             self._exports = exported_classes(self.index)
         return self._exports
+
+    def loader_proofs(self) -> LoaderProofs:
+        """Which classes' weights only loaders that skip unknown names load (``analysis.weight_loaders``)."""
+        if self._loader_proofs is None:
+            self._loader_proofs = LoaderProofs(self.index, self.settings)
+        return self._loader_proofs
 
     def reach_of(self, cls: str) -> Reach:
         if cls not in self._reach:

@@ -18,10 +18,19 @@ from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
-from deadinit.model.summary import AllocInfo, Returns
+from deadinit.model.summary import AllocInfo, Param, Returns
 
 MAX_DEPTH = 4
 FOLLOWED_KINDS = (AllocKind.CALL, AllocKind.ITEM, AllocKind.TUPLE)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One call followed: the callee's parameters and the arguments the call passes, in the caller's terms."""
+
+    params: tuple[Param, ...]
+    call: AllocInfo  # the ``call`` allocation: ``args``, ``kwargs``, ``star_args``
+    module: str  # the callee's module
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,7 @@ class Resolved:
     alloc: AllocInfo
     module: str  # the module whose names the allocation's expressions use
     steps: tuple[Evidence, ...] = ()  # the functions followed, outermost first
+    bindings: tuple[Binding, ...] = ()  # the calls followed, outermost first: how to read the allocation's names
 
 
 class ReturnResolver:
@@ -48,13 +58,14 @@ class ReturnResolver:
             if not items:
                 return None
             n = len(first.alloc.items)
-            return Resolved(AllocInfo("container", element=items[0], count=("const", n)), first.module, first.steps)
+            container = AllocInfo("container", element=items[0], count=("const", n))
+            return Resolved(container, first.module, first.steps, first.bindings)
         return first
 
     def _alternatives(self, alloc: AllocInfo, module: str, mro: list[str], depth: int) -> list[Resolved] | None:
         """What ``alloc`` may be, one entry per way it is made; None when one of them is not an allocation."""
         if alloc.kind == AllocKind.CALL:
-            return self._call(alloc.callee, module, mro, depth)
+            return self._call(alloc, module, mro, depth)
         if alloc.kind == AllocKind.ITEM:
             return self._item(alloc, module, mro, depth)
         if alloc.kind == AllocKind.TUPLE:
@@ -85,7 +96,7 @@ class ReturnResolver:
                 return None
             if item is None:
                 return None
-            out.append(Resolved(item, t.module, t.steps))
+            out.append(Resolved(item, t.module, t.steps, t.bindings))
         return out
 
     def _tuples_only(self, alloc: AllocInfo, module: str, mro: list[str], depth: int) -> list[Resolved] | None:
@@ -97,19 +108,20 @@ class ReturnResolver:
         if target is None:
             return None
         fmodule, label, returns, path = target
+        binding = Binding(returns.params, alloc, fmodule)
         out: list[Resolved] = []
         for v in returns.values:
             if v is not None and v.kind == AllocKind.TUPLE:
                 sub = self._alternatives(v, fmodule, mro, depth + 1)
                 if sub is None:
                     return None
-                out.extend(_step(r, label, path, returns.line) for r in sub)
+                out.extend(_step(r, label, path, returns.line, binding) for r in sub)
         return out or None
 
-    def _call(self, callee: str, module: str, mro: list[str], depth: int) -> list[Resolved] | None:
+    def _call(self, alloc: AllocInfo, module: str, mro: list[str], depth: int) -> list[Resolved] | None:
         if depth >= MAX_DEPTH:
             return None
-        target = self._function(callee, module, mro)
+        target = self._function(alloc.callee, module, mro)
         if target is None:
             return None
         fmodule, label, returns, path = target
@@ -124,7 +136,8 @@ class ReturnResolver:
             out = self._alternatives(returns.annotated, fmodule, mro, depth + 1) or []
         if not out:
             return None
-        return [_step(r, label, path, returns.line) for r in out]
+        binding = Binding(returns.params, alloc, fmodule)
+        return [_step(r, label, path, returns.line, binding) for r in out]
 
     def _function(self, callee: str, module: str, mro: list[str]) -> tuple[str, str, Returns, str] | None:
         """(module, label, returns, path) of the function or method ``callee`` reaches."""
@@ -146,10 +159,10 @@ class ReturnResolver:
         return fmodule, name, returns, index.modules[fmodule].path
 
 
-def _step(r: Resolved, label: str, path: str, line: int) -> Resolved:
+def _step(r: Resolved, label: str, path: str, line: int, binding: Binding) -> Resolved:
     what = _describe(r.alloc)
     step = Evidence(EvidenceKind.FOLLOWED, f"`{label}` returns {what}", path, line)
-    return Resolved(r.alloc, r.module, (step, *r.steps))
+    return Resolved(r.alloc, r.module, (step, *r.steps), (binding, *r.bindings))
 
 
 def _describe(alloc: AllocInfo) -> str:

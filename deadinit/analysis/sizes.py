@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.layers import layer_parameters
+from deadinit.analysis.returns import Binding
 from deadinit.analysis.symbolic import Poly, Size
-from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call
+from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
@@ -186,6 +187,14 @@ class SizeModel:
         n = self.values.value(it[2][0], ctx)
         total = size.poly.mul(n) if n is not None else None
         return Size(total, size.partial) if total is not None else None
+
+    def followed_context(self, ctx: Context, bindings: tuple[Binding, ...]) -> Context:
+        """Where an allocation made inside followed project functions is read: each callee's parameters bound
+        to the arguments its call passes, read in the caller's context (the first caller's is ``ctx``)."""
+        for b in bindings:
+            env = bind_params(self.values, b.params, b.call.args, b.call.kwargs, ctx, defaults=not b.call.star_args)
+            ctx = Context(b.module, env, {}, {p.name: p for p in b.params})
+        return ctx
 
     def _params(self, owner: str) -> dict[str, Param]:
         m = self.index.classes[owner].methods.get("__init__")

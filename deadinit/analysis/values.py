@@ -229,16 +229,29 @@ def bind_call(
 ) -> dict[str, Poly | None]:
     """``method``'s parameters bound to the values of a call's arguments; a parameter left
     to its default gets the default's value in the callee's terms (None when unknown)."""
+    return bind_params(values, tuple(method.params), args, kwargs, ctx)
+
+
+def bind_params(
+    values: Values,
+    params: tuple[Param, ...],
+    args: tuple[Expr, ...],
+    kwargs: tuple[tuple[str, Expr], ...],
+    ctx: Context,
+    defaults: bool = True,
+) -> dict[str, Poly | None]:
+    """``params`` bound to the values of a call's arguments (read in the caller's ``ctx``); with ``defaults``,
+    a parameter the call leaves out gets its literal default (not when ``*args`` / ``**kwargs`` may bind it)."""
     env: dict[str, Poly | None] = {}
-    positional = [p for p in method.params if p.kind in ("posonly", "normal")]
+    positional = [p for p in params if p.kind in ("posonly", "normal")]
     for p, a in zip(positional, args, strict=False):
         env[p.name] = values.value(a, ctx)
-    by_name = {p.name for p in method.params if p.kind in ("normal", "kwonly")}
+    by_name = {p.name for p in params if p.kind in ("normal", "kwonly")}
     for name, a in kwargs:
         if name in by_name:
             env[name] = values.value(a, ctx)
-    for p in method.params:
-        if p.name not in env and p.default is not None and p.default[0] == "const":
+    for p in params:
+        if defaults and p.name not in env and p.default is not None and p.default[0] == "const":
             env[p.name] = values.value(p.default, ctx)
     return env
 

@@ -126,6 +126,7 @@ _KEYS = {
     "max-file-size": ("max_file_size", _positive_int),
     "include-generation-sources": ("include_generation_sources", _bool),
     "parameter-bytes": ("parameter_bytes", _positive_int),
+    "weight-loaders": ("weight_loaders", _str_list),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)

@@ -24,6 +24,7 @@ class EvidenceKind(str, Enum):
     CONDITIONAL = "conditional"  # allocated only when a condition nothing decides holds
     GENERATED = "generated"  # a file of the finding is generated: the change belongs in its source
     REGISTERED = "registered"  # a registered module / parameter / buffer of an nn.Module: a checkpoint key
+    LOADER = "loader"  # the class's weight loader skips checkpoint names that name no parameter
     # DI004: a call of a parent's __init__ that cannot bind
     CALL = "call"
     TARGET = "target"

@@ -47,6 +47,7 @@ class Settings:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
     config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
     include_generation_sources: bool = False  # analyse templates that generated files name and nothing imports
+    weight_loaders: tuple[str, ...] = ("load_weights",)  # methods that load a checkpoint's weights by name
     parameter_bytes: int = 2  # bytes per layer parameter in size estimates (serving loads weights in 16 bits)
     _heavy_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 

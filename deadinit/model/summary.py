@@ -71,6 +71,7 @@ class AllocInfo:
     kwargs: tuple[tuple[str, Expr], ...] = ()  # ... and by keyword
     items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
     index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
+    star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class Returns:
     line: int
     values: tuple[AllocInfo | None, ...] = ()
     annotated: AllocInfo | None = None
+    params: tuple[Param, ...] = ()  # the function's parameters (a method's without self), to bind a call's arguments
 
 
 @dataclass
@@ -150,6 +152,7 @@ class MethodSummary:
     return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one
     ensures: tuple[Expr, ...] = ()  # what holds whenever it returns normally (``if C: raise``, ``assert``), on self
     calls: tuple[str, ...] = ()  # self methods it calls on every path that returns normally
+    skips_unknown_weights: int | None = None  # a weight loader that skips names of no parameter: its test's line
 
     @property
     def is_property(self) -> bool:

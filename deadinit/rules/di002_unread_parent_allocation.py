@@ -5,6 +5,7 @@ from __future__ import annotations
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
+from deadinit.rules.loader_examples import LOADER_FIXES
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
 
 OVERRIDDEN_READER = {
@@ -213,8 +214,9 @@ workspace buffer of hundreds of MiB.
 Safe when the finding rests on what the analysis proves: class structure, exact
 constructions, `isinstance`, annotations, transitive deadness. Unsafe (applied
 only with `--unsafe-fixes`, the reason given in one line) when the attribute of
-an `nn.Module` is a registered module, parameter or buffer (not building it
-changes the checkpoint keys), or when the class is exported (`__all__`, a
+an `nn.Module` is a registered parameter, buffer or module (not building it
+changes the checkpoint keys; a module's fix is safe when every weight loader of
+the class provably skips names it does not know), or when the class is exported (`__all__`, a
 package `__init__`) and the attribute is public or read by a public method
 nothing in the project calls. When analysis is unsure (dynamic `getattr`,
 `self.__dict__`, `vars(self)`, `__getattr__`, an unresolved base), nothing is
@@ -379,6 +381,7 @@ class C(P):
             unsafe_fixes=True,
             note="a registered module: unsafe (checkpoint keys change); with --unsafe-fixes the guard is reused",
         ),
+        *LOADER_FIXES,
     )
 
     @staticmethod

@@ -196,12 +196,14 @@ class AllocClassifier:
             return None
         head, _, rest = name.partition(".")
         if self_name and head == self_name:
-            return AllocInfo("call", callee=f"self.{rest}") if rest and "." not in rest else None
+            if not rest or "." in rest:
+                return None
+            return _followed(f"self.{rest}", node, self_name)
         if local_call is not None and local_call(head)[0]:
             return None
         if self.canon(name).rpartition(".")[0] in self.s.tensor_modules:
             return None  # the tensor library's own functions: ``classify`` decides them
-        return AllocInfo("call", callee=name)
+        return _followed(name, node, self_name)
 
     def annotated(self, node: sx.Expr | None, parse: Callable[[str], sx.Expr | None]) -> AllocInfo | None:
         """The allocation a return annotation promises: ``torch.Tensor``, a ``torch.nn`` class, a heavy or project
@@ -264,6 +266,11 @@ def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
             args.append(to_expr(a.value, self_name))
     kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
     return {"args": tuple(args), "kwargs": kwargs}
+
+
+def _followed(callee: str, node: sx.Call, self_name: str | None) -> AllocInfo:
+    """A call to follow, with its arguments (to bind to the callee's parameters for sizes)."""
+    return AllocInfo("call", callee=callee, **call_arguments(node, self_name), star_args=any(a.star for a in node.args))
 
 
 def shape_and_dtype(node: sx.Call, self_name: str | None) -> tuple[tuple[Expr, ...], str]:

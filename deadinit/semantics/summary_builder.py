@@ -34,6 +34,7 @@ from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
 from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope, capitalised
+from deadinit.semantics.weight_loaders import skips_unknown_weights
 
 
 class SummaryBuilder(ExpressionFacts):
@@ -269,8 +270,11 @@ class SummaryBuilder(ExpressionFacts):
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
             elif _followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+                if method.returns is not None:
+                    method.returns.params = tuple(method.params)
             if node.name != "__init__" and self_name:
                 method.ensures, method.calls = method_checks(node, self_name)
+                method.skips_unknown_weights = skips_unknown_weights(node, self_name)
             if node.returns is not None and _followable(decos):
                 method.return_types = annotation_types(node.returns, self.parse)
         elif self.functions and self.functions[-1].method is not None:
@@ -280,6 +284,7 @@ class SummaryBuilder(ExpressionFacts):
         if not self.scopes[:-1] and _followable(decos):
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
+                returns.params = tuple(_param(p, self.parse) for p in node.params)
                 self.s.functions.setdefault(node.name, returns)
             types = annotation_types(node.returns, self.parse) if node.returns is not None else None
             if types is not None:

@@ -56,6 +56,7 @@ heavy-class-pattern = "(Wrapper|Pool)$"
 module-bases = ["torch.nn.Module"]
 di003-threshold = 0.5
 flag-name-template = "no_{name}"
+weight-loaders = ["load_weights", "load_checkpoint"]
 """,
     )
     cfg = load_config([str(tmp_path)])
@@ -67,6 +68,7 @@ flag-name-template = "no_{name}"
     assert s.show_unsure and s.tensor_modules == ("torch", "mytorch") and s.tensor_factories == ("empty",)
     assert s.buffer_helpers == ("get_buffer", "cached") and s.heavy_class_pattern == "(Wrapper|Pool)$"
     assert s.di003_threshold == 0.5 and s.flag_name_template == "no_{name}"
+    assert s.weight_loaders == ("load_weights", "load_checkpoint")
 
 
 @pytest.mark.parametrize(
@@ -83,6 +85,7 @@ flag-name-template = "no_{name}"
         ("flag-name-template = 'skip-{name}'\n", "does not make a Python identifier"),
         ("respect-gitignore = 'yes'\n", "respect-gitignore: expected true or false"),
         ("roots = [1]\n", "roots: expected a list of strings"),
+        ("weight-loaders = 'load_weights'\n", "weight-loaders: expected a list of strings"),
         ("select = [\n", "invalid TOML"),
     ],
 )

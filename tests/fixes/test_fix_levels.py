@@ -1,5 +1,6 @@
 """What a plain ``deadinit fix`` applies (safe fixes only), and a parent's guard parameter reused."""
 
+import pytest
 from codemod_helpers import fix
 
 from deadinit.api.check import run_check
@@ -115,3 +116,74 @@ def test_guard_parameter_not_reused_when_the_block_builds_something_live(write_p
     )
     new = _fix_source(write_project, body, child_reads="self.counts")
     assert "keep_history=False" not in new
+
+
+def test_default_fix_removes_a_module_only_when_the_loader_skips_unknown_names(fixture_tree):
+    out = fix(paths=("fixtures/modules",), write=False)
+    changes = _changes(out)
+    assert changes["SkippingEmbedder"].attributes == ["draft_head"]
+    assert changes["LookupEmbedder"].attributes == ["pooler"]
+    refused = _refusals(out)
+    for cls in ("StrictEmbedder", "RaisingEmbedder"):
+        assert (
+            refused[(cls, "pooler")].kind == "unsafe"
+            and "registered module `pooler`" in refused[(cls, "pooler")].reason
+        )
+
+
+LOADED = """
+import torch
+from torch import nn
+
+
+class P(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 4)
+        self.head = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+    def load_weights(self, weights):
+        params_dict = dict(self.named_parameters())
+        for name, w in weights:
+            if name not in params_dict:
+                continue
+            params_dict[name].data.copy_(w)
+
+
+class C(P):
+    def forward(self, x):
+        return self.body(x)
+{extra}
+"""
+
+
+def _head_level(write_project, extra: str = "") -> tuple[str, list[str]]:
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": LOADED.format(extra=extra)})
+    (f,) = [f for f in run_check([str(root)]).findings if f.attribute == "head"]
+    return f.fix_safety, [e.kind for e in f.evidence]
+
+
+def test_a_proven_loader_makes_the_module_fix_safe_with_evidence(write_project):
+    level, kinds = _head_level(write_project)
+    assert level == "safe" and "loader" in kinds and "registered" in kinds
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # a subclass that inherits the fix loads its weights without skipping
+        "\n\nclass D(C):\n    def load_weights(self, weights):\n        for name, w in weights:\n"
+        "            self.get_parameter(name).data.copy_(w)\n",
+        # load_state_dict (strict by default) on a receiver of unknown class
+        "\n\ndef restore(model, sd):\n    model.load_state_dict(sd)\n",
+        # a module of the project builds C as a part and has no loader of its own
+        "\n\nclass Outer(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.inner = C()\n",
+    ],
+    ids=["subclass-loader", "load-state-dict", "container-without-loader"],
+)
+def test_anything_else_that_loads_the_weights_keeps_it_unsafe(write_project, extra):
+    level, kinds = _head_level(write_project, extra)
+    assert level == "unsafe" and "loader" not in kinds

@@ -50,7 +50,9 @@ def test_direct_local_and_followed_returns(adapter):
     )
     assert kinds(s.functions["direct"].values) == ["tensor"]
     assert kinds(s.functions["local"].values) == ["tensor"]
-    assert s.functions["chained"].values == (AllocInfo("call", callee="direct"),)
+    assert s.functions["chained"].values == (
+        AllocInfo("call", callee="direct", args=(("name", "n"),)),
+    )  # arguments kept: sizes bind them
     assert kinds(s.functions["layers"].values) == ["container", "tuple"]
     assert kinds(s.functions["layers"].values[1].items) == ["container", None, None]
     assert "none_only" not in s.functions
@@ -144,11 +146,39 @@ def test_init_facts(adapter):
     init = cls.methods["__init__"].init_flow
     by_attr = {(st.kind, st.attr): st for st in init if st.attr}
     layers = by_attr[("assign", "layers")].call
-    assert layers == AllocInfo("item", element=AllocInfo("call", callee="make_layers"), index=0)
+    assert layers == AllocInfo("item", element=AllocInfo("call", callee="make_layers", args=(("name", "n"),)), index=0)
     assert by_attr[("assign", "norm")].alloc == AllocInfo("module", callee="torch.nn.LayerNorm")
     assert by_attr[("assign", "act")].alloc is None and by_attr[("assign", "act")].call is None
-    assert by_attr[("assign", "head")].call == AllocInfo("call", callee="self._build_head")
+    assert by_attr[("assign", "head")].call == AllocInfo("call", callee="self._build_head", args=(("name", "n"),))
     assert ("nested", "block.proj") in by_attr
     deleted = {st.attr: st.in_loop for st in init if st.kind == "delete"}
     assert deleted == {"old": False, "a": False, "b": False}  # the loop that may break removes nothing sure
     assert kinds(cls.methods["_build_head"].returns.values) == ["module"]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_followed_calls_keep_their_arguments_and_functions_their_parameters(adapter):
+    s = summary(
+        """
+        import torch
+        def make(rows, width=8, *, dtype=None):
+            return torch.zeros(rows, width)
+        def spread(*args, **kwargs):
+            return make(*args, **kwargs)
+        class M:
+            def __init__(self, n):
+                self.a = make(n, width=4)
+            def build(self, k):
+                return make(k)
+        """,
+        adapter,
+    )
+    call = s.classes[0].methods["__init__"].init_flow[0].call
+    assert call == AllocInfo("call", callee="make", args=(("name", "n"),), kwargs=(("width", ("const", 4)),))
+    assert [(p.name, p.kind) for p in s.functions["make"].params] == [
+        ("rows", "normal"),
+        ("width", "normal"),
+        ("dtype", "kwonly"),
+    ]
+    assert s.functions["spread"].values[0].star_args
+    assert [p.name for p in s.classes[0].methods["build"].returns.params] == ["k"]  # without self
