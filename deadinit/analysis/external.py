@@ -15,6 +15,13 @@ attribute on class S unless the receiver's class is known and unrelated to S:
   the annotations of every override that could run); no annotation counts;
 * ``root.b`` where ``root``'s class is known holds what that class declares or
   constructs for ``b`` (a dataclass or NamedTuple field, ``self.b = B()``);
+* an element of ``self.items`` (``for m in self.items``, ``self.items[i]``, a comprehension over it,
+  a local bound to those) holds what the class hierarchy puts into ``items``: constructions in
+  a list display or comprehension (``nn.ModuleList([B(...) for ...])``), fills
+  (``self.items.append(B(...))``) and annotations (``list[B]``, ``Sequence[B]``); unknown
+  when any of those is unknown, or when code fills an ``items`` on another receiver
+  (``obj.items.append(x)``);
+* a local variable holds what every one of its bindings holds;
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
   from it (``nn.Module``, ``object``);
 * an attribute of a module (``pkg.layers.mlp`` after ``import pkg.layers``) is not a read at all;
@@ -27,6 +34,7 @@ import builtins
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
 
@@ -41,6 +49,9 @@ class ExternalReads:
                     self.by_attr.setdefault(a.attr, []).append((a, mod))
         self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
+        self._element_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
+        # attributes whose collections some code fills on a receiver other than self: elements unknown
+        self.filled_elsewhere: set[str] = set().union(*(s.element_writes for s in index.modules.values()))
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -92,6 +103,30 @@ class ExternalReads:
         self._attr_cache[key] = result
         return result
 
+    def _self_attr_elements(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
+        """What an element of ``self.attr``'s collection holds, over ``in_class``'s ancestors and subclasses;
+        None when something puts an unknown element into it, or nothing says what its elements are."""
+        key = (in_class, attr)
+        if key in self._element_cache:
+            return self._element_cache[key]
+        self._element_cache[key] = None  # a collection built from its own elements stays unknown
+        classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
+        summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
+        declared = [(t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])]
+        out: list[tuple[TypeRef, str]] | None = declared  # an annotation governs, as for a type checker
+        if not declared:
+            out = []
+            for qn, c in summaries:
+                got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_elements.get(attr, [])], qn)
+                if attr in c.attr_elements_unknown or got is None:
+                    out = None
+                    break
+                out.extend(got)
+        if not out or attr in self.filled_elsewhere:
+            out = None
+        self._element_cache[key] = out
+        return out
+
     def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
         """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
         constructions of ``attr`` in that project class (a dataclass or NamedTuple field, ``self.m = M()``);
@@ -112,10 +147,15 @@ class ExternalReads:
         None when one of them is not known."""
         out: list[tuple[TypeRef, str]] = []
         for ref, mod in refs:
-            if not ref.dotted.endswith("()"):
+            if ref.dotted.startswith("self.") and ref.dotted.endswith(ELEMENT_OF):
+                if in_class is None or in_class not in self.index.classes:
+                    return None
+                got = self._self_attr_elements(in_class, ref.dotted[5 : -len(ELEMENT_OF)])
+            elif ref.dotted.endswith("()"):
+                got = self._returned(ref.dotted[:-2], mod, in_class)
+            else:
                 out.append((ref, mod))
                 continue
-            got = self._returned(ref.dotted[:-2], mod, in_class)
             if got is None:
                 return None
             out.extend(got)
