@@ -112,7 +112,9 @@ class ExternalReads:
         self._element_cache[key] = None  # a collection built from its own elements stays unknown
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
-        declared = [(t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])]
+        declared = [
+            (t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])
+        ]
         out: list[tuple[TypeRef, str]] | None = declared  # an annotation governs, as for a type checker
         if not declared:
             out = []
@@ -126,6 +128,25 @@ class ExternalReads:
             out = None
         self._element_cache[key] = out
         return out
+
+    def _elements_of(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        """An element of ``self.a`` (``chain`` = ``a``) or of ``self.a.b`` (the ``b`` of what ``self.a`` holds)."""
+        if in_class is None or in_class not in self.index.classes:
+            return None
+        first, _, second = chain.partition(".")
+        if not second:
+            return self._self_attr_elements(in_class, first)
+        roots = self._self_attr_types(in_class, first)
+        if roots is None:
+            return None
+        out: list[tuple[TypeRef, str]] = []
+        for ref, mod in roots:
+            kind, qn = self._ref_target(ref, mod)
+            got = self._self_attr_elements(qn, second) if kind == "project" and qn is not None else None
+            if got is None:
+                return None
+            out.extend(got)
+        return out or None
 
     def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
         """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
@@ -148,9 +169,7 @@ class ExternalReads:
         out: list[tuple[TypeRef, str]] = []
         for ref, mod in refs:
             if ref.dotted.startswith("self.") and ref.dotted.endswith(ELEMENT_OF):
-                if in_class is None or in_class not in self.index.classes:
-                    return None
-                got = self._self_attr_elements(in_class, ref.dotted[5 : -len(ELEMENT_OF)])
+                got = self._elements_of(ref.dotted[5 : -len(ELEMENT_OF)], in_class)
             elif ref.dotted.endswith("()"):
                 got = self._returned(ref.dotted[:-2], mod, in_class)
             else:
@@ -217,6 +236,11 @@ class ExternalReads:
         elif access.types is not None:
             refs = self._expand([(t, module) for t in access.types], access.in_class)
             if refs is None:
+                if any(t.dotted.endswith(ELEMENT_OF) for t in access.types):
+                    return (
+                        True,
+                        f"receiver `{access.receiver}` is an element of a collection whose elements are not known",
+                    )
                 return True, f"receiver `{access.receiver}` comes from a call whose return type is not known"
         else:
             refs = None

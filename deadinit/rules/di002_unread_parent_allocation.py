@@ -5,6 +5,7 @@ from __future__ import annotations
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
+from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
 
 OVERRIDDEN_READER = {
@@ -299,6 +300,7 @@ class W:
         ),
         *not_allocated(own=False),
         ANY_NAME,
+        *FLOW_VALID,
     )
     INVALID = (
         Example(
@@ -368,6 +370,7 @@ class C(P):
             [("DI002", "C", "counter"), ("DI002", "C", "head")],
             note="allocated through a project function, and through the subclass's own method",
         ),
+        *FLOW_INVALID,
     )
 
     FIXES = (

@@ -11,7 +11,8 @@ what ``for m in expr`` binds ``m`` to and what ``expr[i]`` gives:
   ``nn.ModuleList(x)``, ``x[a:b]`` and ``x + y`` hold the elements of their operands;
   ``enumerate(x)`` pairs an index with an element of ``x`` (see ``loop_bindings``);
 * ``self.a`` holds the elements the class hierarchy gives ``a`` (``self.a[]``: resolved by
-  the analysis, over the class's assignments, fills and annotations);
+  the analysis, over the class's assignments, fills and annotations); ``self.a.b`` those that
+  the classes ``self.a`` holds give ``b`` (``self.a.b[]``, a dataclass field ``b: list[B]``);
 * a local variable holds what every one of its bindings holds.
 
 An empty collection says nothing (None): what fills it later is not known here.
@@ -106,8 +107,11 @@ class ValueTyping:
             return self.value(node.elt) if node.shape != "dict" else None
         if isinstance(node, sx.Name):
             return self.local_elements(node.id)[1]
-        if self.self_name is not None and isinstance(node, sx.Attribute) and _is_name(node.value, self.self_name):
-            return (TypeRef(f"self.{node.attr}{ELEMENT_OF}", False),)
+        if self.self_name is not None and isinstance(node, sx.Attribute):
+            chain = dotted(node)
+            head, _, rest = (chain or "").partition(".")
+            if head == self.self_name and 1 <= rest.count(".") + 1 <= 2:  # ``self.a``, ``self.a.b``
+                return (TypeRef(f"self.{rest}{ELEMENT_OF}", False),)
         if isinstance(node, sx.Subscript) and len(node.items) == 1 and _is_slice(node.items[0]):
             return self.collection(node.value, depth + 1)
         if isinstance(node, sx.BinOp) and node.op == "+":
