@@ -124,8 +124,8 @@ class ExternalReads:
                     out = None
                     break
                 out.extend(got)
-        if not out or attr in self.filled_elsewhere:
-            out = None
+        if not out or attr in self.filled_elsewhere or any(attr in c.methods for _, c in summaries):
+            out = None  # a property or method of that name gives what its body computes
         self._element_cache[key] = out
         return out
 

@@ -40,6 +40,8 @@ ELEMENT_ADDERS: Mapping[str, tuple[int, bool]] = {
     "extend": (0, True),
     "extendleft": (0, True),
     "update": (0, True),
+    "add_module": (1, False),  # ``nn.ModuleList.add_module(name, m)`` adds an element
+    "register_module": (1, False),
 }
 ELEMENT_OF = "[]"  # ``self.a[]``: an element of ``self.a``, resolved by the analysis
 

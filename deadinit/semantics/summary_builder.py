@@ -77,6 +77,12 @@ class SummaryBuilder(ExpressionFacts):
             self.bind_unknown(self.functions[-1] if self.functions else None, node.asname)  # type: ignore[attr-defined]
         elif t is sx.Handler:
             self.bind_unknown(self.functions[-1] if self.functions else None, node.name)  # type: ignore[attr-defined]
+        elif t is sx.Names and self.functions:  # ``global x``: other functions may bind it to anything
+            for name in node.names:  # type: ignore[attr-defined]
+                self.never_typed(self.functions[-1], name)
+        elif t is sx.Lambda and self.functions:  # its parameters shadow the function's names
+            for p in node.params:  # type: ignore[attr-defined]
+                self.bind_local(self.functions[-1], p.name, None, None)
         elif t is sx.Other and node.stores:  # type: ignore[attr-defined]
             for target in node.stores:  # type: ignore[attr-defined]
                 self.bind_unknown(self.functions[-1] if self.functions else None, target)
@@ -332,6 +338,8 @@ class SummaryBuilder(ExpressionFacts):
                 self._bind_name(t.id, ctx)
         if ctx is not None:
             self.bind_loop(ctx, target, iterable)
+            if self.classes and ctx.method is not None:
+                self.self_attr_assigned(ctx, target, None)  # ``for self.a in ...``: holds what nothing types
         if ctx is not None and isinstance(target, sx.Name):
             names = loop_names(iterable, ctx.self_name)
             if names is not None:

@@ -48,6 +48,11 @@ class FlowTyping(BuilderState):
         if annotation is not None:
             ctx.declared.add(name)
 
+    def never_typed(self, ctx: FunctionScope, name: str) -> None:
+        """A name whose bindings are not all in the function (``global x``, ``nonlocal x``): unknown."""
+        ctx.types[name] = ctx.elements[name] = None
+        ctx.declared.add(name)
+
     def bind_loop(self, ctx: FunctionScope, target: sx.Expr, iterable: sx.Expr) -> None:
         for name, types, elements in self.typing(ctx).loop_bindings(target, iterable):
             self.bind_local(ctx, name, types, elements)
@@ -63,12 +68,12 @@ class FlowTyping(BuilderState):
                 self.bind_unknown(ctx, el)
 
     # -- what self.a holds -------------------------------------------------------------
-    def self_attr_assigned(self, ctx: FunctionScope, target: sx.Expr, value: sx.Expr) -> None:
+    def self_attr_assigned(self, ctx: FunctionScope, target: sx.Expr, value: sx.Expr | None) -> None:
         """``self.a = <value>`` in a method: the class ``a`` holds, and the elements of its collection; once
-        every binding of the function's locals is known."""
+        every binding of the function's locals is known.  No value: bound to something not typed."""
         attr = self_attr(target, ctx.self_name)
         cls = self.classes[-1]
-        if attr is None:
+        if attr is None or value is None:
             for a in self_targets(target, ctx.self_name):  # ``self.a, self.b = ...``
                 cls.attr_unknown.add(a)
                 cls.attr_elements_unknown.add(a)

@@ -149,3 +149,42 @@ def test_dataclass_collection_fields_and_chains(adapter):
     assert schedule.attr_elements_declared == {"plans": [TypeRef("Plan", False)], "maybe": [TypeRef("Plan", False)]}
     assert "loose" in schedule.attr_elements_unknown
     assert receiver_types(s, "a") == [("self.schedule.plans[]",)]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_lambda_parameters_and_loop_targets_on_self_are_not_typed(adapter):
+    s = summary(
+        """
+        class C:
+            def __init__(self, xs):
+                self.cur = Meta()
+                for self.cur in xs:
+                    pass
+                self.layers = []
+                self.layers.add_module("0", Layer())
+            def run(self):
+                m = Meta()
+                f = lambda m: m.one
+                return f, m.two
+        """,
+        adapter,
+    )
+    cls = s.classes[0]
+    assert "cur" in cls.attr_unknown and "cur" in cls.attr_elements_unknown
+    assert cls.attr_elements["layers"] == [TypeRef("Layer", True)]
+    assert receiver_types(s, "one") == [None]
+    assert receiver_types(s, "two") == [None]  # ``m`` is also the lambda's parameter: one name, not typed
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_global_and_nonlocal_names_are_not_typed(adapter):
+    s = summary(
+        """
+        def run(args_: Namespace):
+            global args
+            args = args_
+            return args.model
+        """,
+        adapter,
+    )
+    assert receiver_types(s, "model") == [None]
