@@ -17,6 +17,7 @@ st.PagedStepBackend(runner).forward_decode("q", 0, 0, 0, 0)
 multi = st.MultiStepBackend(runner, 3, peers=[st.PagedStepBackend(runner)])
 multi.schedule.plans.append(st.StepPlan(7))
 del multi.kv_last_page_len, multi.qo_indptr, multi.page_table, multi.cu_seqlens, multi.kv_indices  # F1-F5
+del multi.req_offsets  # F6
 multi.forward_decode("q", 0, 0, 0, 0, views=[st.BatchView(1)])
 st.register_record(multi, st.StepMetadata())
 multi.forward_extend("q", 0, 0, 0, 0)

@@ -86,6 +86,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "MultiStepBackend", "PagedStepBackend", "page_table"),
     ("DI002", "MultiStepBackend", "PagedStepBackend", "cu_seqlens"),
     ("DI002", "MultiStepBackend", "PagedStepBackend", "kv_indices"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "req_offsets"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",

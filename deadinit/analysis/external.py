@@ -79,6 +79,7 @@ class ExternalReads:
         key = (in_class, attr)
         if key in self._attr_cache:
             return self._attr_cache[key]
+        self._attr_cache[key] = None  # an attribute assigned from itself (``self.a = self.b``...) stays unknown
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         result: list[tuple[TypeRef, str]] | None = out
@@ -148,6 +149,14 @@ class ExternalReads:
             out.extend(got)
         return out or None
 
+    def _self_chain_types(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        """What ``self.a`` (``chain`` = ``a``) or ``self.a.b`` holds, over ``in_class``'s hierarchy."""
+        if in_class is None or in_class not in self.index.classes:
+            return None
+        first, _, second = chain.partition(".")
+        roots = self._self_attr_types(in_class, first)
+        return self._attribute_of(roots, second) if second and roots is not None else roots
+
     def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
         """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
         constructions of ``attr`` in that project class (a dataclass or NamedTuple field, ``self.m = M()``);
@@ -172,6 +181,8 @@ class ExternalReads:
                 got = self._elements_of(ref.dotted[5 : -len(ELEMENT_OF)], in_class)
             elif ref.dotted.endswith("()"):
                 got = self._returned(ref.dotted[:-2], mod, in_class)
+            elif ref.dotted.startswith("self."):
+                got = self._self_chain_types(ref.dotted[5:], in_class)
             else:
                 out.append((ref, mod))
                 continue
@@ -236,12 +247,7 @@ class ExternalReads:
         elif access.types is not None:
             refs = self._expand([(t, module) for t in access.types], access.in_class)
             if refs is None:
-                if any(t.dotted.endswith(ELEMENT_OF) for t in access.types):
-                    return (
-                        True,
-                        f"receiver `{access.receiver}` is an element of a collection whose elements are not known",
-                    )
-                return True, f"receiver `{access.receiver}` comes from a call whose return type is not known"
+                return True, f"receiver `{access.receiver}` {_unknown_origin(access.types)}"
         else:
             refs = None
         # a constructor parameter that every construction site fills with the caller's self
@@ -265,3 +271,13 @@ class ExternalReads:
                 return True, f"receiver `{access.receiver}` is typed {qn.rsplit('.', 1)[-1]}, an ancestor"
         names = ", ".join(sorted({r.dotted for r, _ in refs})) or "None"
         return False, f"receiver `{access.receiver}` holds {names}, unrelated"
+
+
+def _unknown_origin(types: tuple[TypeRef, ...]) -> str:
+    """Why a receiver whose value comes from somewhere has no known class."""
+    if any(t.dotted.endswith(ELEMENT_OF) for t in types):
+        return "is an element of a collection of unknown contents"
+    if any(t.dotted.endswith("()") for t in types):
+        return "comes from a call whose return type is not known"
+    attrs = ", ".join(f"`{t.dotted}`" for t in types if t.dotted.startswith("self."))
+    return f"holds what {attrs} holds, which is not known"

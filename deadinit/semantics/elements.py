@@ -5,6 +5,7 @@ what ``for m in expr`` binds ``m`` to and what ``expr[i]`` gives:
 
 * a construction ``B(...)`` holds exactly B; a call of a project function or method holds
   what it returns (``f()`` / ``self.f()``: resolved project-wide, by the analysis);
+  ``self.a`` and ``self.a.b`` hold what the class hierarchy gives them (resolved by the analysis);
 * a list, tuple or set display, or a list, set or generator comprehension, holds the
   values of its items (``[B(...) for _ in range(n)]``: elements exactly B);
 * ``list(x)``, ``tuple(x)``, ``set(x)``, ``sorted(x)``, ``reversed(x)``,
@@ -89,7 +90,15 @@ class ValueTyping:
             return self.local_types(node.id)[1]
         if isinstance(node, sx.Subscript) and _one_index(node):
             return self.elements(node.value)
-        return None
+        chain = self._self_chain(node)
+        return (TypeRef(f"self.{chain}", False),) if chain is not None else None
+
+    def _self_chain(self, node: sx.Node) -> str | None:
+        """``a`` for ``self.a``, ``a.b`` for ``self.a.b``: what the analysis resolves over the class hierarchy."""
+        if self.self_name is None or not isinstance(node, sx.Attribute):
+            return None
+        head, _, rest = (dotted(node) or "").partition(".")
+        return rest if head == self.self_name and rest.count(".") <= 1 else None
 
     def elements(self, node: sx.Node, depth: int = 0) -> Types | None:
         """The classes of the elements of ``node``; None when unknown or when it is empty (what fills an empty
@@ -109,11 +118,9 @@ class ValueTyping:
             return self.value(node.elt) if node.shape != "dict" else None
         if isinstance(node, sx.Name):
             return self.local_elements(node.id)[1]
-        if self.self_name is not None and isinstance(node, sx.Attribute):
-            chain = dotted(node)
-            head, _, rest = (chain or "").partition(".")
-            if head == self.self_name and 1 <= rest.count(".") + 1 <= 2:  # ``self.a``, ``self.a.b``
-                return (TypeRef(f"self.{rest}{ELEMENT_OF}", False),)
+        chain = self._self_chain(node)
+        if chain is not None:  # ``self.a``, ``self.a.b``
+            return (TypeRef(f"self.{chain}{ELEMENT_OF}", False),)
         if isinstance(node, sx.Subscript) and len(node.items) == 1 and _is_slice(node.items[0]):
             return self.collection(node.value, depth + 1)
         if isinstance(node, sx.BinOp) and node.op == "+":

@@ -188,3 +188,23 @@ def test_global_and_nonlocal_names_are_not_typed(adapter):
         adapter,
     )
     assert receiver_types(s, "model") == [None]
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_locals_bound_to_self_attributes_are_resolved_by_the_analysis(adapter):
+    s = summary(
+        """
+        class C:
+            def __init__(self):
+                self.meta = Meta()
+                self.copy = self.meta
+            def run(self):
+                meta = self.meta
+                spec = self.meta.spec
+                return meta.one, spec.two
+        """,
+        adapter,
+    )
+    assert s.classes[0].attr_types["copy"] == [TypeRef("self.meta", False)]
+    assert receiver_types(s, "one") == [("self.meta",)]
+    assert receiver_types(s, "two") == [("self.meta.spec",)]
