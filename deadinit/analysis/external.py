@@ -21,7 +21,8 @@ attribute on class S unless the receiver's class is known and unrelated to S:
   (``self.items.append(B(...))``) and annotations (``list[B]``, ``Sequence[B]``); unknown
   when any of those is unknown, or when code fills an ``items`` on another receiver
   (``obj.items.append(x)``);
-* a local variable holds what every one of its bindings holds;
+* a local variable holds what every one of its bindings holds; bound to ``self.a`` or
+  ``self.a.b``, what the class hierarchy gives that attribute;
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
   from it (``nn.Module``, ``object``);
 * an attribute of a module (``pkg.layers.mlp`` after ``import pkg.layers``) is not a read at all;
