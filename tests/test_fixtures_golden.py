@@ -87,6 +87,13 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "SeqOnlyBuffers", "GraphBuffers", "mrope_positions"),
     ("DI001", "FusedDecoderBlock", "SelfAttention", "self_attn.qkv_proj"),
     ("DI002", "RaggedBackend", "PagedBackend", "kv_last_page_len"),
+    # fixtures/EXPECTED.md, table F: receivers typed by flow
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "kv_last_page_len"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "qo_indptr"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "page_table"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "cu_seqlens"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "kv_indices"),
+    ("DI002", "MultiStepBackend", "PagedStepBackend", "req_offsets"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",

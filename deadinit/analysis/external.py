@@ -15,6 +15,14 @@ attribute on class S unless the receiver's class is known and unrelated to S:
   the annotations of every override that could run); no annotation counts;
 * ``root.b`` where ``root``'s class is known holds what that class declares or
   constructs for ``b`` (a dataclass or NamedTuple field, ``self.b = B()``);
+* an element of ``self.items`` (``for m in self.items``, ``self.items[i]``, a comprehension over it,
+  a local bound to those) holds what the class hierarchy puts into ``items``: constructions in
+  a list display or comprehension (``nn.ModuleList([B(...) for ...])``), fills
+  (``self.items.append(B(...))``) and annotations (``list[B]``, ``Sequence[B]``); unknown
+  when any of those is unknown, or when code fills an ``items`` on another receiver
+  (``obj.items.append(x)``);
+* a local variable holds what every one of its bindings holds; bound to ``self.a`` or
+  ``self.a.b``, what the class hierarchy gives that attribute;
 * a class outside the project (``torch.Tensor``, ``int``) is unrelated, unless S derives
   from it (``nn.Module``, ``object``);
 * an attribute of a module (``pkg.layers.mlp`` after ``import pkg.layers``) is not a read at all;
@@ -27,6 +35,7 @@ import builtins
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
 
@@ -41,6 +50,9 @@ class ExternalReads:
                     self.by_attr.setdefault(a.attr, []).append((a, mod))
         self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
+        self._element_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
+        # attributes whose collections some code fills on a receiver other than self: elements unknown
+        self.filled_elsewhere: set[str] = set().union(*(s.element_writes for s in index.modules.values()))
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -68,6 +80,7 @@ class ExternalReads:
         key = (in_class, attr)
         if key in self._attr_cache:
             return self._attr_cache[key]
+        self._attr_cache[key] = None  # an attribute assigned from itself (``self.a = self.b``...) stays unknown
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         result: list[tuple[TypeRef, str]] | None = out
@@ -92,6 +105,59 @@ class ExternalReads:
         self._attr_cache[key] = result
         return result
 
+    def _self_attr_elements(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
+        """What an element of ``self.attr``'s collection holds, over ``in_class``'s ancestors and subclasses;
+        None when something puts an unknown element into it, or nothing says what its elements are."""
+        key = (in_class, attr)
+        if key in self._element_cache:
+            return self._element_cache[key]
+        self._element_cache[key] = None  # a collection built from its own elements stays unknown
+        classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
+        summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
+        declared = [
+            (t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])
+        ]
+        out: list[tuple[TypeRef, str]] | None = declared  # an annotation governs, as for a type checker
+        if not declared:
+            out = []
+            for qn, c in summaries:
+                got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_elements.get(attr, [])], qn)
+                if attr in c.attr_elements_unknown or got is None:
+                    out = None
+                    break
+                out.extend(got)
+        if not out or attr in self.filled_elsewhere or any(attr in c.methods for _, c in summaries):
+            out = None  # a property or method of that name gives what its body computes
+        self._element_cache[key] = out
+        return out
+
+    def _elements_of(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        """An element of ``self.a`` (``chain`` = ``a``) or of ``self.a.b`` (the ``b`` of what ``self.a`` holds)."""
+        if in_class is None or in_class not in self.index.classes:
+            return None
+        first, _, second = chain.partition(".")
+        if not second:
+            return self._self_attr_elements(in_class, first)
+        roots = self._self_attr_types(in_class, first)
+        if roots is None:
+            return None
+        out: list[tuple[TypeRef, str]] = []
+        for ref, mod in roots:
+            kind, qn = self._ref_target(ref, mod)
+            got = self._self_attr_elements(qn, second) if kind == "project" and qn is not None else None
+            if got is None:
+                return None
+            out.extend(got)
+        return out or None
+
+    def _self_chain_types(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
+        """What ``self.a`` (``chain`` = ``a``) or ``self.a.b`` holds, over ``in_class``'s hierarchy."""
+        if in_class is None or in_class not in self.index.classes:
+            return None
+        first, _, second = chain.partition(".")
+        roots = self._self_attr_types(in_class, first)
+        return self._attribute_of(roots, second) if second and roots is not None else roots
+
     def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
         """What ``<root>.attr`` holds for a root of one of ``refs``: the field annotation or the exact
         constructions of ``attr`` in that project class (a dataclass or NamedTuple field, ``self.m = M()``);
@@ -112,10 +178,15 @@ class ExternalReads:
         None when one of them is not known."""
         out: list[tuple[TypeRef, str]] = []
         for ref, mod in refs:
-            if not ref.dotted.endswith("()"):
+            if ref.dotted.startswith("self.") and ref.dotted.endswith(ELEMENT_OF):
+                got = self._elements_of(ref.dotted[5 : -len(ELEMENT_OF)], in_class)
+            elif ref.dotted.endswith("()"):
+                got = self._returned(ref.dotted[:-2], mod, in_class)
+            elif ref.dotted.startswith("self."):
+                got = self._self_chain_types(ref.dotted[5:], in_class)
+            else:
                 out.append((ref, mod))
                 continue
-            got = self._returned(ref.dotted[:-2], mod, in_class)
             if got is None:
                 return None
             out.extend(got)
@@ -177,7 +248,7 @@ class ExternalReads:
         elif access.types is not None:
             refs = self._expand([(t, module) for t in access.types], access.in_class)
             if refs is None:
-                return True, f"receiver `{access.receiver}` comes from a call whose return type is not known"
+                return True, f"receiver `{access.receiver}` {_unknown_origin(access.types)}"
         else:
             refs = None
         # a constructor parameter that every construction site fills with the caller's self
@@ -201,3 +272,13 @@ class ExternalReads:
                 return True, f"receiver `{access.receiver}` is typed {qn.rsplit('.', 1)[-1]}, an ancestor"
         names = ", ".join(sorted({r.dotted for r, _ in refs})) or "None"
         return False, f"receiver `{access.receiver}` holds {names}, unrelated"
+
+
+def _unknown_origin(types: tuple[TypeRef, ...]) -> str:
+    """Why a receiver whose value comes from somewhere has no known class."""
+    if any(t.dotted.endswith(ELEMENT_OF) for t in types):
+        return "is an element of a collection of unknown contents"
+    if any(t.dotted.endswith("()") for t in types):
+        return "comes from a call whose return type is not known"
+    attrs = ", ".join(f"`{t.dotted}`" for t in types if t.dotted.startswith("self."))
+    return f"holds what {attrs} holds, which is not known"

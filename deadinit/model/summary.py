@@ -182,6 +182,10 @@ class ClassSummary:
     attr_types: dict[str, list[TypeRef]] = field(default_factory=dict)
     attr_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_unknown: set[str] = field(default_factory=set)  # self.a assigned from unknown exprs
+    # the classes of the elements of the collection self.a holds (``for m in self.a``, ``self.a[i]``)
+    attr_elements: dict[str, list[TypeRef]] = field(default_factory=dict)  # from assignments and fills
+    attr_elements_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
+    attr_elements_unknown: set[str] = field(default_factory=set)  # assigned or filled with unknown elements
 
 
 @dataclass
@@ -198,6 +202,8 @@ class FileSummary:
     return_types: dict[str, tuple[TypeRef, ...]] = field(default_factory=dict)  # module-level def -> annotation
     env_defaults: dict[str, Expr] = field(default_factory=dict)  # NAME = EnvX(default)
     isinstance_checks: list[tuple[str, int]] = field(default_factory=list)  # dotted class, line
+    # attributes whose collection is filled on a receiver other than self (``obj.a.append(x)``, ``obj.a[i] = x``)
+    element_writes: set[str] = field(default_factory=set)
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)  # line -> codes (None: all)
     lines: int = 0
     generated_marker: str | None = None  # the header phrase marking the file generated ("Do NOT edit"), as written

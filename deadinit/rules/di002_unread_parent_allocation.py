@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
+from deadinit.rules.factory_examples import FACTORY_INVALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
+from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
 from deadinit.rules.loader_examples import LOADER_FIXES
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
 
@@ -301,6 +303,7 @@ class W:
         ),
         *not_allocated(own=False),
         ANY_NAME,
+        *FLOW_VALID,
     )
     INVALID = (
         Example(
@@ -341,35 +344,8 @@ class DecodeWrapper:
             [("DI002", "FloatLinear", "weight_scale"), ("DI002", "FloatLinear", "input_scale")],
             note="a registered parameter and buffer: reported (kinds parameter, buffer), the fix is unsafe",
         ),
-        Example(
-            {
-                "pkg/__init__.py": "",
-                "pkg/m.py": """
-import torch
-from torch import nn
-def make_counter(n) -> torch.Tensor:
-    return torch.zeros(n, dtype=torch.uint8)
-class Base:
-    def forward_decode(self, q):
-        raise NotImplementedError
-class P(Base):
-    def __init__(self):
-        self.counter = make_counter(4096)
-        self.head = self._build_head()
-    def _build_head(self):
-        return nn.Linear(8, 8)
-    def forward_decode(self, q):
-        return self.head(q), self.counter
-class C(P):
-    def _build_head(self):
-        return nn.Linear(8, 32)
-    def forward_decode(self, q):
-        return q
-""",
-            },
-            [("DI002", "C", "counter"), ("DI002", "C", "head")],
-            note="allocated through a project function, and through the subclass's own method",
-        ),
+        *FACTORY_INVALID,
+        *FLOW_INVALID,
     )
 
     FIXES = (

@@ -44,3 +44,70 @@ def annotation_types(node: sx.Node | None, parse: ParseExpression) -> tuple[Type
     if d is None or d.split(".")[-1] in ("Any", "object"):
         return None
     return (TypeRef(d, False),)
+
+
+SEQUENCE_GENERICS = frozenset(
+    {
+        "list",
+        "List",
+        "tuple",
+        "Tuple",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "AbstractSet",
+        "MutableSet",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "deque",
+        "Deque",
+    }
+)
+
+
+def annotation_elements(node: sx.Node | None, parse: ParseExpression) -> tuple[TypeRef, ...] | None:
+    """Possible classes of the elements of a collection an annotation names (``list[B]``, ``Sequence[B]``,
+    ``tuple[B, ...]``, ``Optional[List[B]]``); None when it names no such collection or says nothing usable."""
+    if node is None:
+        return None
+    if isinstance(node, sx.Const) and isinstance(node.value, str):
+        inner = parse(node.value)
+        return annotation_elements(inner, parse) if inner is not None else None
+    if isinstance(node, sx.BinOp) and node.op == "|":
+        return _elements_of_union((node.left, node.right), parse)
+    if not isinstance(node, sx.Subscript) or not node.items:
+        return None
+    base = (dotted(node.value) or "").split(".")[-1]
+    if base in ("Optional", "Union"):
+        return _elements_of_union(node.items, parse)
+    if base in ("Annotated", "Final", "ClassVar"):
+        return annotation_elements(node.items[0], parse)
+    if base not in SEQUENCE_GENERICS:
+        return None
+    out: tuple[TypeRef, ...] = ()
+    for item in node.items:
+        if isinstance(item, sx.Const) and item.value is Ellipsis:  # tuple[B, ...]
+            continue
+        t = annotation_types(item, parse)
+        if t is None:
+            return None
+        out += t
+    return out or None
+
+
+def _elements_of_union(members: tuple[sx.Node, ...], parse: ParseExpression) -> tuple[TypeRef, ...] | None:
+    """``Optional[list[B]]``, ``list[B] | None``: a ``None`` member adds nothing; any other member must name a
+    collection whose elements are known."""
+    out: tuple[TypeRef, ...] = ()
+    for member in members:
+        if isinstance(member, sx.Name) and member.id == "None":
+            continue
+        got = annotation_elements(member, parse)
+        if got is None:
+            return None
+        out += got
+    return out or None

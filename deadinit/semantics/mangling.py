@@ -44,7 +44,8 @@ def mangle_file(summary: FileSummary) -> None:
 
 
 def _needs(cls: ClassSummary) -> bool:
-    if any(private(k) for k in (*cls.methods, *cls.class_attrs, *cls.attr_types, *cls.attr_declared)):
+    names = (*cls.methods, *cls.class_attrs, *cls.attr_types, *cls.attr_declared, *cls.attr_elements)
+    if any(private(k) for k in (*names, *cls.attr_elements_declared, *cls.attr_elements_unknown)):
         return True
     for m in cls.methods.values():
         if any(private(a) for a, _, _ in (*m.reads, *m.writes)) or any(private(s) for s, _ in m.super_calls):
@@ -62,6 +63,9 @@ def _mangle_class(cls: ClassSummary) -> None:
     cls.attr_types = {mangled(k, n): v for n, v in cls.attr_types.items()}
     cls.attr_declared = {mangled(k, n): v for n, v in cls.attr_declared.items()}
     cls.attr_unknown = {mangled(k, n) for n in cls.attr_unknown}
+    cls.attr_elements = {mangled(k, n): v for n, v in cls.attr_elements.items()}
+    cls.attr_elements_declared = {mangled(k, n): v for n, v in cls.attr_elements_declared.items()}
+    cls.attr_elements_unknown = {mangled(k, n) for n in cls.attr_elements_unknown}
 
 
 def _walk(v: Any, k: str) -> Any:

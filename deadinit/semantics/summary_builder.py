@@ -20,7 +20,6 @@ from deadinit.model.summary import (
     Import,
     MethodSummary,
     Param,
-    TypeRef,
 )
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import ParseExpression, annotation_types
@@ -33,7 +32,7 @@ from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
-from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope, capitalised
+from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope
 from deadinit.semantics.weight_loaders import skips_unknown_weights
 
 
@@ -75,6 +74,19 @@ class SummaryBuilder(ExpressionFacts):
             self.keyed_access(node)
         elif t is sx.For:
             self.loop(node.target, node.iter)  # type: ignore[attr-defined]
+        elif t is sx.WithItem:
+            self.bind_unknown(self.functions[-1] if self.functions else None, node.asname)  # type: ignore[attr-defined]
+        elif t is sx.Handler:
+            self.bind_unknown(self.functions[-1] if self.functions else None, node.name)  # type: ignore[attr-defined]
+        elif t is sx.Names and self.functions:  # ``global x``: other functions may bind it to anything
+            for name in node.names:  # type: ignore[attr-defined]
+                self.never_typed(self.functions[-1], name)
+        elif t is sx.Lambda and self.functions:  # its parameters shadow the function's names
+            for p in node.params:  # type: ignore[attr-defined]
+                self.bind_local(self.functions[-1], p.name, None, None)
+        elif t is sx.Other and node.stores:  # type: ignore[attr-defined]
+            for target in node.stores:  # type: ignore[attr-defined]
+                self.bind_unknown(self.functions[-1] if self.functions else None, target)
         elif t is sx.Comprehension:
             for g in node.generators:  # type: ignore[attr-defined]
                 self.loop(g.target, g.iter)
@@ -121,19 +133,32 @@ class SummaryBuilder(ExpressionFacts):
                     self.s.exports = literal_strings(node.value)
             elif self.classes and not self.functions:
                 self.classes[-1].class_values[name] = to_expr(node.value, None)
+                self.classes[-1].attr_elements_unknown.add(name)  # a class-level collection: not followed
             if not self.functions:
                 self._env_default(name, node.value)
-            elif isinstance(node.value, sx.Call):
-                fn = dotted(node.value.func)
-                ctx = self.functions[-1]
-                ctx.types[name] = _call_types(fn, ctx.self_name)
-        self._attr_types(node)
+        if self.functions:
+            self._bind_targets(self.functions[-1], node)
+
+    def _bind_targets(self, ctx: FunctionScope, node: sx.Assign) -> None:
+        for t in node.targets:
+            if isinstance(t, sx.Name):
+                self.bind_value(ctx, t.id, node.value)
+            elif isinstance(t, sx.Subscript):  # ``items[i] = v`` / ``items[a:b] = vs``
+                many = len(t.items) == 1 and isinstance(t.items[0], sx.Other) and t.items[0].what == "slice"
+                self.stored_into(ctx, t.value, node.value, many)
+            else:
+                self.bind_unknown(ctx, t)
+            if self.classes and ctx.method is not None and not isinstance(t, (sx.Name, sx.Subscript)):
+                self.self_attr_assigned(ctx, t, node.value)
 
     def ann_assign(self, node: sx.AnnAssign) -> None:
         self._mark_store(node.target)
         t = node.target
-        if self.classes and self.functions and self.functions[-1].method is not None:
-            attr = self_attr(t, self.functions[-1].self_name)
+        ctx = self.functions[-1] if self.functions else None
+        if ctx is not None and isinstance(t, sx.Name):
+            self.declare_local(ctx, t.id, node.annotation)
+        if self.classes and ctx is not None and ctx.method is not None:
+            attr = self_attr(t, ctx.self_name)
             if attr is not None:
                 types = annotation_types(node.annotation, self.parse)
                 cls = self.classes[-1]
@@ -141,6 +166,9 @@ class SummaryBuilder(ExpressionFacts):
                     cls.attr_unknown.add(attr)
                 else:
                     cls.attr_declared.setdefault(attr, []).extend(types)
+                self.self_attr_annotated(attr, node.annotation)
+                if node.value is not None:
+                    self.self_attr_assigned(ctx, t, node.value)
         elif self.classes and not self.functions and isinstance(t, sx.Name):
             types = annotation_types(node.annotation, self.parse)
             cls = self.classes[-1]
@@ -149,6 +177,9 @@ class SummaryBuilder(ExpressionFacts):
                 cls.class_values[t.id] = to_expr(node.value, None)
             if types is not None:
                 cls.attr_declared.setdefault(t.id, []).extend(types)
+            self.self_attr_annotated(t.id, node.annotation)
+            if node.value is not None:
+                cls.attr_elements_unknown.add(t.id)  # a class-level collection: not followed
         if isinstance(t, sx.Name) and node.value is not None:
             if self._module_level():
                 self.s.constants[t.id] = to_expr(node.value, None)
@@ -163,6 +194,10 @@ class SummaryBuilder(ExpressionFacts):
                 ctx.method.reads.append((attr, node.target.line, node.target.col))
                 ctx.method.writes.append((attr, node.target.line, node.target.col))
                 self.stores.add(id(node.target))
+        if isinstance(node.target, sx.Name) and ctx is not None:  # ``items += [B()]``: the same object, grown
+            self.bind_local(ctx, node.target.id, None, self.typing(ctx).collection(node.value))
+        elif node.op in ("+", "|"):
+            self.stored_into(ctx, node.target, node.value, True)
 
     def _bind_name(self, name: str, ctx: FunctionScope | None) -> None:
         if ctx is not None:
@@ -191,27 +226,6 @@ class SummaryBuilder(ExpressionFacts):
                 self.classes[-1].class_attrs.setdefault(t.id, t.line)
             if isinstance(t, sx.Name):
                 self._bind_name(t.id, ctx)
-
-    def _attr_types(self, node: sx.Assign) -> None:
-        if not (self.classes and self.functions and self.functions[-1].method is not None):
-            return
-        ctx, cls = self.functions[-1], self.classes[-1]
-        for t in node.targets:
-            attr = self_attr(t, ctx.self_name)
-            if attr is None:
-                continue
-            v = node.value
-            if isinstance(v, sx.Name) and v.id == "None":
-                continue
-            if isinstance(v, sx.Call):
-                made = _call_types(dotted(v.func), ctx.self_name)
-                if made is not None:
-                    cls.attr_types.setdefault(attr, []).extend(made)
-                    continue
-            if isinstance(v, sx.Name) and ctx.types.get(v.id) is not None:
-                cls.attr_types.setdefault(attr, []).extend(ctx.types[v.id])  # type: ignore[arg-type]
-                continue
-            cls.attr_unknown.add(attr)
 
     # -- classes and functions ---------------------------------------------------
     def class_(self, node: sx.ClassDef) -> None:
@@ -296,8 +310,7 @@ class SummaryBuilder(ExpressionFacts):
         if not self.functions and not self.classes:
             self.module_names.bound_otherwise(node.name)
         for p in node.params:
-            if p.annotation is not None and not p.star:
-                ctx.types[p.name] = annotation_types(p.annotation, self.parse)
+            self.declare_local(ctx, p.name, p.annotation if not p.star else None)
         self.functions.append(ctx)
         for c in node.children():
             self.visit(c)
@@ -306,10 +319,13 @@ class SummaryBuilder(ExpressionFacts):
         self._flush(ctx)
 
     def _flush(self, ctx: FunctionScope) -> None:
+        for record in ctx.deferred:
+            record()
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
-        for attr, line, col, text, name, via, through in ctx.pending:
-            types = None
+        typing = self.typing(ctx)
+        for attr, line, col, text, name, via, through, element in ctx.pending:
+            types = typing.value(element) if element is not None else None
             if name is not None:
                 types = ctx.types.get(name, outer.get(name))
                 if name in ctx.isinst:
@@ -325,6 +341,10 @@ class SummaryBuilder(ExpressionFacts):
         for t in store_nodes(target):
             if isinstance(t, sx.Name):
                 self._bind_name(t.id, ctx)
+        if ctx is not None:
+            self.bind_loop(ctx, target, iterable)
+            if self.classes and ctx.method is not None:
+                self.self_attr_assigned(ctx, target, None)  # ``for self.a in ...``: holds what nothing types
         if ctx is not None and isinstance(target, sx.Name):
             names = loop_names(iterable, ctx.self_name)
             if names is not None:
@@ -345,19 +365,6 @@ def _followable(decorators: tuple[str, ...]) -> bool:
     """A function whose call returns what its body returns: no decorator that may change it (a cache
     returns one shared object, a property is not called)."""
     return all(d in ("staticmethod", "classmethod") for d in decorators)
-
-
-def _call_types(fn: str | None, self_name: str | None) -> tuple[TypeRef, ...] | None:
-    """What a call's result may be: exactly the class it constructs, or what the project function or method it
-    calls returns (``make()``, ``self.build()``, resolved project-wide); None when nothing is known."""
-    if not fn:
-        return None
-    if capitalised(fn):
-        return (TypeRef(fn, True),)
-    head, _, rest = fn.partition(".")
-    if self_name and head == self_name:
-        return (TypeRef(f"self.{rest}()", False),) if rest and "." not in rest else None
-    return (TypeRef(f"{fn}()", False),)
 
 
 def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:

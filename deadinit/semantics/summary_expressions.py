@@ -9,10 +9,11 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
 from deadinit.semantics.exprs import dotted, is_name, self_attr
-from deadinit.semantics.summary_scope import BuilderState, FunctionScope, capitalised
+from deadinit.semantics.summary_flow import FlowTyping
+from deadinit.semantics.summary_scope import FunctionScope, capitalised
 
 
-class ExpressionFacts(BuilderState):
+class ExpressionFacts(FlowTyping):
     """The builder's visitors of expressions."""
 
     def keyed_access(self, node: sx.Node) -> bool:
@@ -56,13 +57,14 @@ class ExpressionFacts(BuilderState):
         if ctx is not None:
             name = value.id if isinstance(value, sx.Name) else None
             through = None
+            element = value if isinstance(value, sx.Subscript) else None  # ``items[i].attr``
             if isinstance(value, sx.Attribute) and via is None:  # ``meta.spec.x`` / ``self.model.spec.x``
                 root = value.value
                 if isinstance(root, sx.Name) and root.id != ctx.self_name:
                     name, through = root.id, value.attr
                 elif ctx.self_name and self_attr(root, ctx.self_name) is not None:
                     via, through = self_attr(root, ctx.self_name), value.attr
-            ctx.pending.append((node.attr, node.line, node.col, text, name, via, through))
+            ctx.pending.append((node.attr, node.line, node.col, text, name, via, through, element))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
             self.module_names.candidate(len(self.s.accesses), text, [f.bound for f in self.functions])
@@ -71,10 +73,11 @@ class ExpressionFacts(BuilderState):
     def call(self, node: sx.Call) -> None:
         if self.keyed_access(node):
             return
+        ctx = self.functions[-1] if self.functions else None
+        self.filled(ctx, node)
         fn = dotted(node.func)
         if fn is None:
             return
-        ctx = self.functions[-1] if self.functions else None
         if capitalised(fn):
             self_args: tuple[int | str, ...] = ()
             if ctx is not None and ctx.self_name:

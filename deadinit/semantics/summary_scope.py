@@ -4,11 +4,14 @@ are stores or keyed storage."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from deadinit.model.settings import Settings
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Pattern, TypeRef
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.module_names import ModuleNames
+from deadinit.semantics.syntax import Expr
 
 CLASS_SCOPE, FUNCTION_SCOPE = "c", "f"
 
@@ -16,17 +19,35 @@ CLASS_SCOPE, FUNCTION_SCOPE = "c", "f"
 class FunctionScope:
     """What the builder knows inside one function body."""
 
-    __slots__ = ("bound", "isinst", "loop_names", "method", "name", "params", "pending", "self_name", "types")
+    __slots__ = (
+        "bound",
+        "declared",
+        "deferred",
+        "elements",
+        "isinst",
+        "loop_names",
+        "method",
+        "name",
+        "params",
+        "pending",
+        "self_name",
+        "types",
+    )
 
     def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
         self.name = name
         self.self_name = self_name
         self.method = method
+        # local name -> what it may hold (None: unknown), over all its bindings; parameters and annotated
+        # names (``declared``) hold what their annotation says
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
+        self.elements: dict[str, tuple[TypeRef, ...] | None] = {}  # local name -> its collection's elements
+        self.declared: set[str] = set()
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
-        # (attr, line, col, receiver text, receiver name, self attr)
-        # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is)
-        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None]] = []
+        # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is,
+        #  the receiver when it is an element of a collection: ``items[i].attr``)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None, Expr | None]] = []
+        self.deferred: list[Callable[[], None]] = []  # what needs every binding of the function's locals
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)

@@ -227,10 +227,47 @@ class C(P):
 """  # the names of a pattern bind or name a keyword: they load nothing (found by the property test)
 
 
+FLOW_TYPES = """
+from typing import List, Optional, Sequence
+from torch import nn
+class Steps(Base):
+    plans: "Optional[List[Plan]]" = None
+    loose = [Plan()]
+    def __init__(self, n, extra, *more):
+        self.metas = [Meta() for _ in range(n)]
+        self.layers = nn.ModuleList([Layer(i) for i in range(n)])
+        self.views: list[View] | None = []
+        self.views.append(View()); self.views += [View(), *more]; self.views[0] = View()
+        self.pair, self.rest = (Meta(), Plan()), extra
+        self.layers.add_module("x", Layer(0)); self.layers.extend(more)
+        alias = self.metas; alias.insert(0, extra)
+        for self.cur in more:
+            pass
+    def run(self, batch: Sequence["View"], *args: Meta, **kw: Meta):
+        global seen
+        seen = Meta()
+        for i, (m, p) in enumerate(zip(self.metas, self.plans)):
+            m.a, p.b
+        for j, layer in enumerate(reversed(self.layers), start=1):
+            layer.c, self.layers[j].d, self.layers[1:][0].e, self.pair[0].f
+        [v.g for v in batch if v.h] + [x.i for x in self.schedule.plans]
+        cur = self.cur; spec = self.meta.spec; cur.j, spec.k, seen.l
+        with open(batch) as cur, ctx() as (a, b):
+            (w := Meta()).m
+        f = lambda cur, *xs: cur.n
+        try:
+            pass
+        except Error as cur:
+            cur.o
+        cur += [Meta()]
+        other.items.append(cur); other.items[0] = cur; other.items |= {cur}
+"""
+
+
 @pytest.mark.parametrize(
     "source",
-    [TRICKY, INIT_FLOW, REGISTRATION, RAISE_GUARDS, MATCH_PATTERNS],
-    ids=["tricky", "init-flow", "registration", "raise-guards", "match-patterns"],
+    [TRICKY, INIT_FLOW, REGISTRATION, RAISE_GUARDS, MATCH_PATTERNS, FLOW_TYPES],
+    ids=["tricky", "init-flow", "registration", "raise-guards", "match-patterns", "flow-types"],
 )
 def test_tricky_code_is_read_alike(tmp_path, source):
     a, c = _both(tmp_path, source.encode())
