@@ -27,6 +27,11 @@ What the generated code does, on purpose, in every combination:
   ``super().m()`` and overriding methods;
 * ``app.py``: functions reading ``obj.x`` or calling ``obj.m()`` on any instance.
 
+(*) Not under an ``nn.Module`` root: torch keeps registered modules, parameters and buffers
+out of ``__dict__``, and a skip-flag fix's ``else: self.x = None`` stores ``None`` there
+instead, a difference only ``vars(self)`` / ``self.__dict__`` reads of registered names
+observe (the fix of a DI002 on a registered attribute is classed ``unsafe``).
+
 Methods only call methods of a lower rank (helpers < extra methods < interface), so
 nothing recurses; allocations a wrapper reads always exist (or are ``None``).
 """
@@ -133,7 +138,9 @@ def _allocs(draw, spec: Spec, guardable: bool, lo: int, hi: int, where: str = "p
 
 def _reads(draw, spec: Spec, callable_names: list[str], dynamic: bool = False):
     kinds = ["attr", "attr", "attr", "getattr"]
-    kinds += [] if spec.plain else ["getattr_default", "dict_get", "dict_item", "vars_item"]
+    kinds += [] if spec.plain else ["getattr_default"]
+    if not spec.plain and spec.root_base != "module":  # torch keeps registered values out of __dict__ (*)
+        kinds += ["dict_get", "dict_item", "vars_item"]
     kinds += (["dyn", "dyn_suffix"] if dynamic else []) + (["call"] if callable_names else [])
     kinds += ["modules_item"] if spec.root_base == "module" else []
     kinds += [] if spec.plain else ["hold_get"]
