@@ -8,7 +8,9 @@ when ``P.__init__`` stored no allocation in ``x`` at all (``super(P, self)`` ski
 or a guard the class decides was false) unless the finding says it holds only under a
 condition nothing decides, or when constructing C raises.  A DI001 with ``kept_by``
 claims less (the *binding* is overwritten while a live object keeps the value): it is
-false only when the value was read through an attribute after construction.
+false only when the value was read through an attribute of the instance after
+construction (a read through the object that keeps it, ``Holder.get()``, is what
+``kept_by`` says).
 
 Registration is not a use: an ``nn.Module`` child, ``nn.Parameter`` or ``register_buffer``
 that nothing reads is runtime-dead (it is built for nothing, though ``state_dict`` lists
