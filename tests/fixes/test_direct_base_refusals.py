@@ -268,3 +268,17 @@ def test_explicit_super_arguments_block(write_project):
     Path(path).write_text(src)
     out = outcome(run_check([path.rsplit("/", 1)[0]], Settings()))
     assert any("super(Class, self)" in b for b in out.blockers), out.blockers
+
+
+def test_deleting_an_attribute_only_a_copied_class_attribute_would_hold_blocks(write_project):
+    """``C`` deletes ``self.ws`` after ``P.__init__`` set it; re-based, ``C`` would inherit only the
+    class attribute ``ws = None`` (copied for its read), and ``del self.ws`` would raise."""
+    res = project(
+        write_project,
+        call="        super().__init__(n)\n        del self.ws",
+        run="        return self.ws, self.idx[x]",
+        extra="\n    ws = None\n",
+    )
+    plan = direct_base_plan(res, FixOptions(classes=("pkg.c.C",), unsafe_fixes=True))
+    assert not plan.files, plan.files[0].new
+    assert any("removes attributes that are no longer set: ws" in r.reason for r in plan.refusals), plan.refusals

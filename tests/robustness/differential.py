@@ -8,7 +8,17 @@ when ``P.__init__`` stored no allocation in ``x`` at all (``super(P, self)`` ski
 or a guard the class decides was false) unless the finding says it holds only under a
 condition nothing decides, or when constructing C raises.  A DI001 with ``kept_by``
 claims less (the *binding* is overwritten while a live object keeps the value): it is
-false only when the value was read through an attribute after construction.
+false only when the value was read through an attribute of the instance after
+construction (a read through the object that keeps it, ``Holder.get()``, is what
+``kept_by`` says).
+
+Registration is not a use: an ``nn.Module`` child, ``nn.Parameter`` or ``register_buffer``
+that nothing reads is runtime-dead (it is built for nothing, though ``state_dict`` lists
+it), so a DI002 on it is true; but removing it changes the checkpoint keys, so such a
+finding whose fix is classed ``safe`` is reported (``safe_registered``) and fails the test.
+An allocation made by a factory function, a method or a comprehension counts for the
+``__init__`` that called it (``torch_standin``); an allocation passed into another project
+class's constructor is used when that object hands it back to a read (``Holder.get()``).
 
 A DI004 finding on C (and its listed subclasses) claims that constructing C raises: it is
 false when C constructs.  A class whose own parent call cannot bind (generated on
@@ -54,6 +64,7 @@ class Verdict:
     conditional_not_run: int = 0  # findings "only when <condition>" whose allocation did not happen
     broken: int = 0  # classes whose construction raised (a parent call that cannot bind)
     di004_missed: list = field(default_factory=list)  # generated unbindable calls without a DI004
+    safe_registered: list = field(default_factory=list)  # DI002 on a registered allocation, fix classed safe
 
     @property
     def found(self) -> set:
@@ -151,7 +162,20 @@ def judge(spec: Spec, result, obs: dict[str, Instance]) -> Verdict:
                 if why:
                     wrong.append(why)
     v.unsure -= v.reported
+    _judge_registered(result.findings, obs, v)
     return v
+
+
+def _judge_registered(findings, obs: dict[str, Instance], v: Verdict) -> None:
+    """A DI002 on a registered module, parameter or buffer is a true waste, but its fix changes the
+    checkpoint keys (``state_dict``): it must not be classed ``safe``."""
+    for f in findings:
+        inst = obs.get(short(f.cls))
+        if f.code != "DI002" or f.fix_safety != "safe" or inst is None:
+            continue
+        at = (f"{short(f.parent)}.__init__", demangle(f.attribute))
+        if any(b.registered and (b.site, b.attr) == at for b in inst.allocs):
+            v.safe_registered.append(f"DI002 {inst.cls}: {at[0]} registers {at[1]}, yet the fix is classed safe")
 
 
 def run_differential(tmp: Path, spec: Spec) -> tuple[Verdict, object, dict]:

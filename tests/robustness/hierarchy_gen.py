@@ -27,6 +27,11 @@ What the generated code does, on purpose, in every combination:
   ``super().m()`` and overriding methods;
 * ``app.py``: functions reading ``obj.x`` or calling ``obj.m()`` on any instance.
 
+(*) Not under an ``nn.Module`` root: torch keeps registered modules, parameters and buffers
+out of ``__dict__``, and a skip-flag fix's ``else: self.x = None`` stores ``None`` there
+instead, a difference only ``vars(self)`` / ``self.__dict__`` reads of registered names
+observe (the fix of a DI002 on a registered attribute is classed ``unsafe``).
+
 Methods only call methods of a lower rank (helpers < extra methods < interface), so
 nothing recurses; allocations a wrapper reads always exist (or are ``None``).
 """
@@ -35,11 +40,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import hierarchy_forms as hf
 import hierarchy_mro as hm
 from hypothesis import strategies as st
 
 ATTRS = ("a", "b", "c", "d", "__p", "k_buf", "v_buf")
-MODULE_ATTRS = ("proj", "head")  # nn.Module children (module mode only)
+MODULE_ATTRS = hf.MODULE_ATTRS  # nn.Module children (module mode only)
 MODULES = ("base", "mod1", "mod2")
 GUARDS = ("flag", "flag", "cls", "config", "mode0", "mode1")
 
@@ -60,6 +66,7 @@ class Cls:
     mixin_call: str | None = None  # "before" | "after": Mix<i>.__init__(self) also called explicitly
     subscript: str | None = None  # "int" | "T": the base written Parent[int] / Parent[T]
     class_values: dict = field(default_factory=dict)  # use_x -> "True" | "False"
+    overrides_make: bool = False  # defines its own ``_make`` (the ``method`` form): torch.empty instead of zeros
     target: object = None  # what the parent call reaches (hierarchy_mro.receiver), for rendering
     bad: str | None = None  # one of hierarchy_mro.BAD_CALLS: the call cannot bind (construction raises)
 
@@ -101,32 +108,49 @@ class Spec:
         return ATTRS + (MODULE_ATTRS if self.root_base == "module" else ())
 
 
-def _alloc(draw, spec: Spec, guardable: bool, attr: str):
-    module = attr in MODULE_ATTRS
-    factory = "linear" if module else draw(st.sampled_from(["zeros", "empty"]))
+def _form(draw, spec: Spec, attr: str, where: str) -> str:
+    """How the allocation is written (``hierarchy_forms``); ``where``: "pre" (before the parent call:
+    ``nn.Module.__init__`` may not have run), "post" or "mixin" (no parameters of its own)."""
+    if attr in MODULE_ATTRS:
+        return "linear" if spec.plain else draw(st.sampled_from(["linear", *hf.MODULE_FORMS]))
+    forms = ["zeros", "empty"] * 3 + ([] if spec.plain else list(hf.TENSOR_FORMS))
+    if spec.root_base == "module" and where == "post" and not spec.plain:
+        forms += [f for f in hf.REGISTERED_FORMS if f != "buffer" or not attr.startswith("__")]
+    if where == "mixin":
+        forms = [f for f in forms if f != "param"]
+    return draw(st.sampled_from(forms))
+
+
+def _alloc(draw, spec: Spec, guardable: bool, attr: str, where: str = "post"):
+    factory = _form(draw, spec, attr, where)
     guards = ["flag"] if spec.plain else [g for g in GUARDS if g != "config" or spec.config]
     guard = draw(st.sampled_from(guards)) if guardable and draw(st.booleans()) and not attr.startswith("__") else None
     return ("alloc", attr, factory, guard, draw(st.integers(1, 9)))
 
 
-def _allocs(draw, spec: Spec, guardable: bool, lo: int, hi: int, modules: bool = True) -> list:
-    """Allocations of distinct attributes (one ``__init__`` rarely stores one attribute twice);
-    ``modules`` False: no ``nn.Module`` (before ``Module.__init__`` has run, torch refuses one)."""
-    names = spec.attrs() if modules else ATTRS
+def _allocs(draw, spec: Spec, guardable: bool, lo: int, hi: int, where: str = "post") -> list:
+    """Allocations of distinct attributes (one ``__init__`` rarely stores one attribute twice); before
+    the parent call and in mixins no ``nn.Module`` (before ``Module.__init__`` has run, torch refuses one)."""
+    names = spec.attrs() if where == "post" else ATTRS
     attrs = draw(st.lists(st.sampled_from(names), min_size=lo, max_size=hi, unique=True))
-    return [_alloc(draw, spec, guardable, a) for a in attrs]
+    return [_alloc(draw, spec, guardable, a, where) for a in attrs]
 
 
 def _reads(draw, spec: Spec, callable_names: list[str], dynamic: bool = False):
     kinds = ["attr", "attr", "attr", "getattr"]
-    kinds += [] if spec.plain else ["getattr_default", "dict_get", "dict_item", "vars_item"]
+    kinds += [] if spec.plain else ["getattr_default"]
+    if not spec.plain and spec.root_base != "module":  # torch keeps registered values out of __dict__ (*)
+        kinds += ["dict_get", "dict_item", "vars_item"]
     kinds += (["dyn", "dyn_suffix"] if dynamic else []) + (["call"] if callable_names else [])
     kinds += ["modules_item"] if spec.root_base == "module" else []
+    kinds += [] if spec.plain else ["hold_get"]
     out = []
     for _ in range(draw(st.integers(0, 3))):
         k = draw(st.sampled_from(kinds))
         if k == "call":
             out.append((k, draw(st.sampled_from(callable_names))))
+        elif k == "hold_get":
+            out.append((k, "h"))
         elif k == "modules_item":
             out.append((k, draw(st.sampled_from(MODULE_ATTRS))))
         elif k in ("attr", "getattr", "dyn"):
@@ -197,6 +221,7 @@ def _post(draw, spec: Spec, c: Cls, i: int) -> None:
                 c.post.insert(0, ("move", attr, store))
             else:
                 c.post.insert(0, ("del", attr, how))
+    _flows(draw, spec, c, i)
     if draw(st.booleans()):  # a wrapper over attributes this __init__ has certainly set
         have = sorted({s[1] for s in c.post if s[0] == "alloc" and not s[1].startswith("__")})
         if have:
@@ -204,8 +229,22 @@ def _post(draw, spec: Spec, c: Cls, i: int) -> None:
             c.post.append(("wrap", draw(st.sampled_from(["w", "v"])), deps))
 
 
+def _flows(draw, spec: Spec, c: Cls, i: int) -> None:
+    """Two allocations stored by one tuple target, an allocation passed into another project class's
+    constructor, and an override of the ``_make`` factory method."""
+    if spec.plain:
+        return
+    if draw(st.integers(0, 3)) == 0:
+        a, b = draw(st.lists(st.sampled_from(ATTRS), min_size=2, max_size=2, unique=True))
+        c.post.append(("pair", a, b, draw(st.integers(1, 9))))
+    have = sorted({s[1] for s in c.post if s[0] == "alloc" and not s[1].startswith("__")})
+    if have and draw(st.integers(0, 2)) == 0:
+        c.post.append(("hold", "h", draw(st.sampled_from(have)), draw(st.sampled_from(hf.HOLDERS))))
+    c.overrides_make = bool(i) and draw(st.integers(0, 3)) == 0
+
+
 def _pre(draw, spec: Spec, c: Cls) -> None:
-    c.pre = _allocs(draw, spec, False, 0, 1, modules=False)
+    c.pre = _allocs(draw, spec, False, 0, 1, where="pre")
     if c.args.get("mode") == "fwd" and draw(st.booleans()):
         c.pre.append(("assert_mode",))
         spec.mode_asserted = True
@@ -236,7 +275,7 @@ def specs(draw, reference_all: bool = False, plain: bool = False) -> Spec:
         spec.classes.append(c)
         bases = [parent] if parent is not None else []
         if mixin:
-            spec.mixins[i] = _allocs(draw, spec, False, 1, 1, modules=False)
+            spec.mixins[i] = _allocs(draw, spec, False, 1, 1, where="mixin")
             spec.mro.add(("mix", i), [])
             bases = [("mix", i), parent] if mixin == "first" else [parent, ("mix", i)]
         spec.mro.add(i, bases)
@@ -315,13 +354,34 @@ def constructs(spec: Spec) -> dict[str, int]:
             if key:
                 add(key)
         for s in c.pre + c.post:
+            if s[0] in ("alloc", "pair"):
+                add(f"form {hf.label(s)}")
             if s[0] == "alloc" and s[3]:
                 add(f"guard {s[3]}")
-            elif s[0] != "alloc":
+            elif s[0] == "hold":
+                add(f"statement hold ({s[3]})")
+            elif s[0] not in ("alloc", "pair"):
                 add(f"statement {s[0]}" + (f" {s[2]}" if s[0] in ("del", "move") else ""))
         if c.class_values:
             add("class attribute override")
+        if c.overrides_make:
+            add("factory method overridden")
         for reads in [*c.methods.values(), *c.props.values(), c.dunder_call or []]:
             for r in reads:
                 add(f"read {r[0]}")
     return out
+
+
+def construct_of(spec: Spec, owner: str, attr: str) -> str:
+    """The construct (``hierarchy_forms.label``) of the last statement of ``owner.__init__`` (a class
+    or mixin name) that stores an allocation in ``attr``."""
+    stmts = next(
+        (c.pre + c.post for c in spec.classes if c.name == owner),
+        next((m for i, m in spec.mixins.items() if f"Mix{i}" == owner), []),
+    )
+    for s in reversed(stmts):
+        if (s[0] == "alloc" and s[1].strip("_") == attr.strip("_")) or (s[0] == "pair" and attr in s[1:3]):
+            return hf.label(s)
+        if s[0] in ("wrap", "hold") and s[1] == attr:
+            return f"statement {s[0]}"
+    return "other"

@@ -130,7 +130,9 @@ def _mixin_target(spec, key: int):
 
 
 def _apply(s, have: set) -> None:
-    if s[0] in ("alloc", "wrap", "move"):
+    if s[0] in ("alloc", "wrap", "move", "hold"):
         have.add(s[1])
+    elif s[0] == "pair":
+        have.update(s[1:3])
     elif s[0] == "del":
         have.discard(s[1])

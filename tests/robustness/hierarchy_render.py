@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hierarchy_forms as hf
 import hierarchy_mro as hm
 from hierarchy_gen import ATTRS, MODULE_ATTRS, MODULES, Cls, Spec
 
@@ -22,6 +23,7 @@ _READS = {
     "vars_item": "vars(self)[{!r}]",
     "modules_item": "self._modules[{!r}]",
     "call": "self.{}()",
+    "hold_get": "self.{}.get()",
     "super": "super().{}()",
 }
 
@@ -35,14 +37,14 @@ def _read(r) -> str:
     return _READS[kind].format(what)
 
 
-def _value(factory: str, size: int) -> str:
-    return f"nn.Linear({size})" if factory == "linear" else f"torch.{factory}({size})"
-
-
 def _stmt(s, ind: str) -> list[str]:
     kind = s[0]
     if kind == "wrap":
         return [f"{ind}self.{s[1]} = torch.ScratchWrapper({', '.join('self.' + d for d in s[2])})"]
+    if kind == "pair":
+        return [f"{ind}self.{s[1]}, self.{s[2]}, _n = make_two({s[3]})"]
+    if kind == "hold":
+        return [f"{ind}self.{s[1]} = {s[3]}(self.{s[2]})"]
     if kind == "set":
         return [f"{ind}config.{s[1]} = {s[2]}"]
     if kind == "assert_mode":
@@ -55,7 +57,7 @@ def _stmt(s, ind: str) -> list[str]:
         attr, store = s[1], s[2]
         return [f"{ind}old_{attr} = self.{store}.pop({attr!r}, None)", f"{ind}self.{attr} = old_{attr}"]
     _, attr, factory, guard, size = s
-    line = f"self.{attr} = {_value(factory, size)}"
+    line = hf.store(attr, factory, size, attr in MODULE_ATTRS)
     if guard is None:
         return [ind + line]
     test = _GUARDS[guard].format(attr.strip("_"))
@@ -75,7 +77,7 @@ def _args(spec: Spec, c: Cls, target) -> str:
     """The arguments of ``c``'s parent call (``target``: the ``__init__`` that binds them)."""
     if not isinstance(target, int):
         return ""
-    params = spec.classes[target].flags()
+    params = spec.classes[target].flags() + hf.params(spec.classes[target].pre + spec.classes[target].post)
     pos = ["config"] if spec.config and c.bad != "bad_missing" else []
     if c.bad == "bad_pos":
         return ", ".join(pos + ["None"] * (len(params) + 1))
@@ -115,6 +117,7 @@ def _mixin_call(spec: Spec, c: Cls, i: int) -> str:
 
 def _init(spec: Spec, c: Cls, i: int) -> list[str]:
     params = ("config, " if spec.config else "") + "".join(f"{f}={0 if f == 'mode' else False}, " for f in c.flags())
+    params += "".join(p + ", " for p in hf.params(c.pre + c.post))
     out = [f"def __init__(self, {params}".rstrip(", ") + "):"]
     if i == 0 and spec.root_base == "module":
         out.append("super().__init__()")
@@ -157,6 +160,8 @@ def render_class(spec: Spec, c: Cls, i: int) -> list[str]:
         lines += ["    " + line for line in _init(spec, c, i)]
     for m, reads in c.methods.items():
         lines += ["", f"    def {m}(self):", f"        {_body(reads)}"]
+    if not spec.plain and (c.parent is None or c.overrides_make):
+        lines += ["", "    def _make(self, n):", f"        return torch.{'empty' if c.overrides_make else 'zeros'}(n)"]
     for p, reads in c.props.items():
         lines += ["", "    @property", f"    def {p}(self):", f"        {_body(reads)}"]
     if c.dunder_call is not None:
@@ -168,6 +173,7 @@ def render_class(spec: Spec, c: Cls, i: int) -> list[str]:
 
 def _header(spec: Spec, mi: int, own: list[int]) -> list[str]:
     head = ["import torch"] + (["from torch import nn"] if spec.root_base == "module" else [])
+    head += [] if spec.plain else ["", hf.IMPORT]
     if spec.root_base == "generic":
         head += ["from typing import Generic, TypeVar"]
     head.append("")
@@ -190,7 +196,7 @@ def _header(spec: Spec, mi: int, own: list[int]) -> list[str]:
 
 
 def render(spec: Spec) -> dict[str, str]:
-    files = {"__init__.py": ""}
+    files = {"__init__.py": ""} if spec.plain else {"__init__.py": "", "factories.py": hf.FACTORIES}
     for mi, mod in enumerate(MODULES):
         own = [i for i, c in enumerate(spec.classes) if c.module == mi]
         if not own and not (mi == 0 and spec.config):

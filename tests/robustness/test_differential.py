@@ -3,7 +3,10 @@
 Random hierarchies (``hierarchy_gen``: ``super(X, self)`` at every MRO position, explicit
 and aliased ``Base.__init__`` calls, mixins, generic bases, ``__dict__`` / ``_modules`` /
 ``vars`` / ``getattr`` access, removals, guards decided by class attributes, config
-objects and asserts, calls that cannot bind, ``nn.Module`` registration) are analysed
+objects and asserts, calls that cannot bind, ``nn.Module`` registration of children,
+``nn.ModuleList``, ``nn.Parameter`` and ``register_buffer``, factory functions and methods,
+tuple and starred targets, allocations passed into other project classes, callables
+received as parameters: ``hierarchy_forms``) are analysed
 with deadinit, then run with a recording stand-in ``torch`` (``runtime_oracle``);
 ``differential.judge`` says which findings claim an allocation that was in fact used or
 never made, a DI001/DI002 on a class that cannot be constructed, or a DI004 on one that
@@ -14,7 +17,7 @@ counted: hiding them is the point.  deadinit runs as ``deadinit check`` does
 
 import pytest
 from differential import run_differential
-from hierarchy_gen import constructs, specs
+from hierarchy_gen import construct_of, constructs, specs
 from hypothesis import given, settings
 from robust_helpers import count, profile
 from tiers import examples
@@ -49,5 +52,11 @@ def every_finding_is_an_allocation_never_used_at_runtime(spec, tmp):
     count("unsure findings that were wrong", len(verdict.unsure_false))
     count("unbindable calls generated", len(meant_to_raise))
     count("unbindable calls without DI004", len(verdict.di004_missed))
+    for c, p, x in verdict.dead:
+        label = construct_of(spec, p, x)
+        count(f"recall by construct: {label}: runtime-dead")
+        count(f"recall by construct: {label}: reported", (c, p, x) in verdict.reported)
+    count("DI002 on a registered allocation classed safe", len(verdict.safe_registered))
     assert verdict.false_positives == []
+    assert verdict.safe_registered == []
     assert verdict.di004_missed == []

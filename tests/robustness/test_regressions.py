@@ -4,6 +4,8 @@ kept as plain regression tests so they run first and need no search to reappear.
 
 import textwrap
 
+from production_path import fix_run
+
 from deadinit.api.check import run_check
 
 
@@ -348,3 +350,34 @@ def test_a_subclass_where_the_finding_only_may_hold_is_not_listed_under_one_wher
         (f.cls.rsplit(".", 1)[-1], f.attribute): (f.extra["subclasses"], f.extra["conditional"]) for f in res.findings
     }
     assert got == {("C1", "head"): ([], False), ("C2", "head"): ([], True)}
+
+
+def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_path):
+    """``Other`` passes ``Root.__init__`` a positional it cannot take (DI004, construction raises);
+    a ``skip_init_*`` parameter added to ``Root.__init__`` would let that call bind, so the fix
+    for ``Child`` is refused instead (found by the fix property test with every construct)."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "m.py").write_text(
+        textwrap.dedent(
+            """
+            import torch
+
+            class Root:
+                def __init__(self):
+                    self.buf = torch.empty(8)
+
+            class Other(Root):
+                def __init__(self):
+                    super().__init__(None)
+
+            class Child(Root):
+                def __init__(self):
+                    super().__init__()
+            """
+        )
+    )
+    out = fix_run([str(pkg)], "skip-flag", tmp_path / "cache", write=False, unsafe_fixes=True)
+    assert out.plan.changes == []
+    assert any("DI004" in r.reason and "Other" in r.reason for r in out.plan.refusals)

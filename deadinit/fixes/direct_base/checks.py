@@ -180,7 +180,7 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
         missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
         if missing:
             problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
-        removed = sorted((_removed(nindex, qn) & _assigned(result.index, qn)) - _assigned(nindex, qn))
+        removed = sorted((_removed(nindex, qn) & _assigned(result.index, qn)) - _set_by_init(nindex, qn))
         if removed:
             problems.append(f"{short(qn)} removes attributes that are no longer set: {', '.join(removed)}")
     if not findings:
@@ -211,6 +211,16 @@ def _removed(index, cls: str) -> set:
         c.stmt.attr
         for c in init_chain(index, cls).stmts
         if c.stmt.kind == InitStmtKind.DELETE and c.stmt.attr and c.active is not False
+    }
+
+
+def _set_by_init(index, cls: str) -> set:
+    """Attributes the ``__init__`` chain of ``cls`` stores on the instance (``del self.x`` needs one of
+    those: a class attribute of the same name does not do)."""
+    return {
+        c.stmt.attr
+        for c in init_chain(index, cls).stmts
+        if c.stmt.attr and c.active is not False and c.stmt.kind != InitStmtKind.DELETE
     }
 
 

@@ -135,6 +135,9 @@ class GroupBuilder:
                 g.dead[key[0]].discard(key[1])
                 g.dropped[key] = reason
         g.guards = {o: gd for o, gd in g.guards.items() if g.dead.get(o)}
+        owners = [o for o in g.path if g.dead.get(o)]
+        if owners and g.reuse is None:  # ancestors above the last owner left would only take the flag
+            g.path = g.path[: g.path.index(owners[-1]) + 1]
 
     def _owner(self, g: Group, an, owner: str, attrs: set, facts: dict, mro: list, conflicts: dict) -> Guard:
         src = self.inits.init(owner)

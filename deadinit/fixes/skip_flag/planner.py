@@ -101,11 +101,29 @@ class _Planner:
                     self.refuse(f, g.dropped[(f.parent, f.attribute)])
             if not g.refusal and g.guards:
                 g.param = guard_parameter(self.index, self.inits, g, self.analyses[leaf])
+                unbindable = self._unbindable_callee(g)
+                if unbindable:
+                    for f in g.findings:
+                        self.refuse(f, unbindable)
+                    continue
                 groups.append(g)
         self.name(groups)
         self.rewrite(self.edits(groups))
         self.plan.changes = [self.change(g) for g in groups if g.id in self._touched]
         return self.plan
+
+    def _unbindable_callee(self, g: Group) -> str | None:
+        """Why adding the flag to the chain's ``__init__`` signatures could change behaviour: some call
+        reaching one of them cannot bind today (DI004), and a new parameter might let it bind."""
+        if g.param:
+            return None
+        for f in self.result.findings:
+            if f.code == "DI004" and f.parent in g.path[1:]:
+                return (
+                    f"{short(f.cls)} calls {short(f.parent)}.__init__ with arguments it cannot take "
+                    f"(DI004): a new parameter could make that call bind"
+                )
+        return None
 
     # -- flag names ---------------------------------------------------------
     def name(self, groups: list[Group]) -> None:
