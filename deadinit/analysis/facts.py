@@ -64,6 +64,7 @@ class AttrFact:
 
     followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
     part_of: str | None = None  # a part of the object self.<part_of> holds (attr is the path ``a.b``)
+    handed_on: str = ""  # why no fix can skip it: code that stays hands it to a constructor (analysis.construction)
 
     @property
     def killer(self) -> ChainStmt | None:
@@ -83,6 +84,8 @@ class Fixpoint:
     read_between: dict[int, list[str]]  # event whose elements are replaced one by one -> reads before that
     live: set[str]  # attributes read by something that counts
     dead_classes: frozenset[str] = frozenset()  # classes constructed only by statements that are not effective
+    # event -> attribute it reads only to hand to constructed objects that never use it -> why (analysis.construction)
+    transit: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 class Analysis(Protocol):
@@ -211,6 +214,7 @@ def build_facts(
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.evidence[len(idxs) : len(idxs)] = found.followed
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
+        fact.handed_on = _handed_on(fact, fp)
         facts.append(fact)
     # attributes built from a dead one
     dead = {f.attr for f in facts}
@@ -333,6 +337,9 @@ def _evidence(
                     c.stmt.line,
                 )
             )
+    for j in _handing_on(fact, fp):
+        c = events[j]
+        out.append(Evidence(EvidenceKind.READ_NOT_COUNTED, fp.transit[j][fact.attr], c.path, c.stmt.line))
     for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
@@ -354,6 +361,32 @@ def _evidence(
                 )
             )
     return out
+
+
+def _handing_on(fact: AttrFact, fp: Fixpoint) -> list[int]:
+    """The statements that stay and hand the fact's value, between its allocation and its replacement, to
+    constructed objects that never use it (``Fixpoint.transit``)."""
+    where = {id(c): i for i, c in enumerate(fp.events)}
+    start = min(where[id(c)] for c in fact.stmts)
+    end = where[id(fact.killer)] if fact.killer is not None else len(fp.events)
+    return [
+        j
+        for j, passes in sorted(fp.transit.items())
+        if start < j < end
+        and fact.attr in passes
+        and (j in fp.effective or fp.events[j].stmt.kind not in ("assign", "fill"))
+    ]
+
+
+def _handed_on(fact: AttrFact, fp: Fixpoint) -> str:
+    """Why skipping the allocation would break code that stays: it still hands the value to a constructor."""
+    for j in _handing_on(fact, fp):
+        c = fp.events[j]
+        return (
+            f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor, "
+            "which stays: skipping the allocation would make that line fail"
+        )
+    return ""
 
 
 def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:
