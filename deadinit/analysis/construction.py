@@ -20,12 +20,13 @@ from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import InitStmt, MethodSummary
-from deadinit.semantics.construction_args import PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
+from deadinit.semantics.construction_args import PARAM_CALL, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
 
 if TYPE_CHECKING:
     from deadinit.analysis.chain import ChainStmt
     from deadinit.analysis.liveness import ClassLiveness
 
+NEVER_RUNS = "never runs"
 MAX_DEPTH = 3  # constructions followed from the class analysed
 MAX_HOPS = 30  # parent ``__init__`` calls followed inside one construction
 HARMLESS_BASES = frozenset({"object", "abc.ABC", "typing.Generic"})  # bases that add no ``__init__``/``__new__``
@@ -44,6 +45,10 @@ def bound_param(method: MethodSummary, slot: Slot) -> str | None:
         return positional[slot].name if slot < len(positional) else None
     named = [p for p in method.params if p.kind in ("normal", "kwonly") and p.name == slot]
     return named[0].name if named else None
+
+
+def _shown(slot: Slot) -> str:
+    return f"{slot}=..." if isinstance(slot, str) else f"<argument {slot + 1}>"
 
 
 class ConstructionFlow:
@@ -69,8 +74,7 @@ class ConstructionFlow:
                 why = self.param_fate(qn, slot, depth + 1) if qn in self.index.classes else None
                 if why is None:
                     break
-                arg = f"{slot}=..." if isinstance(slot, str) else f"<argument {slot + 1}>"
-                whys.append(f"`{short(str(qn))}({arg})`, {why}")
+                whys.append(f"`{short(str(qn))}({_shown(slot)})`, {why}")
             else:
                 out[attr] = f"`self.{attr}` is read only to build " + "; and ".join(whys)
         return out
@@ -89,15 +93,21 @@ class ConstructionFlow:
         param = bound_param(method, slot)
         if param is None:
             return None
-        stores = self._fate(lv, owner, method, param, 0)
+        stores = self._fate(lv, owner, method, param, depth, 0)
         if stores is None:
             return None
         if not stores:
             return f"whose `__init__` never uses it (parameter `{param}`)"
-        if len(stores) == 1:
-            return f"whose `{stores[0].attr}` it becomes, which is dead on `{short(cls)}` ({stores[0].why})"
-        shown = ", ".join(f"`{s.attr}` ({s.why})" for s in stores)
-        return f"whose {shown} it becomes, all dead on `{short(cls)}`"
+        handed = [s.why for s in stores if not s.attr]
+        kept = [s for s in stores if s.attr]
+        parts = []
+        if len(kept) == 1:
+            parts.append(f"whose `{kept[0].attr}` it becomes, which is dead on `{short(cls)}` ({kept[0].why})")
+        elif kept:
+            shown = ", ".join(f"`{s.attr}` ({s.why})" for s in kept)
+            parts.append(f"whose {shown} it becomes, all dead on `{short(cls)}`")
+        parts += [f"which hands it to {h}" for h in handed]
+        return "; ".join(parts)
 
     def _plain_class(self, cls: str) -> bool:
         """Calling it runs its ``__init__`` chain on a new instance of exactly it, as far as we know."""
@@ -111,20 +121,20 @@ class ConstructionFlow:
         return True
 
     def _fate(
-        self, lv: ClassLiveness, owner: str, method: MethodSummary, param: str, hops: int
+        self, lv: ClassLiveness, owner: str, method: MethodSummary, param: str, depth: int, hops: int
     ) -> list[DeadStore] | None:
         """The dead attributes ``param`` of ``owner.__init__`` becomes (None: it reaches something live)."""
         if hops > MAX_HOPS or lv.fixpoint is None:
             return None
         out: list[DeadStore] = []
-        for name, kind, target, line in method.param_flow:
+        for name, kind, target, line, callee_name in method.param_flow:
             if name != param or kind == PARAM_TEST:
                 continue
             if kind == PARAM_STORE:
                 store = self._dead_store(lv, owner, str(target), line)
                 if store is None:
                     return None
-                if store.attr:
+                if store.why != NEVER_RUNS:
                     out.append(store)
             elif kind == PARAM_INIT:
                 called = next(
@@ -137,10 +147,16 @@ class ConstructionFlow:
                     return None
                 callee = self.index.classes[called].methods["__init__"]
                 nxt = bound_param(callee, target)
-                deeper = self._fate(lv, called, callee, nxt, hops + 1) if nxt is not None else None
+                deeper = self._fate(lv, called, callee, nxt, depth, hops + 1) if nxt is not None else None
                 if deeper is None:
                     return None
                 out.extend(deeper)
+            elif kind == PARAM_CALL:
+                built = self.index.resolve(self.index.class_module[owner], callee_name)
+                why = self.param_fate(built, target, depth + 1) if built in self.index.classes else None
+                if why is None:
+                    return None
+                out.append(DeadStore("", f"`{short(str(built))}({_shown(target)})`, {why}"))
             else:
                 return None
         return out
@@ -155,7 +171,7 @@ class ConstructionFlow:
             if e.owner == owner and e.stmt.line == line and e.stmt.attr == attr and e.stmt.kind == "assign"
         ]
         if not found:
-            return DeadStore("", "never runs") if self._never_runs(lv, owner, line, "assign", attr) else None
+            return DeadStore(attr, NEVER_RUNS) if self._never_runs(lv, owner, line, "assign", attr) else None
         if any(i in fp.effective for i in found) or unsure_for(lv.unsure, attr, self.index, lv.order):
             return None
         killer = next((fp.killed[i] for i in found if i in fp.killed), None)

@@ -147,8 +147,8 @@ class MethodSummary:
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
-    # ``__init__`` only: where each parameter goes, (name, kind, target, line); see semantics.construction_args
-    param_flow: tuple[tuple[str, str, int | str, int], ...] = ()
+    # ``__init__`` only: where each parameter goes, (name, kind, target, line, callee); semantics.construction_args
+    param_flow: tuple[tuple[str, str, int | str, int, str], ...] = ()
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
     returns: Returns | None = None
     return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one

@@ -3,8 +3,9 @@ arguments, and what an ``__init__`` does with each of its parameters.
 
 Together they let the analysis follow a value across a construction: ``B(buf=self.kv[i])``
 passes ``kv`` to ``B``'s parameter ``buf``; ``B.__init__`` stores ``buf`` into ``self.kv``
-(``PARAM_STORE``), hands it to its parent's ``__init__`` (``PARAM_INIT``), only tests it
-against ``None`` (``PARAM_TEST``), or does anything else with it (``PARAM_USE``: a read).
+(``PARAM_STORE``), hands it to its parent's ``__init__`` (``PARAM_INIT``) or to another
+named callee (``PARAM_CALL``: the analysis follows it when that is a project class), only
+tests it against ``None`` (``PARAM_TEST``), or does anything else with it (``PARAM_USE``).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from deadinit.semantics.exprs import dotted, is_name, self_attr
 
 PARAM_STORE = "store"  # target: the self attribute it becomes
 PARAM_INIT = "init"  # target: the argument slot of the parent ``__init__`` call it is passed to
+PARAM_CALL = "call"  # target: the argument slot of a call of a named callee (``callee``), e.g. a constructor
 PARAM_TEST = "test"  # ``p is None`` / ``p is not None``: only its identity is looked at
 PARAM_USE = "use"  # anything else: its value is used
 
 Slot = int | str  # a positional index or a keyword
 Passed = tuple[str, str, Slot]  # (self attribute, dotted callee as written, argument slot)
-ParamFlow = tuple[str, str, Slot, int]  # (parameter, PARAM_* kind, target, line)
+ParamFlow = tuple[str, str, Slot, int, str]  # (parameter, PARAM_* kind, target, line, dotted callee of a call)
 
 
 def _walk(node: sx.Node) -> Iterator[sx.Node]:
@@ -121,20 +123,29 @@ def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
                 name = param(stored)
                 if name is not None and all(a is not None for a in attrs):
                     classified.add(id(stored))
-                    out.extend((name, PARAM_STORE, str(a), n.line) for a in attrs)
+                    out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
             elif isinstance(n, sx.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
                 name = param(n.left)
                 if name is not None and is_name(n.comparators[0], "None"):
                     classified.add(id(n.left))
-                    out.append((name, PARAM_TEST, "", n.line))
+                    out.append((name, PARAM_TEST, "", n.line, ""))
             elif isinstance(n, sx.Call) and (call := init_call(n, self_name)) is not None:
                 for slot, value in _argument_slots(call.args):
                     name = param(value)
                     if name is not None:
                         classified.add(id(value))
-                        out.append((name, PARAM_INIT, slot, n.line))
+                        out.append((name, PARAM_INIT, slot, n.line, ""))
+            elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
+                if callee.split(".")[0] == self_name:
+                    continue
+                for slot, value in _argument_slots(n.args):
+                    whole = value.value if isinstance(value, sx.Subscript) else value
+                    name = param(whole)
+                    if name is not None:
+                        classified.add(id(whole))
+                        out.append((name, PARAM_CALL, slot, n.line, callee))
     for stmt in func.body:
         for n in _walk(stmt):
             if isinstance(n, sx.Name) and n.id in params and id(n) not in classified:
-                out.append((n.id, PARAM_USE, "", n.line))
-    return tuple(sorted(set(out), key=lambda f: (f[0], f[3], f[1], str(f[2]))))
+                out.append((n.id, PARAM_USE, "", n.line, ""))
+    return tuple(sorted(set(out), key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4])))
