@@ -14,22 +14,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from deadinit.analysis.chain import Chain, ChainStmt
+from deadinit.analysis.facts import AttrFact, Fixpoint
 from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.summary import InitStmt, MethodSummary, Pattern
 from deadinit.semantics.construction_args import PARAM_CALL, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
-
-if TYPE_CHECKING:
-    from deadinit.analysis.chain import ChainStmt
-    from deadinit.analysis.liveness import ClassLiveness
 
 NEVER_RUNS = "never runs"
 MAX_DEPTH = 3  # constructions followed from the class analysed
 MAX_HOPS = 30  # parent ``__init__`` calls followed inside one construction
 HARMLESS_BASES = frozenset({"object", "abc.ABC", "typing.Generic"})  # bases that add no ``__init__``/``__new__``
+
+
+@dataclass
+class ClassLiveness:
+    """The liveness fixpoint of one class (``fixpoint`` None: constructing it raises)."""
+
+    cls: str
+    chain: Chain
+    order: list[str]  # the MRO
+    unsure: list[tuple[str, Pattern]]
+    fixpoint: Fixpoint | None
+    read_why: dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -192,3 +202,40 @@ class ConstructionFlow:
             for c in lv.chain.stmts
             if c.owner == owner and c.stmt.line == line and c.stmt.kind == kind and c.stmt.attr == attr
         )
+
+
+def handing_on(fact: AttrFact, fp: Fixpoint) -> list[int]:
+    """The statements that stay and hand the fact's value, between its allocation and its replacement, to
+    constructed objects that never use it (``Fixpoint.transit``)."""
+    where = {id(c): i for i, c in enumerate(fp.events)}
+    starts = [where[id(c)] for c in fact.stmts if id(c) in where]
+    if fact.part_of or not starts:  # a part of another object: not one of this chain's bindings
+        return []
+    start = min(starts)
+    end = where.get(id(fact.killer), len(fp.events)) if fact.killer is not None else len(fp.events)
+    return [
+        j
+        for j, passes in sorted(fp.transit.items())
+        if start < j < end
+        and fact.attr in passes
+        and (j in fp.effective or fp.events[j].stmt.kind not in ("assign", "fill"))
+    ]
+
+
+def handed_on(fact: AttrFact, fp: Fixpoint) -> str:
+    """Why skipping the allocation would break code that stays: it still hands the value to a constructor."""
+    for j in handing_on(fact, fp):
+        c = fp.events[j]
+        return (
+            f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor, "
+            "which stays: skipping the allocation would make that line fail"
+        )
+    return ""
+
+
+def transit_evidence(fact: AttrFact, fp: Fixpoint) -> list[Evidence]:
+    """What the kept statements that hand the value on build, and why that is not a read."""
+    return [
+        Evidence(EvidenceKind.READ_NOT_COUNTED, fp.transit[j][fact.attr], fp.events[j].path, fp.events[j].stmt.line)
+        for j in handing_on(fact, fp)
+    ]

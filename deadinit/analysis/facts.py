@@ -214,7 +214,6 @@ def build_facts(
         fact.evidence = _evidence(an, fact, fp, idxs, reach, mro)
         fact.evidence[len(idxs) : len(idxs)] = found.followed
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
-        fact.handed_on = _handed_on(fact, fp)
         facts.append(fact)
     # attributes built from a dead one
     dead = {f.attr for f in facts}
@@ -337,9 +336,6 @@ def _evidence(
                     c.stmt.line,
                 )
             )
-    for j in _handing_on(fact, fp):
-        c = events[j]
-        out.append(Evidence(EvidenceKind.READ_NOT_COUNTED, fp.transit[j][fact.attr], c.path, c.stmt.line))
     for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
@@ -361,32 +357,6 @@ def _evidence(
                 )
             )
     return out
-
-
-def _handing_on(fact: AttrFact, fp: Fixpoint) -> list[int]:
-    """The statements that stay and hand the fact's value, between its allocation and its replacement, to
-    constructed objects that never use it (``Fixpoint.transit``)."""
-    where = {id(c): i for i, c in enumerate(fp.events)}
-    start = min(where[id(c)] for c in fact.stmts)
-    end = where[id(fact.killer)] if fact.killer is not None else len(fp.events)
-    return [
-        j
-        for j, passes in sorted(fp.transit.items())
-        if start < j < end
-        and fact.attr in passes
-        and (j in fp.effective or fp.events[j].stmt.kind not in ("assign", "fill"))
-    ]
-
-
-def _handed_on(fact: AttrFact, fp: Fixpoint) -> str:
-    """Why skipping the allocation would break code that stays: it still hands the value to a constructor."""
-    for j in _handing_on(fact, fp):
-        c = fp.events[j]
-        return (
-            f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor, "
-            "which stays: skipping the allocation would make that line fail"
-        )
-    return ""
 
 
 def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
-from deadinit.analysis.construction import ConstructionFlow
+from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import exported_classes, fix_level
@@ -26,18 +26,6 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics.dynamic import ANY
-
-
-@dataclass
-class ClassLiveness:
-    """The liveness fixpoint of one class (``fixpoint`` None: constructing it raises)."""
-
-    cls: str
-    chain: Chain
-    order: list[str]  # the MRO
-    unsure: list[tuple[str, Pattern]]
-    fixpoint: Fixpoint | None
-    read_why: dict[str, str]
 
 
 @dataclass
@@ -137,6 +125,8 @@ class Analyzer:
         facts += nested_facts(self, cls, fixpoint, mro, lv.unsure)
         facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
         for fact in facts:
+            fact.evidence.extend(transit_evidence(fact, fixpoint))
+            fact.handed_on = handed_on(fact, fixpoint)
             level = fix_level(self, fact, reach, mro)
             fact.unsafe_reason = "" if level.safe else level.reason
             fact.evidence.extend(level.evidence)
