@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.effects import init_call, reads_of
+from deadinit.semantics.effects import init_call, reads_of, target_names
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
 PARAM_STORE = "store"  # target: the self attribute it becomes
@@ -101,11 +101,32 @@ def _nested_scopes(func: sx.FunctionDef) -> set[int]:
     return inner
 
 
+def _bound_names(func: sx.FunctionDef) -> set[str]:
+    """The names ``func`` binds (parameters, assignment, loop, ``with`` and import targets, definitions)."""
+    out = {p.name for p in func.params}
+    for stmt in func.body:
+        for n in _walk(stmt):
+            targets: tuple[sx.Node | None, ...] = ()
+            if isinstance(n, sx.Assign):
+                targets = n.targets
+            elif isinstance(n, (sx.AnnAssign, sx.AugAssign, sx.For)):
+                targets = (n.target,)
+            elif isinstance(n, sx.WithItem):
+                targets = (n.asname,)
+            elif isinstance(n, sx.Import):
+                out.update((a.asname or a.name).split(".")[0] for a in n.names)
+            elif isinstance(n, (sx.FunctionDef, sx.ClassDef)):
+                out.add(n.name)
+            out.update(name for t in targets if t is not None for name in target_names(t))
+    return out
+
+
 def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
     """Where each parameter of ``func`` (an ``__init__``) goes: one entry per mention of it (a
     rebinding, or a mention in a nested function, is a ``PARAM_USE``)."""
     params = {p.name for p in func.params if not p.star and p.name != self_name}
     inner = _nested_scopes(func)
+    bound = _bound_names(func)
     classified: set[int] = set()
     out: list[ParamFlow] = []
 
@@ -136,7 +157,7 @@ def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
                         classified.add(id(value))
                         out.append((name, PARAM_INIT, slot, n.line, ""))
             elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
-                if callee.split(".")[0] == self_name:
+                if callee.split(".")[0] in bound:  # self's method, or a local that may hold any callable
                     continue
                 for slot, value in _argument_slots(n.args):
                     whole = value.value if isinstance(value, sx.Subscript) else value

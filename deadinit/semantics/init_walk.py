@@ -151,13 +151,15 @@ class InitWalk:
         return st
 
     def _passed(self, node: sx.Node, reads: frozenset[str]) -> tuple[Passed, ...]:
-        """The attributes ``node`` reads only as arguments of named calls (not through a local too)."""
+        """The attributes ``node`` reads only as arguments of calls of names that are not locals or parameters
+        (and not through a local too)."""
         through_locals: set[str] = set()
         for n in reads_of(node, self.self_name).names:
             loc = self.locals.get(n)
             if loc is not None:
                 through_locals |= loc.reads
-        return passed_only(node, self.self_name, reads - through_locals)
+        passed = passed_only(node, self.self_name, reads - through_locals)
+        return tuple(p for p in passed if p[1].split(".")[0] not in self.locals)  # a local may hold any callable
 
     def _effect(
         self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()

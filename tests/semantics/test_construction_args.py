@@ -25,6 +25,8 @@ class Steps:
         local = self.ptr
         self.other = Kernel(None, local)
         self.method = self.build(self.ptr)
+        Kernel = pick()
+        self.shadowed = Kernel(self.ptr)
 """
 
 
@@ -45,3 +47,22 @@ def test_param_flow_and_passed_arguments(adapter):
     assert 16 not in passed  # after ``*args`` no slot is known
     assert 18 not in passed  # through a local
     assert 19 not in passed  # a method of self
+    assert 21 not in passed  # a local: it may hold any callable
+
+
+BOUND = b"""
+class K:
+    def __init__(self, buf, norm_layer=None):
+        from x import Sink as Imported
+        self.a = Sink(buf)
+        self.b = norm_layer(buf)
+        self.c = Imported(buf)
+"""
+
+
+@pytest.mark.parametrize("adapter", ["ast", "cst"])
+def test_a_call_of_a_local_or_parameter_is_a_use(adapter):
+    s = summarize_source(BOUND, "m.py", "m", False, Settings(), adapter=adapter)
+    flow = s.classes[0].methods["__init__"].param_flow
+    assert ("buf", "call", 0, 5, "Sink") in flow
+    assert ("buf", "use", "", 6, "") in flow and ("buf", "use", "", 7, "") in flow
