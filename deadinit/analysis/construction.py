@@ -5,8 +5,9 @@ only if the parameter ``buf`` reaches something live on ``B``: its whole ``__ini
 (``semantics.construction_args.param_flow``) stores it only into attributes whose assignment
 ``B``'s own liveness fixpoint finds dead, hands it only to parents' ``__init__`` that do the
 same, or tests it against ``None``.  Anything else (another call, a condition, a return, a
-rebinding, a store that is live, a dynamic access that may reach the attribute, a class built
-by a decorator, a metaclass or ``__new__``) makes it a read, as does going deeper than
+rebinding, a store that is live or into a property or class-level descriptor, a dynamic access
+that may reach the attribute, a class built by a decorator, a metaclass, ``__new__`` or with its
+own ``__setattr__``) makes it a read, as does going deeper than
 ``MAX_DEPTH`` constructions (A builds B builds C ...).
 """
 
@@ -126,7 +127,7 @@ class ConstructionFlow:
             return False
         for qn in mro:
             c = self.index.classes[qn]
-            if c.decorators or c.keywords or "__new__" in c.methods or "__call__" in c.methods:
+            if c.decorators or c.keywords or {"__new__", "__setattr__"} & set(c.methods):
                 return False
         return True
 
@@ -180,6 +181,9 @@ class ConstructionFlow:
             for i, e in enumerate(fp.events)
             if e.owner == owner and e.stmt.line == line and e.stmt.attr == attr and e.stmt.kind == "assign"
         ]
+        classes = [self.index.classes[qn] for qn in lv.order]
+        if any(attr in c.methods or attr in c.class_attrs for c in classes):  # a property or descriptor: code runs
+            return None
         if not found:
             return DeadStore(attr, NEVER_RUNS) if self._never_runs(lv, owner, line, "assign", attr) else None
         if any(i in fp.effective for i in found) or unsure_for(lv.unsure, attr, self.index, lv.order):

@@ -92,6 +92,13 @@ class Fused(Base):
         # the built class is made by a decorator
         "import dataclasses\n@dataclasses.dataclass\nclass Kernel:\n    buf: object = None\n    def plan(self):\n"
         "        return 0\n",
+        # stored through a property setter
+        "class Kernel:\n    def __init__(self, buf):\n        self.buf = buf\n    @property\n    def buf(self):\n"
+        "        return 0\n    @buf.setter\n    def buf(self, v):\n        v.fill_(0)\n    def plan(self):\n"
+        "        return 0\n",
+        # a class with its own __setattr__
+        "class Kernel:\n    def __init__(self, buf):\n        self.buf = buf\n    def __setattr__(self, k, v):\n"
+        "        object.__setattr__(self, k, v.clone())\n    def plan(self):\n        return 0\n",
         # the argument goes to *args
         "class Kernel:\n    def __init__(self, *bufs):\n        self.bufs = bufs\n    def plan(self):\n        return 0\n",
     ],
