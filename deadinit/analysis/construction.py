@@ -231,8 +231,8 @@ def handed_on(fact: AttrFact, fp: Fixpoint) -> str:
     for j in handing_on(fact, fp):
         c = fp.events[j]
         return (
-            f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor, "
-            "which stays: skipping the allocation would make that line fail"
+            f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor: "
+            "the value is still used by code that stays, which would fail without it"
         )
     return ""
 
