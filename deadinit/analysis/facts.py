@@ -64,6 +64,7 @@ class AttrFact:
 
     followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
     part_of: str | None = None  # a part of the object self.<part_of> holds (attr is the path ``a.b``)
+    handed_on: str = ""  # why no fix can skip it: code that stays hands it to a constructor (analysis.construction)
 
     @property
     def killer(self) -> ChainStmt | None:
@@ -83,6 +84,8 @@ class Fixpoint:
     read_between: dict[int, list[str]]  # event whose elements are replaced one by one -> reads before that
     live: set[str]  # attributes read by something that counts
     dead_classes: frozenset[str] = frozenset()  # classes constructed only by statements that are not effective
+    # event -> attribute it reads only to hand to constructed objects that never use it -> why (analysis.construction)
+    transit: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 class Analysis(Protocol):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import exported_classes, fix_level
@@ -54,6 +55,8 @@ class Analyzer:
         self.sizes = SizeModel(index, settings)
         self.returns = ReturnResolver(index)
         self._reach: dict[str, Reach] = {}
+        self._built: dict[tuple[str, int], ClassLiveness | None] = {}  # (class, depth) -> liveness, see ``liveness``
+        self.construction = ConstructionFlow(index, self.liveness)
         self.sites: dict[str, list[tuple[str, int]]] = {}
         for mod, s in index.modules.items():
             for c in s.constructs:
@@ -116,14 +119,42 @@ class Analyzer:
 
     # -- the analysis --------------------------------------------------------
     def analyse(self, cls: str) -> ClassAnalysis | None:
-        index = self.index
-        chain = init_chain(index, cls)
-        mro = index.mro(cls) or [cls]
+        chain = init_chain(self.index, cls)
+        mro = self.index.mro(cls) or [cls]
         reach = self.reach_of(cls)
         if chain.broken is not None:  # constructing the class raises before it exists: nothing is wasted
             return ClassAnalysis(cls, chain, reach, [], set(), set(), [], {})
         if len(chain.inits) < 2 and not any(c.owner != cls for c in chain.stmts):
             return None
+        lv = self._liveness(cls, chain, 0)
+        fixpoint = lv.fixpoint
+        assert fixpoint is not None
+        facts = build_facts(self, cls, fixpoint, reach, mro, lv.unsure, self.reported)
+        facts += nested_facts(self, cls, fixpoint, mro, lv.unsure)
+        facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
+        for fact in facts:
+            fact.evidence.extend(transit_evidence(fact, fixpoint))
+            fact.handed_on = handed_on(fact, fixpoint)
+            level = fix_level(self, fact, reach, mro)
+            fact.unsafe_reason = "" if level.safe else level.reason
+            fact.evidence.extend(level.evidence)
+        return ClassAnalysis(cls, chain, reach, facts, fixpoint.live, fixpoint.effective, lv.unsure, lv.read_why)
+
+    def liveness(self, cls: str, depth: int) -> ClassLiveness | None:
+        """The fixpoint of a class built ``depth`` constructions away from the class analysed, memoised."""
+        key = (cls, depth)
+        if key not in self._built:
+            self._built[key] = None  # a construction cycle at the same depth: unsure
+            chain = init_chain(self.index, cls)
+            self._built[key] = self._liveness(cls, chain, depth)
+        return self._built[key]
+
+    def _liveness(self, cls: str, chain: Chain, depth: int) -> ClassLiveness:
+        index = self.index
+        mro = index.mro(cls) or [cls]
+        reach = self.reach_of(cls)
+        if chain.broken is not None:
+            return ClassLiveness(cls, chain, mro, [], None, {})
         unsure: list[tuple[str, Pattern]] = [
             (f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic
         ]
@@ -176,6 +207,13 @@ class Analyzer:
         events = [c for c in chain.stmts if c.active is not False]
         closure_cache: dict[str, set[str]] = {}
 
+        allocated = {
+            c.stmt.attr
+            for c in events
+            if c.stmt.attr is not None and (c.stmt.alloc is not None or c.stmt.call is not None)
+        }
+        transit: dict[int, dict[str, str]] = {}  # event -> attr it reads only to build what never uses it -> why
+
         def reads_of(c: ChainStmt) -> set[str]:
             out = set()
             for a in c.stmt.reads:
@@ -189,7 +227,21 @@ class Analyzer:
                 out |= closure_cache[a]
             return out
 
+        def handed_to_dead(j: int, c: ChainStmt) -> set[str]:
+            """What ``c`` reads only to hand to constructed objects that never use it (not through a method too)."""
+            if not c.stmt.passed:
+                return set()
+            methods = [a for a in c.stmt.reads if index.resolve_method(mro, a) is not None]
+            through_methods = set().union(*(closure_cache[a] for a in methods))
+            direct = set(c.stmt.reads) - set(methods)
+            passes = self.construction.dead_passes(c, allocated & direct, depth)
+            passes = {a: why for a, why in passes.items() if a not in through_methods}
+            if passes:
+                transit[j] = passes
+            return set(passes)
+
         ev_reads = [reads_of(c) for c in events]
+        counted = [ev_reads[j] - handed_to_dead(j, c) for j, c in enumerate(events)]  # the reads that count
         # reads inside the chain reach only the bindings made before them (see the scan below)
 
         # construct sites inside the chain, for classes built only by dead statements
@@ -264,10 +316,10 @@ class Analyzer:
                 replaced = next((j for j in range(i + 1, len(events)) if replaces_elements(c, events[j])), None)
                 for j in range(i + 1, len(events)):
                     k = events[j]
-                    if replaced is not None and j < replaced and y in ev_reads[j]:
+                    if replaced is not None and j < replaced and y in counted[j]:
                         holders.append(f"(read) {k.stmt.attr or 'effect'} at line {k.stmt.line}")
                         continue
-                    if y in ev_reads[j]:
+                    if y in counted[j]:
                         if k.stmt.kind not in ("assign", "fill", "kill"):
                             used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
                             break
@@ -308,7 +360,7 @@ class Analyzer:
                     continue
                 effective.add(i)
                 changed = True
-                for a in ev_reads[i]:
+                for a in counted[i]:
                     if a not in live and not any(
                         e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events
                     ):
@@ -316,12 +368,5 @@ class Analyzer:
             if not changed:
                 break
 
-        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live, dead_classes)
-        facts = build_facts(self, cls, fixpoint, reach, mro, unsure, self.reported)
-        facts += nested_facts(self, cls, fixpoint, mro, unsure)
-        facts = [f for f in facts if f.owner not in chain.reruns]  # its second run stores them again
-        for fact in facts:
-            level = fix_level(self, fact, reach, mro)
-            fact.unsafe_reason = "" if level.safe else level.reason
-            fact.evidence.extend(level.evidence)
-        return ClassAnalysis(cls, chain, reach, facts, live, effective, unsure, read_why)
+        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live, dead_classes, transit)
+        return ClassLiveness(cls, chain, mro, unsure, fixpoint, read_why)

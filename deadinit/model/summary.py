@@ -122,6 +122,8 @@ class InitStmt:
     ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
     method: str | None = None  # effect of ``self.m(...)``: the method of self it calls
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
+    # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
+    passed: tuple[tuple[str, str, int | str], ...] = ()
 
 
 @dataclass
@@ -147,6 +149,8 @@ class MethodSummary:
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     init_flow: list[InitStmt] | None = None
+    # ``__init__`` only: where each parameter goes, (name, kind, target, line, callee); semantics.construction_args
+    param_flow: tuple[tuple[str, str, int | str, int, str], ...] = ()
     is_stub: bool = False  # the body only raises NotImplementedError, or is pass / ... / a docstring
     returns: Returns | None = None
     return_types: tuple[TypeRef, ...] | None = None  # the classes its return annotation names, when it has one

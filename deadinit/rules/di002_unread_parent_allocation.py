@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
+from deadinit.rules.construction_examples import HANDED_ON_INVALID, HANDED_ON_VALID
 from deadinit.rules.factory_examples import FACTORY_INVALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
@@ -204,7 +205,8 @@ functions and lambdas. An attribute allocated by an ancestor's `__init__` that
 none of these reads (nor `getattr(self, "x")`, nor `obj.x` outside the class on
 an object that may be an instance) is reported. An inherited private helper
 that only overridden methods used to call is not reachable: its reads do not
-count. Reads that only build other dead attributes do not count either.
+count. Nor do reads that only build other dead attributes, or only hand the value
+to a project class's constructor that stores it where it is dead (three deep at most).
 """
     why_bad = """
 The subclass pays for memory and construction time it never uses. FlashInfer
@@ -301,6 +303,7 @@ class W:
             },
             note="code-generation source: a template that a generated file names and nothing imports",
         ),
+        HANDED_ON_VALID,
         *not_allocated(own=False),
         ANY_NAME,
         *FLOW_VALID,
@@ -338,6 +341,7 @@ class DecodeWrapper:
             [("DI002", "C", "ws"), ("DI002", "C", "wrapper")],
             note="a subclass without an __init__ of its own",
         ),
+        HANDED_ON_INVALID,
         *DYNAMIC_BY_PATTERN,
         Example(
             REGISTERED_STATE,

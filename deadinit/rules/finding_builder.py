@@ -20,7 +20,9 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     if fact.killer is not None:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
-    not_fixable = _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    not_fixable = fact.handed_on or (
+        _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    )
     unsafe_reason = fact.unsafe_reason or (
         "the allocation is made inside a project function: skipping the call also skips whatever else it does"
         if fact.followed

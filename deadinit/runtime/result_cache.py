@@ -39,7 +39,7 @@ from typing import Any
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
 
-FORMAT = 5
+FORMAT = 6
 MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
 MAGIC = b"deadinit-results\n"
 

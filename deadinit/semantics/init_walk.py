@@ -10,6 +10,7 @@ from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, inline_locals
 from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.construction_args import Passed, passed_only
 from deadinit.semantics.effects import Reads, reads_of
 from deadinit.semantics.exprs import UNKNOWN, Expr
 from deadinit.semantics.raises import leaf_roots
@@ -130,6 +131,10 @@ class InitWalk:
             kw["roots"] = roots
         if kw.get("alloc") is not None:
             kw["alloc"] = inline_locals(kw["alloc"], self._local_value)
+        if kw.get("reads") and kind != "super_init":
+            passed = self._passed(node, frozenset(kw["reads"]))
+            if passed:
+                kw["passed"] = passed
         st = InitStmt(
             dynamic=dynamic,
             kind=kind,
@@ -144,6 +149,17 @@ class InitWalk:
         )
         self.out.append(st)
         return st
+
+    def _passed(self, node: sx.Node, reads: frozenset[str]) -> tuple[Passed, ...]:
+        """The attributes ``node`` reads only as arguments of calls of names that are not locals or parameters
+        (and not through a local too)."""
+        through_locals: set[str] = set()
+        for n in reads_of(node, self.self_name).names:
+            loc = self.locals.get(n)
+            if loc is not None:
+                through_locals |= loc.reads
+        passed = passed_only(node, self.self_name, reads - through_locals)
+        return tuple(p for p in passed if p[1].split(".")[0] not in self.locals)  # a local may hold any callable
 
     def _effect(
         self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()

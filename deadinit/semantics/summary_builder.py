@@ -23,6 +23,7 @@ from deadinit.model.summary import (
 )
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.construction_args import param_flow
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
@@ -282,6 +283,7 @@ class SummaryBuilder(ExpressionFacts):
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
+                method.param_flow = param_flow(node, self_name)
             elif _followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
                 if method.returns is not None:

@@ -29,7 +29,7 @@ class Wrapper:
         self.ws = ws
 
     def go(self, x):
-        return x
+        return x + self.ws[0]
 
 
 class P(Base):

@@ -1,0 +1,50 @@
+"""DI002 examples of transitive deadness across construction: a value only handed to constructed objects."""
+
+from __future__ import annotations
+
+from deadinit.rules.base import Example
+
+HANDED_ON = {
+    "pkg/__init__.py": "",
+    "pkg/steps.py": """
+import torch
+
+
+class PagedKernel:
+    def __init__(self, max_bs, index_buf=None):
+        if index_buf is None:
+            self.index_ptr = torch.zeros((max_bs + 1,), dtype=torch.int32)
+        else:
+            self.index_ptr = index_buf
+        self.last_len = torch.ones((max_bs,), dtype=torch.int32)
+
+    def plan(self, bs):
+        return self.last_len[:bs]
+
+
+class StepBuffers:
+    def __init__(self, steps, max_bs):
+        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
+        self.kernels = []
+
+    def plan(self, bs):
+        return [k.plan(bs) for k in self.kernels]
+
+
+class FusedSteps(StepBuffers):
+    def __init__(self, steps, max_bs):
+        super().__init__(steps, max_bs)
+        self.kernels = [PagedKernel(max_bs, index_buf=self.index_ptr[i]) for i in range(steps)]
+""",
+}
+
+
+HANDED_ON_INVALID = Example(
+    HANDED_ON,
+    [("DI002", "FusedSteps", "index_ptr")],
+    note="only handed to per-step kernels, whose attribute it becomes is dead there: reported, not fixable",
+)
+HANDED_ON_VALID = Example(
+    {**HANDED_ON, "pkg/steps.py": HANDED_ON["pkg/steps.py"].replace("return self.last_len", "return self.index_ptr")},
+    note="handed to a kernel whose `plan` reads the attribute it becomes: a read",
+)

@@ -1,0 +1,172 @@
+"""Values handed to a constructor: which ``self`` attributes a statement only passes as call
+arguments, and what an ``__init__`` does with each of its parameters.
+
+Together they let the analysis follow a value across a construction: ``B(buf=self.kv[i])``
+passes ``kv`` to ``B``'s parameter ``buf``; ``B.__init__`` stores ``buf`` into ``self.kv``
+(``PARAM_STORE``), hands it to its parent's ``__init__`` (``PARAM_INIT``) or to another
+named callee (``PARAM_CALL``: the analysis follows it when that is a project class), only
+tests it against ``None`` (``PARAM_TEST``), or does anything else with it (``PARAM_USE``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.effects import init_call, reads_of, target_names
+from deadinit.semantics.exprs import dotted, is_name, self_attr
+
+PARAM_STORE = "store"  # target: the self attribute it becomes
+PARAM_INIT = "init"  # target: the argument slot of the parent ``__init__`` call it is passed to
+PARAM_CALL = "call"  # target: the argument slot of a call of a named callee (``callee``), e.g. a constructor
+PARAM_TEST = "test"  # ``p is None`` / ``p is not None``: only its identity is looked at
+PARAM_USE = "use"  # anything else: its value is used
+
+Slot = int | str  # a positional index or a keyword
+Passed = tuple[str, str, Slot]  # (self attribute, dotted callee as written, argument slot)
+ParamFlow = tuple[str, str, Slot, int, str]  # (parameter, PARAM_* kind, target, line, dotted callee of a call)
+
+
+def _walk(node: sx.Node) -> Iterator[sx.Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children()))
+
+
+def _argument_slots(args: tuple[sx.Arg, ...]) -> Iterator[tuple[Slot, sx.Expr]]:
+    """Each argument that binds to one parameter, with its slot (nothing after a ``*args``)."""
+    position = 0
+    for a in args:
+        if a.star:
+            if a.star == "*":
+                return
+            continue
+        if a.keyword is not None:
+            yield a.keyword, a.value
+        else:
+            yield position, a.value
+            position += 1
+
+
+def _whole_value(value: sx.Expr, self_name: str) -> str | None:
+    """``a`` for an argument ``self.a`` or ``self.a[...]`` (the attribute's object or a part of it)."""
+    if isinstance(value, sx.Subscript):
+        value = value.value
+    return self_attr(value, self_name)
+
+
+def passed_only(node: sx.Node, self_name: str, attrs: frozenset[str]) -> tuple[Passed, ...]:
+    """The ``attrs`` that ``node`` loads only as whole arguments of calls of named callees (not
+    methods of self), each with every (callee, slot) it goes to; an attribute loaded any other way
+    in ``node`` is left out."""
+    passed: dict[str, list[tuple[str, Slot]]] = {}
+    for n in _walk(node):
+        if not isinstance(n, sx.Call):
+            continue
+        callee = dotted(n.func)
+        if callee is None or callee.split(".")[0] == self_name:
+            continue
+        for slot, value in _argument_slots(n.args):
+            attr = _whole_value(value, self_name)
+            if attr is not None and attr in attrs:
+                passed.setdefault(attr, []).append((callee, slot))
+    loads = Counter(reads_of(node, self_name).attrs)
+    return tuple(
+        (attr, callee, slot)
+        for attr in sorted(passed)
+        if loads[attr] == len(passed[attr])
+        for callee, slot in passed[attr]
+    )
+
+
+def _stored_param(value: sx.Expr) -> sx.Expr:
+    """What is stored: ``p`` for ``p``, ``[p]``, ``(p,)`` and ``p[...]``."""
+    if isinstance(value, sx.Sequence) and len(value.elts) == 1:
+        value = value.elts[0]
+    if isinstance(value, sx.Subscript):
+        value = value.value
+    return value
+
+
+def _nested_scopes(func: sx.FunctionDef) -> set[int]:
+    """The nodes inside functions and lambdas nested in ``func``: a name there may be another binding."""
+    inner: set[int] = set()
+    for stmt in func.body:
+        for n in _walk(stmt):
+            if isinstance(n, (sx.FunctionDef, sx.Lambda)):
+                inner.update(id(m) for m in _walk(n))
+    return inner
+
+
+def _bound_names(func: sx.FunctionDef) -> set[str]:
+    """The names ``func`` binds (parameters, assignment, loop, ``with`` and import targets, definitions)."""
+    out = {p.name for p in func.params}
+    for stmt in func.body:
+        for n in _walk(stmt):
+            targets: tuple[sx.Node | None, ...] = ()
+            if isinstance(n, sx.Assign):
+                targets = n.targets
+            elif isinstance(n, (sx.AnnAssign, sx.AugAssign, sx.For)):
+                targets = (n.target,)
+            elif isinstance(n, sx.WithItem):
+                targets = (n.asname,)
+            elif isinstance(n, sx.Import):
+                out.update((a.asname or a.name).split(".")[0] for a in n.names)
+            elif isinstance(n, (sx.FunctionDef, sx.ClassDef)):
+                out.add(n.name)
+            out.update(name for t in targets if t is not None for name in target_names(t))
+    return out
+
+
+def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
+    """Where each parameter of ``func`` (an ``__init__``) goes: one entry per mention of it (a
+    rebinding, or a mention in a nested function, is a ``PARAM_USE``)."""
+    params = {p.name for p in func.params if not p.star and p.name != self_name}
+    inner = _nested_scopes(func)
+    bound = _bound_names(func)
+    classified: set[int] = set()
+    out: list[ParamFlow] = []
+
+    def param(node: sx.Node) -> str | None:
+        return node.id if isinstance(node, sx.Name) and node.id in params and id(node) not in inner else None
+
+    for stmt in func.body:
+        for n in _walk(stmt):
+            if id(n) in inner:
+                continue
+            if isinstance(n, (sx.Assign, sx.AnnAssign)) and n.value is not None:
+                targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
+                stored = _stored_param(n.value)
+                attrs = [self_attr(t, self_name) for t in targets]
+                name = param(stored)
+                if name is not None and all(a is not None for a in attrs):
+                    classified.add(id(stored))
+                    out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
+            elif isinstance(n, sx.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
+                name = param(n.left)
+                if name is not None and is_name(n.comparators[0], "None"):
+                    classified.add(id(n.left))
+                    out.append((name, PARAM_TEST, "", n.line, ""))
+            elif isinstance(n, sx.Call) and (call := init_call(n, self_name)) is not None:
+                for slot, value in _argument_slots(call.args):
+                    name = param(value)
+                    if name is not None:
+                        classified.add(id(value))
+                        out.append((name, PARAM_INIT, slot, n.line, ""))
+            elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
+                if callee.split(".")[0] in bound:  # self's method, or a local that may hold any callable
+                    continue
+                for slot, value in _argument_slots(n.args):
+                    whole = value.value if isinstance(value, sx.Subscript) else value
+                    name = param(whole)
+                    if name is not None:
+                        classified.add(id(whole))
+                        out.append((name, PARAM_CALL, slot, n.line, callee))
+    for stmt in func.body:
+        for n in _walk(stmt):
+            if isinstance(n, sx.Name) and n.id in params and id(n) not in classified:
+                out.append((n.id, PARAM_USE, "", n.line, ""))
+    return tuple(sorted(set(out), key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4])))

@@ -1,0 +1,68 @@
+"""semantics.construction_args: what a statement only hands to calls, and where each ``__init__`` parameter goes
+(both adapters)."""
+
+import pytest
+
+from deadinit.frontends.parse import summarize_source
+from deadinit.model.settings import Settings
+
+SRC = b"""
+class Kernel(Base):
+    def __init__(self, runner, buf=None, last=None, *rest, **extra):
+        if buf is None:
+            buf = make(runner)
+        self.last = [last]
+        super().__init__(runner, last, flag=last)
+        self.inner = Sink(last[0])
+        log(rest, extra)
+
+class Steps:
+    def __init__(self, n):
+        self.ptr = zeros(n)
+        self.kernels = [Kernel(None, buf=self.ptr[i], last=self.ptr) for i in range(n)]
+        self.first = Kernel(self.ptr, self.ptr.shape)
+        self.star = Kernel(*args, self.ptr)
+        local = self.ptr
+        self.other = Kernel(None, local)
+        self.method = self.build(self.ptr)
+        Kernel = pick()
+        self.shadowed = Kernel(self.ptr)
+"""
+
+
+@pytest.mark.parametrize("adapter", ["ast", "cst"])
+def test_param_flow_and_passed_arguments(adapter):
+    s = summarize_source(SRC, "m.py", "m", False, Settings(), adapter=adapter)
+    kernel, steps = s.classes
+    flow = kernel.methods["__init__"].param_flow
+    assert ("buf", "test", "", 4, "") in flow
+    assert ("buf", "use", "", 5, "") in flow  # rebound: its value is another one from there on
+    assert ("last", "store", "last", 6, "") in flow
+    assert ("last", "init", 1, 7, "") in flow and ("last", "init", "flag", 7, "") in flow
+    assert ("last", "call", 0, 8, "Sink") in flow
+    assert not any(p in ("rest", "extra") for p, *_ in flow)  # star parameters are never followed
+    passed = {st.line: st.passed for st in steps.methods["__init__"].init_flow if st.passed}
+    assert passed[14] == (("ptr", "Kernel", "buf"), ("ptr", "Kernel", "last"))
+    assert 15 not in passed  # ``self.ptr.shape`` is not the whole attribute
+    assert 16 not in passed  # after ``*args`` no slot is known
+    assert 18 not in passed  # through a local
+    assert 19 not in passed  # a method of self
+    assert 21 not in passed  # a local: it may hold any callable
+
+
+BOUND = b"""
+class K:
+    def __init__(self, buf, norm_layer=None):
+        from x import Sink as Imported
+        self.a = Sink(buf)
+        self.b = norm_layer(buf)
+        self.c = Imported(buf)
+"""
+
+
+@pytest.mark.parametrize("adapter", ["ast", "cst"])
+def test_a_call_of_a_local_or_parameter_is_a_use(adapter):
+    s = summarize_source(BOUND, "m.py", "m", False, Settings(), adapter=adapter)
+    flow = s.classes[0].methods["__init__"].param_flow
+    assert ("buf", "call", 0, 5, "Sink") in flow
+    assert ("buf", "use", "", 6, "") in flow and ("buf", "use", "", 7, "") in flow
