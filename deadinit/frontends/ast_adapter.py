@@ -9,6 +9,7 @@ source order; module names of imports as ``Attribute`` chains with positions.
 from __future__ import annotations
 
 import ast
+from operator import attrgetter
 
 from deadinit.frontends.ast_source import SourceText
 from deadinit.semantics import syntax as sx
@@ -46,9 +47,14 @@ _COMP = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator"
 _KEYWORDS = {None: "None", True: "True", False: "False"}
 
 
+_BYTE_POSITION = attrgetter("lineno", "col_offset", "end_lineno")
+
+
 class AstAdapter:
     def __init__(self, text: str) -> None:
         self.src = SourceText(text)
+        if text.isascii():  # byte columns are character columns
+            self._at = _BYTE_POSITION  # type: ignore[method-assign]
 
     def _at(self, n: ast.AST) -> tuple[int, int, int]:
         return n.lineno, self.src.col(n.lineno, n.col_offset), n.end_lineno  # type: ignore[attr-defined]

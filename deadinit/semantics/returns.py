@@ -70,10 +70,10 @@ class ReturnsInference:
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
 
     def run(self) -> Returns | None:
-        if _makes_generator(self.func.body):
-            return None
         self._block(self.func.body)
-        if self.caches:
+        if self.caches or not self.values:
+            return None
+        if _makes_generator(self.func.body):  # walks every expression: only once a return gives a value
             return None
         annotated = None
         if self.values and self.calls_only:

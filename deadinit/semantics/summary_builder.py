@@ -51,6 +51,8 @@ class SummaryBuilder(ExpressionFacts):
     # -- traversal ---------------------------------------------------------------
     def visit(self, node: sx.Node) -> None:
         t = type(node)
+        if t is sx.Name or t is sx.Const:
+            return  # leaves (most nodes): nothing to record, no children
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
         elif t is sx.Call:
