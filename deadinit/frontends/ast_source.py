@@ -27,6 +27,8 @@ class SourceText:
         self.text = text
         self.lines = _NEWLINE.split(text)
         self._utf8: dict[int, bytes] = {}
+        # the lines (1-based) where a UTF-8 byte column may differ from the character column
+        self.wide_lines = frozenset(i for i, s in enumerate(self.lines, 1) if not s.isascii())
 
     def col(self, line: int, byte_col: int) -> int:
         s = self.lines[line - 1]

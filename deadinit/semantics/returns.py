@@ -214,14 +214,19 @@ class ReturnsInference:
             loc.from_calls = False
 
 
+_NOT_SEARCHED = frozenset({sx.FunctionDef, sx.ClassDef, sx.Lambda, sx.Name, sx.Const, type(None)})
+
+
 def _makes_generator(body: sx.Body) -> bool:
     """A ``yield`` or ``await`` in the body (not in nested functions or classes)."""
     stack: list[sx.Node] = list(body)
+    pop, push = stack.pop, stack.extend
     while stack:
-        n = stack.pop()
-        if isinstance(n, (sx.FunctionDef, sx.ClassDef, sx.Lambda)):
+        n = pop()
+        t = type(n)
+        if t in _NOT_SEARCHED:  # nested scopes, and leaves
             continue
-        if isinstance(n, sx.Other) and n.what.lower().startswith(_GENERATOR_MARKS):
+        if t is sx.Other and n.what.lower().startswith(_GENERATOR_MARKS):  # type: ignore[attr-defined]
             return True
-        stack.extend(c for c in n.children() if c is not None)
+        push(n.children())
     return False
