@@ -51,8 +51,11 @@ class SummaryBuilder(ExpressionFacts):
     # -- traversal ---------------------------------------------------------------
     def visit(self, node: sx.Node) -> None:
         t = type(node)
-        if t is sx.Name or t is sx.Const:
-            return  # leaves (most nodes): nothing to record, no children
+        if t not in _RECORDED:  # most nodes: nothing of their own to record
+            if t is not sx.Name and t is not sx.Const:  # leaves
+                for c in node.children():
+                    self.visit(c)
+            return
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
         elif t is sx.Call:
@@ -336,6 +339,13 @@ class SummaryBuilder(ExpressionFacts):
             for t in node.targets:
                 if self_targets(t, ctx.self_name):
                     self.stores.update(id(n) for n in store_nodes(t))
+
+
+# the nodes ``SummaryBuilder.visit`` records something of (every other node: only its children)
+_RECORDED = frozenset(
+    {sx.Attribute, sx.Call, sx.FunctionDef, sx.ClassDef, sx.Assign, sx.AnnAssign, sx.AugAssign, sx.Import}
+    | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete}
+)
 
 
 def _followable(decorators: tuple[str, ...]) -> bool:
