@@ -55,7 +55,8 @@ class AstAdapter:
         self.src = SourceText(text)
         if text.isascii():  # byte columns are character columns
             self._at = _BYTE_POSITION  # type: ignore[method-assign]
-        self._wide = self.src.wide_lines
+        else:
+            self._wide = self.src.wide_lines
 
     def _at(self, n: ast.AST) -> tuple[int, int, int]:
         line = n.lineno  # type: ignore[attr-defined]
@@ -68,7 +69,7 @@ class AstAdapter:
         return sx.Module(self.body(tree.body))
 
     def body(self, stmts: list[ast.stmt]) -> sx.Body:
-        return tuple(self.stmt(s) for s in stmts)
+        return tuple([self.stmt(s) for s in stmts])
 
     def stmt(self, s: ast.stmt) -> sx.Stmt:
         at = self._at(s)
@@ -205,16 +206,16 @@ class AstAdapter:
     def expr(self, n: ast.expr) -> sx.Expr:
         t = type(n)
         at = self._at(n)
-        e = self.expr
         if t is ast.Name:
             return sx.Name(*at, n.id)
-        if t is ast.Attribute:
-            return sx.Attribute(*at, e(n.value), n.attr)
         if t is ast.Constant:
             v = n.value
             if v is None or v is True or v is False:
                 return sx.Name(*at, _KEYWORDS[v])
             return sx.Const(*at, v)
+        e = self.expr
+        if t is ast.Attribute:
+            return sx.Attribute(*at, e(n.value), n.attr)
         if t is ast.Call:
             args = [self.arg(a) for a in n.args]
             if n.keywords:  # each list is in source order: merge them only when both have items
