@@ -308,6 +308,7 @@ class SummaryBuilder(ExpressionFacts):
     def _flush(self, ctx: FunctionScope) -> None:
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
+        scopes = [ctx.bound, *(f.bound for f in self.functions)]
         for attr, line, col, text, name, via, through in ctx.pending:
             types = None
             if name is not None:
@@ -315,7 +316,7 @@ class SummaryBuilder(ExpressionFacts):
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
             param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
-            self.module_names.candidate(len(self.s.accesses), text, [ctx.bound, *(f.bound for f in self.functions)])
+            self.module_names.candidate(len(self.s.accesses), text, scopes)
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
