@@ -9,6 +9,7 @@ source order; module names of imports as ``Attribute`` chains with positions.
 from __future__ import annotations
 
 import ast
+from operator import attrgetter
 
 from deadinit.frontends.ast_source import SourceText
 from deadinit.semantics import syntax as sx
@@ -46,19 +47,29 @@ _COMP = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator"
 _KEYWORDS = {None: "None", True: "True", False: "False"}
 
 
+_BYTE_POSITION = attrgetter("lineno", "col_offset", "end_lineno")
+
+
 class AstAdapter:
     def __init__(self, text: str) -> None:
         self.src = SourceText(text)
+        if text.isascii():  # byte columns are character columns
+            self._at = _BYTE_POSITION  # type: ignore[method-assign]
+        else:
+            self._wide = self.src.wide_lines
 
     def _at(self, n: ast.AST) -> tuple[int, int, int]:
-        return n.lineno, self.src.col(n.lineno, n.col_offset), n.end_lineno  # type: ignore[attr-defined]
+        line = n.lineno  # type: ignore[attr-defined]
+        if line in self._wide:
+            return line, self.src.col(line, n.col_offset), n.end_lineno  # type: ignore[attr-defined]
+        return line, n.col_offset, n.end_lineno  # type: ignore[attr-defined]
 
     # -- statements --------------------------------------------------------------
     def module(self, tree: ast.Module) -> sx.Module:
         return sx.Module(self.body(tree.body))
 
     def body(self, stmts: list[ast.stmt]) -> sx.Body:
-        return tuple(self.stmt(s) for s in stmts)
+        return tuple([self.stmt(s) for s in stmts])
 
     def stmt(self, s: ast.stmt) -> sx.Stmt:
         at = self._at(s)
@@ -82,9 +93,7 @@ class AstAdapter:
                 *at, s.name, tuple(e(d) for d in s.decorator_list), self.params(s.args), returns, self.body(s.body)
             )
         if t is ast.ClassDef:
-            args = sorted(
-                [*(self.arg(b) for b in s.bases), *(self.keyword(k) for k in s.keywords)], key=lambda a: (a.line, a.col)
-            )
+            args = sorted([*(self.arg(b) for b in s.bases), *(self.keyword(k) for k in s.keywords)], key=_position)
             texts = tuple(
                 self.src.segment(n.value if type(n) is ast.Starred else n)  # ``*bases``: the text after the star
                 for n in sorted([*s.bases, *(k.value for k in s.keywords)], key=lambda x: (x.lineno, x.col_offset))
@@ -197,20 +206,23 @@ class AstAdapter:
     def expr(self, n: ast.expr) -> sx.Expr:
         t = type(n)
         at = self._at(n)
-        e = self.expr
         if t is ast.Name:
             return sx.Name(*at, n.id)
-        if t is ast.Attribute:
-            return sx.Attribute(*at, e(n.value), n.attr)
-        if t is ast.Call:
-            args = [self.arg(a) for a in n.args] + [self.keyword(k) for k in n.keywords]
-            args.sort(key=lambda a: (a.line, a.col))
-            return sx.Call(*at, e(n.func), tuple(args))
         if t is ast.Constant:
             v = n.value
             if v is None or v is True or v is False:
                 return sx.Name(*at, _KEYWORDS[v])
             return sx.Const(*at, v)
+        e = self.expr
+        if t is ast.Attribute:
+            return sx.Attribute(*at, e(n.value), n.attr)
+        if t is ast.Call:
+            args = [self.arg(a) for a in n.args]
+            if n.keywords:  # each list is in source order: merge them only when both have items
+                args += [self.keyword(k) for k in n.keywords]
+                if n.args:
+                    args.sort(key=_position)
+            return sx.Call(*at, e(n.func), tuple(args))
         if t is ast.Subscript:
             return sx.Subscript(*at, e(n.value), self.slice_items(n.slice))
         if t in _SEQ:
@@ -346,6 +358,10 @@ class AstAdapter:
             else:
                 out.extend(self.generic(c))
         return tuple(out)
+
+
+def _position(a: sx.Arg) -> tuple[int, int]:
+    return a.line, a.col
 
 
 def _start_of(x: sx.Expr) -> int:

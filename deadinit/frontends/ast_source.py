@@ -12,6 +12,7 @@ import ast
 import bisect
 import re
 from functools import cached_property
+from itertools import accumulate
 
 from deadinit.semantics import syntax as sx
 
@@ -27,6 +28,11 @@ class SourceText:
         self.text = text
         self.lines = _NEWLINE.split(text)
         self._utf8: dict[int, bytes] = {}
+
+    @cached_property
+    def wide_lines(self) -> frozenset[int]:
+        """The lines (1-based) where a UTF-8 byte column may differ from the character column."""
+        return frozenset([i for i, s in enumerate(self.lines, 1) if not s.isascii()])
 
     def col(self, line: int, byte_col: int) -> int:
         s = self.lines[line - 1]
@@ -98,6 +104,8 @@ class SourceText:
     @cached_property
     def _line_starts(self) -> list[int]:
         """The offset in the text where each line starts."""
+        if "\r" not in self.text:  # every newline one character: a line starts one past the previous one
+            return [0, *accumulate([len(s) + 1 for s in self.lines[:-1]])]
         return [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
 
     def offset(self, line: int, col: int) -> int:

@@ -1,6 +1,7 @@
 """Run per-file work in worker processes: chunks, deterministic order, crash isolation.
 
-``Pool.map(func, items)`` returns ``[func(item) for item in items]`` in input order.
+``Pool.map(func, items)`` returns ``[func(item) for item in items]`` in input order
+(each passed through ``received`` here as its chunk arrives, while the workers go on).
 Items go out in chunks (largest first, so that both cores stay busy to the end).
 In a worker, automatic garbage collection is paused while a chunk runs (summaries
 build many short-lived objects); after each item a generation-0 collection frees
@@ -22,6 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from deadinit.runtime.orphans import end_with_parent
 
@@ -71,6 +73,10 @@ def _run_chunk(func: Callable, chunk: list, on_error: Callable) -> list:
             gc.enable()
 
 
+def _as_is(result: Any) -> Any:
+    return result
+
+
 def _error(item, message: str):
     return RuntimeError(f"{item!r}: {message}")
 
@@ -104,6 +110,7 @@ class Pool:
         on_error: Callable = _error,
         progress: Callable[[int, int], None] | None = None,
         chunk_weight: int | None = None,
+        received: Callable[[Any], Any] = _as_is,
     ) -> list:
         n = len(items)
         out: list = [None] * n
@@ -114,7 +121,7 @@ class Pool:
             done = 0
             for idx in _chunks(weights, max(1, sum(weights) // 20 or 1)):
                 for i, r in zip(idx, _run_chunk(func, [items[i] for i in idx], on_error), strict=True):
-                    out[i] = r
+                    out[i] = received(r)
                 done += len(idx)
                 if progress:
                     progress(done, n)
@@ -140,7 +147,7 @@ class Pool:
                     except Exception as e:  # a result that cannot be sent back, ...
                         results = [on_error(items[i], f"internal error: {type(e).__name__}: {e}") for i in idx]
                     for i, r in zip(idx, results, strict=True):
-                        out[i] = r
+                        out[i] = received(r)
                     done += len(idx)
                     if progress:
                         progress(done, n)
@@ -152,7 +159,7 @@ class Pool:
                         continue
                     tries[idx] = tries.get(idx, 0) + 1
                     if tries[idx] >= 2:
-                        out[idx[0]] = _isolated(func, items[idx[0]], on_error)
+                        out[idx[0]] = received(_isolated(func, items[idx[0]], on_error))
                         done += 1
                     else:
                         pending.append(idx)

@@ -113,20 +113,21 @@ class ProjectSummarizer:
                 weights=[_w(stats[i]) for i in todo],
                 on_error=workers.error,
                 progress=(lambda d, t: progress(base + d, n)) if progress else None,
+                received=_unpickled,
             )
         summarised = 0
         for i, r in zip(todo, got, strict=True):
             if isinstance(r, FileError):
                 out[i] = r
                 continue
-            h, blob = r
+            h, summary = r
             e = entries[i]
-            if blob == workers.SAME and e is not None:  # same content, new mtime: record it
+            if summary == workers.SAME and e is not None:  # same content, new mtime: record it
                 out[i] = pickle.loads(e.summary_bytes)
                 if cache is not None and stats[i] is not None:
                     cache.store(items[i][0], new_entry(stats[i], h, e.summary_bytes))
             else:
-                out[i] = pickle.loads(blob)
+                out[i] = summary
                 summarised += 1
             done[i] = h
         self.last_inputs = (
@@ -143,6 +144,14 @@ class ProjectSummarizer:
         if progress:
             progress(n, n)
         return out
+
+
+def _unpickled(result):
+    """A worker's (hash, pickled summary) with the summary unpickled, as each chunk arrives: this
+    process does it while the workers go on, not all at the end."""
+    if isinstance(result, tuple) and isinstance(result[1], bytes):
+        return result[0], pickle.loads(result[1])
+    return result
 
 
 def _stat(path: str) -> os.stat_result | None:

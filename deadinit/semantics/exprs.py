@@ -31,6 +31,8 @@ _KEYWORD_NAMES = {"True": True, "False": False, "None": None}
 
 def dotted(node: sx.Node | None) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
+    if type(node) is sx.Name:
+        return node.id
     parts = []
     while isinstance(node, sx.Attribute):
         parts.append(node.attr)

@@ -70,10 +70,10 @@ class ReturnsInference:
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
 
     def run(self) -> Returns | None:
-        if _makes_generator(self.func.body):
-            return None
         self._block(self.func.body)
-        if self.caches:
+        if self.caches or not self.values:
+            return None
+        if _makes_generator(self.func.body):  # walks every expression: only once a return gives a value
             return None
         annotated = None
         if self.values and self.calls_only:
@@ -214,14 +214,19 @@ class ReturnsInference:
             loc.from_calls = False
 
 
+_NOT_SEARCHED = frozenset({sx.FunctionDef, sx.ClassDef, sx.Lambda, sx.Name, sx.Const, type(None)})
+
+
 def _makes_generator(body: sx.Body) -> bool:
     """A ``yield`` or ``await`` in the body (not in nested functions or classes)."""
     stack: list[sx.Node] = list(body)
+    pop, push = stack.pop, stack.extend
     while stack:
-        n = stack.pop()
-        if isinstance(n, (sx.FunctionDef, sx.ClassDef, sx.Lambda)):
+        n = pop()
+        t = type(n)
+        if t in _NOT_SEARCHED:  # nested scopes, and leaves
             continue
-        if isinstance(n, sx.Other) and n.what.lower().startswith(_GENERATOR_MARKS):
+        if t is sx.Other and n.what.lower().startswith(_GENERATOR_MARKS):  # type: ignore[attr-defined]
             return True
-        stack.extend(c for c in n.children() if c is not None)
+        push(n.children())
     return False

@@ -52,6 +52,11 @@ class SummaryBuilder(ExpressionFacts):
     # -- traversal ---------------------------------------------------------------
     def visit(self, node: sx.Node) -> None:
         t = type(node)
+        if t not in _RECORDED:  # most nodes: nothing of their own to record
+            if t is not sx.Name and t is not sx.Const:  # leaves
+                for c in node.children():
+                    self.visit(c)
+            return
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
         elif t is sx.Call:
@@ -326,6 +331,7 @@ class SummaryBuilder(ExpressionFacts):
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
         typing = self.typing(ctx)
+        scopes = [ctx.bound, *(f.bound for f in self.functions)]
         for attr, line, col, text, name, via, through, element in ctx.pending:
             types = typing.value(element) if element is not None else None
             if name is not None:
@@ -333,7 +339,7 @@ class SummaryBuilder(ExpressionFacts):
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
             param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
-            self.module_names.candidate(len(self.s.accesses), text, [ctx.bound, *(f.bound for f in self.functions)])
+            self.module_names.candidate(len(self.s.accesses), text, scopes)
             self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
@@ -361,6 +367,13 @@ class SummaryBuilder(ExpressionFacts):
             for t in node.targets:
                 if self_targets(t, ctx.self_name):
                     self.stores.update(id(n) for n in store_nodes(t))
+
+
+# the nodes ``SummaryBuilder.visit`` records something of (every other node: only its children)
+_RECORDED = frozenset(
+    {sx.Attribute, sx.Call, sx.FunctionDef, sx.ClassDef, sx.Assign, sx.AnnAssign, sx.AugAssign, sx.Import}
+    | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete}
+)
 
 
 def _followable(decorators: tuple[str, ...]) -> bool:

@@ -19,7 +19,7 @@ class Name(Expr):
     kind = "name"
 
     def __init__(self, line: int, col: int, end_line: int, id: str) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.id = id
 
 
@@ -31,7 +31,7 @@ class Const(Expr):
     kind = "const"
 
     def __init__(self, line: int, col: int, end_line: int, value: Any) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
 
 
@@ -40,7 +40,7 @@ class Attribute(Expr):
     kind = "attribute"
 
     def __init__(self, line: int, col: int, end_line: int, value: Expr, attr: str) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
         self.attr = attr
 
@@ -57,7 +57,7 @@ class Arg(Node):
     def __init__(
         self, line: int, col: int, end_line: int, value: Expr, keyword: str | None = None, star: str = ""
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
         self.keyword = keyword
         self.star = star
@@ -71,7 +71,7 @@ class Call(Expr):
     kind = "call"
 
     def __init__(self, line: int, col: int, end_line: int, func: Expr, args: tuple[Arg, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.func = func
         self.args = args
 
@@ -84,7 +84,7 @@ class Subscript(Expr):
     kind = "subscript"
 
     def __init__(self, line: int, col: int, end_line: int, value: Expr, items: tuple[Expr, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
         self.items = items
 
@@ -99,7 +99,7 @@ class Sequence(Expr):
     kind = "sequence"
 
     def __init__(self, line: int, col: int, end_line: int, shape: str, elts: tuple[Expr, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.shape = shape
         self.elts = elts
 
@@ -114,7 +114,7 @@ class Starred(Expr):
     kind = "starred"
 
     def __init__(self, line: int, col: int, end_line: int, value: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
 
     def children(self) -> tuple[Node, ...]:
@@ -126,7 +126,7 @@ class DictItem(Node):
     kind = "dict-item"
 
     def __init__(self, line: int, col: int, end_line: int, key: Expr | None, value: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.key = key
         self.value = value
 
@@ -139,7 +139,7 @@ class Dict(Expr):
     kind = "dict"
 
     def __init__(self, line: int, col: int, end_line: int, items: tuple[DictItem, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.items = items
 
     def children(self) -> tuple[Node, ...]:
@@ -153,7 +153,7 @@ class Generator(Node):
     kind = "generator"
 
     def __init__(self, line: int, col: int, end_line: int, target: Expr, iter: Expr, ifs: tuple[Expr, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.target = target
         self.iter = iter
         self.ifs = ifs
@@ -178,7 +178,7 @@ class Comprehension(Expr):
         elt: Expr,
         generators: tuple[Generator, ...],
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.shape = shape
         self.key = key
         self.elt = elt
@@ -206,7 +206,7 @@ class Param(Node):
         star: str = "",
         group: str = "normal",
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.name = name
         self.annotation = annotation
         self.default = default
@@ -222,7 +222,7 @@ class Lambda(Expr):
     kind = "lambda"
 
     def __init__(self, line: int, col: int, end_line: int, params: tuple[Param, ...], body: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.params = params
         self.body = body
 
@@ -235,7 +235,7 @@ class IfExp(Expr):
     kind = "ifexp"
 
     def __init__(self, line: int, col: int, end_line: int, test: Expr, body: Expr, orelse: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.test = test
         self.body = body
         self.orelse = orelse
@@ -251,7 +251,7 @@ class BoolOp(Expr):
     kind = "boolop"
 
     def __init__(self, line: int, col: int, end_line: int, op: str, left: Expr, right: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.op = op
         self.left = left
         self.right = right
@@ -267,7 +267,7 @@ class UnaryOp(Expr):
     kind = "unaryop"
 
     def __init__(self, line: int, col: int, end_line: int, op: str, operand: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.op = op
         self.operand = operand
 
@@ -282,7 +282,7 @@ class BinOp(Expr):
     kind = "binop"
 
     def __init__(self, line: int, col: int, end_line: int, op: str, left: Expr, right: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.op = op
         self.left = left
         self.right = right
@@ -300,7 +300,7 @@ class Compare(Expr):
     def __init__(
         self, line: int, col: int, end_line: int, left: Expr, ops: tuple[str, ...], comparators: tuple[Expr, ...]
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.left = left
         self.ops = ops
         self.comparators = comparators
@@ -318,7 +318,7 @@ class FString(Expr):
     kind = "fstring"
 
     def __init__(self, line: int, col: int, end_line: int, prefix: str, exprs: tuple[Expr, ...], suffix: str) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.prefix = prefix
         self.exprs = exprs
         self.suffix = suffix
@@ -366,7 +366,7 @@ class Other(Expr):
         notnone: bool = False,
         stores: tuple[Expr, ...] = (),
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.what = what
         self.items = items
         self.notnone = notnone

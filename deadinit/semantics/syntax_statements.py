@@ -18,7 +18,7 @@ class Assign(Stmt):
     kind = "assign"
 
     def __init__(self, line: int, col: int, end_line: int, targets: tuple[Expr, ...], value: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.targets = targets
         self.value = value
 
@@ -31,7 +31,7 @@ class AnnAssign(Stmt):
     kind = "annassign"
 
     def __init__(self, line: int, col: int, end_line: int, target: Expr, annotation: Expr, value: Expr | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.target = target
         self.annotation = annotation
         self.value = value
@@ -45,7 +45,7 @@ class AugAssign(Stmt):
     kind = "augassign"
 
     def __init__(self, line: int, col: int, end_line: int, target: Expr, op: str, value: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.target = target
         self.op = op
         self.value = value
@@ -59,7 +59,7 @@ class ExprStmt(Stmt):
     kind = "expr"
 
     def __init__(self, line: int, col: int, end_line: int, value: Expr) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
 
     def children(self) -> tuple[Node, ...]:
@@ -71,7 +71,7 @@ class Return(Stmt):
     kind = "return"
 
     def __init__(self, line: int, col: int, end_line: int, value: Expr | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.value = value
 
     def children(self) -> tuple[Node, ...]:
@@ -83,7 +83,7 @@ class Raise(Stmt):
     kind = "raise"
 
     def __init__(self, line: int, col: int, end_line: int, exc: Expr | None, cause: Expr | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.exc = exc
         self.cause = cause
 
@@ -98,7 +98,7 @@ class Names(Stmt):
     kind = "names"
 
     def __init__(self, line: int, col: int, end_line: int, scope: str, names: tuple[str, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.scope = scope
         self.names = names
 
@@ -108,7 +108,7 @@ class Delete(Stmt):
     kind = "delete"
 
     def __init__(self, line: int, col: int, end_line: int, targets: tuple[Expr, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.targets = targets
 
     def children(self) -> tuple[Node, ...]:
@@ -123,7 +123,7 @@ class ImportName(Node):
     kind = "import-name"
 
     def __init__(self, line: int, col: int, end_line: int, name: str, dotted: Expr, asname: str | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.name = name
         self.dotted = dotted
         self.asname = asname
@@ -150,7 +150,7 @@ class Import(Stmt):
         star: bool = False,
         module_node: Expr | None = None,
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.module = module
         self.level = level
         self.names = names
@@ -167,7 +167,7 @@ class Assert(Stmt):
     kind = "assert"
 
     def __init__(self, line: int, col: int, end_line: int, test: Expr, msg: Expr | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.test = test
         self.msg = msg
 
@@ -182,7 +182,7 @@ class Simple(Stmt):
     kind = "simple"
 
     def __init__(self, line: int, col: int, end_line: int, what: str) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.what = what
 
 
@@ -195,7 +195,7 @@ class If(Stmt):
     def __init__(
         self, line: int, col: int, end_line: int, test: Expr, body: Body, orelse: Body, is_elif: bool = False
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.test = test
         self.body = body
         self.orelse = orelse
@@ -210,7 +210,7 @@ class For(Stmt):
     kind = "for"
 
     def __init__(self, line: int, col: int, end_line: int, target: Expr, iter: Expr, body: Body, orelse: Body) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.target = target
         self.iter = iter
         self.body = body
@@ -225,7 +225,7 @@ class While(Stmt):
     kind = "while"
 
     def __init__(self, line: int, col: int, end_line: int, test: Expr, body: Body, orelse: Body) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.test = test
         self.body = body
         self.orelse = orelse
@@ -239,7 +239,7 @@ class Handler(Node):
     kind = "handler"
 
     def __init__(self, line: int, col: int, end_line: int, type: Expr | None, name: Expr | None, body: Body) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.type = type
         self.name = name
         self.body = body
@@ -263,7 +263,7 @@ class Try(Stmt):
         orelse: Body,
         finalbody: Body,
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.body = body
         self.handlers = handlers
         self.orelse = orelse
@@ -278,7 +278,7 @@ class WithItem(Node):
     kind = "with-item"
 
     def __init__(self, line: int, col: int, end_line: int, expr: Expr, asname: Expr | None) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.expr = expr
         self.asname = asname
 
@@ -291,7 +291,7 @@ class With(Stmt):
     kind = "with"
 
     def __init__(self, line: int, col: int, end_line: int, items: tuple[WithItem, ...], body: Body) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.items = items
         self.body = body
 
@@ -314,7 +314,7 @@ class FunctionDef(Stmt):
         returns: Expr | None,
         body: Body,
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.name = name
         self.decorators = decorators
         self.params = params
@@ -343,7 +343,7 @@ class ClassDef(Stmt):
         texts: tuple[str, ...],
         body: Body,
     ) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.name = name
         self.decorators = decorators
         self.bases = bases
@@ -361,7 +361,7 @@ class OtherStmt(Stmt):
     kind = "other-stmt"
 
     def __init__(self, line: int, col: int, end_line: int, what: str, items: tuple[Node, ...]) -> None:
-        super().__init__(line, col, end_line)
+        self.line, self.col, self.end_line = line, col, end_line
         self.what = what
         self.items = items
 

@@ -27,6 +27,13 @@ def test_results_keep_input_order_whatever_the_chunking():
     assert Pool(1).map(abs, items) == [abs(i) for i in items]
 
 
+def test_received_turns_each_result_here_in_input_order():
+    items = list(range(-30, 30))
+    with Pool(2) as pool:
+        assert pool.map(abs, items, chunk_weight=7, received=str) == [str(abs(i)) for i in items]
+    assert Pool(1).map(abs, items, received=str) == [str(abs(i)) for i in items]
+
+
 def test_chunks_cover_every_item_once_heaviest_first():
     chunks = _chunks([5, 1, 9, 1, 1, 3], target=4)
     flat = [i for c in chunks for i in c]
