@@ -19,10 +19,9 @@ from deadinit.model.summary import (
     FileSummary,
     Import,
     MethodSummary,
-    Param,
 )
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.construction_args import param_flow
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
@@ -33,7 +32,13 @@ from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
-from deadinit.semantics.summary_scope import CLASS_SCOPE, FUNCTION_SCOPE, FunctionScope
+from deadinit.semantics.summary_scope import (
+    CLASS_SCOPE,
+    FUNCTION_SCOPE,
+    FunctionScope,
+    decorator_names,
+    signature_param,
+)
 from deadinit.semantics.weight_loaders import skips_unknown_weights
 
 
@@ -256,7 +261,7 @@ class SummaryBuilder(ExpressionFacts):
             bases,
             texts,
             keywords,
-            _decorators(node.decorators),
+            decorator_names(node.decorators),
         )
         if not self.functions and not self.classes:
             self.module_names.bound_otherwise(node.name)
@@ -273,7 +278,7 @@ class SummaryBuilder(ExpressionFacts):
         self.scopes.append(FUNCTION_SCOPE)
         method = None
         self_name = self.functions[-1].self_name if self.functions else None
-        decos = _decorators(node.decorators)
+        decos = decorator_names(node.decorators)
         plist = [p for p in node.params if p.group in ("posonly", "normal") and not p.star]
         if in_class_body:
             static = "staticmethod" in decos
@@ -284,7 +289,7 @@ class SummaryBuilder(ExpressionFacts):
             skip = plist[0] if plist and not static else None
             for p in node.params:
                 if p is not skip:
-                    method.params.append(_param(p, self.parse))
+                    method.params.append(signature_param(p, self.parse))
             self.classes[-1].methods.setdefault(node.name, method)
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
@@ -305,7 +310,7 @@ class SummaryBuilder(ExpressionFacts):
         if not self.scopes[:-1] and _followable(decos):
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
-                returns.params = tuple(_param(p, self.parse) for p in node.params)
+                returns.params = tuple(signature_param(p, self.parse) for p in node.params)
                 self.s.functions.setdefault(node.name, returns)
             types = annotation_types(node.returns, self.parse) if node.returns is not None else None
             if types is not None:
@@ -372,7 +377,7 @@ class SummaryBuilder(ExpressionFacts):
 # the nodes ``SummaryBuilder.visit`` records something of (every other node: only its children)
 _RECORDED = frozenset(
     {sx.Attribute, sx.Call, sx.FunctionDef, sx.ClassDef, sx.Assign, sx.AnnAssign, sx.AugAssign, sx.Import}
-    | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete}
+    | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete, sx.WithItem, sx.Handler, sx.Names, sx.Lambda, sx.Other}
 )
 
 
@@ -380,23 +385,3 @@ def _followable(decorators: tuple[str, ...]) -> bool:
     """A function whose call returns what its body returns: no decorator that may change it (a cache
     returns one shared object, a property is not called)."""
     return all(d in ("staticmethod", "classmethod") for d in decorators)
-
-
-def _decorators(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
-    out = []
-    for d in decorators:
-        name = dotted(d) or (dotted(d.func) if isinstance(d, sx.Call) else None)
-        if name:
-            out.append(name)
-    return tuple(out)
-
-
-def _param(p: sx.Param, parse: ParseExpression) -> Param:
-    default = to_expr(p.default, None) if p.default is not None else None
-    if p.star == "*":
-        return Param(p.name, None, "star")
-    if p.star == "**":
-        return Param(p.name, None, "dstar")
-    types = annotation_types(p.annotation, parse)
-    annotation = types[0].dotted if types is not None and len(types) == 1 else None
-    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal", annotation)

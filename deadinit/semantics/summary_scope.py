@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from deadinit.model.settings import Settings
-from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Pattern, TypeRef
+from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Param, Pattern, TypeRef
+from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
-from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.exprs import dotted, to_expr
 from deadinit.semantics.module_names import ModuleNames
 from deadinit.semantics.syntax import Expr
 
@@ -83,3 +85,25 @@ class BuilderState:
 
 def capitalised(fn: str) -> bool:
     return fn.split(".")[-1][:1].isupper()
+
+
+def decorator_names(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
+    """The dotted names of a definition's decorators (``@cache``, ``@torch.no_grad()``)."""
+    out = []
+    for d in decorators:
+        name = dotted(d) or (dotted(d.func) if isinstance(d, sx.Call) else None)
+        if name:
+            out.append(name)
+    return tuple(out)
+
+
+def signature_param(p: sx.Param, parse: ParseExpression) -> Param:
+    """A parameter of a function's signature as the summary records it."""
+    default = to_expr(p.default, None) if p.default is not None else None
+    if p.star == "*":
+        return Param(p.name, None, "star")
+    if p.star == "**":
+        return Param(p.name, None, "dstar")
+    types = annotation_types(p.annotation, parse)
+    annotation = types[0].dotted if types is not None and len(types) == 1 else None
+    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal", annotation)
