@@ -47,6 +47,8 @@ class SizeModel:
     values: Values = field(init=False)
     _chains: dict[str, Chain] = field(default_factory=dict)
     _classes: dict[tuple[object, ...], Size | None] = field(default_factory=dict)
+    _open: list[str] = field(default_factory=list)  # the classes whose size is being computed, outermost first
+    _cut_below: int = 1 << 30  # frames from this index on read a size a cycle cut short: not memoised
 
     def __post_init__(self) -> None:
         self.values = Values(self.index)
@@ -118,7 +120,10 @@ class SizeModel:
         layer = layer_parameters(self.values, alloc, ctx, names, method, self.param_width(alloc))
         if layer is not None:
             return layer
-        if qn is None or method is None or qn in stack:
+        if qn is None or method is None:
+            return None
+        if qn in stack:  # a cycle: the frames built inside ``qn``'s own computation see it cut short
+            self._cut_below = min(self._cut_below, len(self._open) - self._open[::-1].index(qn))
             return None
         env = bind_call(self.values, method, alloc.args, alloc.kwargs, ctx)
         return self.class_size(qn, env, depth + 1, (*stack, qn))
@@ -138,10 +143,21 @@ class SizeModel:
 
     def class_size(self, qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]) -> Size | None:
         """What an instance of project class ``qn`` holds once its ``__init__`` chain ran with ``env``."""
-        key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])))
+        key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])), depth)
         if key in self._classes:
             return self._classes[key]
-        self._classes[key] = None  # a cycle through the same binding is cut
+        self._open.append(qn)
+        try:
+            result = self._class_size(qn, env, depth, stack)
+        finally:
+            frame = len(self._open) - 1
+            self._open.pop()
+        if frame < self._cut_below:  # no cycle cut inside it short: the same answer whichever class asked first
+            self._classes[key] = result
+            self._cut_below = 1 << 30
+        return result
+
+    def _class_size(self, qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]) -> Size | None:
         chain = self.chain(qn)
         envs = self._chain_envs(chain, qn, env)
         kept: dict[str, tuple[Size | None, bool]] = {}  # attribute -> (size of the value it keeps, definite)
@@ -174,7 +190,6 @@ class SizeModel:
             result = Size(result.poly, True)
         if result is not None and result.poly.number == 0:
             result = None  # nothing it holds is an allocation we can weigh: not "empty", unknown
-        self._classes[key] = result
         return result
 
     def filled(self, c: ChainStmt, size: Size | None, ctx: Context) -> Size | None:

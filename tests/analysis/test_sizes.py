@@ -3,9 +3,13 @@ tensors from shape and dtype; numbers where the project fixes them, expressions 
 
 import pytest
 
+from deadinit.analysis.sizes import MAX_DEPTH, SizeModel
 from deadinit.analysis.symbolic import Poly, Size, rank_key
+from deadinit.analysis.values import Context
 from deadinit.api.check import run_check
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo
 
 HEAD = """
 import torch
@@ -148,3 +152,25 @@ def test_polynomial_text_and_ranking():
         rank_key(None, v.scale(2)),
         (2,),
     ]
+
+
+def test_a_class_size_does_not_depend_on_which_class_asked_first(write_project):
+    """Nested constructions are weighed to a bounded depth: a class weighed deep inside another
+    must not hand its truncated size to a later question about it (``explain`` asks one class)."""
+    levels = MAX_DEPTH + 3
+    src = "import torch\n" + "".join(
+        f"class L{i}:\n    def __init__(self):\n        self.part = L{i + 1}()\n" for i in range(levels)
+    )
+    src += f"class L{levels}:\n    def __init__(self):\n        self.buf = torch.zeros(1024, dtype=torch.uint8)\n"
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings())
+    index = ProjectIndex(res.index.modules.values())
+
+    def weigh(model: SizeModel, cls: str) -> Size | None:
+        return model.size(AllocInfo("maybe-class", callee=cls), Context("pkg.m", {}, {}, {}, {}))
+
+    alone = weigh(SizeModel(index, Settings()), "L4")
+    warmed = SizeModel(index, Settings())
+    weigh(warmed, "L0")
+    assert weigh(warmed, "L4") == alone
+    assert alone is not None and alone.poly.number == 1024
