@@ -23,11 +23,6 @@ SRC = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _user_key(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
-
-
 def _items(root):
     return [(f.path, f.module, f.is_package) for f in discover([str(root)]).files]
 

@@ -13,28 +13,9 @@ import os
 import pytest
 from sample_project import invoke
 
-from deadinit.api import project as project_cmd
 from deadinit.runtime import result_cache
 
 FILES = 24  # more than result_cache.MAX_CHANGED: every one of them gets a new mtime
-
-
-@pytest.fixture(autouse=True)
-def _user_key(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
-
-
-@pytest.fixture
-def full_runs(monkeypatch):
-    calls = []
-    real = project_cmd.analyse
-
-    def counting(*a, **kw):
-        calls.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(project_cmd, "analyse", counting)
-    return calls
 
 
 @pytest.fixture

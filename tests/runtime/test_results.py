@@ -14,7 +14,6 @@ import pytest
 from corpus_paths import FIXTURES
 from sample_project import invoke
 
-from deadinit.api import project as project_cmd
 from deadinit.runtime import file_cache as cache_mod
 from deadinit.runtime import result_cache as results
 
@@ -26,25 +25,6 @@ SRC = {
     "pkg/child.py": "import torch\nfrom pkg.base import Base\nclass Child(Base):\n    def __init__(self):\n"
     "        super().__init__()\n        self.ws = torch.empty(16)\n    def run(self):\n        return 1\n",
 }
-
-
-@pytest.fixture(autouse=True)
-def _user_key(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
-
-
-@pytest.fixture
-def full_runs(monkeypatch):
-    """Counts the runs that analysed (result-cache misses)."""
-    calls = []
-    real = project_cmd.analyse
-
-    def counting(*a, **kw):
-        calls.append(1)
-        return real(*a, **kw)
-
-    monkeypatch.setattr(project_cmd, "analyse", counting)
-    return calls
 
 
 def _age(root):

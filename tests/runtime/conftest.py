@@ -1,0 +1,25 @@
+"""Fixtures shared by the cache tests: a per-test user key folder, and a count of full analyses."""
+
+import pytest
+
+from deadinit.api import project as project_cmd
+
+
+@pytest.fixture(autouse=True)
+def _user_key(tmp_path, monkeypatch):
+    """The cache's signing key lives outside the project, per user: one per test."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+
+
+@pytest.fixture
+def full_runs(monkeypatch):
+    """Counts the runs that analysed (result-cache misses)."""
+    calls = []
+    real = project_cmd.analyse
+
+    def counting(*a, **kw):
+        calls.append(1)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(project_cmd, "analyse", counting)
+    return calls
