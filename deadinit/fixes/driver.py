@@ -14,11 +14,10 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 
-import libcst as cst
-
 from deadinit.analysis.reach import short
 from deadinit.fixes import safety
 from deadinit.fixes.registry import load_strategies
+from deadinit.frontends.parse import source_encoding
 from deadinit.model.fix import FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
 
@@ -47,7 +46,7 @@ class FixOutcome:
     def diff(self) -> str:
         out = []
         for fp in self.plan.files:
-            enc = _encoding(fp.old)
+            enc = source_encoding(fp.old) or "utf-8"
             a = fp.old.decode(enc).splitlines(keepends=True)
             b = fp.new.decode(enc).splitlines(keepends=True)
             out.extend(difflib.unified_diff(a, b, f"a/{fp.path}", f"b/{fp.path}"))
@@ -57,7 +56,7 @@ class FixOutcome:
         files, added, removed = 0, 0, 0
         for fp in self.plan.files:
             files += 1
-            enc = _encoding(fp.old)
+            enc = source_encoding(fp.old) or "utf-8"
             a, b = fp.old.decode(enc).splitlines(), fp.new.decode(enc).splitlines()
             for line in difflib.unified_diff(a, b, lineterm=""):
                 if line.startswith("+") and not line.startswith("+++"):
@@ -65,13 +64,6 @@ class FixOutcome:
                 elif line.startswith("-") and not line.startswith("---"):
                     removed += 1
         return {"files": files, "insertions": added, "deletions": removed}
-
-
-def _encoding(data: bytes) -> str:
-    try:
-        return cst.parse_module(data).encoding
-    except Exception:  # pragma: no cover - planned files always parse
-        return "utf-8"
 
 
 def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:

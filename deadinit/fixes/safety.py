@@ -17,15 +17,13 @@ Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writ
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import re
 import signal
 import stat
 import threading
-import tokenize
 
-from deadinit.frontends.parse import FileError, summarize_source
+from deadinit.frontends.parse import FileError, source_encoding, summarize_source
 from deadinit.model.fix import Change, FilePlan
 from deadinit.rules.engine import check_summaries
 from deadinit.runtime import temp_files
@@ -59,15 +57,6 @@ def check_file(fp: FilePlan) -> str | None:
     if newline_style(fp.old) != newline_style(fp.new):
         return "the rewrite changes the file's line endings"
     return outside_identical(fp.old, fp.new, fp.regions)
-
-
-def source_encoding(data: bytes) -> str | None:
-    """The encoding Python reads ``data`` in (coding cookie, BOM, else utf-8), None when unreadable."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        return None
-    return "utf-8" if encoding == "utf-8-sig" else encoding
 
 
 def newline_style(data: bytes) -> str:

@@ -77,6 +77,15 @@ def decode(source: bytes) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def source_encoding(data: bytes) -> str | None:
+    """The encoding Python reads ``data`` in (coding cookie, BOM, else utf-8), None when unreadable."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return None
+    return "utf-8" if encoding == "utf-8-sig" else encoding
+
+
 def _parse_big_stack(source: bytes):
     """``cst.parse_module`` in a thread with a large stack (virtual: only what is used is touched)."""
     import libcst as cst  # noqa: PLC0415 - libcst loads only for ``fix`` and for syntax CPython refuses
