@@ -26,7 +26,8 @@ from collections.abc import Callable, Mapping
 
 from deadinit.model.summary import TypeRef
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted
+from deadinit.semantics.effects import target_names
+from deadinit.semantics.exprs import capitalised, dotted
 
 Types = tuple[TypeRef, ...]
 # builtins that give back the elements of their one argument, and module containers built from one iterable
@@ -52,7 +53,7 @@ def call_types(fn: str | None, self_name: str | None) -> Types | None:
     calls returns (``make()``, ``self.build()``, resolved project-wide); None when nothing is known."""
     if not fn:
         return None
-    if fn.split(".")[-1][:1].isupper():
+    if capitalised(fn):
         return (TypeRef(fn, True),)
     head, _, rest = fn.partition(".")
     if self_name and head == self_name:
@@ -150,7 +151,7 @@ class ValueTyping:
             if isinstance(item, sx.Name):
                 out.append((item.id, self.elements(pair), None))
                 target = index
-        for name in _names(target):
+        for name in target_names(target):
             if all(name != n for n, _, _ in out):
                 out.append((name, None, None))
         return out
@@ -161,20 +162,6 @@ def _enumerated(node: sx.Node) -> sx.Expr | None:
     if not (isinstance(node, sx.Call) and dotted(node.func) == "enumerate" and 1 <= len(node.args) <= 2):
         return None
     return node.args[0].value if all(a.keyword in (None, "start") and not a.star for a in node.args) else None
-
-
-def _names(target: sx.Node) -> list[str]:
-    if isinstance(target, sx.Name):
-        return [target.id]
-    if isinstance(target, sx.Sequence):
-        return [n for el in target.elts for n in _names(el)]
-    if isinstance(target, sx.Starred):
-        return _names(target.value)
-    return []
-
-
-def _is_name(node: sx.Node, name: str) -> bool:
-    return isinstance(node, sx.Name) and node.id == name
 
 
 def _is_slice(node: sx.Node) -> bool:

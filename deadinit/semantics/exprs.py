@@ -166,3 +166,8 @@ def certainly_not_none(e: Expr) -> bool:
     if e[0] == "const":
         return e[1] is not None
     return e[0] in ("notnone", "bin", "tuple")
+
+
+def capitalised(fn: str) -> bool:
+    """A dotted callee whose last part starts with a capital: by convention, a class."""
+    return fn.split(".")[-1][:1].isupper()

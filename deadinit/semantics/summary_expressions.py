@@ -8,9 +8,9 @@ from deadinit.model.summary import Access, Construct, TypeRef
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
-from deadinit.semantics.exprs import dotted, is_name, self_attr
+from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr
 from deadinit.semantics.summary_flow import FlowTyping
-from deadinit.semantics.summary_scope import FunctionScope, capitalised
+from deadinit.semantics.summary_scope import FunctionScope
 
 
 class ExpressionFacts(FlowTyping):

@@ -83,10 +83,6 @@ class BuilderState:
         return not self.classes and not self.functions
 
 
-def capitalised(fn: str) -> bool:
-    return fn.split(".")[-1][:1].isupper()
-
-
 def decorator_names(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
     """The dotted names of a definition's decorators (``@cache``, ``@torch.no_grad()``)."""
     out = []

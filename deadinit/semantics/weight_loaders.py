@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import is_name
 from deadinit.semantics.loader_names import MAX_PASSES, Failed, NameFlow, State, merge
+from deadinit.semantics.statements import bound_names
 
 
 @dataclass
@@ -174,27 +175,15 @@ class _LoaderCheck(NameFlow):
 
 
 def _stored_names(node: sx.Node) -> frozenset[str]:
+    """The names any statement inside ``node`` binds (``statements.bound_names``)."""
     out: set[str] = set()
     stack: list[sx.Node] = [node]
     while stack:
         n = stack.pop()
-        targets: tuple[sx.Node, ...] = ()
-        if isinstance(n, sx.Assign):
-            targets = n.targets
-        elif isinstance(n, sx.AnnAssign | sx.AugAssign | sx.For):
-            targets = (n.target,)
-        for t in targets:
-            out.update(x.id for x in _names_in(t))
+        if isinstance(n, sx.Stmt):
+            out.update(bound_names(n))
         stack.extend(n.children())
     return frozenset(out)
-
-
-def _names_in(node: sx.Node) -> list[sx.Name]:
-    if isinstance(node, sx.Name):
-        return [node]
-    if isinstance(node, sx.Sequence | sx.Starred):
-        return [x for c in node.children() for x in _names_in(c)]
-    return []
 
 
 def skips_unknown_weights(fn: sx.FunctionDef, self_name: str | None) -> int | None:
@@ -206,7 +195,8 @@ def skips_unknown_weights(fn: sx.FunctionDef, self_name: str | None) -> int | No
     if len(loops) != 1:
         return None
     loop = loops[0]
-    weights = loop.iter.id if isinstance(loop.iter, sx.Name) else ""
+    assert isinstance(loop.iter, sx.Name)  # the loops kept iterate a parameter
+    weights = loop.iter.id
     if _uses(fn, weights) != 1:
         return None
     table = _parameter_table(fn, self_name, loop)
