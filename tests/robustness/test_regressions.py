@@ -4,6 +4,7 @@ kept as plain regression tests so they run first and need no search to reappear.
 
 import textwrap
 
+import pytest
 from production_path import fix_run
 
 from deadinit.api.check import run_check
@@ -352,10 +353,12 @@ def test_a_subclass_where_the_finding_only_may_hold_is_not_listed_under_one_wher
     assert got == {("C1", "head"): ([], False), ("C2", "head"): ([], True)}
 
 
-def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_path):
+@pytest.mark.parametrize("suppression", ["", "  # deadinit: ignore[DI004]"])
+def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_path, suppression):
     """``Other`` passes ``Root.__init__`` a positional it cannot take (DI004, construction raises);
     a ``skip_init_*`` parameter added to ``Root.__init__`` would let that call bind, so the fix
-    for ``Child`` is refused instead (found by the fix property test with every construct)."""
+    for ``Child`` is refused instead (found by the fix property test with every construct), also
+    when the DI004 is suppressed: the call still raises today."""
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
@@ -370,13 +373,13 @@ def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_p
 
             class Other(Root):
                 def __init__(self):
-                    super().__init__(None)
+                    super().__init__(None)SUPPRESSION
 
             class Child(Root):
                 def __init__(self):
                     super().__init__()
             """
-        )
+        ).replace("SUPPRESSION", suppression)
     )
     out = fix_run([str(pkg)], "skip-flag", tmp_path / "cache", write=False, unsafe_fixes=True)
     assert out.plan.changes == []

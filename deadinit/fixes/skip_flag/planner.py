@@ -117,10 +117,11 @@ class _Planner:
         reaching one of them cannot bind today (DI004), and a new parameter might let it bind."""
         if g.param:
             return None
-        for f in self.result.findings:
-            if f.code == "DI004" and f.parent in g.path[1:]:
+        for an in self.analyses.values():  # the analysis, not the findings: a suppressed DI004 still counts
+            broken = an.chain.broken
+            if broken is not None and broken[2] in g.path[1:]:
                 return (
-                    f"{short(f.cls)} calls {short(f.parent)}.__init__ with arguments it cannot take "
+                    f"{short(broken[0])} calls {short(broken[2])}.__init__ with arguments it cannot take "
                     f"(DI004): a new parameter could make that call bind"
                 )
         return None
