@@ -8,7 +8,9 @@
    match gives the summary;
 2. every other file goes to a worker, which reads and hashes it: content the entry
    was made from gives the entry's summary (and the entry its new mtime); anything
-   else is summarised there and stored.
+   else is summarised there and stored; when only a few files are left
+   (``IN_PROCESS``: an edit, the result cache's re-summarised file), they are
+   hashed here first, so an unchanged content needs no worker at all.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from pathlib import Path
 from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
+
+IN_PROCESS = 16  # at most this many files left: hashed in this process before any worker starts
 
 # the workers and the parser load in ``_summarize``: a ``check`` answered by the result
 # cache (``deadinit.runtime.result_cache``) never imports them
@@ -103,7 +107,8 @@ class ProjectSummarizer:
                 done[i] = e.hash
             else:
                 todo.append(i)
-        todo = self._same_content(todo, items, entries, stats, out, done, cache)
+        if len(todo) <= IN_PROCESS:  # a pool for a few files costs more than hashing them here
+            todo = self._same_content(todo, items, entries, stats, out, done, cache)
         size = sum(st.st_size if st else 0 for st in stats)
         cache_args = (cache.folder, cache.settings_key) if cache else None
         base = n - len(todo)
