@@ -47,8 +47,7 @@ class SizeModel:
     values: Values = field(init=False)
     _chains: dict[str, Chain] = field(default_factory=dict)
     _classes: dict[tuple[object, ...], Size | None] = field(default_factory=dict)
-    _open: list[str] = field(default_factory=list)  # the classes whose size is being computed, outermost first
-    _cut_below: int = 1 << 30  # frames from this index on read a size a cycle cut short: not memoised
+    _cut_below: int = 1 << 30  # frames (``stack`` positions) from here on read a size a cycle cut short
 
     def __post_init__(self) -> None:
         self.values = Values(self.index)
@@ -123,7 +122,7 @@ class SizeModel:
         if qn is None or method is None:
             return None
         if qn in stack:  # a cycle: the frames built inside ``qn``'s own computation see it cut short
-            self._cut_below = min(self._cut_below, len(self._open) - self._open[::-1].index(qn))
+            self._cut_below = min(self._cut_below, len(stack) - stack[::-1].index(qn))
             return None
         env = bind_call(self.values, method, alloc.args, alloc.kwargs, ctx)
         return self.class_size(qn, env, depth + 1, (*stack, qn))
@@ -146,13 +145,8 @@ class SizeModel:
         key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])), depth)
         if key in self._classes:
             return self._classes[key]
-        self._open.append(qn)
-        try:
-            result = self._class_size(qn, env, depth, stack)
-        finally:
-            frame = len(self._open) - 1
-            self._open.pop()
-        if frame < self._cut_below:  # no cycle cut inside it short: the same answer whichever class asked first
+        result = self._class_size(qn, env, depth, stack)
+        if len(stack) - 1 < self._cut_below:  # no cycle cut short inside it: the same answer whoever asked first
             self._classes[key] = result
             self._cut_below = 1 << 30
         return result
