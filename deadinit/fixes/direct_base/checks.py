@@ -226,10 +226,7 @@ def _set_by_init(index, cls: str) -> set:
 
 def _assigned(index, cls: str) -> set:
     """Attributes some ``__init__`` of the chain, a method or a class body of ``cls``'s MRO sets."""
-    out = set()
-    for c in init_chain(index, cls).stmts:
-        if c.stmt.attr and c.active is not False and c.stmt.kind != InitStmtKind.DELETE:
-            out.add(c.stmt.attr)
+    out = _set_by_init(index, cls)
     for qn in index.mro(cls) or [cls]:
         k = index.classes[qn]
         out |= set(k.class_attrs) | set(k.methods)
