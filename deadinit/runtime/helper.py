@@ -21,6 +21,7 @@ import signal
 import threading
 from collections.abc import Callable
 
+from deadinit.runtime.interrupts import interrupts_held
 from deadinit.runtime.orphans import end_with_parent
 from deadinit.runtime.pool import default_jobs
 
@@ -35,7 +36,8 @@ class Helper:
             ctx = multiprocessing.get_context("fork")
             self.conn, child = ctx.Pipe()
             self.proc = ctx.Process(target=_serve, args=(child, os.getpid()), daemon=True, name="deadinit-helper")
-            self.proc.start()
+            with interrupts_held():
+                self.proc.start()
             child.close()
         except OSError:
             self.proc = None

@@ -25,6 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from deadinit.runtime.interrupts import interrupts_held
 from deadinit.runtime.orphans import end_with_parent
 
 
@@ -131,8 +132,9 @@ class Pool:
         tries: dict[tuple, int] = {}
         done = 0
         while pending:
-            ex = self._executor()
-            futures = {ex.submit(_run_chunk, func, [items[i] for i in idx], on_error): idx for idx in pending}
+            with interrupts_held():  # submitting forks the workers
+                ex = self._executor()
+                futures = {ex.submit(_run_chunk, func, [items[i] for i in idx], on_error): idx for idx in pending}
             pending = []
             broken = []
             while futures:
@@ -170,7 +172,9 @@ def _isolated(func: Callable, item, on_error: Callable):
     """Run one item alone in a fresh process: its result, or an error if it kills the process."""
     with _executor(1) as ex:
         try:
-            return ex.submit(_run_chunk, func, [item], on_error).result()[0]
+            with interrupts_held():
+                future = ex.submit(_run_chunk, func, [item], on_error)
+            return future.result()[0]
         except BrokenProcessPool:
             return on_error(item, "the worker process died while summarising this file (crash or out of memory)")
         except Exception as e:
