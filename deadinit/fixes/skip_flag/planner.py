@@ -207,19 +207,20 @@ class _Planner:
         self._files: dict = {}
         for path, es in sorted(by_file.items()):
             sf = self.inits.file(path)
-            repl, regions, ids = {}, [], set()
+            repl, originals, regions, ids = {}, [], [], set()
             for e in es:
                 src = self.inits.init(e.cls)
                 new, regs = rewrite_function(
                     src.func, e, sf.code_range, line_limit(sf.source), sf.module.default_indent
                 )
                 repl[id(src.func)] = new
+                originals.append(src.func)
                 regions += regs
                 ids |= self._owners.get(e.cls, set())
-            new_module = sf.module.visit(_ReplaceFunctions(repl))
-            if new_module.bytes == sf.source:
+            new_source = sf.module.visit(_ReplaceFunctions(repl, originals, sf.adapter.pos)).bytes
+            if new_source == sf.source:
                 continue
-            self.plan.files.append(FilePlan(path, sf.source, new_module.bytes, sorted(regions), sorted(ids)))
+            self.plan.files.append(FilePlan(path, sf.source, new_source, sorted(regions), sorted(ids)))
             self._touched |= ids
             for i in ids:
                 self._files.setdefault(i, set()).add(path)
@@ -281,11 +282,31 @@ class _Planner:
 
 
 class _ReplaceFunctions(cst.CSTTransformer):
-    def __init__(self, repl: dict):
-        self.repl = repl
+    """Puts the rewritten functions in place, descending only into the nodes that
+    enclose one (by position): the rest of the module is neither visited nor rebuilt."""
 
-    def leave_FunctionDef(self, original, updated):
+    def __init__(self, repl: dict, originals: list, pos) -> None:
+        self.repl = repl
+        self.pos = pos
+        self.spans = [_span(pos[f]) for f in originals]
+
+    def on_visit(self, node) -> bool:
+        if id(node) in self.repl:
+            return False  # replaced whole when left
+        if isinstance(node, cst.Module):
+            return True
+        r = self.pos.get(node)
+        if r is None:
+            return False
+        start, end = _span(r)
+        return any(start <= s and e <= end for s, e in self.spans)
+
+    def on_leave(self, original, updated):
         return self.repl.get(id(original), updated)
+
+
+def _span(r) -> tuple:
+    return (r.start.line, r.start.column), (r.end.line, r.end.column)
 
 
 def _uniq(items) -> list:
