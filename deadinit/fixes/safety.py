@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import stat
 import threading
@@ -91,10 +90,27 @@ def outside_identical(old: bytes, new: bytes, regions: list[tuple[int, int]]) ->
         segments.append(old[cur : offsets[s - 1]])
         cur = offsets[e]
     segments.append(old[cur:])
-    pattern = b"(?:.*?)".join(re.escape(seg) for seg in segments)
-    if re.fullmatch(pattern, new, re.DOTALL):
+    if _in_order(segments, new):
         return None
     return "the rewrite changes source outside the statements it edits"
+
+
+def _in_order(segments: list[bytes], new: bytes) -> bool:
+    """Whether ``new`` is the segments in order with anything between them: the first
+    a prefix, the last a suffix, each one in between found leftmost after the previous
+    (leftmost leaves the most room for the rest, so no placement is missed)."""
+    if len(segments) == 1:
+        return new == segments[0]
+    first, *middle, last = segments
+    if not new.startswith(first):
+        return False
+    pos = len(first)
+    for seg in middle:
+        found = new.find(seg, pos)
+        if found < 0:
+            return False
+        pos = found + len(seg)
+    return len(new) - len(last) >= pos and new.endswith(last)
 
 
 def reanalyse(result, files: list[FilePlan], settings):

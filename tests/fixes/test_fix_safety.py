@@ -1,10 +1,13 @@
 """Shared safety checks: parse/compile, bytes outside edits, encoding, line endings, atomic writes, re-analysis."""
 
 import os
+import re
 import stat
 
 import pytest
 from codemod_helpers import fix
+from hypothesis import given
+from hypothesis import strategies as st
 
 from deadinit.api.check import run_check
 from deadinit.fixes import driver, safety
@@ -36,6 +39,12 @@ class C(P):
     def run(self):
         return self.idx
 """
+
+
+@given(st.lists(st.binary(max_size=6), min_size=1, max_size=5), st.binary(max_size=30))
+def test_segments_in_order_means_the_gaps_pattern_matches(segments, new):
+    pattern = b"(?:.*?)".join(re.escape(seg) for seg in segments)
+    assert safety._in_order(segments, new) == bool(re.fullmatch(pattern, new, re.DOTALL))
 
 
 def test_outside_identical():
