@@ -118,7 +118,10 @@ class SummaryPack:
             index.append((st.st_size, st.st_mtime_ns, r.recorded_ns, st.st_dev, st.st_ino, r.hash, length))
             blobs.append(r.summary_bytes)
         index_bytes = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
-        payload = b"".join([index_bytes, *blobs])
+        payload = [index_bytes, *blobs]  # written piece by piece: 4,719 summaries are ~90 MB
+        digest = hashlib.blake2b(key=file_cache.user_key(), digest_size=16)
+        for piece in payload:
+            digest.update(piece)
         head = {
             "format": FORMAT,
             "cache_format": file_cache.FORMAT,
@@ -127,14 +130,14 @@ class SummaryPack:
             "inputs": self.inputs,
             "count": self.count,
             "index_length": len(index_bytes),
-            "length": len(payload),
-            "digest": _digest(payload),
+            "length": sum(len(piece) for piece in payload),
+            "digest": digest.hexdigest(),
         }
         try:
             file_cache.prepare_folder(self.folder)
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            data = MAGIC + json.dumps(head).encode() + b"\n" + payload
-            file_cache.write_atomically(self.path, data, file_cache.temp_folder(self.folder))
+            head_line = MAGIC + json.dumps(head).encode() + b"\n"
+            file_cache.write_atomically(self.path, [head_line, *payload], file_cache.temp_folder(self.folder))
             _keep_newest(self.path.parent, KEEP)
         except OSError:
             pass  # a read-only or full disk makes the next run slower, never wrong
