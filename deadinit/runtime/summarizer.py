@@ -133,7 +133,7 @@ class ProjectSummarizer:
                 weights=[_w(stats[i]) for i in todo],
                 on_error=workers.error,
                 progress=(lambda d, t: progress(base + d, n)) if progress else None,
-                received=_unpickled,
+                received=functools.partial(_unpickled, keep=pack is not None),
             )
         summarised = 0
         for i, r in zip(todo, got, strict=True):
@@ -151,7 +151,7 @@ class ProjectSummarizer:
                 summarised += 1
             done[i] = h
             st = stats[i]
-            if st is not None:
+            if st is not None and blob is not None:
                 records[i] = Record(st, started_ns, h, blob)
         packed_now = pack is not None and n - from_pack > REPACK_STALE
         if packed_now:
@@ -195,12 +195,13 @@ class ProjectSummarizer:
         return left
 
 
-def _unpickled(result):
-    """A worker's (hash, pickled summary) as (hash, summary, pickled summary), unpickled as each chunk
-    arrives: this process does it while the workers go on, not all at the end."""
+def _unpickled(result, keep: bool):
+    """A worker's (hash, pickled summary) as (hash, summary, pickled summary if ``keep`` (for the pack)
+    else None), unpickled as each chunk arrives: this process does it while the workers go on, not
+    all at the end."""
     if isinstance(result, tuple):
         h, blob = result
-        return h, pickle.loads(blob) if isinstance(blob, bytes) else blob, blob
+        return h, pickle.loads(blob) if isinstance(blob, bytes) else blob, blob if keep else None
     return result
 
 
