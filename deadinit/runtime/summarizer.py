@@ -107,14 +107,18 @@ class ProjectSummarizer:
         out: list = [None] * n
         done: list = [None] * n  # hash of the content each summary was made from
         todo = []
-        from_pack = 0
+        from_pack = same_in_pack = 0
         for i, st in enumerate(stats):
             k = packed[i]
-            if k is not None and st is not None and k.stat_matches(st):
-                out[i], done[i] = pickle.loads(k.summary_bytes), k.hash
-                records[i] = Record(st, k.recorded_ns, k.hash, k.summary_bytes)
-                from_pack += 1
-                continue
+            if k is not None and st is not None:
+                fresh = k.stat_matches(st)
+                # else a new mtime (a fresh checkout, a touch): the content's hash decides, here (no worker)
+                if fresh or _hash_of(items[i][0]) == k.hash:
+                    out[i], done[i] = pickle.loads(k.summary_bytes), k.hash
+                    records[i] = Record(st, k.recorded_ns if fresh else started_ns, k.hash, k.summary_bytes)
+                    from_pack += fresh
+                    same_in_pack += not fresh
+                    continue
             e = entries[i] = cache.load(items[i][0]) if cache else None
             if e is not None and st is not None and e.stat_matches(st):
                 out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
@@ -165,7 +169,7 @@ class ProjectSummarizer:
             "bytes": size,
             "summarised": summarised,
             "jobs": pool.jobs,
-            **({"pack_hit": from_pack, "pack_written": packed_now} if pack is not None else {}),
+            **({"pack_hit": from_pack, "pack_same": same_in_pack, "pack_written": packed_now} if pack else {}),
             **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {}),
         }
         if progress:
@@ -203,6 +207,14 @@ def _unpickled(result, keep: bool):
         h, blob = result
         return h, pickle.loads(blob) if isinstance(blob, bytes) else blob, blob if keep else None
     return result
+
+
+def _hash_of(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return file_cache.content_hash(f.read())
+    except OSError:
+        return None
 
 
 def _stat(path: str) -> os.stat_result | None:

@@ -68,6 +68,15 @@ def test_changed_file_is_not_served_from_the_pack(warm):
     assert [a.attr for a in util.accesses] == ["other"]
 
 
+def test_fresh_checkout_is_served_from_the_pack_by_content_hash(warm):
+    root, cache, first = warm
+    for p in root.rglob("*.py"):
+        os.utime(p)  # every mtime new, the content the same
+    again, st = _run(root, cache)
+    assert again == first
+    assert st["pack_hit"] == 0 and st["pack_same"] == 4 and st["summarised"] == 0 and st["pack_written"]
+
+
 def test_file_replaced_by_one_of_equal_size_and_mtime_is_not_served(warm):
     root, cache, _ = warm
     p = root / "pkg/util.py"
