@@ -4,13 +4,17 @@
 ``deadinit.frontends.parse.summarize_many`` returns (a ``FileSummary`` or a
 ``FileError`` per item, in order):
 
-1. each file is stat'ed and its cache entry read; an entry whose size and mtime
-   match gives the summary;
+1. each file is stat'ed; the pack of the last run over the same inputs
+   (``deadinit.runtime.summary_pack``, one file) gives the summary of each file whose
+   size, mtime and inode match, or whose content hashes to the packed one (a fresh
+   checkout); for any other file its cache entry is read, and an entry whose size and
+   mtime match gives the summary;
 2. every other file goes to a worker, which reads and hashes it: content the entry
    was made from gives the entry's summary (and the entry its new mtime); anything
    else is summarised there and stored; when only a few files are left
    (``IN_PROCESS``: an edit, the result cache's re-summarised file), they are
-   hashed here first, so an unchanged content needs no worker at all.
+   hashed here first, so an unchanged content needs no worker at all;
+3. when more than ``REPACK_STALE`` files were not served by the pack, a new pack is written.
 """
 
 from __future__ import annotations
