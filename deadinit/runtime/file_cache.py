@@ -112,15 +112,18 @@ def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int)
     return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
 
 
-def write_atomically(target: Path, data: bytes, temp_dir: Path | None = None) -> None:
-    """Write ``data`` to a temporary file (in ``temp_dir``, on the same file system; by
-    default beside ``target``) and move it into place: readers see the whole old file or the
-    whole new one; a failure leaves no temporary file, a killed process one that the next
-    run removes (``remove_leftovers``)."""
+def write_atomically(target: Path, data: bytes | list[bytes | memoryview], temp_dir: Path | None = None) -> None:
+    """Write ``data`` (bytes, or a list of pieces written one after the other) to a temporary
+    file (in ``temp_dir``, on the same file system; by default beside ``target``) and move it
+    into place: readers see the whole old file or the whole new one; a failure leaves no
+    temporary file, a killed process one that the next run removes (``remove_leftovers``)."""
     fd, tmp = temp_files.create(temp_dir or target.parent, target.name)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            if isinstance(data, list):
+                f.writelines(data)
+            else:
+                f.write(data)
         os.replace(tmp, target)
     except BaseException:
         unlink_quietly(tmp)

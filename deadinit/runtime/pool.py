@@ -2,7 +2,8 @@
 
 ``Pool.map(func, items)`` returns ``[func(item) for item in items]`` in input order
 (each passed through ``received`` here as its chunk arrives, while the workers go on).
-Items go out in chunks (largest first, so that both cores stay busy to the end).
+Items go out in chunks (largest first, the chunks shrinking towards the end, so that both
+cores stay busy to the end).
 In a worker, automatic garbage collection is paused while a chunk runs (summaries
 build many short-lived objects); after each item a generation-0 collection frees
 that item's reference cycles, so a worker's memory does not grow with the chunk.  An exception
@@ -127,8 +128,7 @@ class Pool:
                 if progress:
                     progress(done, n)
             return out
-        target = chunk_weight or max(1, sum(weights) // (self.jobs * 8))
-        pending = _chunks(weights, target)
+        pending = _chunks(weights, chunk_weight) if chunk_weight else _guided_chunks(weights, self.jobs)
         tries: dict[tuple, int] = {}
         done = 0
         while pending:
@@ -179,6 +179,26 @@ def _isolated(func: Callable, item, on_error: Callable):
             return on_error(item, "the worker process died while summarising this file (crash or out of memory)")
         except Exception as e:
             return on_error(item, f"internal error: {type(e).__name__}: {e}")
+
+
+def _guided_chunks(weights: Sequence[int], jobs: int) -> list[tuple]:
+    """Chunks that shrink as the work left does (guided scheduling), heaviest items first: a chunk
+    is a ``1/(4 jobs)`` share of what is left, down to ``1/(64 jobs)`` of the whole, so the
+    workers finish within a small chunk of each other."""
+    order = sorted(range(len(weights)), key=lambda i: -weights[i])
+    left = sum(weights)
+    smallest = max(1, left // (jobs * 64))
+    chunks, cur, w = [], [], 0
+    for i in order:
+        cur.append(i)
+        w += weights[i]
+        if w >= max(smallest, left // (jobs * 4)):
+            chunks.append(tuple(cur))
+            left -= w
+            cur, w = [], 0
+    if cur:
+        chunks.append(tuple(cur))
+    return chunks
 
 
 def _chunks(weights: Sequence[int], target: int) -> list[tuple]:

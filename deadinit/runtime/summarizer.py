@@ -4,13 +4,17 @@
 ``deadinit.frontends.parse.summarize_many`` returns (a ``FileSummary`` or a
 ``FileError`` per item, in order):
 
-1. each file is stat'ed and its cache entry read; an entry whose size and mtime
-   match gives the summary;
+1. each file is stat'ed; the pack of the last run over the same inputs
+   (``deadinit.runtime.summary_pack``, one file) gives the summary of each file whose
+   size, mtime and inode match, or whose content hashes to the packed one (a fresh
+   checkout); for any other file its cache entry is read, and an entry whose size and
+   mtime match gives the summary;
 2. every other file goes to a worker, which reads and hashes it: content the entry
    was made from gives the entry's summary (and the entry its new mtime); anything
    else is summarised there and stored; when only a few files are left
    (``IN_PROCESS``: an edit, the result cache's re-summarised file), they are
-   hashed here first, so an unchanged content needs no worker at all.
+   hashed here first, so an unchanged content needs no worker at all;
+3. when more than ``REPACK_STALE`` files were not served by the pack, a new pack is written.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ from pathlib import Path
 from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
+from deadinit.runtime.summary_pack import Record, SummaryPack
 
 IN_PROCESS = 16  # at most this many files left: hashed in this process before any worker starts
+PACK_MIN_FILES = 256  # fewer files: no pack (reading their entries one by one costs little)
+REPACK_STALE = 32  # more files than this not served by the pack: a new pack is written
 
 # the workers and the parser load in ``_summarize``: a ``check`` answered by the result
 # cache (``deadinit.runtime.result_cache``) never imports them
@@ -78,11 +85,11 @@ class ProjectSummarizer:
         gc.disable()  # millions of small objects come out of the cache: no collections meanwhile
         try:
             out = self._summarize([tuple(i) for i in items], settings, progress)
+            if self.freeze_gc:
+                gc.freeze()  # before collections resume: the first one would walk every summary
         finally:
             if was:
                 gc.enable()
-        if self.freeze_gc:
-            gc.freeze()
         self.stats["seconds"] = round(time.perf_counter() - t0, 2)
         if os.environ.get("DEADINIT_STATS"):
             print(f"deadinit: summaries: {self.stats}", file=sys.stderr)
@@ -97,18 +104,33 @@ class ProjectSummarizer:
         self.remove_leftovers(settings)
         cache = Cache(self.folder(settings), settings.summary_key()) if self.use_cache else None
         stats = [_stat(p) for p, _, _ in items]
-        entries = [cache.load(p) if cache else None for p, _, _ in items]
+        pack = SummaryPack(cache.folder, cache.settings_key, items) if cache and n >= PACK_MIN_FILES else None
+        packed = (pack.load() if pack is not None else None) or [None] * n
+        entries: list = [None] * n
+        records: list[Record | None] = [None] * n  # for the next pack
         out: list = [None] * n
         done: list = [None] * n  # hash of the content each summary was made from
         todo = []
-        for i, (e, st) in enumerate(zip(entries, stats, strict=True)):
+        from_pack = same_in_pack = 0
+        for i, st in enumerate(stats):
+            k = packed[i]
+            if k is not None and st is not None:
+                fresh = k.stat_matches(st)
+                # else a new mtime (a fresh checkout, a touch): the content's hash decides, here (no worker)
+                if fresh or _hash_of(items[i][0]) == k.hash:
+                    out[i], done[i] = pickle.loads(k.summary_bytes), k.hash
+                    records[i] = Record(st, k.recorded_ns if fresh else started_ns, k.hash, k.summary_bytes)
+                    from_pack += fresh
+                    same_in_pack += not fresh
+                    continue
+            e = entries[i] = cache.load(items[i][0]) if cache else None
             if e is not None and st is not None and e.stat_matches(st):
-                out[i] = pickle.loads(e.summary_bytes)
-                done[i] = e.hash
+                out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
+                records[i] = Record(st, e.recorded_ns, e.hash, e.summary_bytes)
             else:
                 todo.append(i)
         if len(todo) <= IN_PROCESS:  # a pool for a few files costs more than hashing them here
-            todo = self._same_content(todo, items, entries, stats, out, done, cache)
+            todo = self._same_content(todo, items, entries, stats, out, done, cache, records, started_ns)
         size = sum(st.st_size if st else 0 for st in stats)
         cache_args = (cache.folder, cache.settings_key) if cache else None
         base = n - len(todo)
@@ -119,23 +141,29 @@ class ProjectSummarizer:
                 weights=[_w(stats[i]) for i in todo],
                 on_error=workers.error,
                 progress=(lambda d, t: progress(base + d, n)) if progress else None,
-                received=_unpickled,
+                received=functools.partial(_unpickled, keep=pack is not None),
             )
         summarised = 0
         for i, r in zip(todo, got, strict=True):
             if isinstance(r, FileError):
                 out[i] = r
                 continue
-            h, summary = r
+            h, summary, blob = r
             e = entries[i]
             if summary == workers.SAME and e is not None:  # same content, new mtime: record it
-                out[i] = pickle.loads(e.summary_bytes)
+                out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
                 if cache is not None and stats[i] is not None:
                     cache.store(items[i][0], new_entry(stats[i], h, e.summary_bytes))
             else:
                 out[i] = summary
                 summarised += 1
             done[i] = h
+            st = stats[i]
+            if st is not None and blob is not None:
+                records[i] = Record(st, started_ns, h, blob)
+        packed_now = pack is not None and n - from_pack > REPACK_STALE
+        if packed_now:
+            pack.store(records)
         self.last_inputs = (
             started_ns,
             [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done, strict=True)],
@@ -145,6 +173,7 @@ class ProjectSummarizer:
             "bytes": size,
             "summarised": summarised,
             "jobs": pool.jobs,
+            **({"pack_hit": from_pack, "pack_same": same_in_pack, "pack_written": packed_now} if pack else {}),
             **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {}),
         }
         if progress:
@@ -152,7 +181,9 @@ class ProjectSummarizer:
         return out
 
     @staticmethod
-    def _same_content(todo: list, items: list, entries: list, stats: list, out: list, done: list, cache) -> list:
+    def _same_content(
+        todo: list, items: list, entries: list, stats: list, out: list, done: list, cache, records: list, started: int
+    ) -> list:
         """The files of ``todo`` left to summarise once those whose content hashes to their cache entry's
         (a new mtime, an edit undone, the result cache's re-summarised file) are taken from the cache
         here: hashing needs no worker (and a pool for one file costs a process start)."""
@@ -166,17 +197,28 @@ class ProjectSummarizer:
                 left.append(i)
                 continue
             out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
+            records[i] = Record(st, started, e.hash, e.summary_bytes)
             if cache is not None:
                 cache.store(items[i][0], new_entry(st, e.hash, e.summary_bytes))
         return left
 
 
-def _unpickled(result):
-    """A worker's (hash, pickled summary) with the summary unpickled, as each chunk arrives: this
-    process does it while the workers go on, not all at the end."""
-    if isinstance(result, tuple) and isinstance(result[1], bytes):
-        return result[0], pickle.loads(result[1])
+def _unpickled(result, keep: bool):
+    """A worker's (hash, pickled summary) as (hash, summary, pickled summary if ``keep`` (for the pack)
+    else None), unpickled as each chunk arrives: this process does it while the workers go on, not
+    all at the end."""
+    if isinstance(result, tuple):
+        h, blob = result
+        return h, pickle.loads(blob) if isinstance(blob, bytes) else blob, blob if keep else None
     return result
+
+
+def _hash_of(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return file_cache.content_hash(f.read())
+    except OSError:
+        return None
 
 
 def _stat(path: str) -> os.stat_result | None:

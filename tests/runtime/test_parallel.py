@@ -10,7 +10,7 @@ from deadinit.frontends.parse import FileError
 from deadinit.index.discovery import discover
 from deadinit.model.settings import Settings
 from deadinit.runtime import workers
-from deadinit.runtime.pool import Pool, _chunks
+from deadinit.runtime.pool import Pool, _chunks, _guided_chunks
 from deadinit.runtime.summarizer import ProjectSummarizer
 
 workers_summarize = workers.summarize
@@ -38,6 +38,16 @@ def test_chunks_cover_every_item_once_heaviest_first():
     chunks = _chunks([5, 1, 9, 1, 1, 3], target=4)
     flat = [i for c in chunks for i in c]
     assert sorted(flat) == list(range(6)) and flat[0] == 2
+
+
+def test_guided_chunks_cover_every_item_once_and_shrink_towards_the_end():
+    weights = [(i * 7919) % 1000 + 1 for i in range(2000)]
+    chunks = _guided_chunks(weights, jobs=2)
+    flat = [i for c in chunks for i in c]
+    assert sorted(flat) == list(range(2000)) and weights[flat[0]] == max(weights)
+    sizes = [sum(weights[i] for i in c) for c in chunks]
+    assert sizes[0] > 4 * sizes[-2]  # the last chunks are small: the workers finish close together
+    assert max(sizes[len(sizes) // 2 :]) <= sizes[0]
 
 
 def test_an_exception_is_that_items_error():
