@@ -112,6 +112,17 @@ def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int)
     return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
 
 
+def read_tagged(path: Path, magic: bytes) -> bytes | None:
+    """The bytes of file ``path`` after its leading ``magic``; None when it cannot be read
+    or does not start with it (a missing, foreign or damaged file: its writer rebuilds it)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError:
+        return None
+    return raw[len(magic) :] if raw.startswith(magic) else None
+
+
 def write_atomically(target: Path, data: bytes | list[bytes | memoryview], temp_dir: Path | None = None) -> None:
     """Write ``data`` (bytes, or a list of pieces written one after the other) to a temporary
     file (in ``temp_dir``, on the same file system; by default beside ``target``) and move it

@@ -137,15 +137,11 @@ class ResultStore:
         self.path = self.folder / "results" / f"{key}.res"
 
     def load(self) -> Snapshot | None:
-        try:
-            with open(self.path, "rb") as f:
-                raw = f.read()
-        except OSError:
+        raw = filecache.read_tagged(self.path, MAGIC)
+        if raw is None:
             return None
         try:
-            if not raw.startswith(MAGIC):
-                return None
-            digest, payload = raw[len(MAGIC) : len(MAGIC) + 32], raw[len(MAGIC) + 33 :]
+            digest, payload = raw[:32], raw[33:]
             if digest.decode() != self._digest(payload):
                 return None
             snap = pickle.loads(payload)

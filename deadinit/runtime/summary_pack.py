@@ -81,16 +81,12 @@ class SummaryPack:
     def load(self) -> list[Packed | None] | None:
         """Per item, what the pack holds of it (None: nothing); None when there is no pack
         or it is not trustworthy."""
-        try:
-            with open(self.path, "rb") as f:
-                raw = f.read()
-        except OSError:
+        raw = file_cache.read_tagged(self.path, MAGIC)
+        if raw is None:
             return None
         try:
-            if not raw.startswith(MAGIC):
-                return None
-            nl = raw.index(b"\n", len(MAGIC))
-            head = json.loads(raw[len(MAGIC) : nl])
+            nl = raw.index(b"\n")
+            head = json.loads(raw[:nl])
             payload = memoryview(raw)[nl + 1 :]
             if (
                 head.get("format") != FORMAT
