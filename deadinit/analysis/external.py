@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 
+from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, Construct, TypeRef
 
@@ -34,13 +35,15 @@ _BUILTINS = set(dir(builtins))
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        self.by_attr: dict[str, list[tuple[Access, str]]] = {}
-        for mod, s in index.modules.items():
-            for a in s.accesses:
-                if not a.on_module:  # an attribute of a module is no object's attribute
-                    self.by_attr.setdefault(a.attr, []).append((a, mod))
-        self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
-        self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
+        by_attr: dict[str, list[tuple[Access, str]]] = {}
+        with paused():
+            for mod, s in index.modules.items():
+                for a in s.accesses:
+                    if not a.on_module:  # an attribute of a module is no object's attribute
+                        by_attr.setdefault(a.attr, []).append((a, mod))
+        self.by_attr = Recorded("attr", by_attr)
+        self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
+        self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -65,9 +68,9 @@ class ExternalReads:
         return "unknown", None
 
     def _self_attr_types(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
-        key = (in_class, attr)
-        if key in self._attr_cache:
-            return self._attr_cache[key]
+        return self._attr_cache.get_or((in_class, attr), lambda: self._self_attr_types_of(in_class, attr))
+
+    def _self_attr_types_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         result: list[tuple[TypeRef, str]] | None = out
@@ -89,7 +92,6 @@ class ExternalReads:
             out.extend(got or [])
         if result is not None and not out:
             result = None
-        self._attr_cache[key] = result
         return result
 
     def _attribute_of(self, refs: list[tuple[TypeRef, str]], attr: str) -> list[tuple[TypeRef, str]] | None:
@@ -149,12 +151,14 @@ class ExternalReads:
         if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
             return None
         if self._sites is None:
-            self._sites = {}
-            for mod, s in self.index.modules.items():
-                for c in s.constructs:
-                    qn = self.index.resolve(mod, c.callee)
-                    if qn is not None:
-                        self._sites.setdefault(qn, []).append(c)
+            found: dict[str, list[Construct]] = {}
+            with paused():
+                for mod, s in self.index.modules.items():
+                    for c in s.constructs:
+                        qn = self.index.resolve(mod, c.callee)
+                        if qn is not None:
+                            found.setdefault(qn, []).append(c)
+            self._sites = Recorded("sites", found)
         sites = self._sites.get(access.in_class, [])
         pos, name = access.param
         out = []

@@ -21,6 +21,7 @@ from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
+from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -52,42 +53,47 @@ class Analyzer:
         self.ext = ExternalReads(index)
         self.sizes = SizeModel(index, settings)
         self.returns = ReturnResolver(index)
-        self._reach: dict[str, Reach] = {}
-        self.sites: dict[str, list[tuple[str, int]]] = {}
-        for mod, s in index.modules.items():
-            for c in s.constructs:
-                qn = index.resolve(mod, c.callee)
-                if qn is not None:
-                    self.sites.setdefault(qn, []).append((s.path, c.line))
-        self._exports: dict[str, str] | None = None
-        self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
-        for qn, sites in self.sites.items():
-            for loc in sites:
-                self.sites_at.setdefault(loc, set()).add(qn)
+        self._reach: Memo[str, Reach] = Memo()
+        sites: dict[str, list[tuple[str, int]]] = {}
+        with paused():
+            for mod, s in index.modules.items():
+                for c in s.constructs:
+                    qn = index.resolve(mod, c.callee)
+                    if qn is not None:
+                        sites.setdefault(qn, []).append((s.path, c.line))
+        self.sites = Recorded("sites", sites)
+        self._exports: Recorded[str, str] | None = None
+        sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
+        for qn, locs in sites.items():
+            for loc in locs:
+                sites_at.setdefault(loc, set()).add(qn)
+        self.sites_at = Recorded("sites_at", sites_at)
 
     # -- helpers -------------------------------------------------------------
-    def exports(self) -> dict[str, str]:
+    def exports(self) -> Recorded[str, str]:
         """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
         if self._exports is None:
-            self._exports = exported_classes(self.index)
+            with paused():
+                self._exports = Recorded("exports", exported_classes(self.index))
         return self._exports
 
     def reach_of(self, cls: str) -> Reach:
-        if cls not in self._reach:
-            mro = self.index.mro(cls) or [cls]
-            names = set()
-            for qn in mro:
-                for name in self.index.classes[qn].methods:
-                    if name in self.ext.by_attr and any(
-                        self.ext.could_hold(a, m, cls)[0]
-                        for a, m in self.ext.by_attr[name]
-                        if not (a.in_class and a.in_class in mro)
-                    ):
-                        names.add(name)
-            if self.index.derives_from_external(cls, self.settings.module_bases):
-                names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
-            self._reach[cls] = reachable(self.index, cls, names)
-        return self._reach[cls]
+        return self._reach.get_or(cls, lambda: self._reach_of(cls))
+
+    def _reach_of(self, cls: str) -> Reach:
+        mro = self.index.mro(cls) or [cls]
+        names = set()
+        for qn in mro:
+            for name in self.index.classes[qn].methods:
+                if name in self.ext.by_attr and any(
+                    self.ext.could_hold(a, m, cls)[0]
+                    for a, m in self.ext.by_attr[name]
+                    if not (a.in_class and a.in_class in mro)
+                ):
+                    names.add(name)
+        if self.index.derives_from_external(cls, self.settings.module_bases):
+            names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
+        return reachable(self.index, cls, names)
 
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None:
         if alloc is None:

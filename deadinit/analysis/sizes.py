@@ -22,6 +22,7 @@ from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.layers import layer_parameters
 from deadinit.analysis.symbolic import Poly, Size
 from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call
+from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
@@ -44,8 +45,8 @@ class SizeModel:
     index: ProjectIndex
     settings: Settings
     values: Values = field(init=False)
-    _chains: dict[str, Chain] = field(default_factory=dict)
-    _classes: dict[tuple[object, ...], Size | None] = field(default_factory=dict)
+    _chains: Memo[str, Chain] = field(default_factory=Memo)
+    _classes: Memo[tuple[object, ...], Size | None] = field(default_factory=Memo)
 
     def __post_init__(self) -> None:
         self.values = Values(self.index)
@@ -131,15 +132,19 @@ class SizeModel:
         return [q.rsplit(".", 1)[-1] for q in self.index.mro(qn) or [qn]]
 
     def chain(self, qn: str) -> Chain:
-        if qn not in self._chains:
-            self._chains[qn] = init_chain(self.index, qn)
-        return self._chains[qn]
+        return self._chains.get_or(qn, lambda: init_chain(self.index, qn))
 
     def class_size(self, qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]) -> Size | None:
         """What an instance of project class ``qn`` holds once its ``__init__`` chain ran with ``env``."""
         key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])))
         if key in self._classes:
             return self._classes[key]
+        with self._classes.computing(key):
+            return self._class_size_of(key, qn, env, depth, stack)
+
+    def _class_size_of(
+        self, key: tuple[object, ...], qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]
+    ) -> Size | None:
         self._classes[key] = None  # a cycle through the same binding is cut
         chain = self.chain(qn)
         envs = self._chain_envs(chain, qn, env)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.analysis.symbolic import Poly
+from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Expr, MethodSummary, Param
 
@@ -57,10 +58,12 @@ class Context:
 class Values:
     def __init__(self, index: ProjectIndex) -> None:
         self.index = index
-        self.env_defaults: dict[str, Expr] = {}
-        for s in index.modules.values():
-            for k, v in s.env_defaults.items():
-                self.env_defaults.setdefault(k, v)
+        env_defaults: dict[str, Expr] = {}
+        with paused():
+            for s in index.modules.values():
+                for k, v in s.env_defaults.items():
+                    env_defaults.setdefault(k, v)
+        self.env_defaults = Recorded("env", env_defaults)
 
     def number(self, e: Expr | None, ctx: Context) -> int | None:
         v = self.value(e, ctx)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
+from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
 
@@ -45,38 +45,51 @@ def absolute_module(module: str, is_package: bool, imp: Import) -> str:
 
 class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
-        self.modules: dict[str, FileSummary] = {}
+        """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
+        class's analysis reads of them is its incremental dependencies.  Kinds: ``module`` (a module's
+        summary and what is derived from it alone), ``class``, ``function``, ``subclasses``, ``prefix``."""
+        modules: dict[str, FileSummary] = {}
         for s in summaries:
             # first file wins when two files claim one module name
-            self.modules.setdefault(s.module, s)
-        self.classes: dict[str, ClassSummary] = {}
-        self.class_module: dict[str, str] = {}
-        for s in self.modules.values():
+            modules.setdefault(s.module, s)
+        classes: dict[str, ClassSummary] = {}
+        class_module: dict[str, str] = {}
+        for s in modules.values():
             for c in s.classes:
-                self.classes.setdefault(c.qualname, c)
-                self.class_module[c.qualname] = s.module
-        self._imports = {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in self.modules.items()}
-        self._stars = {m: [i for i in s.imports if i.local == "*"] for m, s in self.modules.items()}
-        self._toplevel = {
-            m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()
-        }
-        self._functions = {
-            m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in self.modules.items()
-        }
-        self.functions: dict[str, tuple[str, str, Returns]] = {
-            qn: (m, name, self.modules[m].functions[name])
-            for m, fs in self._functions.items()
-            for name, qn in fs.items()
-            if name in self.modules[m].functions
-        }  # qualname -> (module, name, what it returns), for the functions that return allocations
-        self._bases: dict[str, list[Base]] = {}
-        self._mro: dict[str, list[str] | None] = {}
-        self._full_mro: dict[str, list[str] | None] = {}
-        self.subclasses: dict[str, list[str]] = {}
-        for qn in self.classes:
+                classes.setdefault(c.qualname, c)
+                class_module[c.qualname] = s.module
+        self.modules = Recorded("module", modules)
+        self.classes = Recorded("class", classes)
+        self.class_module = Recorded("class", class_module)
+        self._imports = Recorded(
+            "module", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
+        )
+        self._stars = Recorded("module", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
+        self._toplevel = Recorded(
+            "module",
+            {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()},
+        )
+        functions = {m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in modules.items()}
+        self._functions = Recorded("module", functions)
+        self.functions: Recorded[str, tuple[str, str, Returns]] = Recorded(
+            "function",
+            {
+                qn: (m, name, modules[m].functions[name])
+                for m, fs in functions.items()
+                for name, qn in fs.items()
+                if name in modules[m].functions
+            },
+        )  # qualname -> (module, name, what it returns), for the functions that return allocations
+        self._bases: Memo[str, list[Base]] = Memo()
+        self._mro: Memo[str, list[str] | None] = Memo()
+        self._full_mro: Memo[str, list[str] | None] = Memo()
+        self.module_prefixes = frozenset(module_prefixes(modules))
+        subclasses: dict[str, list[str]] = {}
+        for qn in classes:
             for b in self.bases(qn):
                 if b.kind == BaseKind.CLASS:
-                    self.subclasses.setdefault(b.name, []).append(qn)
+                    subclasses.setdefault(b.name, []).append(qn)
+        self.subclasses = Recorded("subclasses", subclasses)
 
     # -- name resolution ---------------------------------------------------
     def _abs_module(self, module: str, imp: Import) -> str:
@@ -164,20 +177,14 @@ class ProjectIndex:
 
     def _is_module(self, name: str) -> bool:
         """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
-        return name in self._module_prefixes
-
-    @cached_property
-    def _module_prefixes(self) -> set[str]:
-        prefixes = set(self.modules)
-        for m in self.modules:
-            parts = m.split(".")
-            prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
-        return prefixes
+        note(("prefix", name))
+        return name in self.module_prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
-        if qualname in self._bases:
-            return self._bases[qualname]
+        return self._bases.get_or(qualname, lambda: self._bases_of(qualname))
+
+    def _bases_of(self, qualname: str) -> list[Base]:
         cls = self.classes[qualname]
         module = self.class_module[qualname]
         out = []
@@ -196,7 +203,6 @@ class ProjectIndex:
                 out.append(Base(BaseKind.OPAQUE, text))  # inherits from itself through an alias
             else:
                 out.append(Base(BaseKind.EXTERNAL, self.canonical(module, b)))
-        self._bases[qualname] = out
         return out
 
     def resolve_shadowed(self, module: str, dotted: str) -> str | None:
@@ -237,6 +243,10 @@ class ProjectIndex:
         return order
 
     def _c3(self, qualname: str) -> list[str] | None:
+        with self._mro.computing(qualname):
+            return self._c3_of(qualname)
+
+    def _c3_of(self, qualname: str) -> list[str] | None:
         self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):
@@ -329,6 +339,10 @@ class ProjectIndex:
         None when inconsistent or cyclic."""
         if qualname in self._full_mro:
             return self._full_mro[qualname]
+        with self._full_mro.computing(qualname):
+            return self._full_mro_of(qualname, _depth)
+
+    def _full_mro_of(self, qualname: str, _depth: int) -> list[str] | None:
         self._full_mro[qualname] = None  # cycle guard
         if _depth > 200 or self.mro(qualname) is None:
             return None
@@ -395,3 +409,12 @@ class ProjectIndex:
 
     def file_of(self, qualname: str) -> FileSummary:
         return self.modules[self.class_module[qualname]]
+
+
+def module_prefixes(modules: Iterable[str]) -> set[str]:
+    """The modules and the packages above them (``a`` and ``a.b`` for ``a.b.c``)."""
+    prefixes = set(modules)
+    for m in list(prefixes):
+        parts = m.split(".")
+        prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return prefixes
