@@ -75,7 +75,7 @@ class Recorded(Mapping[K, V], Generic[K, V]):
             _frames[-1].add((self.kind, key))
         return self.data[key]
 
-    def get(self, key: object, default=None):  # type: ignore[no-untyped-def, override]
+    def get(self, key: object, default=None):  # type: ignore[no-untyped-def]
         if _frames:
             _frames[-1].add((self.kind, key))
         return self.data.get(key, default)  # type: ignore[arg-type]
