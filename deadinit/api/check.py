@@ -58,6 +58,32 @@ def run_check(
     return res
 
 
+def run_incremental(
+    paths: Iterable[str],
+    settings: Settings,
+    summarizer: Callable,
+    excluded,
+    store,
+    discovery=None,
+) -> CheckResult:
+    """``run_check`` that analyses only the classes whose inputs changed since the run whose state
+    ``store`` (``deadinit.runtime.analysis_state.StateStore``) keeps, and stores this run's state:
+    the same result (``deadinit.rules.incremental``).  ``result.analyses`` holds the classes
+    analysed this time only."""
+    from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
+    hashes = getattr(summarizer, "content_hashes", {})
+    fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+    previous = store.load()
+    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
+    if isinstance(getattr(summarizer, "stats", None), dict):
+        summarizer.stats["incremental"] = {"full": previous is None, **stats}
+    store.store(state)
+    note_generated_files(res, kept)
+    return res
+
+
 def index_project(
     paths: Iterable[str],
     settings: Settings | None = None,
