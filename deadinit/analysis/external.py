@@ -146,10 +146,8 @@ class ExternalReads:
         types = index.modules[fmodule].return_types.get(fname)
         return [(t, fmodule) for t in types] if types is not None else None
 
-    def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
-        """A constructor parameter that every construction site fills with the caller's ``self``."""
-        if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
-            return None
+    def construct_sites(self) -> Recorded[str, list[Construct]]:
+        """Constructed project class -> its construction sites."""
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
             with paused():
@@ -159,7 +157,13 @@ class ExternalReads:
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
             self._sites = Recorded("sites", found)
-        sites = self._sites.get(access.in_class, [])
+        return self._sites
+
+    def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
+        """A constructor parameter that every construction site fills with the caller's ``self``."""
+        if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
+            return None
+        sites = self.construct_sites().get(access.in_class, [])
         pos, name = access.param
         out = []
         for c in sites:

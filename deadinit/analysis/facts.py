@@ -314,7 +314,7 @@ def _evidence(
                     Evidence(
                         EvidenceKind.READ_NOT_COUNTED,
                         f"{fact.show(qn)}.{name} reads self.{fact.attr} but is {why}",
-                        index.file_of(qn).path,
+                        index.path_of(qn),
                         line,
                     )
                 )
@@ -340,7 +340,7 @@ def _evidence(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}`: {reason}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )
@@ -349,7 +349,7 @@ def _evidence(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}` {_why_not_counted(fact, a.in_class)}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )

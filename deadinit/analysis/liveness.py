@@ -217,7 +217,7 @@ class Analyzer:
                     continue
                 ok, reason = self.ext.could_hold(a, mod, cls)
                 if ok:
-                    why = f"read as `{a.receiver}.{attr}` at {index.modules[mod].path}:{a.line}: {reason}"
+                    why = f"read as `{a.receiver}.{attr}` at {index.paths[mod]}:{a.line}: {reason}"
                     break
             ext_cache[key] = why
             return why

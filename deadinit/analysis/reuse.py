@@ -311,7 +311,7 @@ def _class_attrs(
                         continue
                     ok, reason = ext.could_hold(a, mod, r.cls)
                     if ok:
-                        why = f"read as `{a.receiver}.{name}` at {index.modules[mod].path}:{a.line} ({reason})"
+                        why = f"read as `{a.receiver}.{name}` at {index.paths[mod]}:{a.line} ({reason})"
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):
                 why = "the new base defines it too: generic code reads it off any instance"

@@ -188,16 +188,16 @@ class Values:
     def _constant(self, module: str, name: str, depth: int) -> Poly | None:
         if depth > MAX_DEPTH:
             return None
-        s = self.index.modules.get(module)
-        if s is None:
+        constants = self.index.constants.get(module)
+        if constants is None:
             return None
-        if name in s.constants:
-            v = self.value(s.constants[name], Context(module, {}), depth + 1)
+        if name in constants:
+            v = self.value(constants[name], Context(module, {}), depth + 1)
             return v if v is not None and v.number is not None else None
         r = self.index._imports.get(module, {}).get(name)
         if r is not None and r.name is not None:
             src = self.index._abs_module(module, r)
-            if src in self.index.modules and src != module:
+            if src in self.index.paths and src != module:
                 return self._constant(src, r.name, depth + 1)
         return None
 

@@ -46,8 +46,8 @@ def absolute_module(module: str, is_package: bool, imp: Import) -> str:
 class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
         """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
-        class's analysis reads of them is its incremental dependencies.  Kinds: ``module`` (a module's
-        summary and what is derived from it alone), ``class``, ``function``, ``subclasses``, ``prefix``."""
+        class's analysis reads of them is its incremental dependencies (``deadinit.rules.table_digests``
+        names the kinds)."""
         modules: dict[str, FileSummary] = {}
         for s in summaries:
             # first file wins when two files claim one module name
@@ -61,16 +61,19 @@ class ProjectIndex:
         self.modules = Recorded("module", modules)
         self.classes = Recorded("class", classes)
         self.class_module = Recorded("class", class_module)
+        self.paths = Recorded("path", {m: s.path for m, s in modules.items()})
+        self.constants = Recorded("constants", {m: s.constants for m, s in modules.items()})
+        self._packages = Recorded("package", {m: s.is_package for m, s in modules.items()})
         self._imports = Recorded(
-            "module", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
+            "imports", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
         )
-        self._stars = Recorded("module", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
+        self._stars = Recorded("stars", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
         self._toplevel = Recorded(
-            "module",
+            "toplevel",
             {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()},
         )
         functions = {m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in modules.items()}
-        self._functions = Recorded("module", functions)
+        self._functions = Recorded("functions_in", functions)
         self.functions: Recorded[str, tuple[str, str, Returns]] = Recorded(
             "function",
             {
@@ -93,8 +96,7 @@ class ProjectIndex:
 
     # -- name resolution ---------------------------------------------------
     def _abs_module(self, module: str, imp: Import) -> str:
-        summary = self.modules.get(module)
-        return absolute_module(module, bool(summary and summary.is_package), imp)
+        return absolute_module(module, bool(self._packages.get(module)), imp)
 
     def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""
@@ -160,14 +162,15 @@ class ProjectIndex:
             r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
-        alias = self.modules[module].constants.get(name) if module in self.modules else None
+        constants = self.constants.get(module)
+        alias = constants.get(name) if constants is not None else None
         if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
             return self.resolve_any(module, alias[1], depth + 1)
         return None
 
     def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
-        if module in self.modules:
+        if module in self._packages:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
             if r is not None:
                 return r
@@ -409,6 +412,10 @@ class ProjectIndex:
 
     def file_of(self, qualname: str) -> FileSummary:
         return self.modules[self.class_module[qualname]]
+
+    def path_of(self, qualname: str) -> str:
+        """The path of the file that defines class ``qualname``."""
+        return self.paths[self.class_module[qualname]]
 
 
 def module_prefixes(modules: Iterable[str]) -> set[str]:

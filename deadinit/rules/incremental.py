@@ -56,10 +56,9 @@ def check_incremental(
     changed: set[int] = set()
     if previous is not None:
         for i, (key, stored) in enumerate(zip(previous.keys, previous.digests, strict=True)):
-            if digests.changed(key, stored):
+            moved, now[key] = digests.compare(key, stored)
+            if moved:
                 changed.add(i)
-            else:
-                now[key] = stored
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
     fresh: dict[str, tuple[set[Key], bytes]] = {}

@@ -2,26 +2,34 @@
 
 A class's analysis recorded keys ``(kind, entry)``; the incremental run compares each key's
 digest now with the one stored: an entry whose digest changed (added or removed included)
-makes every class that read it dirty.  A digest is a small comparable value built from
-the entry's value, where summaries are named by their module's fingerprint (a hash of
-the whole summary): an entry derived from a module that did not change keeps its digest.
+makes every class that read it dirty.  A digest is a pair:
+
+* coarse: cheap, from the entry's provenance, where a summary is named by its module's
+  fingerprint (a hash of the whole summary): an entry derived only from modules that did not
+  change keeps it, and is unchanged;
+* fine: a hash of the entry's value itself, computed when the coarse one moved (an edit in a
+  module that changes other entries of it but not this one); None for the kinds whose coarse
+  digest is the value.
+
 A whole-table read (``ALL``) has no digest: it is always changed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections.abc import Callable, Hashable, Mapping
+from typing import Any
 
 from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, Key
 from deadinit.index.project_index import ProjectIndex
 
-Digest = Hashable
+Digest = tuple[Hashable, Hashable]
 
 
 def _hashed(value: object) -> str:
-    return hashlib.blake2b(repr(value).encode(), digest_size=12).hexdigest()
+    return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
 
 
 class TableDigests:
@@ -33,47 +41,70 @@ class TableDigests:
         self.fps = fingerprints
         self._class_origins: dict[str, list[tuple[str, str]]] | None = None
         self._path_module: dict[str, str] | None = None
-        self._kinds: dict[str, Callable[[Hashable], Digest]] = {
-            "module": self.fps.get,
-            "class": self._class,
-            "function": self._function,
-            "subclasses": lambda qn: tuple(self.index.subclasses.data.get(qn, ())),  # type: ignore[arg-type]
-            "prefix": lambda name: name in self.index.module_prefixes,
-            "attr": self._attr,
-            "sites": self._sites,
-            "sites_at": lambda loc: tuple(sorted(self.analyzer.sites_at.data.get(loc, ()))),  # type: ignore[arg-type]
-            "exports": lambda qn: self.analyzer.exports().data.get(qn),  # type: ignore[arg-type]
-            "env": lambda name: repr(self.analyzer.sizes.values.env_defaults.data.get(name)),  # type: ignore[arg-type]
+        per_module = (self.fps.get, None)
+        ix, an = index, analyzer
+        # kind -> (coarse digest, fine digest or None) of an entry
+        self._kinds: dict[str, tuple[Callable[[Any], Hashable], Callable[[Any], Hashable] | None]] = {
+            "module": per_module,
+            "imports": (self.fps.get, lambda m: _hashed(ix._imports.data.get(m))),
+            "stars": (self.fps.get, lambda m: _hashed(ix._stars.data.get(m))),
+            "toplevel": (self.fps.get, lambda m: _hashed(ix._toplevel.data.get(m))),
+            "functions_in": (self.fps.get, lambda m: _hashed(ix._functions.data.get(m))),
+            "constants": (self.fps.get, lambda m: _hashed(ix.constants.data.get(m))),
+            "package": (lambda m: ix._packages.data.get(m), None),
+            "path": (lambda m: ix.paths.data.get(m), None),
+            "class": (self._class_origin, lambda qn: _hashed((ix.classes.data.get(qn), ix.class_module.data.get(qn)))),
+            "function": (self._function_origin, lambda qn: _hashed(ix.functions.data.get(qn))),
+            "subclasses": (lambda qn: tuple(ix.subclasses.data.get(qn, ())), None),
+            "prefix": (lambda name: name in ix.module_prefixes, None),
+            "attr": (self._attr_origin, lambda name: _hashed(an.ext.by_attr.data.get(name))),
+            "sites": (
+                self._sites_origin,
+                lambda qn: _hashed((an.sites.data.get(qn), an.ext.construct_sites().data.get(qn))),
+            ),
+            "sites_at": (lambda loc: tuple(sorted(an.sites_at.data.get(loc, ()))), None),
+            "exports": (lambda qn: an.exports().data.get(qn), None),
+            "env": (lambda name: _hashed(an.sizes.values.env_defaults.data.get(name)), None),
         }
 
-    def changed(self, key: Key, stored: Digest) -> bool:
-        """Whether ``key``'s entry differs from the one whose digest was ``stored``."""
-        return key[1] == ALL or key[0] not in self._kinds or self.digest(key) != stored
+    def compare(self, key: Key, stored: Digest) -> tuple[bool, Digest]:
+        """Whether ``key``'s entry changed since its digest was ``stored``, and its digest now."""
+        kind, entry = key
+        if entry == ALL or kind not in self._kinds:
+            return True, (None, None)
+        coarse, fine = self._kinds[kind]
+        now = coarse(entry)
+        if now == stored[0]:
+            return False, stored
+        value = fine(entry) if fine is not None else None
+        return (fine is None or value != stored[1]), (now, value)
 
     def digest(self, key: Key) -> Digest:
         kind, entry = key
         if entry == ALL or kind not in self._kinds:
-            return None
-        return self._kinds[kind](entry)
+            return (None, None)
+        coarse, fine = self._kinds[kind]
+        return (coarse(entry), fine(entry) if fine is not None else None)
 
-    def _class(self, qn: Hashable) -> Digest:
+    def _class_origin(self, qn: str) -> Hashable:
         if self._class_origins is None:
             self._class_origins = {}
             for m, s in self.index.modules.data.items():
                 for c in s.classes:
                     self._class_origins.setdefault(c.qualname, []).append((m, self.fps[m]))
-        return tuple(self._class_origins.get(qn, ()))  # type: ignore[call-overload]
+        return tuple(self._class_origins.get(qn, ()))
 
-    def _function(self, qn: Hashable) -> Digest:
-        f = self.index.functions.data.get(qn)  # type: ignore[call-overload]
+    def _function_origin(self, qn: str) -> Hashable:
+        f = self.index.functions.data.get(qn)
         return (f[0], self.fps[f[0]]) if f is not None else None
 
-    def _attr(self, name: Hashable) -> Digest:
-        entries = self.analyzer.ext.by_attr.data.get(name, ())  # type: ignore[call-overload]
-        return _hashed([(mod, self.fps[mod]) for _, mod in entries])
+    def _attr_origin(self, name: str) -> Hashable:
+        entries = self.analyzer.ext.by_attr.data.get(name, ())
+        return hashlib.blake2b(repr([(mod, self.fps[mod]) for _, mod in entries]).encode(), digest_size=12).digest()
 
-    def _sites(self, qn: Hashable) -> Digest:
+    def _sites_origin(self, qn: str) -> Hashable:
         if self._path_module is None:
             self._path_module = {s.path: m for m, s in self.index.modules.data.items()}
-        sites = self.analyzer.sites.data.get(qn, ())  # type: ignore[call-overload]
-        return _hashed([(path, line, self.fps[self._path_module[path]]) for path, line in sites])
+        sites = self.analyzer.sites.data.get(qn, ())
+        origin = [(path, line, self.fps[self._path_module[path]]) for path, line in sites]
+        return hashlib.blake2b(repr(origin).encode(), digest_size=12).digest()
