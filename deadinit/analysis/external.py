@@ -43,6 +43,7 @@ class ExternalReads:
                         by_attr.setdefault(a.attr, []).append((a, mod))
         self.by_attr = Recorded("attr", by_attr)
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
+        self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
 
     def names(self) -> set[str]:
@@ -156,6 +157,7 @@ class ExternalReads:
                         qn = self.index.resolve(mod, c.callee)
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
+                            self.site_paths.setdefault(qn, []).append((s.path, c.line))
             self._sites = Recorded("sites", found)
         return self._sites
 

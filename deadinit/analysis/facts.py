@@ -21,6 +21,7 @@ from deadinit.analysis.reach import Reach, short
 from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
 from deadinit.analysis.values import Context
+from deadinit.index import dependencies
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
@@ -333,6 +334,8 @@ def _evidence(
                     c.stmt.line,
                 )
             )
+    if fact.attr in an.ext.by_attr:
+        dependencies.note(("attr_line", fact.attr))  # the evidence names the reads' lines
     for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:

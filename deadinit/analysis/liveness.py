@@ -21,7 +21,7 @@ from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
-from deadinit.index.dependencies import Memo, Recorded, paused
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -54,13 +54,8 @@ class Analyzer:
         self.sizes = SizeModel(index, settings)
         self.returns = ReturnResolver(index)
         self._reach: Memo[str, Reach] = Memo()
-        sites: dict[str, list[tuple[str, int]]] = {}
-        with paused():
-            for mod, s in index.modules.items():
-                for c in s.constructs:
-                    qn = index.resolve(mod, c.callee)
-                    if qn is not None:
-                        sites.setdefault(qn, []).append((s.path, c.line))
+        self.ext.construct_sites()
+        sites = self.ext.site_paths
         self.sites = Recorded("sites", sites)
         self._exports: Recorded[str, str] | None = None
         sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
@@ -217,6 +212,7 @@ class Analyzer:
                     continue
                 ok, reason = self.ext.could_hold(a, mod, cls)
                 if ok:
+                    note(("attr_line", attr))  # the why names the read's line
                     why = f"read as `{a.receiver}.{attr}` at {index.paths[mod]}:{a.line}: {reason}"
                     break
             ext_cache[key] = why

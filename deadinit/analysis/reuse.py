@@ -34,6 +34,7 @@ from typing import Any
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import (
     AttrUseStatus,
@@ -311,6 +312,7 @@ def _class_attrs(
                         continue
                     ok, reason = ext.could_hold(a, mod, r.cls)
                     if ok:
+                        note(("attr_line", name))  # the why names the read's line
                         why = f"read as `{a.receiver}.{name}` at {index.paths[mod]}:{a.line} ({reason})"
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):

@@ -7,6 +7,8 @@ reach into the stages themselves.
 from __future__ import annotations
 
 import os
+import sys
+import time
 from collections.abc import Callable, Iterable
 
 from deadinit.frontends.parse import FileError, summarize_many
@@ -75,11 +77,17 @@ def run_incremental(
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     hashes = getattr(summarizer, "content_hashes", {})
     fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+    t0 = time.perf_counter()
     previous = store.load()
+    loaded = time.perf_counter()
     res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
+    stored = time.perf_counter()
+    store.store(state)
+    stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     if isinstance(getattr(summarizer, "stats", None), dict):
         summarizer.stats["incremental"] = {"full": previous is None, **stats}
-    store.store(state)
+    if os.environ.get("DEADINIT_STATS"):
+        print(f"deadinit: incremental: {stats}", file=sys.stderr)
     note_generated_files(res, kept)
     return res
 

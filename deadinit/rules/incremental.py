@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import time
 from collections.abc import Hashable, Mapping
+from typing import Any
 
 from deadinit.index.dependencies import Key, recording
 from deadinit.model.finding import Finding
@@ -42,13 +44,22 @@ def check_incremental(
     result: CheckResult,
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
-) -> tuple[CheckResult, AnalysisState, dict[str, int]]:
+) -> tuple[CheckResult, AnalysisState, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed).  ``fingerprints``: path -> a hash of the content its
     summary was made from, where known (else the summary is hashed).  ``result.analyses`` holds the
     analyses of the classes analysed this time only; the stats count classes analysed and reused."""
+    clock = [time.perf_counter()]
+    times: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        now = time.perf_counter()
+        times[name] = round(now - clock[0], 3)
+        clock[0] = now
+
     res = index_summaries(summaries, settings, result)
     index, analyzer = res.index, res.analyzer
+    lap("index")
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
     digests = TableDigests(index, analyzer, fps)
@@ -59,6 +70,7 @@ def check_incremental(
             moved, now[key] = digests.compare(key, stored)
             if moved:
                 changed.add(i)
+    lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
     fresh: dict[str, tuple[set[Key], bytes]] = {}
@@ -79,10 +91,14 @@ def check_incremental(
         keys.add(("class", qn))
         fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
         per_class[qn] = found
+    lap("analyse")
     findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
     sort_findings(res, ordered_findings(index, findings), settings)
-    stats = {"analysed": len(fresh), "reused": len(kept), "changed_keys": len(changed)}
-    return res, _new_state(previous, kept, fresh, now, digests), stats
+    lap("combine")
+    state = _new_state(previous, kept, fresh, now, digests)
+    lap("state")
+    stats = {"analysed": len(fresh), "reused": len(kept), "changed_keys": len(changed), "seconds": times}
+    return res, state, stats
 
 
 def _new_state(
@@ -92,20 +108,43 @@ def _new_state(
     now: dict[Key, Hashable],
     digests: TableDigests,
 ) -> AnalysisState:
+    """The state after this run: the previous keys in place (the kept classes' records stay as
+    they are), new keys appended; rebuilt without the keys no class reads once they are half."""
     state = AnalysisState()
-    ids: dict[Key, int] = {}
-
-    def intern(key: Key) -> int:
-        i = ids.get(key)
-        if i is None:
-            i = ids[key] = len(state.keys)
-            state.keys.append(key)
-            state.digests.append(now[key] if key in now else digests.digest(key))
-        return i
-
-    old_keys = previous.keys if previous is not None else []
+    if previous is not None:
+        state.keys = list(previous.keys)
+        state.digests = [now[k] for k in previous.keys]
+        state.live = previous.live
+    ids = {k: i for i, k in enumerate(state.keys)}
     for qn, record in kept.items():
-        state.classes[qn] = ClassRecord(tuple(intern(old_keys[i]) for i in record.keys), record.findings)
+        state.classes[qn] = record
     for qn, (keys, blob) in fresh.items():
-        state.classes[qn] = ClassRecord(tuple(intern(k) for k in keys), blob)
+        out = []
+        for k in keys:
+            i = ids.get(k)
+            if i is None:
+                i = ids[k] = len(state.keys)
+                state.keys.append(k)
+                state.digests.append(digests.digest(k))
+            out.append(i)
+        state.classes[qn] = ClassRecord(tuple(out), blob)
+    if previous is None or len(state.keys) > 2 * max(state.live, 1000):
+        state = _compacted(state)
     return state
+
+
+def _compacted(state: AnalysisState) -> AnalysisState:
+    out = AnalysisState()
+    renumber: dict[int, int] = {}
+    for qn, record in state.classes.items():
+        ids = []
+        for i in record.keys:
+            j = renumber.get(i)
+            if j is None:
+                j = renumber[i] = len(out.keys)
+                out.keys.append(state.keys[i])
+                out.digests.append(state.digests[i])
+            ids.append(j)
+        out.classes[qn] = ClassRecord(tuple(ids), record.findings)
+    out.live = len(out.keys)
+    return out

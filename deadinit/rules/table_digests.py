@@ -16,6 +16,7 @@ A whole-table read (``ALL``) has no digest: it is always changed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import pickle
 from collections.abc import Callable, Hashable, Mapping
@@ -57,7 +58,12 @@ class TableDigests:
             "function": (self._function_origin, lambda qn: _hashed(ix.functions.data.get(qn))),
             "subclasses": (lambda qn: tuple(ix.subclasses.data.get(qn, ())), None),
             "prefix": (lambda name: name in ix.module_prefixes, None),
-            "attr": (self._attr_origin, lambda name: _hashed(an.ext.by_attr.data.get(name))),
+            # what is read and how, without where (a line moved); "attr_line": where
+            "attr": (self._attr_origin, self._attr_reads),
+            "attr_line": (
+                self._attr_origin,
+                lambda name: _hashed([a.line for a, _ in an.ext.by_attr.data.get(name, ())]),
+            ),
             "sites": (
                 self._sites_origin,
                 lambda qn: _hashed((an.sites.data.get(qn), an.ext.construct_sites().data.get(qn))),
@@ -101,6 +107,10 @@ class TableDigests:
     def _attr_origin(self, name: str) -> Hashable:
         entries = self.analyzer.ext.by_attr.data.get(name, ())
         return hashlib.blake2b(repr([(mod, self.fps[mod]) for _, mod in entries]).encode(), digest_size=12).digest()
+
+    def _attr_reads(self, name: str) -> Hashable:
+        entries = self.analyzer.ext.by_attr.data.get(name, ())
+        return _hashed([(dataclasses.replace(a, line=0), mod) for a, mod in entries])
 
     def _sites_origin(self, qn: str) -> Hashable:
         if self._path_module is None:

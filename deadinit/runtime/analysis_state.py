@@ -9,6 +9,7 @@ wrong with it is no state: a full run, which writes a fresh one.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
@@ -26,7 +27,18 @@ class AnalysisState:
     keys: list[tuple[str, Hashable]] = field(default_factory=list)
     digests: list[Hashable] = field(default_factory=list)  # one per key
     classes: dict[str, ClassRecord] = field(default_factory=dict)
+    live: int = 0  # keys the classes read when the list was last rebuilt without the others
 
 
 class StateStore(ResultStore):
     subfolder, suffix, holds = "state", "state", AnalysisState
+
+    def load(self) -> AnalysisState | None:
+        was = gc.isenabled()
+        gc.disable()  # hundreds of thousands of small tuples: no collections while they load
+        try:
+            state: AnalysisState | None = super().load()
+            return state
+        finally:
+            if was:
+                gc.enable()
