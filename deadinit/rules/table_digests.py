@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import pickle
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from deadinit.analysis.liveness import Analyzer
@@ -42,6 +42,7 @@ class TableDigests:
         self.fps = fingerprints
         self._class_origins: dict[str, list[tuple[str, str]]] | None = None
         self._path_module: dict[str, str] | None = None
+        self._tokens: dict[str, int] = {}
         per_module = (self.fps.get, None)
         ix, an = index, analyzer
         # kind -> (coarse digest, fine digest or None) of an entry
@@ -104,17 +105,37 @@ class TableDigests:
         f = self.index.functions.data.get(qn)
         return (f[0], self.fps[f[0]]) if f is not None else None
 
+    def _token(self, module: str) -> int:
+        """A number for (module, fingerprint), stable across processes."""
+        token = self._tokens.get(module)
+        if token is None:
+            raw = hashlib.blake2b(f"{module}\0{self.fps[module]}".encode(), digest_size=8).digest()
+            token = self._tokens[module] = int.from_bytes(raw, "little")
+        return token
+
+    def _origin(self, modules: Iterable[str]) -> Hashable:
+        """The multiset of (module, fingerprint) an entry's value comes from: modules keep their
+        relative order in every run, so an equal multiset is an equal value."""
+        total, count = 0, 0
+        for m in modules:
+            total += self._token(m)
+            count += 1
+        return (total & 0xFFFFFFFFFFFFFFFF, count)
+
     def _attr_origin(self, name: str) -> Hashable:
-        entries = self.analyzer.ext.by_attr.data.get(name, ())
-        return hashlib.blake2b(repr([(mod, self.fps[mod]) for _, mod in entries]).encode(), digest_size=12).digest()
+        return self._origin(mod for _, mod in self.analyzer.ext.by_attr.data.get(name, ()))
 
     def _attr_reads(self, name: str) -> Hashable:
         entries = self.analyzer.ext.by_attr.data.get(name, ())
         return _hashed([(dataclasses.replace(a, line=0), mod) for a, mod in entries])
 
     def _sites_origin(self, qn: str) -> Hashable:
+        """Which constructions name the class (resolution can move one without its module changing)."""
         if self._path_module is None:
             self._path_module = {s.path: m for m, s in self.index.modules.data.items()}
-        sites = self.analyzer.sites.data.get(qn, ())
-        origin = [(path, line, self.fps[self._path_module[path]]) for path, line in sites]
+        paths = self._path_module
+        sites = zip(
+            self.analyzer.sites.data.get(qn, ()), self.analyzer.ext.construct_sites().data.get(qn, ()), strict=True
+        )
+        origin = [(path, c.line, c.callee, self.fps[paths[path]]) for (path, _), c in sites]
         return hashlib.blake2b(repr(origin).encode(), digest_size=12).digest()
