@@ -16,7 +16,6 @@ A whole-table read (``ALL``) has no digest: it is always changed.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -127,7 +126,12 @@ class TableDigests:
 
     def _attr_reads(self, name: str) -> Hashable:
         entries = self.analyzer.ext.by_attr.data.get(name, ())
-        return _hashed([(dataclasses.replace(a, line=0), mod) for a, mod in entries])
+        reads = []
+        for a, mod in entries:
+            fields = dict(vars(a))
+            del fields["line"]
+            reads.append((mod, fields))
+        return hashlib.blake2b(repr(reads).encode(), digest_size=12).digest()
 
     def _sites_origin(self, qn: str) -> Hashable:
         """Which constructions name the class (resolution can move one without its module changing)."""

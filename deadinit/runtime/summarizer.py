@@ -104,6 +104,7 @@ class ProjectSummarizer:
                 done[i] = e.hash
             else:
                 todo.append(i)
+        todo = self._same_content(todo, items, entries, stats, out, done, cache)
         size = sum(st.st_size if st else 0 for st in stats)
         cache_args = (cache.folder, cache.settings_key) if cache else None
         base = n - len(todo)
@@ -145,6 +146,25 @@ class ProjectSummarizer:
         if progress:
             progress(n, n)
         return out
+
+    @staticmethod
+    def _same_content(todo: list, items: list, entries: list, stats: list, out: list, done: list, cache) -> list:
+        """The files of ``todo`` left to summarise once those whose content hashes to their cache entry's
+        (a new mtime, an edit undone, the result cache's re-summarised file) are taken from the cache
+        here: hashing needs no worker (and a pool for one file costs a process start)."""
+        from deadinit.frontends.parse import read_source  # noqa: PLC0415 - the parser loads only when a file must be summarised
+
+        left = []
+        for i in todo:
+            e, st = entries[i], stats[i]
+            data = read_source(items[i][0]) if e is not None and st is not None else None
+            if not isinstance(data, bytes) or file_cache.content_hash(data) != e.hash:
+                left.append(i)
+                continue
+            out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
+            if cache is not None:
+                cache.store(items[i][0], new_entry(st, e.hash, e.summary_bytes))
+        return left
 
 
 def _stat(path: str) -> os.stat_result | None:
