@@ -84,8 +84,9 @@ def run_incremental(
     stored = time.perf_counter()
     store.store(state)
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
+    stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):
-        summarizer.stats["incremental"] = {"full": previous is None, **stats}
+        summarizer.stats["incremental"] = stats
     if os.environ.get("DEADINIT_STATS"):
         print(f"deadinit: incremental: {stats}", file=sys.stderr)
     note_generated_files(res, kept)
