@@ -17,7 +17,7 @@ import time
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from deadinit.index.dependencies import Key, recording
+from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
@@ -97,7 +97,14 @@ def check_incremental(
     lap("combine")
     state = _new_state(previous, kept, fresh, now, digests)
     lap("state")
-    stats = {"analysed": len(fresh), "reused": len(kept), "changed_keys": len(changed), "seconds": times}
+    whole = sum(1 for keys, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
+    stats = {
+        "analysed": len(fresh),
+        "reused": len(kept),
+        "changed_keys": len(changed),
+        "whole_table_reads": whole,
+        "seconds": times,
+    }
     return res, state, stats
 
 
