@@ -4,8 +4,8 @@
 an import at the top, a method added, an allocation added or removed in an
 ``__init__``, a ``super().__init__`` call removed or added, a base class replaced, a
 class attribute set, an ``obj.x`` read or a construction site in another file, a
-suppression comment, a comment, a file added, removed or renamed, a syntax error
-introduced or fixed.  Edits are textual (one line inserted, replaced or removed), so a
+suppression comment, a comment, a class renamed or removed, a file added (with a
+class), removed or renamed, a syntax error introduced or fixed.  Edits are textual (one line inserted, replaced or removed), so a
 file that no longer parses stays a valid step: the check must report it the same way.
 """
 
@@ -51,6 +51,8 @@ class Editor:
             self.construction_elsewhere,
             self.suppression_added,
             self.comment_appended,
+            self.class_renamed,
+            self.class_removed,
             self.file_added,
             self.file_removed,
             self.file_renamed,
@@ -267,6 +269,32 @@ class Editor:
             return self.file_added() or "nothing"
         self._append(path, "# a comment\n")
         return f"{path.name}: comment appended"
+
+    def _top_level(self) -> list[ClassSite]:
+        out = []
+        for c in self.classes():
+            header = c.path.read_text().splitlines()[c.line - 1]
+            if c.header_single_line and header.startswith("class "):
+                out.append(c)
+        return out
+
+    def class_renamed(self) -> str | None:
+        site = self._pick(self._top_level())
+        if site is None:
+            return None
+        header = site.path.read_text().splitlines()[site.line - 1]
+        new = self._name(site.name + "Renamed")
+        self._replace(site.path, site.line, header.replace(f"class {site.name}", f"class {new}", 1))
+        return f"{site.path.name}: class {site.name} renamed {new}"
+
+    def class_removed(self) -> str | None:
+        site = self._pick(self._top_level())
+        if site is None:
+            return None
+        lines = site.path.read_text().splitlines(keepends=True)
+        del lines[site.line - 1 : site.end_line]
+        site.path.write_text("".join(lines))
+        return f"{site.path.name}: class {site.name} removed"
 
     def file_added(self) -> str | None:
         site = self._pick(self.classes())
