@@ -6,20 +6,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deadinit.index.dependencies import Memo, Recorded, note
+from deadinit.index.module_names import absolute_module, module_prefixes
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
-    {
-        "object",
-        "builtins.object",
-        "typing.Generic",
-        "typing.Protocol",
-        "typing_extensions.Generic",
-        "typing_extensions.Protocol",
-        "abc.ABC",
-    }
+    {"object", "builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"}
+    | {"typing_extensions.Generic", "typing_extensions.Protocol"}
 )
 _OUTSIDE = "\0"  # prefix of a base outside the project in a full MRO (never a qualified name)
 
@@ -28,19 +22,6 @@ _OUTSIDE = "\0"  # prefix of a base outside the project in a full MRO (never a q
 class Base:
     kind: BaseKind
     name: str  # qualname for project classes, canonical dotted name otherwise
-
-
-def absolute_module(module: str, is_package: bool, imp: Import) -> str:
-    """The absolute name of the module ``imp`` imports from (or imports), as seen from ``module``."""
-    if imp.level == 0:
-        return imp.module
-    parts = module.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if imp.level > 1:
-        parts = parts[: len(parts) - (imp.level - 1)] if imp.level - 1 <= len(parts) else []
-    base = ".".join(parts)
-    return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
 
 
 class ProjectIndex:
@@ -60,7 +41,9 @@ class ProjectIndex:
                 class_module[c.qualname] = s.module
         self.modules = Recorded("module", modules)
         self.classes = Recorded("class", classes)
-        self.class_module = Recorded("class", class_module)
+        self.class_module = Recorded("class_module", class_module)
+        # what the class graph reads of a class: its bases as written (not its lines)
+        self.class_bases = Recorded("class_bases", {qn: (c.bases, c.base_text) for qn, c in classes.items()})
         self.paths = Recorded("path", {m: s.path for m, s in modules.items()})
         self.constants = Recorded("constants", {m: s.constants for m, s in modules.items()})
         self._packages = Recorded("package", {m: s.is_package for m, s in modules.items()})
@@ -68,10 +51,8 @@ class ProjectIndex:
             "imports", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
         )
         self._stars = Recorded("stars", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
-        self._toplevel = Recorded(
-            "toplevel",
-            {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()},
-        )
+        top = {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()}
+        self._toplevel = Recorded("toplevel", top)
         functions = {m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in modules.items()}
         self._functions = Recorded("functions_in", functions)
         self.functions: Recorded[str, tuple[str, str, Returns]] = Recorded(
@@ -188,10 +169,10 @@ class ProjectIndex:
         return self._bases.get_or(qualname, lambda: self._bases_of(qualname))
 
     def _bases_of(self, qualname: str) -> list[Base]:
-        cls = self.classes[qualname]
+        bases, texts = self.class_bases[qualname]
         module = self.class_module[qualname]
         out = []
-        for b, text in zip(cls.bases, cls.base_text, strict=True):
+        for b, text in zip(bases, texts, strict=True):
             if b is None:
                 out.append(Base(BaseKind.OPAQUE, text))
                 continue
@@ -416,12 +397,3 @@ class ProjectIndex:
     def path_of(self, qualname: str) -> str:
         """The path of the file that defines class ``qualname``."""
         return self.paths[self.class_module[qualname]]
-
-
-def module_prefixes(modules: Iterable[str]) -> set[str]:
-    """The modules and the packages above them (``a`` and ``a.b`` for ``a.b.c``)."""
-    prefixes = set(modules)
-    for m in list(prefixes):
-        parts = m.split(".")
-        prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
-    return prefixes
