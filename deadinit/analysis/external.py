@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import builtins
 
+from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, Construct, TypeRef
 from deadinit.semantics.elements import ELEMENT_OF
@@ -43,16 +44,23 @@ _BUILTINS = set(dir(builtins))
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        self.by_attr: dict[str, list[tuple[Access, str]]] = {}
-        for mod, s in index.modules.items():
-            for a in s.accesses:
-                if not a.on_module:  # an attribute of a module is no object's attribute
-                    self.by_attr.setdefault(a.attr, []).append((a, mod))
-        self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
-        self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
-        self._element_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
-        # attributes whose collections some code fills on a receiver other than self: elements unknown
-        self.filled_elsewhere: set[str] = set().union(*(s.element_writes for s in index.modules.values()))
+        by_attr: dict[str, list[tuple[Access, str]]] = {}
+        filled: dict[str, list[str]] = {}
+        with paused():
+            for mod, s in index.modules.items():
+                for a in s.accesses:
+                    if not a.on_module:  # an attribute of a module is no object's attribute
+                        by_attr.setdefault(a.attr, []).append((a, mod))
+                for attr in s.element_writes:
+                    filled.setdefault(attr, []).append(mod)
+        self.by_attr = Recorded("attr", by_attr)
+        self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
+        self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
+        self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
+        self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
+        # attributes whose collections some code fills on a receiver other than self (-> the modules that
+        # do): elements unknown
+        self.filled_elsewhere = Recorded("filled_elsewhere", filled)
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -77,10 +85,9 @@ class ExternalReads:
         return "unknown", None
 
     def _self_attr_types(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
-        key = (in_class, attr)
-        if key in self._attr_cache:
-            return self._attr_cache[key]
-        self._attr_cache[key] = None  # an attribute assigned from itself (``self.a = self.b``...) stays unknown
+        return self._attr_cache.get_or((in_class, attr), lambda: self._self_attr_types_of(in_class, attr))
+
+    def _self_attr_types_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         result: list[tuple[TypeRef, str]] | None = out
@@ -102,16 +109,15 @@ class ExternalReads:
             out.extend(got or [])
         if result is not None and not out:
             result = None
-        self._attr_cache[key] = result
         return result
 
     def _self_attr_elements(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         """What an element of ``self.attr``'s collection holds, over ``in_class``'s ancestors and subclasses;
         None when something puts an unknown element into it, or nothing says what its elements are."""
-        key = (in_class, attr)
-        if key in self._element_cache:
-            return self._element_cache[key]
-        self._element_cache[key] = None  # a collection built from its own elements stays unknown
+        return self._element_cache.get_or((in_class, attr), lambda: self._self_attr_elements_of(in_class, attr))
+
+    def _self_attr_elements_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
+        self._element_cache[(in_class, attr)] = None  # a collection built from its own elements stays unknown
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
         summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
         declared = [
@@ -128,7 +134,6 @@ class ExternalReads:
                 out.extend(got)
         if not out or attr in self.filled_elsewhere or any(attr in c.methods for _, c in summaries):
             out = None  # a property or method of that name gives what its body computes
-        self._element_cache[key] = out
         return out
 
     def _elements_of(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
@@ -215,18 +220,25 @@ class ExternalReads:
         types = index.modules[fmodule].return_types.get(fname)
         return [(t, fmodule) for t in types] if types is not None else None
 
+    def construct_sites(self) -> Recorded[str, list[Construct]]:
+        """Constructed project class -> its construction sites."""
+        if self._sites is None:
+            found: dict[str, list[Construct]] = {}
+            with paused():
+                for mod, s in self.index.modules.items():
+                    for c in s.constructs:
+                        qn = self.index.resolve(mod, c.callee)
+                        if qn is not None:
+                            found.setdefault(qn, []).append(c)
+                            self.site_paths.setdefault(qn, []).append((s.path, c.line))
+            self._sites = Recorded("sites", found)
+        return self._sites
+
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""
         if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
             return None
-        if self._sites is None:
-            self._sites = {}
-            for mod, s in self.index.modules.items():
-                for c in s.constructs:
-                    qn = self.index.resolve(mod, c.callee)
-                    if qn is not None:
-                        self._sites.setdefault(qn, []).append(c)
-        sites = self._sites.get(access.in_class, [])
+        sites = self.construct_sites().get(access.in_class, [])
         pos, name = access.param
         out = []
         for c in sites:

@@ -21,6 +21,7 @@ from deadinit.analysis.reach import Reach, short
 from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
 from deadinit.analysis.values import Context
+from deadinit.index import dependencies
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
@@ -320,7 +321,7 @@ def _evidence(
                     Evidence(
                         EvidenceKind.READ_NOT_COUNTED,
                         f"{fact.show(qn)}.{name} reads self.{fact.attr} but is {why}",
-                        index.file_of(qn).path,
+                        index.path_of(qn),
                         line,
                     )
                 )
@@ -339,6 +340,8 @@ def _evidence(
                     c.stmt.line,
                 )
             )
+    if fact.attr in an.ext.by_attr:
+        dependencies.note(("attr_line", fact.attr))  # the evidence names the reads' lines
     for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
@@ -346,7 +349,7 @@ def _evidence(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}`: {reason}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )
@@ -355,7 +358,7 @@ def _evidence(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}` {_why_not_counted(fact, a.in_class)}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )

@@ -56,6 +56,7 @@ class ProjectSummarizer:
         # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
         # or None)
         self.last_inputs: tuple | None = None
+        self.content_hashes: dict[str, str] = {}  # path -> hash of the content the last call summarised
         self._leftovers_removed = False
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
@@ -136,6 +137,7 @@ class ProjectSummarizer:
                 out[i] = summary
                 summarised += 1
             done[i] = h
+        self.content_hashes = {items[i][0]: h for i, h in enumerate(done) if h is not None}
         self.last_inputs = (
             started_ns,
             [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done, strict=True)],
