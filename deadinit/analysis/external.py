@@ -32,13 +32,40 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 from __future__ import annotations
 
 import builtins
+from typing import NamedTuple
 
-from deadinit.index.dependencies import Memo, Recorded, paused
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.model.summary import Access, ClassSummary, Construct, TypeRef
 from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
+
+
+class AttrTyping(NamedTuple):
+    """What one class says about one of its attributes, for typing receivers (no lines)."""
+
+    declared: tuple[TypeRef, ...]  # annotations
+    assigned: tuple[TypeRef, ...]  # what assignments give it
+    unknown: bool  # assigned from something unknown
+    elements_declared: tuple[TypeRef, ...]
+    elements: tuple[TypeRef, ...]
+    elements_unknown: bool
+    method: bool  # a method or property of that name
+
+
+def attr_typing(c: ClassSummary | None, attr: str) -> AttrTyping | None:
+    if c is None:
+        return None
+    return AttrTyping(
+        tuple(c.attr_declared.get(attr, ())),
+        tuple(c.attr_types.get(attr, ())),
+        attr in c.attr_unknown,
+        tuple(c.attr_elements_declared.get(attr, ())),
+        tuple(c.attr_elements.get(attr, ())),
+        attr in c.attr_elements_unknown,
+        attr in c.methods,
+    )
 
 
 class ExternalReads:
@@ -75,9 +102,8 @@ class ExternalReads:
         head = ref.dotted.split(".")[0]
         if head in _BUILTINS:
             return "external", None
-        imports = self.index._imports.get(module, {})
-        if head in imports:
-            imp = imports[head]
+        imp = self.index.import_of(module, head)
+        if imp is not None:
             full = self.index.canonical(module, ref.dotted)
             top = full.split(".")[0]
             if not self.index._is_module(top) and imp.level == 0:
@@ -85,27 +111,37 @@ class ExternalReads:
         return "unknown", None
 
     def _self_attr_types(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
+        # an attribute assigned from itself (``self.a = self.b``...) stays unknown (the cycle's answer: None)
         return self._attr_cache.get_or((in_class, attr), lambda: self._self_attr_types_of(in_class, attr))
+
+    def _typings(self, classes: list[str], attr: str) -> list[tuple[str, AttrTyping]]:
+        """What each of ``classes`` (those of the project) says about ``attr``; each one read is an
+        incremental dependency ``("class_attr", (class, attr))``, not the class's whole summary."""
+        out = []
+        for qn in classes:
+            note(("class_attr", (qn, attr)))
+            t = attr_typing(self.index.classes.data.get(qn), attr)
+            if t is not None:
+                out.append((qn, t))
+        return out
 
     def _self_attr_types_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
+        typings = self._typings(classes, attr)
         result: list[tuple[TypeRef, str]] | None = out
-        declared = any(attr in self.index.classes[qn].attr_declared for qn in classes if qn in self.index.classes)
-        for qn in classes:
-            c = self.index.classes.get(qn)
-            if c is None:
-                continue
-            if attr in c.attr_unknown and not declared:
+        declared = any(t.declared for _, t in typings)
+        for qn, t in typings:
+            if t.unknown and not declared:
                 result = None
                 break
             # a declared annotation governs, as for a type checker; constructor assignments add exact classes
-            got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_types.get(attr, [])], qn)
+            got = self._expand([(r, self.index.class_module[qn]) for r in t.assigned], qn)
             if got is None and not declared:
                 result = None
                 break
-            for t in c.attr_declared.get(attr, []):
-                out.append((t, self.index.class_module[qn]))
+            for r in t.declared:
+                out.append((r, self.index.class_module[qn]))
             out.extend(got or [])
         if result is not None and not out:
             result = None
@@ -114,25 +150,23 @@ class ExternalReads:
     def _self_attr_elements(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         """What an element of ``self.attr``'s collection holds, over ``in_class``'s ancestors and subclasses;
         None when something puts an unknown element into it, or nothing says what its elements are."""
+        # a collection built from its own elements stays unknown (the cycle's answer: None)
         return self._element_cache.get_or((in_class, attr), lambda: self._self_attr_elements_of(in_class, attr))
 
     def _self_attr_elements_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
-        self._element_cache[(in_class, attr)] = None  # a collection built from its own elements stays unknown
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
-        summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
-        declared = [
-            (t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])
-        ]
+        typings = self._typings(classes, attr)
+        declared = [(r, self.index.class_module[qn]) for qn, t in typings for r in t.elements_declared]
         out: list[tuple[TypeRef, str]] | None = declared  # an annotation governs, as for a type checker
         if not declared:
             out = []
-            for qn, c in summaries:
-                got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_elements.get(attr, [])], qn)
-                if attr in c.attr_elements_unknown or got is None:
+            for qn, t in typings:
+                got = self._expand([(r, self.index.class_module[qn]) for r in t.elements], qn)
+                if t.elements_unknown or got is None:
                     out = None
                     break
                 out.extend(got)
-        if not out or attr in self.filled_elsewhere or any(attr in c.methods for _, c in summaries):
+        if not out or attr in self.filled_elsewhere or any(t.method for _, t in typings):
             out = None  # a property or method of that name gives what its body computes
         return out
 

@@ -340,9 +340,8 @@ def _evidence(
                     c.stmt.line,
                 )
             )
-    if fact.attr in an.ext.by_attr:
-        dependencies.note(("attr_line", fact.attr))  # the evidence names the reads' lines
-    for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
+    for i, (a, mod) in enumerate(an.ext.by_attr.get(fact.attr, [])[:20]):
+        dependencies.note(("attr_line", (fact.attr, i)))  # the evidence names the read's line
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
             out.append(

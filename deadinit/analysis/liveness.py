@@ -143,11 +143,8 @@ class Analyzer:
 
     def liveness(self, cls: str, depth: int) -> ClassLiveness | None:
         """The fixpoint of a class built ``depth`` constructions away from the class analysed, memoised."""
-        return self._built.get_or((cls, depth), lambda: self._built_liveness(cls, depth))
-
-    def _built_liveness(self, cls: str, depth: int) -> ClassLiveness:
-        self._built[(cls, depth)] = None  # a construction cycle at the same depth: unsure
-        return self._liveness(cls, init_chain(self.index, cls), depth)
+        # a construction cycle at the same depth: unsure (the cycle's answer: None)
+        return self._built.get_or((cls, depth), lambda: self._liveness(cls, init_chain(self.index, cls), depth))
 
     def _liveness(self, cls: str, chain: Chain, depth: int) -> ClassLiveness:
         index = self.index
@@ -266,12 +263,12 @@ class Analyzer:
             if key in ext_cache:
                 return ext_cache[key]
             why = None
-            for a, mod in self.ext.by_attr.get(attr, []):
+            for i, (a, mod) in enumerate(self.ext.by_attr.get(attr, [])):
                 if a.in_class is not None and a.in_class in dead_classes:
                     continue
                 ok, reason = self.ext.could_hold(a, mod, cls)
                 if ok:
-                    note(("attr_line", attr))  # the why names the read's line
+                    note(("attr_line", (attr, i)))  # the why names the read's line
                     why = f"read as `{a.receiver}.{attr}` at {index.paths[mod]}:{a.line}: {reason}"
                     break
             ext_cache[key] = why

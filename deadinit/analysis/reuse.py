@@ -307,12 +307,12 @@ def _class_attrs(
                 o, m, ln = reach.reads[name][0]
                 why = f"read by {short(o)}.{m} (line {ln})"
             else:
-                for a, mod in ext.by_attr.get(name, []):
+                for i, (a, mod) in enumerate(ext.by_attr.get(name, [])):
                     if a.in_class in r.dropped:
                         continue
                     ok, reason = ext.could_hold(a, mod, r.cls)
                     if ok:
-                        note(("attr_line", name))  # the why names the read's line
+                        note(("attr_line", (name, i)))  # the why names the read's line
                         why = f"read as `{a.receiver}.{name}` at {index.paths[mod]}:{a.line} ({reason})"
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):

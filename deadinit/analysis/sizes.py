@@ -122,8 +122,8 @@ class SizeModel:
             return layer
         if qn is None or method is None:
             return None
-        if qn in stack:  # a cycle: the frames built inside ``qn``'s own computation see it cut short
-            self._cut_below = min(self._cut_below, len(stack) - stack[::-1].index(qn))
+        if qn in stack:  # a cycle: ``qn``'s own frame and those inside it see it cut short
+            self._cut_below = min(self._cut_below, len(stack) - 1 - stack[::-1].index(qn))
             return None
         env = bind_call(self.values, method, alloc.args, alloc.kwargs, ctx)
         return self.class_size(qn, env, depth + 1, (*stack, qn))

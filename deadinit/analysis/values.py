@@ -188,13 +188,13 @@ class Values:
     def _constant(self, module: str, name: str, depth: int) -> Poly | None:
         if depth > MAX_DEPTH:
             return None
-        constants = self.index.constants.get(module)
-        if constants is None:
+        if module not in self.index.paths:
             return None
-        if name in constants:
-            v = self.value(constants[name], Context(module, {}), depth + 1)
+        constant = self.index.constant_of(module, name)
+        if constant is not None:
+            v = self.value(constant, Context(module, {}), depth + 1)
             return v if v is not None and v.number is not None else None
-        r = self.index._imports.get(module, {}).get(name)
+        r = self.index.import_of(module, name)
         if r is not None and r.name is not None:
             src = self.index._abs_module(module, r)
             if src in self.index.paths and src != module:

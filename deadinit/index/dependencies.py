@@ -21,6 +21,8 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 ALL = "\0all"  # the entry key of a whole-table iteration
+PRESENT = "?"  # suffix of a table kind: whether an entry exists
+INNER = "."  # suffix of a table kind: one entry of the dict an entry holds
 Key = tuple[str, Hashable]
 
 _frames: list[set[Key]] = []
@@ -81,9 +83,18 @@ class Recorded(Mapping[K, V], Generic[K, V]):
         return self.data.get(key, default)  # type: ignore[arg-type]
 
     def __contains__(self, key: object) -> bool:
+        """Notes ``(kind + "?", key)``: whether the entry exists, not what it holds."""
         if _frames:
-            _frames[-1].add((self.kind, key))
+            _frames[-1].add((self.kind + PRESENT, key))
         return key in self.data
+
+    def inner(self, key: K, name: Hashable) -> object:
+        """``self[key].get(name)`` for a table of dicts (None when either is missing), noted as
+        ``(kind + ".", (key, name))``: the one entry of the inner dict."""
+        if _frames:
+            _frames[-1].add((self.kind + INNER, (key, name)))
+        found = self.data.get(key)
+        return found.get(name) if found is not None else None  # type: ignore[attr-defined]
 
     def __iter__(self) -> Iterator[K]:
         if _frames:
@@ -96,14 +107,27 @@ class Recorded(Mapping[K, V], Generic[K, V]):
         return len(self.data)
 
 
-class Memo(Generic[K, V]):
-    """A memo shared across classes: a hit notes again the keys its entry's computation recorded."""
+_NEVER = 1 << 30
+_depth = [0]  # ``Memo.get_or`` computations in progress, all memos together
+_cut = [_NEVER]  # the innermost computation's cycles: those at this depth or deeper read a cut-short entry
 
-    __slots__ = ("deps", "values")
+
+class Memo(Generic[K, V]):
+    """A memo shared across classes: a hit notes again the keys its entry's computation recorded.
+
+    ``get_or`` answers a cycle (an entry asked for while it is being computed) with the caller's
+    ``cycle`` value, and keeps no entry of the cycle (its head included): such an answer depends on
+    which entry of the cycle was asked first, so keeping it would make later answers depend on the
+    order the classes were analysed in (and an incremental run analyses fewer of them than a full
+    one).  Every answer is then the one computed from its own key, whoever asks; an entry that only
+    leads into a cycle is kept."""
+
+    __slots__ = ("active", "deps", "values")
 
     def __init__(self) -> None:
         self.values: dict[K, V] = {}
         self.deps: dict[K, frozenset[Key]] = {}
+        self.active: dict[K, int] = {}  # entries being computed -> their depth
 
     def __contains__(self, key: K) -> bool:
         return key in self.values
@@ -116,7 +140,7 @@ class Memo(Generic[K, V]):
         return self.values[key]
 
     def __setitem__(self, key: K, value: V) -> None:
-        """A provisional entry (a cycle guard) or one whose keys ``computing`` stores."""
+        """An entry whose keys ``computing`` recorded."""
         self.values[key] = value
 
     @contextmanager
@@ -126,10 +150,24 @@ class Memo(Generic[K, V]):
             yield
         self.deps[key] = frozenset(keys)
 
-    def get_or(self, key: K, compute: Callable[[], V]) -> V:
+    def get_or(self, key: K, compute: Callable[[], V], cycle: V | None = None) -> V:
         if key in self.values:
             return self[key]
-        with self.computing(key):
-            value = compute()
-        self.values[key] = value
+        at = self.active.get(key)
+        if at is not None:  # asked for while being computed: cut short
+            _cut[0] = min(_cut[0], at)
+            return cycle  # type: ignore[return-value]
+        at = self.active[key] = _depth[0]
+        _depth[0] += 1
+        around, _cut[0] = _cut[0], _NEVER
+        try:
+            with recording() as keys:
+                value = compute()
+        finally:
+            _depth[0] -= 1
+            del self.active[key]
+            cut, _cut[0] = _cut[0], min(around, _cut[0])
+        if at < cut:  # no cycle inside it reached it or a computation around it
+            self.values[key] = value
+            self.deps[key] = frozenset(keys)
         return value

@@ -90,7 +90,7 @@ class ProjectIndex:
         if r is not None:
             return r[1]
         head, _, rest = dotted.partition(".")
-        imp = self._imports.get(module, {}).get(head)
+        imp = self.import_of(module, head)
         if imp is None:
             return dotted
         mod = self._abs_module(module, imp)
@@ -125,13 +125,13 @@ class ProjectIndex:
         return target
 
     def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
-        local = self._toplevel.get(module, {}).get(name)
+        local = self._toplevel.inner(module, name)
         if local:
-            return ("class", local)
-        function = self._functions.get(module, {}).get(name)
+            return ("class", str(local))
+        function = self._functions.inner(module, name)
         if function:
-            return ("function", function)
-        imp = self._imports.get(module, {}).get(name)
+            return ("function", str(function))
+        imp = self.import_of(module, name)
         if imp is not None:
             if imp.name is None:  # import a.b [as m]
                 target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
@@ -143,11 +143,19 @@ class ProjectIndex:
             r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
-        constants = self.constants.get(module)
-        alias = constants.get(name) if constants is not None else None
+        alias = self.constant_of(module, name)
         if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
             return self.resolve_any(module, alias[1], depth + 1)
         return None
+
+    def import_of(self, module: str, local: str) -> Import | None:
+        """The import that binds ``local`` in ``module`` (``import *`` aside)."""
+        found = self._imports.inner(module, local)
+        return found if isinstance(found, Import) else None
+
+    def constant_of(self, module: str, name: str) -> Expr | None:
+        """The value of the module-level constant ``name`` of ``module``."""
+        return self.constants.inner(module, name)  # type: ignore[return-value]
 
     def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
@@ -210,7 +218,7 @@ class ProjectIndex:
         for q in self._ancestors_first(qualname):
             if q not in self._mro:
                 self._c3(q)
-        return self._mro[qualname] if qualname in self._mro else self._c3(qualname)
+        return self._c3(qualname)
 
     def _ancestors_first(self, qualname: str) -> list[str]:
         order, stack, seen = [], [(qualname, False)], {qualname}
@@ -227,11 +235,9 @@ class ProjectIndex:
         return order
 
     def _c3(self, qualname: str) -> list[str] | None:
-        with self._mro.computing(qualname):
-            return self._c3_of(qualname)
+        return self._mro.get_or(qualname, lambda: self._c3_of(qualname))
 
     def _c3_of(self, qualname: str) -> list[str] | None:
-        self._mro[qualname] = None  # cycle guard
         seqs = []
         for b in self.bases(qualname):
             if b.kind == BaseKind.CLASS:
@@ -250,13 +256,11 @@ class ProjectIndex:
                 if not any(head in t[1:] for t in seqs):
                     break
             else:
-                self._mro[qualname] = None
                 return None
             result.append(head)
             for s in seqs:
                 if s and s[0] == head:
                     del s[0]
-        self._mro[qualname] = result
         return result
 
     def external_bases(self, qualname: str) -> list[Base]:
@@ -323,11 +327,9 @@ class ProjectIndex:
         None when inconsistent or cyclic."""
         if qualname in self._full_mro:
             return self._full_mro[qualname]
-        with self._full_mro.computing(qualname):
-            return self._full_mro_of(qualname, _depth)
+        return self._full_mro.get_or(qualname, lambda: self._full_mro_of(qualname, _depth))
 
     def _full_mro_of(self, qualname: str, _depth: int) -> list[str] | None:
-        self._full_mro[qualname] = None  # cycle guard
         if _depth > 200 or self.mro(qualname) is None:
             return None
         seqs: list[list[str]] = []
@@ -352,7 +354,6 @@ class ProjectIndex:
             for s in seqs:
                 if s[0] == head:
                     del s[0]
-        self._full_mro[qualname] = result
         return result
 
     def super_after(self, mro: list[str], owner: str, start: str | None) -> str | None:

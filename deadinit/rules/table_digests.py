@@ -16,20 +16,28 @@ A whole-table read (``ALL``) has no digest: it is always changed.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
+from deadinit.analysis.external import attr_typing
 from deadinit.analysis.liveness import Analyzer
-from deadinit.index.dependencies import ALL, Key
+from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import Import
 
 Digest = tuple[Hashable, Hashable]
 
 
 def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
+
+
+def _lineless(value: object) -> object:
+    """An import without its line: resolving a name reads what it binds, not where."""
+    return dataclasses.replace(value, line=0) if isinstance(value, Import) else value
 
 
 class TableDigests:
@@ -62,10 +70,7 @@ class TableDigests:
             "prefix": (lambda name: name in ix.module_prefixes, None),
             # what is read and how, without where (a line moved); "attr_line": where
             "attr": (self._attr_origin, self._attr_reads),
-            "attr_line": (
-                self._attr_origin,
-                lambda name: _hashed([a.line for a, _ in an.ext.by_attr.data.get(name, ())]),
-            ),
+            "attr_line": (self._read_at, None),
             "sites": (
                 self._sites_origin,
                 lambda qn: _hashed((an.sites.data.get(qn), an.ext.construct_sites().data.get(qn))),
@@ -73,10 +78,44 @@ class TableDigests:
             "sites_at": (lambda loc: tuple(sorted(an.sites_at.data.get(loc, ()))), None),
             "exports": (lambda qn: an.exports().data.get(qn), None),
             "env": (lambda name: _hashed(an.sizes.values.env_defaults.data.get(name)), None),
+            "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
             "filled_elsewhere": (lambda attr: attr in an.ext.filled_elsewhere.data, None),
             "state_loads": (lambda _: _hashed(an.loader_proofs().state_loader_calls()), None),
             "constructed_by": (lambda qn: tuple(sorted(an.loader_proofs().constructed_by().data.get(qn, ()))), None),
         }
+
+        # the tables whose entries' existence (PRESENT) or inner entries (INNER) a class may read
+        self._tables: dict[str, Callable[[], Mapping[Any, Any]]] = {
+            "module": lambda: ix.modules.data,
+            "class": lambda: ix.classes.data,
+            "class_module": lambda: ix.class_module.data,
+            "class_bases": lambda: ix.class_bases.data,
+            "path": lambda: ix.paths.data,
+            "constants": lambda: ix.constants.data,
+            "package": lambda: ix._packages.data,
+            "imports": lambda: ix._imports.data,
+            "stars": lambda: ix._stars.data,
+            "toplevel": lambda: ix._toplevel.data,
+            "functions_in": lambda: ix._functions.data,
+            "function": lambda: ix.functions.data,
+            "subclasses": lambda: ix.subclasses.data,
+            "attr": lambda: an.ext.by_attr.data,
+            "sites": lambda: an.sites.data,
+            "sites_at": lambda: an.sites_at.data,
+            "exports": lambda: an.exports().data,
+            "env": lambda: an.sizes.values.env_defaults.data,
+            "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
+            "filled_elsewhere": lambda: an.ext.filled_elsewhere.data,
+            "constructed_by": lambda: an.loader_proofs().constructed_by().data,
+        }
+        for base, table in self._tables.items():
+            self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
+        for base in ("imports", "toplevel", "functions_in", "constants"):  # tables of dicts, keyed by module
+            table = self._tables[base]
+            self._kinds[base + INNER] = (
+                lambda entry: self.fps.get(entry[0]),
+                lambda entry, table=table: _hashed(_lineless(table().get(entry[0], {}).get(entry[1]))),
+            )
 
     def compare(self, key: Key, stored: Digest) -> tuple[bool, Digest]:
         """Whether ``key``'s entry changed since its digest was ``stored``, and its digest now."""
@@ -105,6 +144,9 @@ class TableDigests:
                     self._class_origins.setdefault(c.qualname, []).append((m, self.fps[m]))
         return tuple(self._class_origins.get(qn, ()))
 
+    def _class_attr_origin(self, entry: tuple[str, str]) -> Hashable:
+        return self._class_origin(entry[0])
+
     def _function_origin(self, qn: str) -> Hashable:
         f = self.index.functions.data.get(qn)
         return (f[0], self.fps[f[0]]) if f is not None else None
@@ -128,6 +170,13 @@ class TableDigests:
 
     def _attr_origin(self, name: str) -> Hashable:
         return self._origin(mod for _, mod in self.analyzer.ext.by_attr.data.get(name, ()))
+
+    def _read_at(self, entry: tuple[str, int]) -> Hashable:
+        """Where the ``i``-th read of an attribute is (its module and line); which read is ``i``-th
+        changes only with the reads themselves (the ``attr`` entry)."""
+        name, i = entry
+        reads = self.analyzer.ext.by_attr.data.get(name, ())
+        return (reads[i][1], reads[i][0].line) if i < len(reads) else None
 
     def _attr_reads(self, name: str) -> Hashable:
         entries = self.analyzer.ext.by_attr.data.get(name, ())
