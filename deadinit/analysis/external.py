@@ -32,6 +32,7 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 from __future__ import annotations
 
 import builtins
+from collections import defaultdict
 from typing import NamedTuple
 
 from deadinit.index.dependencies import Memo, Recorded, note, paused
@@ -71,23 +72,22 @@ def attr_typing(c: ClassSummary | None, attr: str) -> AttrTyping | None:
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        by_attr: dict[str, list[tuple[Access, str]]] = {}
-        filled: dict[str, list[str]] = {}
-        with paused():
-            for mod, s in index.modules.items():
-                for a in s.accesses:
-                    if not a.on_module:  # an attribute of a module is no object's attribute
-                        by_attr.setdefault(a.attr, []).append((a, mod))
-                for attr in s.element_writes:
-                    filled.setdefault(attr, []).append(mod)
-        self.by_attr = Recorded("attr", by_attr)
+        by_attr: defaultdict[str, list[tuple[Access, str]]] = defaultdict(list)
+        filled: defaultdict[str, list[str]] = defaultdict(list)
+        for mod, s in index.modules.data.items():
+            for a in s.accesses:
+                if not a.on_module:  # an attribute of a module is no object's attribute
+                    by_attr[a.attr].append((a, mod))
+            for attr in s.element_writes:
+                filled[attr].append(mod)
+        self.by_attr = Recorded("attr", dict(by_attr))
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         # attributes whose collections some code fills on a receiver other than self (-> the modules that
         # do): elements unknown
-        self.filled_elsewhere = Recorded("filled_elsewhere", filled)
+        self.filled_elsewhere = Recorded("filled_elsewhere", dict(filled))
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -258,10 +258,12 @@ class ExternalReads:
         """Constructed project class -> its construction sites."""
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
+            resolved: dict[tuple[str, str], str | None] = {}
             with paused():
                 for mod, s in self.index.modules.items():
                     for c in s.constructs:
-                        qn = self.index.resolve(mod, c.callee)
+                        key = (mod, c.callee)
+                        qn = resolved[key] if key in resolved else resolved.setdefault(key, self.index.resolve(*key))
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
                             self.site_paths.setdefault(qn, []).append((s.path, c.line))

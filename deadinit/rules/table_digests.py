@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
@@ -26,13 +27,17 @@ from deadinit.analysis.external import attr_typing
 from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Import
+from deadinit.model.summary import Access, Import
 
 Digest = tuple[Hashable, Hashable]
 
 
 def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
+
+
+# what a read is and how it is made, without where (an ``Access`` without its line)
+_READ_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Access) if f.name != "line"))
 
 
 def _lineless(value: object) -> object:
@@ -180,12 +185,7 @@ class TableDigests:
 
     def _attr_reads(self, name: str) -> Hashable:
         entries = self.analyzer.ext.by_attr.data.get(name, ())
-        reads = []
-        for a, mod in entries:
-            fields = dict(vars(a))
-            del fields["line"]
-            reads.append((mod, fields))
-        return hashlib.blake2b(repr(reads).encode(), digest_size=12).digest()
+        return _hashed([(mod, _READ_FIELDS(a)) for a, mod in entries])
 
     def _sites_origin(self, qn: str) -> Hashable:
         """Which constructions name the class (resolution can move one without its module changing)."""
