@@ -148,7 +148,7 @@ def _walk(
         chain.reruns.append(owner)
         return
     chain.inits.append(owner)
-    path = w.index.file_of(owner).path
+    path = w.index.path_of(owner)
     for st in method.init_flow:
         if chain.broken is not None:
             return

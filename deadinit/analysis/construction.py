@@ -82,7 +82,7 @@ class ConstructionFlow:
             whys = []
             for callee, slot in passes:
                 qn = self.index.resolve(module, callee)
-                why = self.param_fate(qn, slot, depth + 1) if qn in self.index.classes else None
+                why = self.param_fate(qn, slot, depth + 1) if qn is not None and qn in self.index.classes else None
                 if why is None:
                     break
                 whys.append(f"`{short(str(qn))}({_shown(slot)})`, {why}")
@@ -164,7 +164,11 @@ class ConstructionFlow:
                 out.extend(deeper)
             elif kind == PARAM_CALL:
                 built = self.index.resolve(self.index.class_module[owner], callee_name)
-                why = self.param_fate(built, target, depth + 1) if built in self.index.classes else None
+                why = (
+                    self.param_fate(built, target, depth + 1)
+                    if built is not None and built in self.index.classes
+                    else None
+                )
                 if why is None:
                     return None
                 out.append(DeadStore("", f"`{short(str(built))}({_shown(target)})`, {why}"))

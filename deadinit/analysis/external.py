@@ -32,27 +32,62 @@ attribute on class S unless the receiver's class is known and unrelated to S:
 from __future__ import annotations
 
 import builtins
+from collections import defaultdict
+from typing import NamedTuple
 
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.model.summary import Access, ClassSummary, Construct, TypeRef
 from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
 
 
+class AttrTyping(NamedTuple):
+    """What one class says about one of its attributes, for typing receivers (no lines)."""
+
+    declared: tuple[TypeRef, ...]  # annotations
+    assigned: tuple[TypeRef, ...]  # what assignments give it
+    unknown: bool  # assigned from something unknown
+    elements_declared: tuple[TypeRef, ...]
+    elements: tuple[TypeRef, ...]
+    elements_unknown: bool
+    method: bool  # a method or property of that name
+
+
+def attr_typing(c: ClassSummary | None, attr: str) -> AttrTyping | None:
+    if c is None:
+        return None
+    return AttrTyping(
+        tuple(c.attr_declared.get(attr, ())),
+        tuple(c.attr_types.get(attr, ())),
+        attr in c.attr_unknown,
+        tuple(c.attr_elements_declared.get(attr, ())),
+        tuple(c.attr_elements.get(attr, ())),
+        attr in c.attr_elements_unknown,
+        attr in c.methods,
+    )
+
+
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        self.by_attr: dict[str, list[tuple[Access, str]]] = {}
-        for mod, s in index.modules.items():
+        by_attr: defaultdict[str, list[tuple[Access, str]]] = defaultdict(list)
+        filled: defaultdict[str, list[str]] = defaultdict(list)
+        for mod, s in index.modules.data.items():
             for a in s.accesses:
                 if not a.on_module:  # an attribute of a module is no object's attribute
-                    self.by_attr.setdefault(a.attr, []).append((a, mod))
-        self._sites: dict[str, list[Construct]] | None = None  # constructed class -> its construction sites
-        self._attr_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
-        self._element_cache: dict[tuple[str, str], list[tuple[TypeRef, str]] | None] = {}
-        # attributes whose collections some code fills on a receiver other than self: elements unknown
-        self.filled_elsewhere: set[str] = set().union(*(s.element_writes for s in index.modules.values()))
+                    by_attr[a.attr].append((a, mod))
+            for attr in s.element_writes:
+                filled[attr].append(mod)
+        self.by_attr = Recorded("attr", dict(by_attr))
+        self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
+        self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
+        self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
+        self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
+        # attributes whose collections some code fills on a receiver other than self (-> the modules that
+        # do): elements unknown
+        self.filled_elsewhere = Recorded("filled_elsewhere", dict(filled))
 
     def names(self) -> set[str]:
         return set(self.by_attr)
@@ -67,9 +102,8 @@ class ExternalReads:
         head = ref.dotted.split(".")[0]
         if head in _BUILTINS:
             return "external", None
-        imports = self.index._imports.get(module, {})
-        if head in imports:
-            imp = imports[head]
+        imp = self.index.import_of(module, head)
+        if imp is not None:
             full = self.index.canonical(module, ref.dotted)
             top = full.split(".")[0]
             if not self.index._is_module(top) and imp.level == 0:
@@ -77,58 +111,63 @@ class ExternalReads:
         return "unknown", None
 
     def _self_attr_types(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
-        key = (in_class, attr)
-        if key in self._attr_cache:
-            return self._attr_cache[key]
-        self._attr_cache[key] = None  # an attribute assigned from itself (``self.a = self.b``...) stays unknown
+        # an attribute assigned from itself (``self.a = self.b``...) stays unknown (the cycle's answer: None)
+        return self._attr_cache.get_or((in_class, attr), lambda: self._self_attr_types_of(in_class, attr))
+
+    def _typings(self, classes: list[str], attr: str) -> list[tuple[str, AttrTyping]]:
+        """What each of ``classes`` (those of the project) says about ``attr``; each one read is an
+        incremental dependency ``("class_attr", (class, attr))``, not the class's whole summary."""
+        out = []
+        for qn in classes:
+            note(("class_attr", (qn, attr)))
+            t = attr_typing(self.index.classes.data.get(qn), attr)
+            if t is not None:
+                out.append((qn, t))
+        return out
+
+    def _self_attr_types_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         out: list[tuple[TypeRef, str]] = []
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
+        typings = self._typings(classes, attr)
         result: list[tuple[TypeRef, str]] | None = out
-        declared = any(attr in self.index.classes[qn].attr_declared for qn in classes if qn in self.index.classes)
-        for qn in classes:
-            c = self.index.classes.get(qn)
-            if c is None:
-                continue
-            if attr in c.attr_unknown and not declared:
+        declared = any(t.declared for _, t in typings)
+        for qn, t in typings:
+            if t.unknown and not declared:
                 result = None
                 break
             # a declared annotation governs, as for a type checker; constructor assignments add exact classes
-            got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_types.get(attr, [])], qn)
+            got = self._expand([(r, self.index.class_module[qn]) for r in t.assigned], qn)
             if got is None and not declared:
                 result = None
                 break
-            for t in c.attr_declared.get(attr, []):
-                out.append((t, self.index.class_module[qn]))
+            for r in t.declared:
+                out.append((r, self.index.class_module[qn]))
             out.extend(got or [])
         if result is not None and not out:
             result = None
-        self._attr_cache[key] = result
         return result
 
     def _self_attr_elements(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         """What an element of ``self.attr``'s collection holds, over ``in_class``'s ancestors and subclasses;
         None when something puts an unknown element into it, or nothing says what its elements are."""
-        key = (in_class, attr)
-        if key in self._element_cache:
-            return self._element_cache[key]
-        self._element_cache[key] = None  # a collection built from its own elements stays unknown
+        # a collection built from its own elements stays unknown (the cycle's answer: None)
+        return self._element_cache.get_or((in_class, attr), lambda: self._self_attr_elements_of(in_class, attr))
+
+    def _self_attr_elements_of(self, in_class: str, attr: str) -> list[tuple[TypeRef, str]] | None:
         classes = list(self.index.mro(in_class) or [in_class]) + sorted(self.index.all_subclasses(in_class))
-        summaries = [(qn, self.index.classes[qn]) for qn in classes if qn in self.index.classes]
-        declared = [
-            (t, self.index.class_module[qn]) for qn, c in summaries for t in c.attr_elements_declared.get(attr, [])
-        ]
+        typings = self._typings(classes, attr)
+        declared = [(r, self.index.class_module[qn]) for qn, t in typings for r in t.elements_declared]
         out: list[tuple[TypeRef, str]] | None = declared  # an annotation governs, as for a type checker
         if not declared:
             out = []
-            for qn, c in summaries:
-                got = self._expand([(t, self.index.class_module[qn]) for t in c.attr_elements.get(attr, [])], qn)
-                if attr in c.attr_elements_unknown or got is None:
+            for qn, t in typings:
+                got = self._expand([(r, self.index.class_module[qn]) for r in t.elements], qn)
+                if t.elements_unknown or got is None:
                     out = None
                     break
                 out.extend(got)
-        if not out or attr in self.filled_elsewhere or any(attr in c.methods for _, c in summaries):
+        if not out or attr in self.filled_elsewhere or any(t.method for _, t in typings):
             out = None  # a property or method of that name gives what its body computes
-        self._element_cache[key] = out
         return out
 
     def _elements_of(self, chain: str, in_class: str | None) -> list[tuple[TypeRef, str]] | None:
@@ -215,18 +254,27 @@ class ExternalReads:
         types = index.modules[fmodule].return_types.get(fname)
         return [(t, fmodule) for t in types] if types is not None else None
 
+    def construct_sites(self) -> Recorded[str, list[Construct]]:
+        """Constructed project class -> its construction sites."""
+        if self._sites is None:
+            found: dict[str, list[Construct]] = {}
+            resolved: dict[tuple[str, str], str | None] = {}
+            with paused():
+                for mod, s in self.index.modules.items():
+                    for c in s.constructs:
+                        key = (mod, c.callee)
+                        qn = resolved[key] if key in resolved else resolved.setdefault(key, self.index.resolve(*key))
+                        if qn is not None:
+                            found.setdefault(qn, []).append(c)
+                            self.site_paths.setdefault(qn, []).append((s.path, c.line))
+            self._sites = Recorded("sites", found)
+        return self._sites
+
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""
         if access.param is None or access.in_function != "__init__" or access.in_class not in self.index.classes:
             return None
-        if self._sites is None:
-            self._sites = {}
-            for mod, s in self.index.modules.items():
-                for c in s.constructs:
-                    qn = self.index.resolve(mod, c.callee)
-                    if qn is not None:
-                        self._sites.setdefault(qn, []).append(c)
-        sites = self._sites.get(access.in_class, [])
+        sites = self.construct_sites().get(access.in_class, [])
         pos, name = access.param
         out = []
         for c in sites:

@@ -21,6 +21,7 @@ from deadinit.analysis.reach import Reach, short
 from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
 from deadinit.analysis.values import Context
+from deadinit.index import dependencies
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
@@ -320,7 +321,7 @@ def _evidence(
                     Evidence(
                         EvidenceKind.READ_NOT_COUNTED,
                         f"{fact.show(qn)}.{name} reads self.{fact.attr} but is {why}",
-                        index.file_of(qn).path,
+                        index.path_of(qn),
                         line,
                     )
                 )
@@ -339,14 +340,15 @@ def _evidence(
                     c.stmt.line,
                 )
             )
-    for a, mod in an.ext.by_attr.get(fact.attr, [])[:20]:
+    for i, (a, mod) in enumerate(an.ext.by_attr.get(fact.attr, [])[:20]):
+        dependencies.note(("attr_line", (fact.attr, i)))  # the evidence names the read's line
         ok, reason = an.ext.could_hold(a, mod, fact.cls)
         if not ok:
             out.append(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}`: {reason}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )
@@ -355,7 +357,7 @@ def _evidence(
                 Evidence(
                     EvidenceKind.EXTERNAL_NOT_COUNTED,
                     f"`{a.receiver}.{fact.attr}` {_why_not_counted(fact, a.in_class)}",
-                    index.modules[mod].path,
+                    index.paths[mod],
                     a.line,
                 )
             )

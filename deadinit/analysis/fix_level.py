@@ -26,6 +26,7 @@ only an unsure analysis makes that fix unsafe.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -48,7 +49,7 @@ class Analysis(Protocol):
     index: ProjectIndex
     settings: Settings
 
-    def exports(self) -> dict[str, str]: ...
+    def exports(self) -> Mapping[str, str]: ...
 
     def loader_proofs(self) -> LoaderProofs: ...
 

@@ -23,6 +23,7 @@ from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
 from deadinit.analysis.weight_loaders import LoaderProofs
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -54,27 +55,26 @@ class Analyzer:
         self.ext = ExternalReads(index)
         self.sizes = SizeModel(index, settings)
         self.returns = ReturnResolver(index)
-        self._reach: dict[str, Reach] = {}
-        self._built: dict[tuple[str, int], ClassLiveness | None] = {}  # (class, depth) -> liveness, see ``liveness``
+        self._reach: Memo[str, Reach] = Memo()
+        self._built: Memo[tuple[str, int], ClassLiveness | None] = Memo()  # (class, depth) -> see ``liveness``
         self.construction = ConstructionFlow(index, self.liveness)
-        self.sites: dict[str, list[tuple[str, int]]] = {}
-        for mod, s in index.modules.items():
-            for c in s.constructs:
-                qn = index.resolve(mod, c.callee)
-                if qn is not None:
-                    self.sites.setdefault(qn, []).append((s.path, c.line))
-        self._exports: dict[str, str] | None = None
+        self.ext.construct_sites()
+        sites = self.ext.site_paths
+        self.sites = Recorded("sites", sites)
+        self._exports: Recorded[str, str] | None = None
         self._loader_proofs: LoaderProofs | None = None
-        self.sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
-        for qn, sites in self.sites.items():
-            for loc in sites:
-                self.sites_at.setdefault(loc, set()).add(qn)
+        sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
+        for qn, locs in sites.items():
+            for loc in locs:
+                sites_at.setdefault(loc, set()).add(qn)
+        self.sites_at = Recorded("sites_at", sites_at)
 
     # -- helpers -------------------------------------------------------------
-    def exports(self) -> dict[str, str]:
+    def exports(self) -> Recorded[str, str]:
         """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
         if self._exports is None:
-            self._exports = exported_classes(self.index)
+            with paused():
+                self._exports = Recorded("exports", exported_classes(self.index))
         return self._exports
 
     def loader_proofs(self) -> LoaderProofs:
@@ -84,21 +84,22 @@ class Analyzer:
         return self._loader_proofs
 
     def reach_of(self, cls: str) -> Reach:
-        if cls not in self._reach:
-            mro = self.index.mro(cls) or [cls]
-            names = set()
-            for qn in mro:
-                for name in self.index.classes[qn].methods:
-                    if name in self.ext.by_attr and any(
-                        self.ext.could_hold(a, m, cls)[0]
-                        for a, m in self.ext.by_attr[name]
-                        if not (a.in_class and a.in_class in mro)
-                    ):
-                        names.add(name)
-            if self.index.derives_from_external(cls, self.settings.module_bases):
-                names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
-            self._reach[cls] = reachable(self.index, cls, names)
-        return self._reach[cls]
+        return self._reach.get_or(cls, lambda: self._reach_of(cls))
+
+    def _reach_of(self, cls: str) -> Reach:
+        mro = self.index.mro(cls) or [cls]
+        names = set()
+        for qn in mro:
+            for name in self.index.classes[qn].methods:
+                if name in self.ext.by_attr and any(
+                    self.ext.could_hold(a, m, cls)[0]
+                    for a, m in self.ext.by_attr[name]
+                    if not (a.in_class and a.in_class in mro)
+                ):
+                    names.add(name)
+        if self.index.derives_from_external(cls, self.settings.module_bases):
+            names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
+        return reachable(self.index, cls, names)
 
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None:
         if alloc is None:
@@ -142,12 +143,8 @@ class Analyzer:
 
     def liveness(self, cls: str, depth: int) -> ClassLiveness | None:
         """The fixpoint of a class built ``depth`` constructions away from the class analysed, memoised."""
-        key = (cls, depth)
-        if key not in self._built:
-            self._built[key] = None  # a construction cycle at the same depth: unsure
-            chain = init_chain(self.index, cls)
-            self._built[key] = self._liveness(cls, chain, depth)
-        return self._built[key]
+        # a construction cycle at the same depth: unsure (the cycle's answer: None)
+        return self._built.get_or((cls, depth), lambda: self._liveness(cls, init_chain(self.index, cls), depth))
 
     def _liveness(self, cls: str, chain: Chain, depth: int) -> ClassLiveness:
         index = self.index
@@ -266,12 +263,13 @@ class Analyzer:
             if key in ext_cache:
                 return ext_cache[key]
             why = None
-            for a, mod in self.ext.by_attr.get(attr, []):
+            for i, (a, mod) in enumerate(self.ext.by_attr.get(attr, [])):
                 if a.in_class is not None and a.in_class in dead_classes:
                     continue
                 ok, reason = self.ext.could_hold(a, mod, cls)
                 if ok:
-                    why = f"read as `{a.receiver}.{attr}` at {index.modules[mod].path}:{a.line}: {reason}"
+                    note(("attr_line", (attr, i)))  # the why names the read's line
+                    why = f"read as `{a.receiver}.{attr}` at {index.paths[mod]}:{a.line}: {reason}"
                     break
             ext_cache[key] = why
             return why

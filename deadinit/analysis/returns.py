@@ -151,12 +151,12 @@ class ReturnResolver:
             if method.is_property:
                 return None
             assert method.returns is not None
-            return index.class_module[owner], f"{short(owner)}.{name}", method.returns, index.file_of(owner).path
+            return index.class_module[owner], f"{short(owner)}.{name}", method.returns, index.path_of(owner)
         qn = index.resolve_function(module, callee)
         if qn is None or qn not in index.functions:
             return None
         fmodule, name, returns = index.functions[qn]
-        return fmodule, name, returns, index.modules[fmodule].path
+        return fmodule, name, returns, index.paths[fmodule]
 
 
 def _step(r: Resolved, label: str, path: str, line: int, binding: Binding) -> Resolved:

@@ -34,6 +34,7 @@ from typing import Any
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import (
     AttrUseStatus,
@@ -306,12 +307,13 @@ def _class_attrs(
                 o, m, ln = reach.reads[name][0]
                 why = f"read by {short(o)}.{m} (line {ln})"
             else:
-                for a, mod in ext.by_attr.get(name, []):
+                for i, (a, mod) in enumerate(ext.by_attr.get(name, [])):
                     if a.in_class in r.dropped:
                         continue
                     ok, reason = ext.could_hold(a, mod, r.cls)
                     if ok:
-                        why = f"read as `{a.receiver}.{name}` at {index.modules[mod].path}:{a.line} ({reason})"
+                        note(("attr_line", (name, i)))  # the why names the read's line
+                        why = f"read as `{a.receiver}.{name}` at {index.paths[mod]}:{a.line} ({reason})"
                         break
             if not why and any(name in index.classes[k].class_attrs for k in kept):
                 why = "the new base defines it too: generic code reads it off any instance"

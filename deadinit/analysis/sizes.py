@@ -23,6 +23,7 @@ from deadinit.analysis.layers import layer_parameters
 from deadinit.analysis.returns import Binding
 from deadinit.analysis.symbolic import Poly, Size
 from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
+from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
@@ -45,8 +46,8 @@ class SizeModel:
     index: ProjectIndex
     settings: Settings
     values: Values = field(init=False)
-    _chains: dict[str, Chain] = field(default_factory=dict)
-    _classes: dict[tuple[object, ...], Size | None] = field(default_factory=dict)
+    _chains: Memo[str, Chain] = field(default_factory=Memo)
+    _classes: Memo[tuple[object, ...], Size | None] = field(default_factory=Memo)
     _cut_below: int = 1 << 30  # frames (``stack`` positions) from here on read a size a cycle cut short
 
     def __post_init__(self) -> None:
@@ -121,8 +122,8 @@ class SizeModel:
             return layer
         if qn is None or method is None:
             return None
-        if qn in stack:  # a cycle: the frames built inside ``qn``'s own computation see it cut short
-            self._cut_below = min(self._cut_below, len(stack) - stack[::-1].index(qn))
+        if qn in stack:  # a cycle: ``qn``'s own frame and those inside it see it cut short
+            self._cut_below = min(self._cut_below, len(stack) - 1 - stack[::-1].index(qn))
             return None
         env = bind_call(self.values, method, alloc.args, alloc.kwargs, ctx)
         return self.class_size(qn, env, depth + 1, (*stack, qn))
@@ -136,16 +137,15 @@ class SizeModel:
         return [q.rsplit(".", 1)[-1] for q in self.index.mro(qn) or [qn]]
 
     def chain(self, qn: str) -> Chain:
-        if qn not in self._chains:
-            self._chains[qn] = init_chain(self.index, qn)
-        return self._chains[qn]
+        return self._chains.get_or(qn, lambda: init_chain(self.index, qn))
 
     def class_size(self, qn: str, env: dict[str, Poly | None], depth: int, stack: tuple[str, ...]) -> Size | None:
         """What an instance of project class ``qn`` holds once its ``__init__`` chain ran with ``env``."""
         key = (qn, tuple(sorted(env.items(), key=lambda kv: kv[0])), depth)
         if key in self._classes:
             return self._classes[key]
-        result = self._class_size(qn, env, depth, stack)
+        with self._classes.computing(key):
+            result = self._class_size(qn, env, depth, stack)
         if len(stack) - 1 < self._cut_below:  # no cycle cut short inside it: the same answer whoever asked first
             self._classes[key] = result
             self._cut_below = 1 << 30

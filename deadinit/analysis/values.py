@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.analysis.symbolic import Poly
+from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Expr, MethodSummary, Param
 
@@ -57,10 +58,12 @@ class Context:
 class Values:
     def __init__(self, index: ProjectIndex) -> None:
         self.index = index
-        self.env_defaults: dict[str, Expr] = {}
-        for s in index.modules.values():
-            for k, v in s.env_defaults.items():
-                self.env_defaults.setdefault(k, v)
+        env_defaults: dict[str, Expr] = {}
+        with paused():
+            for s in index.modules.values():
+                for k, v in s.env_defaults.items():
+                    env_defaults.setdefault(k, v)
+        self.env_defaults = Recorded("env", env_defaults)
 
     def number(self, e: Expr | None, ctx: Context) -> int | None:
         v = self.value(e, ctx)
@@ -185,16 +188,16 @@ class Values:
     def _constant(self, module: str, name: str, depth: int) -> Poly | None:
         if depth > MAX_DEPTH:
             return None
-        s = self.index.modules.get(module)
-        if s is None:
+        if module not in self.index.paths:
             return None
-        if name in s.constants:
-            v = self.value(s.constants[name], Context(module, {}), depth + 1)
+        constant = self.index.constant_of(module, name)
+        if constant is not None:
+            v = self.value(constant, Context(module, {}), depth + 1)
             return v if v is not None and v.number is not None else None
-        r = self.index._imports.get(module, {}).get(name)
+        r = self.index.import_of(module, name)
         if r is not None and r.name is not None:
             src = self.index._abs_module(module, r)
-            if src in self.index.modules and src != module:
+            if src in self.index.paths and src != module:
                 return self._constant(src, r.name, depth + 1)
         return None
 

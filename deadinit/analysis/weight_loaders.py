@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.analysis.reach import short
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.settings import Settings
@@ -36,9 +37,10 @@ class LoaderProofs:
 
     index: ProjectIndex
     settings: Settings
-    _containers: dict[str, set[str]] | None = None  # class -> nn.Module classes whose methods construct it
+    _containers: Recorded[str, set[str]] | None = None  # class -> nn.Module classes whose methods construct it
     _state_loads: list[tuple[str, tuple[str, ...] | None]] | None = None  # (module, receiver classes) per call
-    _memo: dict[str, Evidence | None] = field(default_factory=dict)
+    _memo: Memo[str, Evidence | None] = field(default_factory=Memo)
+    _cuts: int = 0  # proofs cut short by the depth limit or a cycle so far (their None is not the class's own)
 
     def proof(self, cls: str) -> Evidence | None:
         """The evidence that fixing a registered attribute of ``cls`` keeps every weight load working."""
@@ -48,24 +50,29 @@ class LoaderProofs:
         if cls in self._memo:
             return self._memo[cls]
         if depth <= 0 or cls in stack:
+            self._cuts += 1
             return None
+        cuts = self._cuts
+        with self._memo.computing(cls):
+            evidence = self._proof_of(cls, depth, stack)
+        if evidence is not None or self._cuts == cuts:  # a cut None depends on who asked: not kept
+            self._memo[cls] = evidence
+        return evidence
+
+    def _proof_of(self, cls: str, depth: int, stack: frozenset[str]) -> Evidence | None:
         index = self.index
         family = [cls, *sorted(index.all_subclasses(cls))]
         evidence: Evidence | None = None
         for qn in family:
             found = self._loader(qn)
             if found is None:
-                self._memo[cls] = None
                 return None
             evidence = evidence or found
         if any(self._state_loaded(qn) for qn in family):
-            self._memo[cls] = None
             return None
-        containers = set().union(*(self._constructed_by().get(qn, set()) for qn in family))
+        containers = set().union(*(self.constructed_by().get(qn, set()) for qn in family))
         if any(self._proof(c, depth - 1, stack | {cls}) is None for c in sorted(containers - set(family))):
-            self._memo[cls] = None
             return None
-        self._memo[cls] = evidence
         return evidence
 
     def _loader(self, qn: str) -> Evidence | None:
@@ -82,7 +89,7 @@ class LoaderProofs:
             owner, method = found
             if method.skips_unknown_weights is None:
                 return None
-            path = self.index.file_of(owner).path
+            path = self.index.path_of(owner)
             text = f"`{short(owner)}.{name}` skips weight names it does not know"
             proofs.append(Evidence(EvidenceKind.LOADER, text, path, method.skips_unknown_weights))
         return proofs[0] if proofs else None
@@ -93,7 +100,7 @@ class LoaderProofs:
         mro = index.mro(qn) or [qn]
         if any(r[0] == STATE_LOADER for c in mro for m in index.classes[c].methods.values() for r in m.reads):
             return True
-        for module, receivers in self._state_loader_calls():
+        for module, receivers in self.state_loader_calls():
             if receivers is None:
                 return True
             for dotted in receivers:
@@ -102,27 +109,35 @@ class LoaderProofs:
                     return True
         return False
 
-    def _state_loader_calls(self) -> list[tuple[str, tuple[str, ...] | None]]:
+    def state_loader_calls(self) -> list[tuple[str, tuple[str, ...] | None]]:
+        """Each ``load_state_dict`` call of the project: (module, receiver classes or None when unknown);
+        a read of the whole list (one incremental dependency, ``state_loads``)."""
+        note(("state_loads", ""))
         if self._state_loads is None:
-            self._state_loads = [
-                (module, None if a.types is None else tuple(t.dotted for t in a.types))
-                for module, s in self.index.modules.items()
-                for a in s.accesses
-                if a.attr == STATE_LOADER and not a.on_module
-            ]
+            with paused():
+                self._state_loads = [
+                    (module, None if a.types is None else tuple(t.dotted for t in a.types))
+                    for module, s in self.index.modules.items()
+                    for a in s.accesses
+                    if a.attr == STATE_LOADER and not a.on_module
+                ]
         return self._state_loads
 
-    def _constructed_by(self) -> dict[str, set[str]]:
+    def constructed_by(self) -> Recorded[str, set[str]]:
+        """Project class -> the ``nn.Module`` classes of the project whose methods construct it."""
         if self._containers is None:
             index = self.index
             out: dict[str, set[str]] = {}
             bases = self.settings.module_bases
-            for module, s in index.modules.items():
-                for c in s.constructs:
-                    if c.in_class not in index.classes or not index.derives_from_external(c.in_class, bases):
-                        continue
-                    qn = index.resolve(module, c.callee)
-                    if qn is not None:
-                        out.setdefault(qn, set()).add(c.in_class)
-            self._containers = out
+            with paused():
+                for module, s in index.modules.items():
+                    for c in s.constructs:
+                        if c.in_class is None or c.in_class not in index.classes:
+                            continue
+                        if not index.derives_from_external(c.in_class, bases):
+                            continue
+                        qn = index.resolve(module, c.callee)
+                        if qn is not None:
+                            out.setdefault(qn, set()).add(c.in_class)
+            self._containers = Recorded("constructed_by", out)
         return self._containers

@@ -7,6 +7,8 @@ reach into the stages themselves.
 from __future__ import annotations
 
 import os
+import sys
+import time
 from collections.abc import Callable, Iterable
 
 from deadinit.frontends.parse import FileError, summarize_many
@@ -54,6 +56,39 @@ def run_check(
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
     check_summaries(kept, settings, res)
+    note_generated_files(res, kept)
+    return res
+
+
+def run_incremental(
+    paths: Iterable[str],
+    settings: Settings,
+    summarizer: Callable,
+    excluded,
+    store,
+    discovery=None,
+) -> CheckResult:
+    """``run_check`` that analyses only the classes whose inputs changed since the run whose state
+    ``store`` (``deadinit.runtime.analysis_state.StateStore``) keeps, and stores this run's state:
+    the same result (``deadinit.rules.incremental``).  ``result.analyses`` holds the classes
+    analysed this time only."""
+    from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
+    hashes = getattr(summarizer, "content_hashes", {})
+    fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+    t0 = time.perf_counter()
+    previous = store.load()
+    loaded = time.perf_counter()
+    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
+    stored = time.perf_counter()
+    store.store(state)
+    stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
+    stats = {"full": previous is None, **stats}
+    if isinstance(getattr(summarizer, "stats", None), dict):
+        summarizer.stats["incremental"] = stats
+    if os.environ.get("DEADINIT_STATS"):
+        print(f"deadinit: incremental: {stats}", file=sys.stderr)
     note_generated_files(res, kept)
     return res
 

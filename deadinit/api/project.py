@@ -78,6 +78,25 @@ def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery
             summarizer.close()
 
 
+def analyse_incremental(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery=None) -> CheckResult:
+    """``analyse`` that keeps the analysis state next to the per-file cache and analyses again only
+    the classes whose inputs changed (``deadinit.rules.incremental``): the same result.  Without a
+    caching ``summarizer`` (``--no-cache``), the full run."""
+    if not getattr(summarizer, "use_cache", False):
+        return analyse(paths, cfg, wrap, summarizer, discovery)
+    from deadinit.api.check import run_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+    from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
+    from deadinit.runtime.analysis_state import StateStore  # noqa: PLC0415 - only a cached run reads it
+
+    excluded = path_filter(cfg)
+    store = StateStore(summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, excluded))
+    wrapped = wrap(summarizer) if wrap is not None else summarizer
+    try:
+        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery=discovery)
+    finally:
+        wrapped.close()
+
+
 def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
     """``analyse`` through the whole-run result cache (``deadinit.runtime.result_cache``), for ``check``.
 
@@ -114,7 +133,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
                 summarizer.stats["result_cache"] = "hit"
                 return snap.result
     items, notes = walk()
-    result = analyse(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss: the full run
+    result = analyse_incremental(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
         lite = dataclasses.replace(

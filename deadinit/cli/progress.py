@@ -73,6 +73,12 @@ class ProgressSummarizer:
             self.progress.update(self.task, completed=total, description="analysing class hierarchies")
         return out
 
+    @property
+    def content_hashes(self) -> dict:
+        """The wrapped summarizer's (``ProjectSummarizer.content_hashes``): the incremental analysis's
+        module fingerprints."""
+        return getattr(self.base, "content_hashes", {})
+
     def close(self) -> None:
         if self.progress is not None:
             self.progress.stop()

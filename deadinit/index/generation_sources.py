@@ -30,7 +30,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from deadinit.index.project_index import absolute_module
+from deadinit.index.module_names import absolute_module
 from deadinit.model.summary import FileSummary, Import
 
 

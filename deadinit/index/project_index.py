@@ -4,22 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
+from deadinit.index.dependencies import Memo, Recorded, note
+from deadinit.index.module_names import absolute_module, module_prefixes
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
-    {
-        "object",
-        "builtins.object",
-        "typing.Generic",
-        "typing.Protocol",
-        "typing_extensions.Generic",
-        "typing_extensions.Protocol",
-        "abc.ABC",
-    }
+    {"object", "builtins.object", "typing.Generic", "typing.Protocol", "abc.ABC"}
+    | {"typing_extensions.Generic", "typing_extensions.Protocol"}
 )
 _OUTSIDE = "\0"  # prefix of a base outside the project in a full MRO (never a qualified name)
 
@@ -30,58 +24,60 @@ class Base:
     name: str  # qualname for project classes, canonical dotted name otherwise
 
 
-def absolute_module(module: str, is_package: bool, imp: Import) -> str:
-    """The absolute name of the module ``imp`` imports from (or imports), as seen from ``module``."""
-    if imp.level == 0:
-        return imp.module
-    parts = module.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if imp.level > 1:
-        parts = parts[: len(parts) - (imp.level - 1)] if imp.level - 1 <= len(parts) else []
-    base = ".".join(parts)
-    return f"{base}.{imp.module}" if imp.module and base else (imp.module or base)
-
-
 class ProjectIndex:
     def __init__(self, summaries: Iterable[FileSummary]):
-        self.modules: dict[str, FileSummary] = {}
+        """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
+        class's analysis reads of them is its incremental dependencies (``deadinit.rules.table_digests``
+        names the kinds)."""
+        modules: dict[str, FileSummary] = {}
         for s in summaries:
             # first file wins when two files claim one module name
-            self.modules.setdefault(s.module, s)
-        self.classes: dict[str, ClassSummary] = {}
-        self.class_module: dict[str, str] = {}
-        for s in self.modules.values():
+            modules.setdefault(s.module, s)
+        classes: dict[str, ClassSummary] = {}
+        class_module: dict[str, str] = {}
+        for s in modules.values():
             for c in s.classes:
-                self.classes.setdefault(c.qualname, c)
-                self.class_module[c.qualname] = s.module
-        self._imports = {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in self.modules.items()}
-        self._stars = {m: [i for i in s.imports if i.local == "*"] for m, s in self.modules.items()}
-        self._toplevel = {
-            m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in self.modules.items()
-        }
-        self._functions = {
-            m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in self.modules.items()
-        }
-        self.functions: dict[str, tuple[str, str, Returns]] = {
-            qn: (m, name, self.modules[m].functions[name])
-            for m, fs in self._functions.items()
-            for name, qn in fs.items()
-            if name in self.modules[m].functions
-        }  # qualname -> (module, name, what it returns), for the functions that return allocations
-        self._bases: dict[str, list[Base]] = {}
-        self._mro: dict[str, list[str] | None] = {}
-        self._full_mro: dict[str, list[str] | None] = {}
-        self.subclasses: dict[str, list[str]] = {}
-        for qn in self.classes:
+                classes.setdefault(c.qualname, c)
+                class_module[c.qualname] = s.module
+        self.modules = Recorded("module", modules)
+        self.classes = Recorded("class", classes)
+        self.class_module = Recorded("class_module", class_module)
+        # what the class graph reads of a class: its bases as written (not its lines)
+        self.class_bases = Recorded("class_bases", {qn: (c.bases, c.base_text) for qn, c in classes.items()})
+        self.paths = Recorded("path", {m: s.path for m, s in modules.items()})
+        self.constants = Recorded("constants", {m: s.constants for m, s in modules.items()})
+        self._packages = Recorded("package", {m: s.is_package for m, s in modules.items()})
+        self._imports = Recorded(
+            "imports", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
+        )
+        self._stars = Recorded("stars", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
+        top = {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()}
+        self._toplevel = Recorded("toplevel", top)
+        functions = {m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in modules.items()}
+        self._functions = Recorded("functions_in", functions)
+        self.functions: Recorded[str, tuple[str, str, Returns]] = Recorded(
+            "function",
+            {
+                qn: (m, name, modules[m].functions[name])
+                for m, fs in functions.items()
+                for name, qn in fs.items()
+                if name in modules[m].functions
+            },
+        )  # qualname -> (module, name, what it returns), for the functions that return allocations
+        self._bases: Memo[str, list[Base]] = Memo()
+        self._mro: Memo[str, list[str] | None] = Memo()
+        self._full_mro: Memo[str, list[str] | None] = Memo()
+        self.module_prefixes = frozenset(module_prefixes(modules))
+        subclasses: dict[str, list[str]] = {}
+        for qn in classes:
             for b in self.bases(qn):
                 if b.kind == BaseKind.CLASS:
-                    self.subclasses.setdefault(b.name, []).append(qn)
+                    subclasses.setdefault(b.name, []).append(qn)
+        self.subclasses = Recorded("subclasses", subclasses)
 
     # -- name resolution ---------------------------------------------------
     def _abs_module(self, module: str, imp: Import) -> str:
-        summary = self.modules.get(module)
-        return absolute_module(module, bool(summary and summary.is_package), imp)
+        return absolute_module(module, bool(self._packages.get(module)), imp)
 
     def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""
@@ -94,7 +90,7 @@ class ProjectIndex:
         if r is not None:
             return r[1]
         head, _, rest = dotted.partition(".")
-        imp = self._imports.get(module, {}).get(head)
+        imp = self.import_of(module, head)
         if imp is None:
             return dotted
         mod = self._abs_module(module, imp)
@@ -129,13 +125,13 @@ class ProjectIndex:
         return target
 
     def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
-        local = self._toplevel.get(module, {}).get(name)
+        local = self._toplevel.inner(module, name)
         if local:
-            return ("class", local)
-        function = self._functions.get(module, {}).get(name)
+            return ("class", str(local))
+        function = self._functions.inner(module, name)
         if function:
-            return ("function", function)
-        imp = self._imports.get(module, {}).get(name)
+            return ("function", str(function))
+        imp = self.import_of(module, name)
         if imp is not None:
             if imp.name is None:  # import a.b [as m]
                 target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
@@ -147,14 +143,23 @@ class ProjectIndex:
             r = self._member(base, name, depth + 1)
             if r is not None:
                 return r
-        alias = self.modules[module].constants.get(name) if module in self.modules else None
+        alias = self.constant_of(module, name)
         if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
             return self.resolve_any(module, alias[1], depth + 1)
         return None
 
+    def import_of(self, module: str, local: str) -> Import | None:
+        """The import that binds ``local`` in ``module`` (``import *`` aside)."""
+        found = self._imports.inner(module, local)
+        return found if isinstance(found, Import) else None
+
+    def constant_of(self, module: str, name: str) -> Expr | None:
+        """The value of the module-level constant ``name`` of ``module``."""
+        return self.constants.inner(module, name)  # type: ignore[return-value]
+
     def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
-        if module in self.modules:
+        if module in self._packages:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
             if r is not None:
                 return r
@@ -164,24 +169,18 @@ class ProjectIndex:
 
     def _is_module(self, name: str) -> bool:
         """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
-        return name in self._module_prefixes
-
-    @cached_property
-    def _module_prefixes(self) -> set[str]:
-        prefixes = set(self.modules)
-        for m in self.modules:
-            parts = m.split(".")
-            prefixes.update(".".join(parts[:i]) for i in range(1, len(parts)))
-        return prefixes
+        note(("prefix", name))
+        return name in self.module_prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
-        if qualname in self._bases:
-            return self._bases[qualname]
-        cls = self.classes[qualname]
+        return self._bases.get_or(qualname, lambda: self._bases_of(qualname))
+
+    def _bases_of(self, qualname: str) -> list[Base]:
+        bases, texts = self.class_bases[qualname]
         module = self.class_module[qualname]
         out = []
-        for b, text in zip(cls.bases, cls.base_text, strict=True):
+        for b, text in zip(bases, texts, strict=True):
             if b is None:
                 out.append(Base(BaseKind.OPAQUE, text))
                 continue
@@ -196,7 +195,6 @@ class ProjectIndex:
                 out.append(Base(BaseKind.OPAQUE, text))  # inherits from itself through an alias
             else:
                 out.append(Base(BaseKind.EXTERNAL, self.canonical(module, b)))
-        self._bases[qualname] = out
         return out
 
     def resolve_shadowed(self, module: str, dotted: str) -> str | None:
@@ -220,7 +218,7 @@ class ProjectIndex:
         for q in self._ancestors_first(qualname):
             if q not in self._mro:
                 self._c3(q)
-        return self._mro[qualname] if qualname in self._mro else self._c3(qualname)
+        return self._c3(qualname)
 
     def _ancestors_first(self, qualname: str) -> list[str]:
         order, stack, seen = [], [(qualname, False)], {qualname}
@@ -237,7 +235,9 @@ class ProjectIndex:
         return order
 
     def _c3(self, qualname: str) -> list[str] | None:
-        self._mro[qualname] = None  # cycle guard
+        return self._mro.get_or(qualname, lambda: self._c3_of(qualname))
+
+    def _c3_of(self, qualname: str) -> list[str] | None:
         seqs = []
         for b in self.bases(qualname):
             if b.kind == BaseKind.CLASS:
@@ -256,13 +256,11 @@ class ProjectIndex:
                 if not any(head in t[1:] for t in seqs):
                     break
             else:
-                self._mro[qualname] = None
                 return None
             result.append(head)
             for s in seqs:
                 if s and s[0] == head:
                     del s[0]
-        self._mro[qualname] = result
         return result
 
     def external_bases(self, qualname: str) -> list[Base]:
@@ -329,7 +327,9 @@ class ProjectIndex:
         None when inconsistent or cyclic."""
         if qualname in self._full_mro:
             return self._full_mro[qualname]
-        self._full_mro[qualname] = None  # cycle guard
+        return self._full_mro.get_or(qualname, lambda: self._full_mro_of(qualname, _depth))
+
+    def _full_mro_of(self, qualname: str, _depth: int) -> list[str] | None:
         if _depth > 200 or self.mro(qualname) is None:
             return None
         seqs: list[list[str]] = []
@@ -354,7 +354,6 @@ class ProjectIndex:
             for s in seqs:
                 if s[0] == head:
                     del s[0]
-        self._full_mro[qualname] = result
         return result
 
     def super_after(self, mro: list[str], owner: str, start: str | None) -> str | None:
@@ -395,3 +394,7 @@ class ProjectIndex:
 
     def file_of(self, qualname: str) -> FileSummary:
         return self.modules[self.class_module[qualname]]
+
+    def path_of(self, qualname: str) -> str:
+        """The path of the file that defines class ``qualname``."""
+        return self.paths[self.class_module[qualname]]

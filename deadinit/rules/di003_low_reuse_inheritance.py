@@ -288,7 +288,7 @@ class Wrapper:
     def _finding(self, ctx, r) -> Finding:
         index = ctx.index
         cls_sum = index.classes[r.cls]
-        path = index.file_of(r.cls).path
+        path = index.path_of(r.cls)
         base = "object" if r.suggestion == "object" else short(r.suggestion)
         helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
         msg = (
@@ -304,7 +304,7 @@ class Wrapper:
                 Evidence(
                     EvidenceKind(f"method-{m.status}"),
                     f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
-                    index.file_of(m.owner).path,
+                    index.path_of(m.owner),
                     index.classes[m.owner].methods[m.name].line,
                 )
             )
@@ -313,7 +313,7 @@ class Wrapper:
                 Evidence(
                     EvidenceKind(f"attribute-{a.status}"),
                     f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
-                    index.file_of(a.owner).path,
+                    index.path_of(a.owner),
                     a.line,
                 )
             )
@@ -322,7 +322,7 @@ class Wrapper:
                 Evidence(
                     EvidenceKind(f"class-attribute-{c.status}"),
                     f"{short(c.owner)}.{c.name}: {c.why}",
-                    index.file_of(c.owner).path,
+                    index.path_of(c.owner),
                     c.line,
                 )
             )
@@ -350,7 +350,7 @@ class Wrapper:
             fix_safety="unsafe",
             fix_safety_reason="the rewrite changes the class's bases and moves code between modules",
             unsure=[],
-            related_paths=sorted({path, index.file_of(r.parent).path}),
+            related_paths=sorted({path, index.path_of(r.parent)}),
             related_lines=[(path, cls_sum.line)],
             extra={"reuse": to_dict(r), "size": human_bytes(r.dead_bytes)},
         )

@@ -140,7 +140,7 @@ class HostPool(PagedPool):
             if broken is None or broken[0] != an.cls:
                 continue
             caller, st, callee, why = broken
-            path = ctx.index.file_of(caller).path
+            path = ctx.index.path_of(caller)
             how = "super().__init__" if st.target == "super" else f"{st.target}.__init__"
             if st.start:
                 how = f"super({st.start}, self).__init__"
@@ -154,7 +154,7 @@ class HostPool(PagedPool):
                 Evidence(
                     EvidenceKind.TARGET,
                     f"it reaches {short(callee)}.__init__, which cannot take these arguments",
-                    ctx.index.file_of(callee).path,
+                    ctx.index.path_of(callee),
                     target.line,
                 ),
             ]

@@ -58,7 +58,13 @@ def findings_for(
     out: list[Finding] = []
     for rule in selected_rules(settings):
         out.extend(rule().check(ctx))
-    out = _dedupe_subclasses(index, out)
+    return ordered_findings(index, out)
+
+
+def ordered_findings(index: ProjectIndex, findings: list[Finding]) -> list[Finding]:
+    """The rules' findings (rule by rule, each in class order) as reported: deduplicated over
+    subclasses, sorted by place."""
+    out = _dedupe_subclasses(index, findings)
     out.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.cls, f.attribute))
     return out
 
@@ -105,14 +111,20 @@ def check_summaries(summaries: list[FileSummary], settings: Settings, result: Ch
     index = res.index
     analyzer, analyses = analyse(index, settings, analyzer=res.analyzer)
     res.analyses = analyses
-    for f in findings_for(index, analyzer, analyses, settings):
+    sort_findings(res, findings_for(index, analyzer, analyses, settings), settings)
+    return res
+
+
+def sort_findings(res: CheckResult, findings: list[Finding], settings: Settings) -> None:
+    """Each finding into ``res``'s suppressed, unsure or reported findings."""
+    index = res.index
+    for f in findings:
         if _suppressed(f, index, res.used_suppressions) or per_file_ignored(f, settings):
             res.suppressed.append(f)
         elif f.unsure and not settings.show_unsure:
             res.unsure.append(f)
         else:
             res.findings.append(f)
-    return res
 
 
 def index_summaries(summaries: list[FileSummary], settings: Settings, result: CheckResult) -> CheckResult:

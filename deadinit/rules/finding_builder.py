@@ -12,7 +12,7 @@ from deadinit.model.finding import Finding, human_bytes
 def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     index = ctx.index
     first = next((c for c in fact.stmts if c.stmt.alloc is not None or c.stmt.call is not None), fact.stmts[0])
-    sub_file = index.file_of(fact.cls).path
+    sub_file = index.path_of(fact.cls)
     related = [sub_file, first.path]
     lines = [(first.path, c.stmt.line) for c in fact.stmts]
     cls_sum = index.classes[fact.cls]

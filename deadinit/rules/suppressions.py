@@ -14,9 +14,14 @@ def suppression_covers(codes, f: Finding) -> bool:
     return f.code.upper() in wanted or f.name.upper() in wanted
 
 
+_last_index: list = [None, {}]  # the index the last call saw, and its summaries by path
+
+
 def matching_suppression(f: Finding, index: ProjectIndex) -> tuple[str, int] | None:
     """The first (path, line) among the finding's related lines whose suppression covers it."""
-    by_path = {s.path: s for s in index.modules.values()}
+    if _last_index[0] is not index:
+        _last_index[:] = [index, {s.path: s for s in index.modules.values()}]
+    by_path = _last_index[1]
     for path, line in f.related_lines:
         s = by_path.get(path)
         if s is None:

@@ -132,11 +132,13 @@ def _patterns(spec) -> Any:
 class ResultStore:
     """One results file per run key under ``<cache>/results/``."""
 
+    subfolder, suffix, holds = "results", "res", Snapshot
+
     def __init__(self, folder: Path, key: str):
         self.folder = Path(folder)
-        self.path = self.folder / "results" / f"{key}.res"
+        self.path = self.folder / self.subfolder / f"{key}.{self.suffix}"
 
-    def load(self) -> Snapshot | None:
+    def load(self) -> Any:
         raw = filecache.read_tagged(self.path, MAGIC)
         if raw is None:
             return None
@@ -145,11 +147,11 @@ class ResultStore:
             if digest.decode() != self._digest(payload):
                 return None
             snap = pickle.loads(payload)
-            return snap if isinstance(snap, Snapshot) else None
+            return snap if isinstance(snap, self.holds) else None
         except Exception:
             return None  # corrupt, truncated, foreign: a full run rewrites it
 
-    def store(self, snap: Snapshot) -> None:
+    def store(self, snap: Any) -> None:
         payload = pickle.dumps(snap, protocol=pickle.HIGHEST_PROTOCOL)
         try:
             filecache.prepare_folder(self.folder)

@@ -63,6 +63,7 @@ class ProjectSummarizer:
         # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
         # or None)
         self.last_inputs: tuple | None = None
+        self.content_hashes: dict[str, str] = {}  # path -> hash of the content the last call summarised
         self._leftovers_removed = False
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
@@ -164,6 +165,7 @@ class ProjectSummarizer:
         packed_now = pack is not None and n - from_pack > REPACK_STALE
         if packed_now:
             pack.store(records)
+        self.content_hashes = {items[i][0]: h for i, h in enumerate(done) if h is not None}
         self.last_inputs = (
             started_ns,
             [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done, strict=True)],

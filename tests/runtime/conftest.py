@@ -13,13 +13,16 @@ def _user_key(tmp_path, monkeypatch):
 
 @pytest.fixture
 def full_runs(monkeypatch):
-    """Counts the runs that analysed (result-cache misses)."""
+    """Counts the runs that analysed (result-cache misses run the incremental analysis, ``--no-cache`` the full one)."""
     calls = []
-    real = project_cmd.analyse
 
-    def counting(*a, **kw):
-        calls.append(1)
-        return real(*a, **kw)
+    def counting(real):
+        def run(*a, **kw):
+            calls.append(1)
+            return real(*a, **kw)
 
-    monkeypatch.setattr(project_cmd, "analyse", counting)
+        return run
+
+    for name in ("analyse", "analyse_incremental"):
+        monkeypatch.setattr(project_cmd, name, counting(getattr(project_cmd, name)))
     return calls

@@ -1,0 +1,199 @@
+"""The digest of each recorded table entry (``deadinit.index.dependencies``), to tell which changed.
+
+A class's analysis recorded keys ``(kind, entry)``; the incremental run compares each key's
+digest now with the one stored: an entry whose digest changed (added or removed included)
+makes every class that read it dirty.  A digest is a pair:
+
+* coarse: cheap, from the entry's provenance, where a summary is named by its module's
+  fingerprint (a hash of the whole summary): an entry derived only from modules that did not
+  change keeps it, and is unchanged;
+* fine: a hash of the entry's value itself, computed when the coarse one moved (an edit in a
+  module that changes other entries of it but not this one); None for the kinds whose coarse
+  digest is the value.
+
+A whole-table read (``ALL``) has no digest: it is always changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import operator
+import pickle
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import Any
+
+from deadinit.analysis.external import attr_typing
+from deadinit.analysis.liveness import Analyzer
+from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import Access, Import
+
+Digest = tuple[Hashable, Hashable]
+
+
+def _hashed(value: object) -> str:
+    return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
+
+
+# what a read is and how it is made, without where (an ``Access`` without its line)
+_READ_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Access) if f.name != "line"))
+
+
+def _lineless(value: object) -> object:
+    """An import without its line: resolving a name reads what it binds, not where."""
+    return dataclasses.replace(value, line=0) if isinstance(value, Import) else value
+
+
+class TableDigests:
+    """Digests of the entries of one run's tables; ``fingerprints``: module -> summary fingerprint."""
+
+    def __init__(self, index: ProjectIndex, analyzer: Analyzer, fingerprints: Mapping[str, str]) -> None:
+        self.index = index
+        self.analyzer = analyzer
+        self.fps = fingerprints
+        self._class_origins: dict[str, list[tuple[str, str]]] | None = None
+        self._path_module: dict[str, str] | None = None
+        self._tokens: dict[str, int] = {}
+        per_module = (self.fps.get, None)
+        ix, an = index, analyzer
+        # kind -> (coarse digest, fine digest or None) of an entry
+        self._kinds: dict[str, tuple[Callable[[Any], Hashable], Callable[[Any], Hashable] | None]] = {
+            "module": per_module,
+            "imports": (self.fps.get, lambda m: _hashed(ix._imports.data.get(m))),
+            "stars": (self.fps.get, lambda m: _hashed(ix._stars.data.get(m))),
+            "toplevel": (self.fps.get, lambda m: _hashed(ix._toplevel.data.get(m))),
+            "functions_in": (self.fps.get, lambda m: _hashed(ix._functions.data.get(m))),
+            "constants": (self.fps.get, lambda m: _hashed(ix.constants.data.get(m))),
+            "package": (lambda m: ix._packages.data.get(m), None),
+            "path": (lambda m: ix.paths.data.get(m), None),
+            "class": (self._class_origin, lambda qn: _hashed(ix.classes.data.get(qn))),
+            "class_module": (lambda qn: ix.class_module.data.get(qn), None),
+            "class_bases": (lambda qn: repr(ix.class_bases.data.get(qn)), None),
+            "function": (self._function_origin, lambda qn: _hashed(ix.functions.data.get(qn))),
+            "subclasses": (lambda qn: tuple(ix.subclasses.data.get(qn, ())), None),
+            "prefix": (lambda name: name in ix.module_prefixes, None),
+            # what is read and how, without where (a line moved); "attr_line": where
+            "attr": (self._attr_origin, self._attr_reads),
+            "attr_line": (self._read_at, None),
+            "sites": (
+                self._sites_origin,
+                lambda qn: _hashed((an.sites.data.get(qn), an.ext.construct_sites().data.get(qn))),
+            ),
+            "sites_at": (lambda loc: tuple(sorted(an.sites_at.data.get(loc, ()))), None),
+            "exports": (lambda qn: an.exports().data.get(qn), None),
+            "env": (lambda name: _hashed(an.sizes.values.env_defaults.data.get(name)), None),
+            "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
+            "filled_elsewhere": (lambda attr: attr in an.ext.filled_elsewhere.data, None),
+            "state_loads": (lambda _: _hashed(an.loader_proofs().state_loader_calls()), None),
+            "constructed_by": (lambda qn: tuple(sorted(an.loader_proofs().constructed_by().data.get(qn, ()))), None),
+        }
+
+        # the tables whose entries' existence (PRESENT) or inner entries (INNER) a class may read
+        self._tables: dict[str, Callable[[], Mapping[Any, Any]]] = {
+            "module": lambda: ix.modules.data,
+            "class": lambda: ix.classes.data,
+            "class_module": lambda: ix.class_module.data,
+            "class_bases": lambda: ix.class_bases.data,
+            "path": lambda: ix.paths.data,
+            "constants": lambda: ix.constants.data,
+            "package": lambda: ix._packages.data,
+            "imports": lambda: ix._imports.data,
+            "stars": lambda: ix._stars.data,
+            "toplevel": lambda: ix._toplevel.data,
+            "functions_in": lambda: ix._functions.data,
+            "function": lambda: ix.functions.data,
+            "subclasses": lambda: ix.subclasses.data,
+            "attr": lambda: an.ext.by_attr.data,
+            "sites": lambda: an.sites.data,
+            "sites_at": lambda: an.sites_at.data,
+            "exports": lambda: an.exports().data,
+            "env": lambda: an.sizes.values.env_defaults.data,
+            "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
+            "filled_elsewhere": lambda: an.ext.filled_elsewhere.data,
+            "constructed_by": lambda: an.loader_proofs().constructed_by().data,
+        }
+        for base, table in self._tables.items():
+            self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
+        for base in ("imports", "toplevel", "functions_in", "constants"):  # tables of dicts, keyed by module
+            table = self._tables[base]
+            self._kinds[base + INNER] = (
+                lambda entry: self.fps.get(entry[0]),
+                lambda entry, table=table: _hashed(_lineless(table().get(entry[0], {}).get(entry[1]))),
+            )
+
+    def compare(self, key: Key, stored: Digest) -> tuple[bool, Digest]:
+        """Whether ``key``'s entry changed since its digest was ``stored``, and its digest now."""
+        kind, entry = key
+        if entry == ALL or kind not in self._kinds:
+            return True, (None, None)
+        coarse, fine = self._kinds[kind]
+        now = coarse(entry)
+        if now == stored[0]:
+            return False, stored
+        value = fine(entry) if fine is not None else None
+        return (fine is None or value != stored[1]), (now, value)
+
+    def digest(self, key: Key) -> Digest:
+        kind, entry = key
+        if entry == ALL or kind not in self._kinds:
+            return (None, None)
+        coarse, fine = self._kinds[kind]
+        return (coarse(entry), fine(entry) if fine is not None else None)
+
+    def _class_origin(self, qn: str) -> Hashable:
+        if self._class_origins is None:
+            self._class_origins = {}
+            for m, s in self.index.modules.data.items():
+                for c in s.classes:
+                    self._class_origins.setdefault(c.qualname, []).append((m, self.fps[m]))
+        return tuple(self._class_origins.get(qn, ()))
+
+    def _class_attr_origin(self, entry: tuple[str, str]) -> Hashable:
+        return self._class_origin(entry[0])
+
+    def _function_origin(self, qn: str) -> Hashable:
+        f = self.index.functions.data.get(qn)
+        return (f[0], self.fps[f[0]]) if f is not None else None
+
+    def _token(self, module: str) -> int:
+        """A number for (module, fingerprint), stable across processes."""
+        token = self._tokens.get(module)
+        if token is None:
+            raw = hashlib.blake2b(f"{module}\0{self.fps[module]}".encode(), digest_size=8).digest()
+            token = self._tokens[module] = int.from_bytes(raw, "little")
+        return token
+
+    def _origin(self, modules: Iterable[str]) -> Hashable:
+        """The multiset of (module, fingerprint) an entry's value comes from: modules keep their
+        relative order in every run, so an equal multiset is an equal value."""
+        total, count = 0, 0
+        for m in modules:
+            total += self._token(m)
+            count += 1
+        return (total & 0xFFFFFFFFFFFFFFFF, count)
+
+    def _attr_origin(self, name: str) -> Hashable:
+        return self._origin(mod for _, mod in self.analyzer.ext.by_attr.data.get(name, ()))
+
+    def _read_at(self, entry: tuple[str, int]) -> Hashable:
+        """Where the ``i``-th read of an attribute is (its module and line); which read is ``i``-th
+        changes only with the reads themselves (the ``attr`` entry)."""
+        name, i = entry
+        reads = self.analyzer.ext.by_attr.data.get(name, ())
+        return (reads[i][1], reads[i][0].line) if i < len(reads) else None
+
+    def _attr_reads(self, name: str) -> Hashable:
+        entries = self.analyzer.ext.by_attr.data.get(name, ())
+        return _hashed([(mod, _READ_FIELDS(a)) for a, mod in entries])
+
+    def _sites_origin(self, qn: str) -> Hashable:
+        """Which constructions name the class (resolution can move one without its module changing)."""
+        if self._path_module is None:
+            self._path_module = {s.path: m for m, s in self.index.modules.data.items()}
+        paths = self._path_module
+        sites = zip(
+            self.analyzer.sites.data.get(qn, ()), self.analyzer.ext.construct_sites().data.get(qn, ()), strict=True
+        )
+        origin = [(path, c.line, c.callee, self.fps[paths[path]]) for (path, _), c in sites]
+        return hashlib.blake2b(repr(origin).encode(), digest_size=12).digest()

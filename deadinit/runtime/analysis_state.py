@@ -1,0 +1,44 @@
+"""What an analysis run keeps for the next one to analyse only what changed.
+
+Per analysed class: the keys of the table entries its analysis read (``deadinit.index.dependencies``)
+and its findings; per key, the digest of that entry (``deadinit.rules.table_digests``).  One file per
+run key (``result_cache.run_key``: settings, targets, path filter, deadinit's code) under
+``<cache>/state/``, digest-checked and moved into place atomically like the results file; anything
+wrong with it is no state: a full run, which writes a fresh one.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from deadinit.runtime.result_cache import ResultStore
+
+
+@dataclass
+class ClassRecord:
+    keys: tuple[int, ...]  # indexes into ``AnalysisState.keys``
+    findings: bytes  # the pickled findings of each selected rule (a list per rule), before dedupe
+
+
+@dataclass
+class AnalysisState:
+    keys: list[tuple[str, Hashable]] = field(default_factory=list)
+    digests: list[Hashable] = field(default_factory=list)  # one per key
+    classes: dict[str, ClassRecord] = field(default_factory=dict)
+    live: int = 0  # keys the classes read when the list was last rebuilt without the others
+
+
+class StateStore(ResultStore):
+    subfolder, suffix, holds = "state", "state", AnalysisState
+
+    def load(self) -> AnalysisState | None:
+        was = gc.isenabled()
+        gc.disable()  # hundreds of thousands of small tuples: no collections while they load
+        try:
+            state: AnalysisState | None = super().load()
+            return state
+        finally:
+            if was:
+                gc.enable()

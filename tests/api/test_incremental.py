@@ -1,0 +1,157 @@
+"""Incremental analysis against the full run: random edits, one check after each, identical results.
+
+After each edit (``tests/robustness/project_edits.py``) the project is checked twice:
+``project.analyse_incremental`` with a per-file cache and the state the previous step left,
+and a full ``--no-cache`` run (``project.analyse`` summarising every file again).
+Everything a report reads must be equal: findings, unsure and suppressed findings
+(content and order), errors, used suppressions, file counts, skipped sources.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from corpus_paths import FIXTURES, sglang_tree
+from production_path import check_result
+
+from deadinit.api import project
+from deadinit.model.result import CheckResult
+from deadinit.runtime.summarizer import ProjectSummarizer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "robustness"))
+from project_edits import Editor
+
+
+def snapshot(result: CheckResult) -> str:
+    def dump(findings) -> list:
+        return [f.to_json() for f in findings]
+
+    return json.dumps(
+        {
+            "findings": dump(result.findings),
+            "unsure": dump(result.unsure),
+            "suppressed": dump(result.suppressed),
+            "errors": result.errors,
+            "used": sorted(result.used_suppressions),
+            "files": result.files,
+            "skipped": result.skipped_sources,
+        },
+        indent=1,
+        default=str,
+    )
+
+
+def summaries_of(result: CheckResult) -> dict[str, bytes]:
+    """Module -> its summary (line count left out: a comment changes it, nothing reads it)."""
+    return {m: pickle.dumps(dataclasses.replace(s, lines=0)) for m, s in result.index.modules.data.items()}
+
+
+def full_run(root: Path) -> CheckResult:
+    cfg = project.configure([str(root)])
+    return project.analyse([str(root)], cfg, summarizer=ProjectSummarizer(jobs=1, use_cache=False))
+
+
+def incremental_run(root: Path, cache: Path) -> tuple[CheckResult, dict]:
+    cfg = project.configure([str(root)])
+    summarizer = ProjectSummarizer(jobs=1, use_cache=True, cache_dir=str(cache))
+    result = project.analyse_incremental([str(root)], cfg, None, summarizer)
+    return result, summarizer.stats.get("incremental", {})
+
+
+def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
+    """Apply ``edits`` random edits, comparing after each; per step: what the incremental run did."""
+    first, stats = incremental_run(root, cache)
+    assert stats.get("full") is True
+    assert stats["whole_table_reads"] == 0  # a class that iterates a whole table is analysed every time
+    want = full_run(root)
+    assert snapshot(first) == snapshot(want)
+    before = summaries_of(want)
+    editor = Editor(root, seed)
+    steps = []
+    for step in range(edits):
+        editor.hot = [f.attribute for f in [*first.findings, *first.unsure, *first.suppressed]]
+        what = editor.edit()
+        got, stats = incremental_run(root, cache)
+        assert stats.get("full") is False, f"step {step}: {what}: no stored state used"
+        want = full_run(root)
+        assert snapshot(got) == snapshot(want), f"seed {seed}, step {step}: {what}"
+        after = summaries_of(want)
+        changed = {m for m in before.keys() | after.keys() if before.get(m) != after.get(m)}
+        elsewhere = {an.cls for an in got.analyses if got.index.class_module[an.cls] not in changed}
+        steps.append({**stats, "what": what, "changed": changed, "elsewhere": elsewhere})
+        before, first = after, got
+    assert sum(1 for s in steps if s["changed"]) >= 0.7 * edits, "most edits must change a summary"
+    assert any(s["elsewhere"] for s in steps), "some edits must reach classes of other modules"
+    return steps
+
+
+def copy_fixtures(tmp_path: Path) -> Path:
+    root = tmp_path / "proj" / "fixtures"
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".deadinit_cache", "__pycache__"))
+    return root
+
+
+def test_fixtures_random_edits_fast(tmp_path):
+    steps = run_edits(copy_fixtures(tmp_path), tmp_path / "cache", edits=32, seed=15)
+    analysed = [s["analysed"] for s in steps]
+    assert min(analysed) < max(analysed)  # some edits re-analyse less than others
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_fixtures_random_edits_slow(tmp_path, seed):
+    run_edits(copy_fixtures(tmp_path), tmp_path / "cache", edits=30, seed=seed)
+
+
+@pytest.mark.slow
+@pytest.mark.corpus
+@pytest.mark.parametrize("seed", [7, 8, 9, 10])
+def test_sglang_attention_random_edits(tmp_path, seed):
+    source = sglang_tree("0.5.20") / "srt" / "layers" / "attention"
+    root = tmp_path / "proj" / "sglang"
+    shutil.copytree(source, root / "srt" / "layers" / "attention", ignore=shutil.ignore_patterns("__pycache__"))
+    for pkg in (root, root / "srt", root / "srt" / "layers"):
+        (pkg / "__init__.py").write_text("")
+    steps = run_edits(root, tmp_path / "cache", edits=50, seed=seed)
+    analysed = [s["analysed"] for s in steps]
+    assert sum(analysed) < len(analysed) * max(analysed)
+
+
+def test_function_added_elsewhere_reanalyses_few_classes(tmp_path):
+    root = copy_fixtures(tmp_path)
+    cache = tmp_path / "cache"
+    incremental_run(root, cache)
+    target = root / "app.py"
+    target.write_text(target.read_text() + "\n\ndef _unrelated():\n    return 1\n")
+    got, stats = incremental_run(root, cache)
+    assert stats["full"] is False
+    assert stats["analysed"] < stats["analysed"] + stats["reused"]
+    assert snapshot(got) == snapshot(full_run(root))
+
+
+def test_check_command_path_after_an_edit(tmp_path):
+    """``deadinit check`` (result cache, then the incremental analysis on a miss) after an edit."""
+    root = copy_fixtures(tmp_path)
+    cache = tmp_path / "cache"
+    check_result([str(root)], cache, jobs=1)
+    target = root / "backends" / "base.py"
+    target.write_text("import os\n" + target.read_text())
+    got = check_result([str(root)], cache, jobs=1)
+    assert snapshot(got) == snapshot(full_run(root))
+
+
+def test_unreadable_state_is_a_full_run(tmp_path):
+    root = copy_fixtures(tmp_path)
+    cache = tmp_path / "cache"
+    incremental_run(root, cache)
+    for state in (cache / "state").iterdir():
+        state.write_bytes(state.read_bytes()[:-10])
+    got, stats = incremental_run(root, cache)
+    assert stats["full"] is True
+    assert snapshot(got) == snapshot(full_run(root))
