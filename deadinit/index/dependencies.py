@@ -25,7 +25,25 @@ PRESENT = "?"  # suffix of a table kind: whether an entry exists
 INNER = "."  # suffix of a table kind: one entry of the dict an entry holds
 Key = tuple[str, Hashable]
 
-_frames: list[set[Key]] = []
+
+
+class _Frame(set[Key]):
+    """One recording's keys, and the memo entries whose keys it already holds (``replayed``, by
+    the identity of their key sets): a memo hit asked for again costs no second set union."""
+
+    __slots__ = ("replayed",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.replayed: set[int] = set()
+
+    def replay(self, keys: frozenset[Key]) -> None:
+        if id(keys) not in self.replayed:
+            self.replayed.add(id(keys))
+            self.update(keys)
+
+
+_frames: list[_Frame] = []
 
 
 def note(key: Key) -> None:
@@ -34,15 +52,10 @@ def note(key: Key) -> None:
         _frames[-1].add(key)
 
 
-def replay(keys: frozenset[Key] | set[Key]) -> None:
-    if _frames and keys:
-        _frames[-1].update(keys)
-
-
 @contextmanager
 def recording() -> Iterator[set[Key]]:
     """Record the keys read inside the block into the set it yields (and into any recording around it)."""
-    keys: set[Key] = set()
+    keys = _Frame()
     _frames.append(keys)
     try:
         yield keys
@@ -136,7 +149,7 @@ class Memo(Generic[K, V]):
         if _frames:
             deps = self.deps.get(key)
             if deps:
-                _frames[-1].update(deps)
+                _frames[-1].replay(deps)  # a memo's key sets live as long as it does: their ids stay theirs
         return self.values[key]
 
     def __setitem__(self, key: K, value: V) -> None:
