@@ -50,22 +50,12 @@ def run_check(
     excluded=None,
     summaries: list[FileSummary] | None = None,
     discovery=None,
-    record: bool = False,
 ) -> CheckResult:
     """The findings of the project at ``paths``; code-generation sources are left out unless
-    ``settings.include_generation_sources`` (``deadinit.index.generation_sources``).
-    ``record``: every class is analysed under a recording, kept in ``result.recorded``
-    (``fix`` re-analyses its rewrites from it)."""
+    ``settings.include_generation_sources`` (``deadinit.index.generation_sources``)."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
-    if record:
-        from deadinit.rules.incremental import Recorded, check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
-
-        fingerprints = content_fingerprints(kept, summarizer)
-        _, state, _ = check_incremental(kept, settings, res, None, fingerprints)
-        res.recorded = Recorded(state, fingerprints)
-    else:
-        check_summaries(kept, settings, res)
+    check_summaries(kept, settings, res)
     note_generated_files(res, kept)
     return res
 
@@ -85,7 +75,8 @@ def run_incremental(
     from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
-    fingerprints = content_fingerprints(kept, summarizer)
+    hashes = getattr(summarizer, "content_hashes", {})
+    fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
     t0 = time.perf_counter()
     previous = store.load()
     loaded = time.perf_counter()
@@ -100,13 +91,6 @@ def run_incremental(
         print(f"deadinit: incremental: {stats}", file=sys.stderr)
     note_generated_files(res, kept)
     return res
-
-
-def content_fingerprints(summaries: list[FileSummary], summarizer) -> dict[str, str]:
-    """path -> a fingerprint of what its summary was made from, where the summarizer hashed
-    the file's content (the incremental analysis hashes the other summaries themselves)."""
-    hashes = getattr(summarizer, "content_hashes", {})
-    return {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in summaries if s.path in hashes}
 
 
 def index_project(

@@ -62,9 +62,7 @@ def skipped_sources_note(result: CheckResult) -> str | None:
     )
 
 
-def analyse(
-    paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery=None, record: bool = False
-) -> CheckResult:
+def analyse(paths: list[str], cfg: Config, wrap=None, summarizer=None, discovery=None) -> CheckResult:
     """``run_check`` with the configured path filter.
 
     ``summarizer``: e.g. ``deadinit.runtime.summarizer.ProjectSummarizer``; default the in-process one.
@@ -74,9 +72,7 @@ def analyse(
 
     summarizer = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return run_check(
-            paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), discovery=discovery, record=record
-        )
+        return run_check(paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), discovery=discovery)
     finally:
         if summarizer is not None:
             summarizer.close()
@@ -168,9 +164,9 @@ def analyse_full(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult
     """``check``'s result with the whole index, analyzer and analyses, which ``fix`` plans from.
 
     Summaries come through ``summarizer`` (the per-file cache and the workers); every
-    hierarchy is analysed, under a recording (``result.recorded``), so that the re-analysis
-    of a rewrite analyses again only the classes whose inputs the rewrite changed."""
-    return analyse(paths, cfg, wrap, summarizer, record=True)
+    hierarchy is analysed again.  The one call site ``fix`` has for its starting
+    point: an incremental analysis that keeps the analyses of unchanged classes plugs in here."""
+    return analyse(paths, cfg, wrap, summarizer)
 
 
 def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:

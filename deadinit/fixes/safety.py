@@ -8,8 +8,7 @@ Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writ
   encoding (coding cookie, BOM) and line endings are the old ones, and every byte
   outside the regions the strategy declared it edits is unchanged;
 * ``reanalyse`` / ``compare``: the analysis re-run on the rewritten project (only
-  the changed files are summarised again, in memory; from a recorded analysis, only
-  the classes whose inputs changed are analysed again) no longer reports the findings
+  the changed files are summarised again, in memory) no longer reports the findings
   a change targets and reports nothing new;
 * ``write_files``: temp file in the same folder, fsync, ``os.replace``, the old
   mode kept; all or nothing: a failed write restores the files already replaced.
@@ -25,9 +24,7 @@ import threading
 
 from deadinit.frontends.parse import FileError, source_encoding, summarize_source
 from deadinit.model.fix import Change, FilePlan
-from deadinit.model.result import CheckResult
 from deadinit.rules.engine import check_summaries
-from deadinit.rules.incremental import check_incremental
 from deadinit.runtime import temp_files
 
 BOM = b"\xef\xbb\xbf"
@@ -129,11 +126,7 @@ def reanalyse(result, files: list[FilePlan], settings):
             summaries.append(r)
         else:
             summaries.append(s)
-    recorded = getattr(result, "recorded", None)
-    if recorded is None:
-        return check_summaries(summaries, settings)
-    unchanged = {p: f for p, f in recorded.fingerprints.items() if p not in changed}
-    return check_incremental(summaries, settings, CheckResult(files=len(summaries)), recorded.state, unchanged)[0]
+    return check_summaries(summaries, settings)
 
 
 def compare(before, after, changes: list[Change]) -> tuple[dict, list]:

@@ -22,6 +22,3 @@ class CheckResult:
     used_suppressions: set[tuple[str, int]] = field(default_factory=set)
     skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out
     generation_sources: dict[str, str] = field(default_factory=dict)  # generated file's path -> its source's path
-    # what a recorded analysis read, per class (``deadinit.rules.incremental``) and the modules'
-    # fingerprints: a re-analysis of the project with a few files changed starts from it
-    recorded: Any | None = None

@@ -15,7 +15,6 @@ import hashlib
 import pickle
 import time
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from deadinit.index.dependencies import ALL, Key, recording
@@ -33,14 +32,6 @@ from deadinit.rules.engine import (
 from deadinit.rules.registry import selected_rules
 from deadinit.rules.table_digests import TableDigests
 from deadinit.runtime.analysis_state import AnalysisState, ClassRecord
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """A recorded analysis: its state and the fingerprints of the modules it read."""
-
-    state: AnalysisState
-    fingerprints: dict[str, str]
 
 
 def summary_fingerprint(summary: FileSummary) -> str:
