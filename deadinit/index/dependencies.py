@@ -26,7 +26,6 @@ INNER = "."  # suffix of a table kind: one entry of the dict an entry holds
 Key = tuple[str, Hashable]
 
 
-
 class _Frame(set[Key]):
     """One recording's keys, and the memo entries whose keys it already holds (``replayed``, by
     the identity of their key sets): a memo hit asked for again costs no second set union."""
