@@ -12,6 +12,8 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="
 _SCRIPT = """
 import os, signal
 from deadinit.runtime.interrupts import interrupts_held
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as deadinit runs; a test runner may pass on SIG_IGN
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # or a blocked mask
 reached = []
 try:
     with interrupts_held():
