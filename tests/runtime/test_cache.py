@@ -1,11 +1,11 @@
 """The summary cache: hits, invalidation, damaged and foreign entries, concurrent writers."""
 
-import json
 import os
 import threading
 
 import pytest
 from corpus_paths import FIXTURES
+from damaged_files import BYTE_DAMAGE, damage_bytes, rewrite_header
 
 from deadinit.api.check import run_check
 from deadinit.index.discovery import discover
@@ -89,27 +89,17 @@ def _entry_files(folder):
     return sorted((folder / "entries").rglob("*.bin"))
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "empty", "foreign", "other-settings"])
+@pytest.mark.parametrize("damage", [*BYTE_DAMAGE, "foreign", "other-settings"])
 def test_damaged_or_foreign_entries_are_rebuilt_never_trusted(write_project, tmp_path, damage):
     root = write_project(SRC)
     _old(root)
     good, _ = _run(root, tmp_path / "c")
     for f in _entry_files(tmp_path / "c"):
-        raw = f.read_bytes()
-        if damage == "truncate":
-            f.write_bytes(raw[: len(raw) // 2])
-        elif damage == "flip":
-            f.write_bytes(raw[:-10] + bytes([raw[-10] ^ 0xFF]) + raw[-9:])
-        elif damage == "garbage":
-            f.write_bytes(os.urandom(len(raw)))
-        elif damage == "empty":
-            f.write_bytes(b"")
+        if damage in BYTE_DAMAGE:
+            damage_bytes(f, damage)
         else:
-            magic, rest = raw[: len(cache_mod.MAGIC)], raw[len(cache_mod.MAGIC) :]
-            head, payload = rest.split(b"\n", 1)
-            h = json.loads(head)
-            h["version" if damage == "foreign" else "settings"] = "someone else"
-            f.write_bytes(magic + json.dumps(h).encode() + b"\n" + payload)
+            field = "version" if damage == "foreign" else "settings"
+            rewrite_header(f, cache_mod.MAGIC, lambda head, _, field=field: head.update({field: "someone else"}))
     again, st = _run(root, tmp_path / "c")
     assert again == good and st["summarised"] == 4
     assert st["cache_bad"] == 4

@@ -1,11 +1,11 @@
 """The pack of all summaries: served only for unchanged files, never trusted when damaged or foreign."""
 
 import hashlib
-import json
 import os
 import shutil
 
 import pytest
+from damaged_files import BYTE_DAMAGE, damage_bytes, rewrite_header
 
 from deadinit.index.discovery import discover
 from deadinit.model.settings import Settings
@@ -96,25 +96,16 @@ def test_other_targets_use_another_pack(warm):
     assert len(list((cache / summary_pack.FOLDER).glob("*.pack"))) == 2
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "garbage", "foreign", "planted"])
+@pytest.mark.parametrize("damage", [*BYTE_DAMAGE, "foreign", "planted"])
 def test_damaged_or_foreign_pack_is_never_trusted(warm, damage):
     root, cache, first = warm
     pack = _pack(cache)
-    raw = pack.read_bytes()
-    if damage == "truncate":
-        pack.write_bytes(raw[: len(raw) // 2])
-    elif damage == "flip":
-        pack.write_bytes(raw[:-10] + bytes([raw[-10] ^ 0xFF]) + raw[-9:])
-    elif damage == "garbage":
-        pack.write_bytes(os.urandom(len(raw)))
-    else:
-        nl = raw.index(b"\n", len(summary_pack.MAGIC))
-        head, payload = json.loads(raw[len(summary_pack.MAGIC) : nl]), raw[nl + 1 :]
-        if damage == "foreign":
-            head["settings"] = "someone else"
-        else:  # signed with another key
-            head["digest"] = hashlib.blake2b(payload, key=b"k" * 32, digest_size=16).hexdigest()
-        pack.write_bytes(summary_pack.MAGIC + json.dumps(head).encode() + b"\n" + payload)
+    if damage in BYTE_DAMAGE:
+        damage_bytes(pack, damage)
+    elif damage == "foreign":
+        rewrite_header(pack, summary_pack.MAGIC, lambda head, _: head.update(settings="someone else"))
+    else:  # signed with another key
+        rewrite_header(pack, summary_pack.MAGIC, lambda head, payload: head.update(digest=_foreign_digest(payload)))
     again, st = _run(root, cache)
     assert again == first
     assert st["pack_hit"] == 0 and st["summarised"] == 0 and st["pack_written"]
@@ -127,3 +118,7 @@ def test_pack_alone_serves_when_entries_are_gone(warm):
     shutil.rmtree(cache / "entries")
     again, st = _run(root, cache)
     assert again == first and st["pack_hit"] == 4
+
+
+def _foreign_digest(payload: bytes) -> str:
+    return hashlib.blake2b(payload, key=b"k" * 32, digest_size=16).hexdigest()
