@@ -35,6 +35,7 @@ import builtins
 from collections import defaultdict
 from typing import NamedTuple
 
+from deadinit.analysis.reads_table import Read, ReadsByAttr
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, ClassSummary, Construct, TypeRef
@@ -72,15 +73,12 @@ def attr_typing(c: ClassSummary | None, attr: str) -> AttrTyping | None:
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
-        by_attr: defaultdict[str, list[tuple[Access, str]]] = defaultdict(list)
         filled: defaultdict[str, list[str]] = defaultdict(list)
         for mod, s in index.modules.data.items():
-            for a in s.accesses:
-                if not a.on_module:  # an attribute of a module is no object's attribute
-                    by_attr[a.attr].append((a, mod))
             for attr in s.element_writes:
                 filled[attr].append(mod)
-        self.by_attr = Recorded("attr", dict(by_attr))
+        self.reads = ReadsByAttr(index.modules.data)  # an attribute of a module is no object's attribute
+        self.by_attr: Recorded[str, list[Read]] = Recorded("attr", self.reads)
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()

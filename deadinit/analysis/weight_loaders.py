@@ -26,6 +26,7 @@ from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.settings import Settings
+from deadinit.model.summary import object_read_tally, object_reads_by_attr
 
 MAX_DEPTH = 4
 STATE_LOADER = "load_state_dict"
@@ -118,8 +119,8 @@ class LoaderProofs:
                 self._state_loads = [
                     (module, None if a.types is None else tuple(t.dotted for t in a.types))
                     for module, s in self.index.modules.items()
-                    for a in s.accesses
-                    if a.attr == STATE_LOADER and not a.on_module
+                    if STATE_LOADER in object_read_tally(s.accesses)
+                    for a in object_reads_by_attr(s.accesses)[STATE_LOADER]
                 ]
         return self._state_loads
 

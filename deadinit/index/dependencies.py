@@ -80,9 +80,9 @@ class Recorded(Mapping[K, V], Generic[K, V]):
 
     __slots__ = ("data", "kind")
 
-    def __init__(self, kind: str, data: dict[K, V] | None = None) -> None:
+    def __init__(self, kind: str, data: Mapping[K, V] | None = None) -> None:
         self.kind = kind
-        self.data: dict[K, V] = data if data is not None else {}
+        self.data: Mapping[K, V] = data if data is not None else {}
 
     def __getitem__(self, key: K) -> V:
         if _frames:

@@ -7,8 +7,13 @@ constructor arguments) are stored as nested tuples, see ``deadinit.semantics.exp
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import operator
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from deadinit.model.pickled import PickledList, PickledMapping
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
@@ -182,7 +187,8 @@ class ClassSummary:
     decorators: tuple[str, ...] = ()
     class_attrs: dict[str, int] = field(default_factory=dict)  # name -> line
     class_values: dict[str, Expr] = field(default_factory=dict)  # name -> value of a plain class-level assignment
-    methods: dict[str, MethodSummary] = field(default_factory=dict)
+    # a dict while built; pickled as a ``PickledMapping`` (unpickled when a method is asked for)
+    methods: Mapping[str, MethodSummary] = field(default_factory=dict)
     attr_types: dict[str, list[TypeRef]] = field(default_factory=dict)
     attr_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_unknown: set[str] = field(default_factory=set)  # self.a assigned from unknown exprs
@@ -190,6 +196,12 @@ class ClassSummary:
     attr_elements: dict[str, list[TypeRef]] = field(default_factory=dict)  # from assignments and fills
     attr_elements_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_elements_unknown: set[str] = field(default_factory=set)  # assigned or filled with unknown elements
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        if state["methods"]:
+            state["methods"] = self.methods = PickledMapping.of(state["methods"])
+        return state
 
 
 @dataclass
@@ -199,7 +211,8 @@ class FileSummary:
     is_package: bool
     imports: list[Import] = field(default_factory=list)
     classes: list[ClassSummary] = field(default_factory=list)
-    accesses: list[Access] = field(default_factory=list)
+    # a list while built; pickled as a ``PickledList`` tallied by attribute (``object_reads``)
+    accesses: Sequence[Access] = field(default_factory=list)
     constructs: list[Construct] = field(default_factory=list)
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
     functions: dict[str, Returns] = field(default_factory=dict)  # module-level def -> what it returns
@@ -213,3 +226,55 @@ class FileSummary:
     generated_marker: str | None = None  # the header phrase marking the file generated ("Do NOT edit"), as written
     generated_from: str | None = None  # the file its header names as its source, as written
     exports: tuple[str, ...] = ()  # the names a module-level ``__all__`` list or tuple of literals gives
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        reads = state["accesses"]
+        if reads and not isinstance(reads, PickledList):
+            groups = _grouped(reads)
+            state["accesses"] = self.accesses = PickledList.of(list(reads), _tally(groups))
+            self.accesses.groups = groups
+        return state
+
+
+ReadTally = tuple[int, bytes]  # how many reads of an attribute there are, and a digest of what they are
+
+
+# what a read is and how it is made, without where (an ``Access`` without its line)
+read_shape = operator.attrgetter(*(f.name for f in fields(Access) if f.name != "line"))
+
+
+def object_read_tally(accesses: Sequence[Access]) -> Mapping[str, ReadTally]:
+    """Per attribute of an object (not of a module) that ``accesses`` reads: how many reads, and
+    a digest of their shapes (``read_shape``), known without unpickling a ``PickledList``."""
+    if isinstance(accesses, PickledList):
+        tally: Mapping[str, ReadTally] = accesses.tally
+        return tally
+    return _tally(_grouped(accesses))
+
+
+def object_reads_by_attr(accesses: Sequence[Access]) -> dict[str, list[Access]]:
+    """The reads of an object's attribute (not a module's) among ``accesses``, by attribute name,
+    in source order (kept on a ``PickledList``: the second call costs nothing)."""
+    if not isinstance(accesses, PickledList):
+        return _grouped(accesses)
+    if accesses.groups is None:
+        accesses.groups = _grouped(accesses)
+    groups: dict[str, list[Access]] = accesses.groups
+    return groups
+
+
+def _grouped(accesses: Sequence[Access]) -> dict[str, list[Access]]:
+    groups: dict[str, list[Access]] = {}
+    for a in accesses:
+        if not a.on_module:
+            groups.setdefault(a.attr, []).append(a)
+    return groups
+
+
+def _tally(groups: dict[str, list[Access]]) -> dict[str, ReadTally]:
+    out = {}
+    for attr, reads in groups.items():
+        shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
+        out[attr] = (len(reads), hashlib.blake2b(shapes, digest_size=8).digest())
+    return out

@@ -18,26 +18,21 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import operator
 import pickle
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from deadinit.analysis.external import attr_typing
 from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Access, Import
+from deadinit.model.summary import Import
 
 Digest = tuple[Hashable, Hashable]
 
 
 def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
-
-
-# what a read is and how it is made, without where (an ``Access`` without its line)
-_READ_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Access) if f.name != "line"))
 
 
 def _lineless(value: object) -> object:
@@ -164,28 +159,26 @@ class TableDigests:
             token = self._tokens[module] = int.from_bytes(raw, "little")
         return token
 
-    def _origin(self, modules: Iterable[str]) -> Hashable:
-        """The multiset of (module, fingerprint) an entry's value comes from: modules keep their
+    def _attr_origin(self, name: str) -> Hashable:
+        """The multiset of (module, fingerprint) the reads of ``name`` come from: modules keep their
         relative order in every run, so an equal multiset is an equal value."""
         total, count = 0, 0
-        for m in modules:
-            total += self._token(m)
-            count += 1
+        for m, (n, _) in self.analyzer.ext.reads.places(name):
+            total += self._token(m) * n
+            count += n
         return (total & 0xFFFFFFFFFFFFFFFF, count)
-
-    def _attr_origin(self, name: str) -> Hashable:
-        return self._origin(mod for _, mod in self.analyzer.ext.by_attr.data.get(name, ()))
 
     def _read_at(self, entry: tuple[str, int]) -> Hashable:
         """Where the ``i``-th read of an attribute is (its module and line); which read is ``i``-th
         changes only with the reads themselves (the ``attr`` entry)."""
         name, i = entry
-        reads = self.analyzer.ext.by_attr.data.get(name, ())
-        return (reads[i][1], reads[i][0].line) if i < len(reads) else None
+        found = self.analyzer.ext.reads.read_at(name, i)
+        return (found[1], found[0].line) if found is not None else None
 
     def _attr_reads(self, name: str) -> Hashable:
-        entries = self.analyzer.ext.by_attr.data.get(name, ())
-        return _hashed([(mod, _READ_FIELDS(a)) for a, mod in entries])
+        """What the reads of ``name`` are and how they are made, without where (each module's
+        tally: ``model.summary.read_shape``)."""
+        return _hashed([(m, shapes) for m, (_, shapes) in self.analyzer.ext.reads.places(name)])
 
     def _sites_origin(self, qn: str) -> Hashable:
         """Which constructions name the class (resolution can move one without its module changing)."""

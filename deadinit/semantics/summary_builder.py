@@ -13,6 +13,8 @@ The walk's state is in ``summary_scope``, the visitors of expressions in
 
 from __future__ import annotations
 
+from typing import cast
+
 from deadinit.model.summary import (
     Access,
     ClassSummary,
@@ -46,7 +48,7 @@ class SummaryBuilder(ExpressionFacts):
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
-        self.module_names.mark(self.s.accesses)
+        self.module_names.mark(self.reads)
         for name, n in self.module_defs.items():
             if n > 1:  # defined twice: which one a call reaches depends on the path taken
                 self.s.functions.pop(name, None)
@@ -290,7 +292,7 @@ class SummaryBuilder(ExpressionFacts):
             for p in node.params:
                 if p is not skip:
                     method.params.append(signature_param(p, self.parse))
-            self.classes[-1].methods.setdefault(node.name, method)
+            cast("dict[str, MethodSummary]", self.classes[-1].methods).setdefault(node.name, method)  # built here
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
                 method.param_flow = param_flow(node, self_name)
@@ -344,8 +346,8 @@ class SummaryBuilder(ExpressionFacts):
                 if name in ctx.isinst:
                     types = ctx.isinst[name]
             param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
-            self.module_names.candidate(len(self.s.accesses), text, scopes)
-            self.s.accesses.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
+            self.module_names.candidate(len(self.reads), text, scopes)
+            self.reads.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:

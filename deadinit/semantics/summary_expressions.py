@@ -67,8 +67,8 @@ class ExpressionFacts(FlowTyping):
             ctx.pending.append((node.attr, node.line, node.col, text, name, via, through, element))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
-            self.module_names.candidate(len(self.s.accesses), text, [f.bound for f in self.functions])
-            self.s.accesses.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
+            self.module_names.candidate(len(self.reads), text, [f.bound for f in self.functions])
+            self.reads.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
 
     def call(self, node: sx.Call) -> None:
         if self.keyed_access(node):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from deadinit.model.settings import Settings
-from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Param, Pattern, TypeRef
+from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSummary, Param, Pattern, TypeRef
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
@@ -60,6 +60,8 @@ class BuilderState:
 
     def __init__(self, summary: FileSummary, settings: Settings, parse: ParseExpression) -> None:
         self.s = summary
+        self.reads: list[Access] = []  # the summary's accesses, in source order
+        summary.accesses = self.reads
         self.settings = settings
         self.parse = parse
         self.classes: list[ClassSummary] = []

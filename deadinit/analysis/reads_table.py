@@ -1,0 +1,62 @@
+"""Every ``obj.x`` read of the project by attribute name, built without unpickling the reads.
+
+Each summary tallies its reads by attribute (``model.summary.object_read_counts``), so the
+table knows which modules read an attribute, and how often, from the tallies alone; a
+module's reads are unpickled the first time an attribute it reads is asked for.  An
+incremental run that analyses a few classes unpickles the reads of their attributes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from deadinit.model.summary import Access, FileSummary, ReadTally, object_read_tally, object_reads_by_attr
+
+Read = tuple[Access, str]  # the read and the module it is in
+
+
+class ReadsByAttr(Mapping[str, list[Read]]):
+    """attribute -> its reads on an object (not a module), in module order, then source order."""
+
+    def __init__(self, modules: Mapping[str, FileSummary]) -> None:
+        self._modules = modules
+        self._places: dict[str, list[tuple[str, ReadTally]]] = {}  # attribute -> (module, its reads' tally)
+        for mod, s in modules.items():
+            for attr, tally in object_read_tally(s.accesses).items():
+                self._places.setdefault(attr, []).append((mod, tally))
+        self._groups: dict[str, dict[str, list[Access]]] = {}
+        self._built: dict[str, list[Read]] = {}
+
+    def _reads_in(self, mod: str, attr: str) -> list[Access]:
+        groups = self._groups.get(mod)
+        if groups is None:
+            groups = self._groups[mod] = object_reads_by_attr(self._modules[mod].accesses)
+        return groups[attr]
+
+    def __getitem__(self, attr: str) -> list[Read]:
+        got = self._built.get(attr)
+        if got is None:
+            got = self._built[attr] = [(a, mod) for mod, _ in self._places[attr] for a in self._reads_in(mod, attr)]
+        return got
+
+    def __contains__(self, attr: object) -> bool:
+        return attr in self._places
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._places)
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def places(self, attr: str) -> list[tuple[str, ReadTally]]:
+        """(module, (how many reads of ``attr`` it makes, their digest)), in module order; nothing
+        unpickled."""
+        return self._places.get(attr, [])
+
+    def read_at(self, attr: str, i: int) -> Read | None:
+        """``self[attr][i]``, unpickling only the module that holds it (None past the end)."""
+        for mod, (n, _) in self.places(attr):
+            if i < n:
+                return self._reads_in(mod, attr)[i], mod
+            i -= n
+        return None

@@ -1,0 +1,65 @@
+"""``ReadsByAttr`` holds what the eager table of every ``obj.x`` read held, in the same order,
+whether the summaries were pickled or not."""
+
+import pickle
+from pathlib import Path
+
+from deadinit.analysis.reads_table import ReadsByAttr
+from deadinit.frontends.parse import summarize_source
+from deadinit.model.settings import Settings
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+def _modules(pickled: bool):
+    out = {}
+    for p in sorted(FIXTURES.rglob("*.py")):
+        s = summarize_source(
+            p.read_bytes(), str(p), str(p.relative_to(FIXTURES))[:-3].replace("/", "."), False, Settings()
+        )
+        if not isinstance(s, Exception):
+            out[s.module] = pickle.loads(pickle.dumps(s)) if pickled else s
+    return out
+
+
+def _eager(modules):
+    table: dict = {}
+    for mod, s in modules.items():
+        for a in s.accesses:
+            if not a.on_module:
+                table.setdefault(a.attr, []).append((a, mod))
+    return table
+
+
+def test_same_reads_as_the_eager_table():
+    plain = _modules(pickled=False)
+    expected = _eager(plain)
+    for modules in (plain, _modules(pickled=True)):
+        table = ReadsByAttr(modules)
+        assert set(table) == set(expected) and len(table) == len(expected)
+        for attr, reads in expected.items():
+            assert attr in table
+            assert [(m, n) for m, (n, _) in table.places(attr)] == _counts(reads)
+            assert [table.read_at(attr, i) for i in range(len(reads) + 1)] == [*reads, None]
+            assert table[attr] == reads
+        assert "no_such_attribute_anywhere" not in table
+
+
+def test_only_the_asked_modules_are_unpickled():
+    modules = _modules(pickled=True)
+    table = ReadsByAttr(modules)
+    assert all(s.accesses._data is None for s in modules.values() if s.accesses)
+    attr = next(iter(table))
+    table[attr]
+    opened = {m for m, s in modules.items() if s.accesses and s.accesses._data is not None}
+    assert opened == {m for m, _ in table.places(attr)}
+
+
+def _counts(reads):
+    out: list = []
+    for _, mod in reads:
+        if out and out[-1][0] == mod:
+            out[-1] = (mod, out[-1][1] + 1)
+        else:
+            out.append((mod, 1))
+    return out

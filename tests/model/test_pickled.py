@@ -1,0 +1,71 @@
+"""A summary's reads and method summaries stay pickled bytes until asked for, and read back
+equal to what was pickled."""
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+from deadinit.frontends.parse import summarize_source
+from deadinit.model.pickled import PickledList, PickledMapping
+from deadinit.model.settings import Settings
+from deadinit.model.summary import object_read_tally, object_reads_by_attr
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+SOURCES = sorted(FIXTURES.rglob("*.py"))
+
+
+def _summary(path: Path):
+    s = summarize_source(path.read_bytes(), str(path), path.stem, False, Settings())
+    assert not isinstance(s, Exception), s
+    return s
+
+
+@pytest.mark.parametrize("path", SOURCES[:40], ids=lambda p: p.name)
+def test_round_trip_is_equal_and_lazy(path):
+    fresh = _summary(path)
+    again = pickle.loads(pickle.dumps(_summary(path)))
+    assert again == fresh
+    if fresh.accesses:
+        loaded = pickle.loads(pickle.dumps(fresh))
+        assert isinstance(loaded.accesses, PickledList)
+        assert len(loaded.accesses) == len(fresh.accesses)
+        assert object_read_tally(loaded.accesses) == object_read_tally(list(fresh.accesses))
+        assert loaded.accesses._data is None  # the tally was known without the reads
+        assert object_reads_by_attr(loaded.accesses) == object_reads_by_attr(list(fresh.accesses))
+    for c in pickle.loads(pickle.dumps(fresh)).classes:
+        if c.methods:
+            assert isinstance(c.methods, PickledMapping)
+            names = list(c.methods)
+            assert c.methods._data is None  # names without unpickling
+            assert names == list(next(k for k in fresh.classes if k.qualname == c.qualname).methods)
+
+
+def test_pickling_twice_gives_the_same_bytes():
+    s = _summary(SOURCES[0])
+    first = pickle.dumps(s)
+    assert pickle.dumps(pickle.loads(first)) == first
+
+
+def test_tally_tells_equal_reads_from_changed_ones():
+    src = b"def f(o, p):\n    return o.ws + p.ws + o.buf\n"
+    moved = b"\n\ndef f(o, p):\n    return o.ws + p.ws + o.buf\n"
+    changed = b"def f(o, p):\n    return o.ws + o.ws + o.buf\n"
+
+    def tally(text):
+        s = summarize_source(text, "m.py", "m", False, Settings())
+        return object_read_tally(pickle.loads(pickle.dumps(s)).accesses)
+
+    base = tally(src)
+    assert base["ws"][0] == 2 and base["buf"][0] == 1
+    assert tally(moved) == base  # a read's line is where, not what
+    assert tally(changed)["ws"] != base["ws"] and tally(changed)["buf"] == base["buf"]
+
+
+def test_pickled_containers_act_as_plain_ones():
+    m = PickledMapping.of({"a": 1, "b": 2})
+    back = pickle.loads(pickle.dumps(m))
+    assert "a" in back and len(back) == 2 and back == {"a": 1, "b": 2} and back["b"] == 2
+    lst = pickle.loads(pickle.dumps(PickledList.of([3, 4, 5], tally={"n": 3})))
+    assert lst.tally == {"n": 3} and len(lst) == 3
+    assert lst == [3, 4, 5] and lst[1:] == [4, 5] and list(lst) == [3, 4, 5]
