@@ -103,6 +103,9 @@ def _stored_param(value: sx.Expr) -> sx.Expr:
     return value
 
 
+_LEAVES = frozenset({sx.Name, sx.Attribute, sx.Const, sx.Arg})  # nothing that binds or that is classified
+
+
 def _nested_scopes(nodes: list[sx.Node]) -> set[int]:
     """The nodes inside functions and lambdas nested in a function (``nodes``: its body's): a name
     there may be another binding."""
@@ -117,6 +120,8 @@ def _bound_names(func: sx.FunctionDef, nodes: list[sx.Node]) -> set[str]:
     """The names ``func`` binds (parameters, assignment, loop, ``with`` and import targets, definitions)."""
     out = {p.name for p in func.params}
     for n in nodes:
+        if type(n) in _LEAVES:
+            continue
         targets: tuple[sx.Node | None, ...] = ()
         if isinstance(n, sx.Assign):
             targets = n.targets
@@ -130,9 +135,6 @@ def _bound_names(func: sx.FunctionDef, nodes: list[sx.Node]) -> set[str]:
             out.add(n.name)
         out.update(name for t in targets if t is not None for name in target_names(t))
     return out
-
-
-_LEAVES = frozenset({sx.Name, sx.Attribute, sx.Const, sx.Arg})  # nothing ``param_flow`` classifies
 
 
 def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
