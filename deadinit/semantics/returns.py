@@ -75,12 +75,12 @@ class ReturnsInference:
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
-        if _makes_generator(self.func.body):  # walks every expression: only once a return gives a value
-            return None
         annotated = None
-        if self.values and self.calls_only:
+        if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
-        if not self.values or (all(v is None for v in self.values) and annotated is None):
+        if all(v is None for v in self.values) and annotated is None:
+            return None
+        if _makes_generator(self.func.body):  # walks every expression: only when there is something to return
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
 
