@@ -39,7 +39,7 @@ def _walk(node: sx.Node) -> Iterator[sx.Node]:
 def _body_nodes(body: sx.Body) -> list[sx.Node]:
     """Every node of ``body``, each statement's before its children (``_walk`` order), in one list."""
     out: list[sx.Node] = []
-    stack = list(reversed(body))
+    stack: list[sx.Node] = list(reversed(body))
     pop, push, add = stack.pop, stack.extend, out.append
     while stack:
         n = pop()
