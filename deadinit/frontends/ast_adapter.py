@@ -76,7 +76,7 @@ class AstAdapter:
         e = self.expr
         t = type(s)
         if t is ast.Assign:
-            return sx.Assign(*at, tuple(e(x) for x in s.targets), e(s.value))
+            return sx.Assign(*at, tuple([e(x) for x in s.targets]), e(s.value))
         if t is ast.Expr:
             return sx.ExprStmt(*at, e(s.value))
         if t is ast.AnnAssign:
@@ -90,7 +90,7 @@ class AstAdapter:
         if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
             returns = e(s.returns) if s.returns is not None else None
             return sx.FunctionDef(
-                *at, s.name, tuple(e(d) for d in s.decorator_list), self.params(s.args), returns, self.body(s.body)
+                *at, s.name, tuple([e(d) for d in s.decorator_list]), self.params(s.args), returns, self.body(s.body)
             )
         if t is ast.ClassDef:
             args = sorted([*(self.arg(b) for b in s.bases), *(self.keyword(k) for k in s.keywords)], key=_position)
@@ -99,7 +99,7 @@ class AstAdapter:
                 for n in sorted([*s.bases, *(k.value for k in s.keywords)], key=lambda x: (x.lineno, x.col_offset))
             )
             return sx.ClassDef(
-                *at, s.name, tuple(e(d) for d in s.decorator_list), tuple(args), texts, self.body(s.body)
+                *at, s.name, tuple([e(d) for d in s.decorator_list]), tuple(args), texts, self.body(s.body)
             )
         if t is ast.For or t is ast.AsyncFor:
             return sx.For(*at, e(s.target), e(s.iter), self.body(s.body), self.body(s.orelse))
@@ -114,20 +114,20 @@ class AstAdapter:
             )
             return sx.Try(*at, self.body(s.body), handlers, self.body(s.orelse), self.body(s.finalbody))
         if t is ast.With or t is ast.AsyncWith:
-            items = tuple(self.with_item(i) for i in s.items)
+            items = tuple([self.with_item(i) for i in s.items])
             return sx.With(*at, items, self.body(s.body))
         if t is ast.Raise:
             return sx.Raise(*at, e(s.exc) if s.exc is not None else None, e(s.cause) if s.cause is not None else None)
         if t is ast.Global or t is ast.Nonlocal:
             return sx.Names(*at, "global" if t is ast.Global else "nonlocal", tuple(s.names))
         if t is ast.Delete:
-            return sx.Delete(*at, tuple(e(x) for x in s.targets))
+            return sx.Delete(*at, tuple([e(x) for x in s.targets]))
         if t is ast.Pass or t is ast.Break or t is ast.Continue:
             return sx.Simple(*at, t.__name__.lower())
         if t is ast.Assert:
             return sx.Assert(*at, e(s.test), e(s.msg) if s.msg is not None else None)
         if t is ast.Import:
-            return sx.Import(*at, None, 0, tuple(self.alias(a) for a in s.names))
+            return sx.Import(*at, None, 0, tuple([self.alias(a) for a in s.names]))
         if t is ast.ImportFrom:
             return self.import_from(s, at)
         return sx.OtherStmt(*at, _what(s), self.generic(s))
@@ -170,7 +170,7 @@ class AstAdapter:
             line, col = self.src.after(s.lineno, s.col_offset, r"from(?:[ \t\f.]|\\\r?\n)*")
             module_node = self.src.dotted_at(s.module, line, col, chars=True)
         star = len(s.names) == 1 and s.names[0].name == "*"
-        names = () if star else tuple(self.alias(a) for a in s.names)
+        names = () if star else tuple([self.alias(a) for a in s.names])
         return sx.Import(*at, s.module or "", s.level, names, star, module_node)
 
     def params(self, a: ast.arguments) -> tuple[sx.Param, ...]:
@@ -215,7 +215,10 @@ class AstAdapter:
             return sx.Const(*at, v)
         e = self.expr
         if t is ast.Attribute:
-            return sx.Attribute(*at, e(n.value), n.attr)
+            v = n.value
+            if type(v) is ast.Name:  # ``a.b``, the most common chain: its name made here, not by a call
+                return sx.Attribute(*at, sx.Name(*self._at(v), v.id), n.attr)
+            return sx.Attribute(*at, e(v), n.attr)
         if t is ast.Call:
             args = [self.arg(a) for a in n.args]
             if n.keywords:  # each list is in source order: merge them only when both have items
@@ -260,7 +263,7 @@ class AstAdapter:
             return sx.BinOp(*at, _BINOPS[type(n.op)], e(n.left), e(n.right))
         if t is ast.Compare:
             return sx.Compare(
-                *at, e(n.left), tuple(_CMPOPS[type(o)] for o in n.ops), tuple(e(c) for c in n.comparators)
+                *at, e(n.left), tuple(_CMPOPS[type(o)] for o in n.ops), tuple([e(c) for c in n.comparators])
             )
         if t is ast.Starred:
             return sx.Starred(*at, e(n.value))
@@ -296,7 +299,7 @@ class AstAdapter:
         return sx.Arg(*self._at(k), v, k.arg, "**" if k.arg is None else "")
 
     def sequence(self, n, at: tuple[int, int, int]) -> sx.Expr:
-        elts = tuple(self.expr(x) for x in n.elts)
+        elts = tuple([self.expr(x) for x in n.elts])
         if type(n) is ast.Tuple:
             at = self._unparen(n, at, elts)
         return sx.Sequence(*at, _SEQ[type(n)], elts)
@@ -326,7 +329,7 @@ class AstAdapter:
 
     def slice_items(self, s: ast.expr) -> tuple[sx.Expr, ...]:
         if type(s) is ast.Tuple and self.src.char(s.lineno, self.src.col(s.lineno, s.col_offset)) != "(":
-            return tuple(self.expr(x) for x in s.elts)
+            return tuple([self.expr(x) for x in s.elts])
         return (self.expr(s),)
 
     def generators(self, gens: list[ast.comprehension]) -> tuple[sx.Generator, ...]:
@@ -341,7 +344,7 @@ class AstAdapter:
                     (g.ifs[-1] if g.ifs else g.iter).end_lineno,
                     target,
                     self.expr(g.iter),
-                    tuple(self.expr(i) for i in g.ifs),
+                    tuple([self.expr(i) for i in g.ifs]),
                 )
             )
         return tuple(out)

@@ -36,6 +36,18 @@ def _walk(node: sx.Node) -> Iterator[sx.Node]:
         stack.extend(reversed(n.children()))
 
 
+def _body_nodes(body: sx.Body) -> list[sx.Node]:
+    """Every node of ``body``, each statement's before its children (``_walk`` order), in one list."""
+    out: list[sx.Node] = []
+    stack: list[sx.Node] = list(reversed(body))
+    pop, push, add = stack.pop, stack.extend, out.append
+    while stack:
+        n = pop()
+        add(n)
+        push(reversed(n.children()))
+    return out
+
+
 def _argument_slots(args: tuple[sx.Arg, ...]) -> Iterator[tuple[Slot, sx.Expr]]:
     """Each argument that binds to one parameter, with its slot (nothing after a ``*args``)."""
     position = 0
@@ -91,33 +103,37 @@ def _stored_param(value: sx.Expr) -> sx.Expr:
     return value
 
 
-def _nested_scopes(func: sx.FunctionDef) -> set[int]:
-    """The nodes inside functions and lambdas nested in ``func``: a name there may be another binding."""
+_LEAVES = frozenset({sx.Name, sx.Attribute, sx.Const, sx.Arg})  # nothing that binds or that is classified
+
+
+def _nested_scopes(nodes: list[sx.Node]) -> set[int]:
+    """The nodes inside functions and lambdas nested in a function (``nodes``: its body's): a name
+    there may be another binding."""
     inner: set[int] = set()
-    for stmt in func.body:
-        for n in _walk(stmt):
-            if isinstance(n, (sx.FunctionDef, sx.Lambda)):
-                inner.update(id(m) for m in _walk(n))
+    for n in nodes:
+        if isinstance(n, (sx.FunctionDef, sx.Lambda)):
+            inner.update(id(m) for m in _walk(n))
     return inner
 
 
-def _bound_names(func: sx.FunctionDef) -> set[str]:
+def _bound_names(func: sx.FunctionDef, nodes: list[sx.Node]) -> set[str]:
     """The names ``func`` binds (parameters, assignment, loop, ``with`` and import targets, definitions)."""
     out = {p.name for p in func.params}
-    for stmt in func.body:
-        for n in _walk(stmt):
-            targets: tuple[sx.Node | None, ...] = ()
-            if isinstance(n, sx.Assign):
-                targets = n.targets
-            elif isinstance(n, (sx.AnnAssign, sx.AugAssign, sx.For)):
-                targets = (n.target,)
-            elif isinstance(n, sx.WithItem):
-                targets = (n.asname,)
-            elif isinstance(n, sx.Import):
-                out.update((a.asname or a.name).split(".")[0] for a in n.names)
-            elif isinstance(n, (sx.FunctionDef, sx.ClassDef)):
-                out.add(n.name)
-            out.update(name for t in targets if t is not None for name in target_names(t))
+    for n in nodes:
+        if type(n) in _LEAVES:
+            continue
+        targets: tuple[sx.Node | None, ...] = ()
+        if isinstance(n, sx.Assign):
+            targets = n.targets
+        elif isinstance(n, (sx.AnnAssign, sx.AugAssign, sx.For)):
+            targets = (n.target,)
+        elif isinstance(n, sx.WithItem):
+            targets = (n.asname,)
+        elif isinstance(n, sx.Import):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, (sx.FunctionDef, sx.ClassDef)):
+            out.add(n.name)
+        out.update(name for t in targets if t is not None for name in target_names(t))
     return out
 
 
@@ -125,48 +141,47 @@ def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
     """Where each parameter of ``func`` (an ``__init__``) goes: one entry per mention of it (a
     rebinding, or a mention in a nested function, is a ``PARAM_USE``)."""
     params = {p.name for p in func.params if not p.star and p.name != self_name}
-    inner = _nested_scopes(func)
-    bound = _bound_names(func)
+    nodes = _body_nodes(func.body)
+    inner = _nested_scopes(nodes)
+    bound = _bound_names(func, nodes)
     classified: set[int] = set()
     out: list[ParamFlow] = []
 
     def param(node: sx.Node) -> str | None:
         return node.id if isinstance(node, sx.Name) and node.id in params and id(node) not in inner else None
 
-    for stmt in func.body:
-        for n in _walk(stmt):
-            if id(n) in inner:
+    for n in nodes:
+        if type(n) in _LEAVES or id(n) in inner:
+            continue
+        if isinstance(n, (sx.Assign, sx.AnnAssign)) and n.value is not None:
+            targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
+            stored = _stored_param(n.value)
+            attrs = [self_attr(t, self_name) for t in targets]
+            name = param(stored)
+            if name is not None and all(a is not None for a in attrs):
+                classified.add(id(stored))
+                out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
+        elif isinstance(n, sx.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
+            name = param(n.left)
+            if name is not None and is_name(n.comparators[0], "None"):
+                classified.add(id(n.left))
+                out.append((name, PARAM_TEST, "", n.line, ""))
+        elif isinstance(n, sx.Call) and (call := init_call(n, self_name)) is not None:
+            for slot, value in _argument_slots(call.args):
+                name = param(value)
+                if name is not None:
+                    classified.add(id(value))
+                    out.append((name, PARAM_INIT, slot, n.line, ""))
+        elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
+            if callee.split(".")[0] in bound:  # self's method, or a local that may hold any callable
                 continue
-            if isinstance(n, (sx.Assign, sx.AnnAssign)) and n.value is not None:
-                targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
-                stored = _stored_param(n.value)
-                attrs = [self_attr(t, self_name) for t in targets]
-                name = param(stored)
-                if name is not None and all(a is not None for a in attrs):
-                    classified.add(id(stored))
-                    out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
-            elif isinstance(n, sx.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
-                name = param(n.left)
-                if name is not None and is_name(n.comparators[0], "None"):
-                    classified.add(id(n.left))
-                    out.append((name, PARAM_TEST, "", n.line, ""))
-            elif isinstance(n, sx.Call) and (call := init_call(n, self_name)) is not None:
-                for slot, value in _argument_slots(call.args):
-                    name = param(value)
-                    if name is not None:
-                        classified.add(id(value))
-                        out.append((name, PARAM_INIT, slot, n.line, ""))
-            elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
-                if callee.split(".")[0] in bound:  # self's method, or a local that may hold any callable
-                    continue
-                for slot, value in _argument_slots(n.args):
-                    whole = value.value if isinstance(value, sx.Subscript) else value
-                    name = param(whole)
-                    if name is not None:
-                        classified.add(id(whole))
-                        out.append((name, PARAM_CALL, slot, n.line, callee))
-    for stmt in func.body:
-        for n in _walk(stmt):
-            if isinstance(n, sx.Name) and n.id in params and id(n) not in classified:
-                out.append((n.id, PARAM_USE, "", n.line, ""))
+            for slot, value in _argument_slots(n.args):
+                whole = value.value if isinstance(value, sx.Subscript) else value
+                name = param(whole)
+                if name is not None:
+                    classified.add(id(whole))
+                    out.append((name, PARAM_CALL, slot, n.line, callee))
+    for n in nodes:
+        if isinstance(n, sx.Name) and n.id in params and id(n) not in classified:
+            out.append((n.id, PARAM_USE, "", n.line, ""))
     return tuple(sorted(set(out), key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4])))

@@ -33,11 +33,16 @@ def dotted(node: sx.Node | None) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
     if type(node) is sx.Name:
         return node.id
+    if type(node) is not sx.Attribute:
+        return None
+    value = node.value
+    if type(value) is sx.Name:  # ``a.b``: the most common chain
+        return f"{value.id}.{node.attr}"
     parts = []
-    while isinstance(node, sx.Attribute):
+    while type(node) is sx.Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, sx.Name):
+    if type(node) is sx.Name:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return None
@@ -70,18 +75,15 @@ def literal_strings(node: sx.Node) -> tuple[str, ...]:
 
 def self_attr(node: sx.Node | None, self_name: str | None) -> str | None:
     """``x`` when ``node`` is ``<self_name>.x``."""
-    if (
-        isinstance(node, sx.Attribute)
-        and isinstance(node.value, sx.Name)
-        and self_name is not None
-        and node.value.id == self_name
-    ):
-        return node.attr
+    if type(node) is sx.Attribute:
+        value = node.value
+        if type(value) is sx.Name and self_name is not None and value.id == self_name:
+            return node.attr
     return None
 
 
 def is_name(node: sx.Node | None, name: str | None) -> bool:
-    return isinstance(node, sx.Name) and name is not None and node.id == name
+    return type(node) is sx.Name and name is not None and node.id == name
 
 
 def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Expr:

@@ -9,7 +9,6 @@ target, definition or parameter binds it) and no enclosing function binds it loc
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from deadinit.model.summary import Access
 
@@ -36,5 +35,5 @@ class ModuleNames:
     def mark(self, accesses: list[Access]) -> None:
         modules = self.imported - self.other
         for i, root in self.candidates:
-            if root in modules:
-                accesses[i] = replace(accesses[i], on_module=True)
+            if root in modules:  # the access is the builder's own, not yet shared: set in place (no copy)
+                object.__setattr__(accesses[i], "on_module", True)

@@ -70,15 +70,17 @@ class ReturnsInference:
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
 
     def run(self) -> Returns | None:
+        if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
+            return None
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
-        if _makes_generator(self.func.body):  # walks every expression: only once a return gives a value
-            return None
         annotated = None
-        if self.values and self.calls_only:
+        if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
-        if not self.values or (all(v is None for v in self.values) and annotated is None):
+        if all(v is None for v in self.values) and annotated is None:
+            return None
+        if _makes_generator(self.func.body):  # walks every expression: only when there is something to return
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
 
@@ -212,6 +214,26 @@ class ReturnsInference:
             loc = self.locals.setdefault(n, _Local())
             loc.bindings.append(None)
             loc.from_calls = False
+
+
+def _returns_value(body: sx.Body) -> bool:
+    """A ``return`` of a value other than ``None`` among the statements ``ReturnsInference._stmt`` reads."""
+    for st in body:
+        t = type(st)
+        if t is sx.Return:
+            v = st.value  # type: ignore[attr-defined]
+            if v is not None and not (isinstance(v, sx.Const) and v.value is None):
+                return True
+        elif t is sx.For or t is sx.While or t is sx.If:
+            if _returns_value(st.body) or _returns_value(st.orelse):  # type: ignore[attr-defined]
+                return True
+        elif t is sx.Try:
+            blocks = (st.body, *(h.body for h in st.handlers), st.orelse, st.finalbody)  # type: ignore[attr-defined]
+            if any(_returns_value(b) for b in blocks):
+                return True
+        elif t is sx.With and _returns_value(st.body):  # type: ignore[attr-defined]
+            return True
+    return False
 
 
 _NOT_SEARCHED = frozenset({sx.FunctionDef, sx.ClassDef, sx.Lambda, sx.Name, sx.Const, type(None)})

@@ -62,7 +62,8 @@ class SummaryBuilder(ExpressionFacts):
         if t not in _RECORDED:  # most nodes: nothing of their own to record
             if t is not sx.Name and t is not sx.Const:  # leaves
                 for c in node.children():
-                    self.visit(c)
+                    if type(c) not in _LEAVES:
+                        self.visit(c)
             return
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
@@ -106,7 +107,8 @@ class SummaryBuilder(ExpressionFacts):
         elif t is sx.Delete:
             self.delete(node)  # type: ignore[arg-type]
         for c in node.children():
-            self.visit(c)
+            if type(c) not in _LEAVES:
+                self.visit(c)
 
     # -- imports and module constants --------------------------------------------
     def import_(self, node: sx.Import) -> None:
@@ -381,6 +383,8 @@ _RECORDED = frozenset(
     {sx.Attribute, sx.Call, sx.FunctionDef, sx.ClassDef, sx.Assign, sx.AnnAssign, sx.AugAssign, sx.Import}
     | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete, sx.WithItem, sx.Handler, sx.Names, sx.Lambda, sx.Other}
 )
+
+_LEAVES = frozenset({sx.Name, sx.Const})  # nothing to record, no children: not visited
 
 
 def _followable(decorators: tuple[str, ...]) -> bool:

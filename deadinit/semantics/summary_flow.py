@@ -19,6 +19,12 @@ from deadinit.semantics.summary_scope import BuilderState, FunctionScope
 
 class FlowTyping(BuilderState):
     def typing(self, ctx: FunctionScope) -> ValueTyping:
+        """How expressions of ``ctx``'s function are typed (made once: it reads the locals as they are then)."""
+        if ctx.typing is None:
+            ctx.typing = self._typing(ctx)
+        return ctx.typing
+
+    def _typing(self, ctx: FunctionScope) -> ValueTyping:
         def local_types(name: str) -> tuple[bool, Types | None]:
             return name in ctx.types, ctx.types.get(name)
 

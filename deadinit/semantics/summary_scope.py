@@ -11,6 +11,7 @@ from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSumm
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.elements import ValueTyping
 from deadinit.semantics.exprs import dotted, to_expr
 from deadinit.semantics.module_names import ModuleNames
 from deadinit.semantics.syntax import Expr
@@ -34,6 +35,7 @@ class FunctionScope:
         "pending",
         "self_name",
         "types",
+        "typing",
     )
 
     def __init__(self, name: str, self_name: str | None, method: MethodSummary | None) -> None:
@@ -53,6 +55,7 @@ class FunctionScope:
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)
+        self.typing: ValueTyping | None = None  # made once, by ``FlowTyping.typing``
 
 
 class BuilderState:
