@@ -11,6 +11,8 @@ input, or a failed write.
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import os
 import shlex
@@ -152,6 +154,28 @@ def fix(
     )
 
 
+def collections_paused(func):
+    """Run ``func`` with the cyclic garbage collector off (restored afterwards).
+
+    ``fix`` builds the index and analyzer twice (the plan's analysis and the re-analysis of the
+    rewrite) and parses the rewritten files with libcst: millions of long-lived objects, over
+    which each full collection walks again (40 % of the CPU on sglang) while freeing next to
+    nothing (the peak memory is the same with collections off)."""
+
+    @functools.wraps(func)
+    def paused(*args, **kwargs):
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if was:
+                gc.enable()
+
+    return paused
+
+
+@collections_paused
 def run(
     paths,
     strategy="skip-flag",
@@ -182,7 +206,7 @@ def run(
         cfg = project.configure(targets, config, select, "", False, include_generation_sources)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
-        fast = summarizer(no_cache, cache_dir, jobs)  # the cache and workers, as check
+        fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)  # the cache and workers, as check
         wrap = progress_wrap(err if (err.is_terminal and not quiet) else None)
         result = project.analyse_full(targets, cfg, wrap, fast)
         if result.files == 0:
