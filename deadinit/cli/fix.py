@@ -208,7 +208,7 @@ def run(
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
         fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)  # the cache and workers, as check
         wrap = progress_wrap(err if (err.is_terminal and not quiet) else None)
-        result = project.analyse_full(targets, cfg, wrap, fast)
+        result = project.analyse_for_fix(targets, cfg, wrap, fast)
         if result.files == 0:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)
