@@ -184,7 +184,9 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
         from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
         disc = walked[0] if walked else None
-        indexed = index_project(paths, cfg.settings, summarizer, path_filter(cfg), discovery=disc)
+        indexed = index_project(  # the stored result has the error lines
+            paths, cfg.settings, summarizer, path_filter(cfg), discovery=disc, hierarchy_errors=False
+        )
         summarizer.close()
         result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
     result.analyses_complete = False
