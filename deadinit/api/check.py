@@ -99,6 +99,7 @@ def index_project(
     summarizer: Callable | None = None,
     excluded=None,
     discovery=None,
+    hierarchy_errors: bool = True,
 ) -> CheckResult:
     """The project's index and an analyzer that analyses a class when asked, without the findings.
 
@@ -107,7 +108,7 @@ def index_project(
     errors and generation sources as ``run_check``, the analysis of no class."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
-    index_summaries(kept, settings, res)
+    index_summaries(kept, settings, res, hierarchy_errors)
     return res
 
 

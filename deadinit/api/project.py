@@ -97,11 +97,12 @@ def analyse_incremental(paths: list[str], cfg: Config, wrap=None, summarizer=Non
         wrapped.close()
 
 
-def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
+def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list | None = None) -> CheckResult:
     """``analyse`` through the whole-run result cache (``deadinit.runtime.result_cache``), for ``check``.
 
     A hit returns the stored result, whose ``index`` is a ``LiteIndex`` (what reporters,
-    DI100 and the exit code read) and which has no analyzer: only ``check`` calls this.
+    DI100 and the exit code read) and which has no analyzer.  ``walked``: receives what
+    discovery found, when it walked the paths (for a caller that summarises them next).
     """
     from deadinit.runtime import helper as helpers  # noqa: PLC0415 - multiprocessing: only a cached check
     from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached check reads it
@@ -118,6 +119,8 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResu
             found.append(
                 (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
             )
+            if walked is not None:
+                walked.append(disc)
         return found[0][1], found[0][2]
 
     summarizer.remove_leftovers(s)
@@ -161,12 +164,33 @@ def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None) -> Che
 
 
 def analyse_full(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
-    """``check``'s result with the whole index, analyzer and analyses, which ``fix`` plans from.
-
-    Summaries come through ``summarizer`` (the per-file cache and the workers); every
-    hierarchy is analysed again.  The one call site ``fix`` has for its starting
-    point: an incremental analysis that keeps the analyses of unchanged classes plugs in here."""
+    """``check``'s result with the whole index, analyzer and analyses: every hierarchy analysed."""
     return analyse(paths, cfg, wrap, summarizer)
+
+
+def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
+    """``check``'s result with the whole index and an analyzer, which ``fix`` plans from.
+
+    Without a caching ``summarizer``, the full run (``analyse_full``).  With one, the findings
+    come through the result cache (``analyse_cached``: on a miss, the incremental analysis,
+    which stores them for ``check``), the index and analyzer from the cached summaries, and
+    ``analyses_complete`` is False: the planners analyse the classes they look at
+    (``deadinit.fixes.analyses``) instead of every hierarchy being analysed again."""
+    if not getattr(summarizer, "use_cache", False):
+        return analyse_full(paths, cfg, wrap, summarizer)
+    walked: list = []
+    result = analyse_cached(paths, cfg, wrap, summarizer, walked)
+    if result.analyzer is None:  # a hit: the stored result has a LiteIndex and no analyzer
+        from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+        disc = walked[0] if walked else None
+        indexed = index_project(  # the stored result has the error lines
+            paths, cfg.settings, summarizer, path_filter(cfg), discovery=disc, hierarchy_errors=False
+        )
+        summarizer.close()
+        result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
+    result.analyses_complete = False
+    return result
 
 
 def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:

@@ -11,6 +11,8 @@ input, or a failed write.
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 import os
 import shlex
@@ -152,6 +154,32 @@ def fix(
     )
 
 
+def collections_paused(func):
+    """Run ``func`` with the cyclic garbage collector off, then freeze what is left and turn it back on.
+
+    ``fix`` builds the index and analyzer twice (the plan's analysis and the re-analysis of the
+    rewrite) and parses the rewritten files with libcst: millions of long-lived objects, over
+    which each full collection walks again (40 % of the CPU on sglang) while freeing next to
+    nothing (the peak memory is the same with collections off).  Everything allocated meanwhile
+    is still in the youngest generation afterwards: the first collection would walk all of it
+    (1.8 s on sglang) just before the process ends, so it is frozen instead, as the summaries are
+    (``ProjectSummarizer(freeze_gc=True)``): a one-shot command's choice."""
+
+    @functools.wraps(func)
+    def paused(*args, **kwargs):
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            gc.freeze()  # what is left (cycles among the analysis's objects) is never walked again
+            if was:
+                gc.enable()
+
+    return paused
+
+
+@collections_paused
 def run(
     paths,
     strategy="skip-flag",
@@ -182,9 +210,9 @@ def run(
         cfg = project.configure(targets, config, select, "", False, include_generation_sources)
         if flag_name is not None and not flag_name.isidentifier():
             raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
-        fast = summarizer(no_cache, cache_dir, jobs)  # the cache and workers, as check
+        fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)  # the cache and workers, as check
         wrap = progress_wrap(err if (err.is_terminal and not quiet) else None)
-        result = project.analyse_full(targets, cfg, wrap, fast)
+        result = project.analyse_for_fix(targets, cfg, wrap, fast)
         if result.files == 0:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)

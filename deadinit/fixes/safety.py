@@ -126,7 +126,7 @@ def reanalyse(result, files: list[FilePlan], settings):
             summaries.append(r)
         else:
             summaries.append(s)
-    return check_summaries(summaries, settings)
+    return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
 
 
 def compare(before, after, changes: list[Change]) -> tuple[dict, list]:

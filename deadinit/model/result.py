@@ -18,6 +18,7 @@ class CheckResult:
     index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
     analyzer: Any | None = None
     analyses: list[Any] = field(default_factory=list)
+    analyses_complete: bool = True  # False: ``analyses`` holds only the classes this run analysed
     suppressed: list[Finding] = field(default_factory=list)
     used_suppressions: set[tuple[str, int]] = field(default_factory=set)
     skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out

@@ -105,9 +105,13 @@ def _suppressed(f: Finding, index: ProjectIndex, used: set) -> bool:
     return False
 
 
-def check_summaries(summaries: list[FileSummary], settings: Settings, result: CheckResult | None = None) -> CheckResult:
-    """The findings of a project given its summaries (into ``result``, which may carry discovery's errors)."""
-    res = index_summaries(summaries, settings, result if result is not None else CheckResult(files=len(summaries)))
+def check_summaries(
+    summaries: list[FileSummary], settings: Settings, result: CheckResult | None = None, hierarchy_errors: bool = True
+) -> CheckResult:
+    """The findings of a project given its summaries (into ``result``, which may carry discovery's errors);
+    ``hierarchy_errors`` False: without the hierarchy problems' error lines (``index_summaries``)."""
+    res = result if result is not None else CheckResult(files=len(summaries))
+    res = index_summaries(summaries, settings, res, hierarchy_errors)
     index = res.index
     analyzer, analyses = analyse(index, settings, analyzer=res.analyzer)
     res.analyses = analyses
@@ -127,10 +131,15 @@ def sort_findings(res: CheckResult, findings: list[Finding], settings: Settings)
             res.findings.append(f)
 
 
-def index_summaries(summaries: list[FileSummary], settings: Settings, result: CheckResult) -> CheckResult:
+def index_summaries(
+    summaries: list[FileSummary], settings: Settings, result: CheckResult, hierarchy_errors: bool = True
+) -> CheckResult:
     """The index and a fresh analyzer into ``result``, as ``check_summaries`` makes them, and no
-    analysis: ``result.analyzer.analyse(cls)`` analyses one class (what ``check`` would find for it)."""
+    analysis: ``result.analyzer.analyse(cls)`` analyses one class (what ``check`` would find for it).
+    ``hierarchy_errors`` False: not the error lines of ``hierarchy_problems``, for a caller that has
+    them already or reads only findings (they cost a walk over every class's bases)."""
     index = ProjectIndex(summaries)
-    result.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
+    if hierarchy_errors:
+        result.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
     result.index, result.analyzer = index, new_analyzer(index, settings)
     return result

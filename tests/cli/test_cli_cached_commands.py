@@ -112,6 +112,40 @@ def test_fix_parses_with_libcst_only_the_files_of_the_classes_it_fixes(warm, mon
     assert parsed and not any(p.read_bytes() in parsed for p in untouched if p.read_bytes())
 
 
+def test_fix_takes_the_findings_from_the_result_cache_and_analyses_only_what_it_plans_for(warm, monkeypatch):
+    root, cache = warm
+    from deadinit.analysis.liveness import Analyzer
+
+    analysed: list[str] = []
+    real = Analyzer.analyse
+
+    def spy(self, cls):
+        analysed.append(cls)
+        return real(self, cls)
+
+    monkeypatch.setattr(Analyzer, "analyse", spy)
+    res = invoke(["fix", "--diff", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+    assert res.exit_code == 1 and "+++ b/" in res.stdout, res.stderr
+    # the re-analysis of the rewritten project analyses every class once; before it, only the subclass it fixes
+    assert analysed.count("pkg.child.Child") == 2
+    assert all(analysed.count(c) == 1 for c in set(analysed) - {"pkg.child.Child"}), analysed
+
+
+@pytest.mark.parametrize("strategy", [["skip-flag"], ["direct-base", "--class", "Child"]])
+def test_fix_after_an_edit_since_the_warm_check_is_the_uncached_fix(warm, strategy):
+    root, cache = warm
+    args = ["fix", "--diff", "--strategy", *strategy, ".", "--color", "never"]
+    before = invoke([*args, "--cache-dir", cache], cwd=root)
+    base = root / "pkg/base.py"
+    text = base.read_text().replace("        self.buf = torch.zeros(10)\n", "        self.buf = None\n")
+    base.write_text(text.replace("        return 3\n", "        return 5\n"))  # buf not DI002; a copied method
+    cached = invoke([*args, "--cache-dir", cache], cwd=root)
+    fresh = invoke([*args, "--no-cache"], cwd=root)
+    assert cached.stdout != before.stdout
+    assert cached.exit_code == fresh.exit_code
+    assert cached.stdout == fresh.stdout
+
+
 @pytest.mark.parametrize("command", [["check", "--format", "json"], ["explain", "Child"], ["graph"]])
 def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_path, command):
     """Workers included: they are forked from the parent and print their imports to the same stderr."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from deadinit.analysis.reach import short
 from deadinit.analysis.reuse import compute_reuse
+from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.direct_base.checks import verify
 from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES
 from deadinit.fixes.direct_base.rewrite import rewrite_class
@@ -43,7 +44,7 @@ def targets(result, options) -> list[str]:
     flagged = {f.cls for f in result.findings if f.code == "DI003"}
     if not any(f.code == "DI003" for f in list(result.findings) + list(result.suppressed)):
         threshold = getattr(options.settings, "di003_threshold", 0.25)
-        for an in result.analyses:
+        for an in PlanAnalyses(result).everything():
             r = compute_reuse(result.index, result.analyzer, an.cls, threshold, an=an)
             if r is not None and r.flagged:
                 flagged.add(an.cls)

@@ -41,6 +41,7 @@ import re
 import libcst as cst
 
 from deadinit.analysis.reach import short
+from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.layout import line_limit
@@ -65,7 +66,7 @@ class _Planner:
         self.result = result
         self.o = options
         self.index = result.index
-        self.analyses = {an.cls: an for an in result.analyses}
+        self.analyses = PlanAnalyses(result)
         self.inits = InitLocator(self.index)
         tpl = options.settings.flag_name_template
         self.flag_re = re.compile(re.escape(tpl).replace(re.escape("{name}"), r"\w+"))
@@ -117,7 +118,7 @@ class _Planner:
         reaching one of them cannot bind today (DI004), and a new parameter might let it bind."""
         if g.param:
             return None
-        for an in self.analyses.values():  # the analysis, not the findings: a suppressed DI004 still counts
+        for an in self.analyses.broken():  # the analysis, not the findings: a suppressed DI004 still counts
             broken = an.chain.broken
             if broken is not None and broken[2] in g.path[1:]:
                 return (

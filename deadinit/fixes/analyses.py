@@ -1,0 +1,74 @@
+"""The class analyses a fix plans from, made when a planner asks for them.
+
+A full run (``check_summaries``) hands over the analysis of every candidate class that has
+facts or a broken ``__init__`` chain (``result.analyses``); ``deadinit fix`` on a warm cache
+starts from the stored findings instead (``api.project.analyse_for_fix``) and its result says
+``analyses_complete = False``: the analyses it holds are only those the run made.  Planners ask
+``PlanAnalyses`` either way and get what the full run's list holds: the analysis of one class
+(``get``), those whose chain is broken (``broken``), or all of them (``everything``), each made
+by the result's analyzer on first use, which gives what the full run gives.
+"""
+
+from __future__ import annotations
+
+from deadinit.analysis.chain import init_chain
+from deadinit.analysis.liveness import ClassAnalysis
+from deadinit.rules.engine import candidate_classes
+
+
+def kept(an: ClassAnalysis | None) -> ClassAnalysis | None:
+    """``an`` when the full run's list holds it (``rules.engine.analyse``), else None."""
+    return an if an is not None and (an.facts or an.chain.broken is not None) else None
+
+
+class PlanAnalyses:
+    def __init__(self, result) -> None:
+        self.index, self.analyzer = result.index, result.analyzer
+        self.complete = getattr(result, "analyses_complete", True)
+        self._made: dict[str, ClassAnalysis | None] = {an.cls: an for an in result.analyses}
+        self._candidates: set[str] | None = None
+        self._broken: list[ClassAnalysis] | None = None
+
+    def _is_candidate(self, cls: str) -> bool:
+        if self._candidates is None:
+            self._candidates = set(candidate_classes(self.index))
+        return cls in self._candidates
+
+    def get(self, cls: str) -> ClassAnalysis | None:
+        """The analysis of ``cls`` the full run's list holds, or None."""
+        if cls not in self._made:
+            if self.complete or not self._is_candidate(cls):
+                return None
+            self._made[cls] = kept(self.analyzer.analyse(cls))
+        return self._made[cls]
+
+    def __getitem__(self, cls: str) -> ClassAnalysis:
+        an = self.get(cls)
+        if an is None:
+            raise KeyError(cls)
+        return an
+
+    def broken(self) -> list[ClassAnalysis]:
+        """The analyses whose ``__init__`` chain cannot bind (DI004), in class order."""
+        if self._broken is None:
+            if self.complete:
+                found = [an for an in self._made.values() if an is not None]
+            else:  # the chain alone says whether it is broken: only those classes are analysed
+                found = [
+                    an
+                    for cls in candidate_classes(self.index)
+                    if init_chain(self.index, cls).broken is not None and (an := self.get(cls)) is not None
+                ]
+            self._broken = [an for an in found if an.chain.broken is not None]
+        return self._broken
+
+    def everything(self) -> list[ClassAnalysis]:
+        """The full run's list: every candidate class's analysis it keeps, in class order."""
+        if self.complete:
+            return [an for an in self._made.values() if an is not None]
+        out = []
+        for cls in candidate_classes(self.index):
+            an = self.get(cls)
+            if an is not None:
+                out.append(an)
+        return out
