@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from deadinit.model.summary import Access, FileSummary, ReadTally, object_read_tally, object_reads_by_attr
+from deadinit.model.summary import (
+    Access,
+    FileSummary,
+    ReadTally,
+    object_read_tally,
+    object_reads_by_attr,
+    read_line,
+)
 
 Read = tuple[Access, str]  # the read and the module it is in
 
@@ -49,14 +56,13 @@ class ReadsByAttr(Mapping[str, list[Read]]):
         return len(self._places)
 
     def places(self, attr: str) -> list[tuple[str, ReadTally]]:
-        """(module, (how many reads of ``attr`` it makes, their digest)), in module order; nothing
-        unpickled."""
+        """(module, the tally of its reads of ``attr``), in module order; nothing unpickled."""
         return self._places.get(attr, [])
 
-    def read_at(self, attr: str, i: int) -> Read | None:
-        """``self[attr][i]``, unpickling only the module that holds it (None past the end)."""
-        for mod, (n, _) in self.places(attr):
-            if i < n:
-                return self._reads_in(mod, attr)[i], mod
-            i -= n
+    def line_at(self, attr: str, i: int) -> tuple[str, int] | None:
+        """The module and line of ``self[attr][i]``, from the tallies (None past the end)."""
+        for mod, tally in self.places(attr):
+            if i < tally[0]:
+                return mod, read_line(tally, i)
+            i -= tally[0]
         return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import operator
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -237,7 +238,9 @@ class FileSummary:
         return state
 
 
-ReadTally = tuple[int, bytes]  # how many reads of an attribute there are, and a digest of what they are
+# per attribute: how many reads, a digest of what they are (``read_shape``), and their lines
+# (``array('I')`` bytes, in source order)
+ReadTally = tuple[int, bytes, bytes]
 
 
 # what a read is and how it is made, without where (an ``Access`` without its line)
@@ -276,5 +279,11 @@ def _tally(groups: dict[str, list[Access]]) -> dict[str, ReadTally]:
     out = {}
     for attr, reads in groups.items():
         shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
-        out[attr] = (len(reads), hashlib.blake2b(shapes, digest_size=8).digest())
+        lines = array("I", [a.line for a in reads]).tobytes()
+        out[attr] = (len(reads), hashlib.blake2b(shapes, digest_size=8).digest(), lines)
     return out
+
+
+def read_line(tally: ReadTally, i: int) -> int:
+    """The line of the ``i``-th read a tally counts."""
+    return array("I", tally[2])[i]

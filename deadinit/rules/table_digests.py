@@ -163,7 +163,7 @@ class TableDigests:
         """The multiset of (module, fingerprint) the reads of ``name`` come from: modules keep their
         relative order in every run, so an equal multiset is an equal value."""
         total, count = 0, 0
-        for m, (n, _) in self.analyzer.ext.reads.places(name):
+        for m, (n, _, _) in self.analyzer.ext.reads.places(name):
             total += self._token(m) * n
             count += n
         return (total & 0xFFFFFFFFFFFFFFFF, count)
@@ -172,13 +172,12 @@ class TableDigests:
         """Where the ``i``-th read of an attribute is (its module and line); which read is ``i``-th
         changes only with the reads themselves (the ``attr`` entry)."""
         name, i = entry
-        found = self.analyzer.ext.reads.read_at(name, i)
-        return (found[1], found[0].line) if found is not None else None
+        return self.analyzer.ext.reads.line_at(name, i)
 
     def _attr_reads(self, name: str) -> Hashable:
         """What the reads of ``name`` are and how they are made, without where (each module's
         tally: ``model.summary.read_shape``)."""
-        return _hashed([(m, shapes) for m, (_, shapes) in self.analyzer.ext.reads.places(name)])
+        return _hashed([(m, shapes) for m, (_, shapes, _) in self.analyzer.ext.reads.places(name)])
 
     def _sites_origin(self, qn: str) -> Hashable:
         """Which constructions name the class (resolution can move one without its module changing)."""

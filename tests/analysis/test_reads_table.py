@@ -39,8 +39,8 @@ def test_same_reads_as_the_eager_table():
         assert set(table) == set(expected) and len(table) == len(expected)
         for attr, reads in expected.items():
             assert attr in table
-            assert [(m, n) for m, (n, _) in table.places(attr)] == _counts(reads)
-            assert [table.read_at(attr, i) for i in range(len(reads) + 1)] == [*reads, None]
+            assert [(m, t[0]) for m, t in table.places(attr)] == _counts(reads)
+            assert [table.line_at(attr, i) for i in range(len(reads) + 1)] == [(m, a.line) for a, m in reads] + [None]
             assert table[attr] == reads
         assert "no_such_attribute_anywhere" not in table
 
