@@ -2,7 +2,7 @@
 
 Each summary tallies its reads by attribute (``model.summary.object_read_counts``), so the
 table knows which modules read an attribute, and how often, from the tallies alone; a
-module's reads are unpickled the first time an attribute it reads is asked for.  An
+module's reads of an attribute are unpickled the first time that attribute is asked for.  An
 incremental run that analyses a few classes unpickles the reads of their attributes only.
 """
 
@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from deadinit.model.pickled import PickledGroups
 from deadinit.model.summary import (
     Access,
     FileSummary,
     ReadTally,
+    group_object_reads,
     object_read_tally,
-    object_reads_by_attr,
+    object_reads,
     read_line,
 )
 
@@ -31,14 +33,17 @@ class ReadsByAttr(Mapping[str, list[Read]]):
         for mod, s in modules.items():
             for attr, tally in object_read_tally(s.accesses).items():
                 self._places.setdefault(attr, []).append((mod, tally))
-        self._groups: dict[str, dict[str, list[Access]]] = {}
         self._built: dict[str, list[Read]] = {}
+        self._plain: dict[str, dict[str, list[Access]]] = {}
 
     def _reads_in(self, mod: str, attr: str) -> list[Access]:
-        groups = self._groups.get(mod)
+        accesses = self._modules[mod].accesses
+        if isinstance(accesses, PickledGroups):
+            return object_reads(accesses, attr)
+        groups = self._plain.get(mod)  # a summary never pickled: its reads grouped once
         if groups is None:
-            groups = self._groups[mod] = object_reads_by_attr(self._modules[mod].accesses)
-        return groups[attr]
+            groups = self._plain[mod] = group_object_reads(accesses)
+        return groups.get(attr, [])
 
     def __getitem__(self, attr: str) -> list[Read]:
         got = self._built.get(attr)

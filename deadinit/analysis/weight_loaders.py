@@ -26,7 +26,7 @@ from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.settings import Settings
-from deadinit.model.summary import object_read_tally, object_reads_by_attr
+from deadinit.model.summary import object_read_tally, object_reads
 
 MAX_DEPTH = 4
 STATE_LOADER = "load_state_dict"
@@ -120,7 +120,7 @@ class LoaderProofs:
                     (module, None if a.types is None else tuple(t.dotted for t in a.types))
                     for module, s in self.index.modules.items()
                     if STATE_LOADER in object_read_tally(s.accesses)
-                    for a in object_reads_by_attr(s.accesses)[STATE_LOADER]
+                    for a in object_reads(s.accesses, STATE_LOADER)
                 ]
         return self._state_loads
 

@@ -3,12 +3,14 @@
 A file's attribute reads and its classes' method summaries are most of a summary's size,
 and an incremental run that analyses a few classes reads the methods of those few and the
 reads of the attributes they allocate: the others stay bytes.  What is known without them
-(a mapping's names, a list's length and tally) is kept as it is.
+(a mapping's names, a list's groups and tally) is kept as it is.
 """
 
 from __future__ import annotations
 
+import functools
 import pickle
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
@@ -62,28 +64,51 @@ class PickledMapping(Mapping[str, V], Generic[V]):
         return (PickledMapping, (self._names, self._blob))
 
 
-class PickledList(Sequence[V], Generic[V]):
-    """A list kept as pickled bytes until an element is asked for, with ``tally``: what its
-    owner needs to know of the elements without them (e.g. how many there are of each name)."""
+class PickledGroups(Sequence[V], Generic[V]):
+    """A list kept as one pickled blob per group of its elements (and one for the elements of no
+    group), so that one group is unpickled alone; the whole list comes back in its order.
+    ``tally``: what the owner needs to know of each group without its elements."""
 
-    __slots__ = ("_blob", "_data", "_length", "groups", "tally")
+    __slots__ = ("_blobs", "_data", "_groups", "_names", "_numbers", "_order", "tally")
 
-    def __init__(self, length: int, tally: Any, blob: bytes) -> None:
-        self._length = length
+    def __init__(self, tally: Any, names: tuple[str, ...], blobs: tuple[bytes, ...], order: bytes) -> None:
         self.tally = tally
-        self._blob = blob
+        self._names = names  # group i is names[i]; blobs[-1] holds the elements of no group
+        self._blobs = blobs
+        self._order = order  # per element, its group's number (``array('I')``)
         self._data: list[V] | None = None
-        self.groups: Any = None  # the owner's grouping of the elements, once asked for
+        self._groups: dict[str, list[V]] = {}
+        self._numbers: dict[str, int] | None = None
 
     @classmethod
-    def of(cls, data: list[V], tally: Any) -> PickledList[V]:
-        out: PickledList[V] = cls(len(data), tally, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL))
+    def of(cls, data: list[V], groups: dict[str, list[V]], rest: list[V], tally: Any) -> PickledGroups[V]:
+        """``groups`` and ``rest`` split ``data``, each in its order; ``groups`` keeps its names' order."""
+        names = tuple(groups)
+        number = {id(x): i for i, name in enumerate(names) for x in groups[name]}
+        order = array("I", [number.get(id(x), len(names)) for x in data]).tobytes()
+        dump = functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL)
+        out: PickledGroups[V] = cls(tally, names, (*map(dump, groups.values()), dump(rest)), order)
         out._data = data
+        out._groups = dict(groups)
         return out
+
+    def group(self, name: str) -> list[V]:
+        """The elements of the group ``name``, in order (empty when there is none)."""
+        got = self._groups.get(name)
+        if got is None:
+            if self._numbers is None:
+                self._numbers = {name: i for i, name in enumerate(self._names)}
+            i = self._numbers.get(name)
+            if i is None:
+                return []
+            got = self._groups[name] = pickle.loads(self._blobs[i])
+        return got
 
     def loaded(self) -> list[V]:
         if self._data is None:
-            self._data = pickle.loads(self._blob)
+            parts = [iter(self.group(name)) for name in self._names]
+            parts.append(iter(pickle.loads(self._blobs[-1])))
+            self._data = [next(parts[i]) for i in array("I", self._order)]
         return self._data
 
     @overload
@@ -97,11 +122,9 @@ class PickledList(Sequence[V], Generic[V]):
         return iter(self.loaded())
 
     def __len__(self) -> int:
-        return self._length
+        return len(self._order) // array("I").itemsize
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, PickledList) and other._blob == self._blob:
-            return True
         return isinstance(other, Sequence) and not isinstance(other, str) and list(self) == list(other)
 
     __hash__ = None  # type: ignore[assignment]
@@ -110,4 +133,4 @@ class PickledList(Sequence[V], Generic[V]):
         return repr(self.loaded())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self._length, self.tally, self._blob))
+        return (type(self), (self.tally, self._names, self._blobs, self._order))

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from deadinit.model.pickled import PickledList, PickledMapping
+from deadinit.model.pickled import PickledGroups, PickledMapping
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
@@ -212,7 +212,7 @@ class FileSummary:
     is_package: bool
     imports: list[Import] = field(default_factory=list)
     classes: list[ClassSummary] = field(default_factory=list)
-    # a list while built; pickled as a ``PickledList`` tallied by attribute (``object_reads``)
+    # a list while built; pickled as ``PickledGroups``, one group per attribute (``object_reads``)
     accesses: Sequence[Access] = field(default_factory=list)
     constructs: list[Construct] = field(default_factory=list)
     constants: dict[str, Expr] = field(default_factory=dict)  # module-level NAME = expr
@@ -231,10 +231,10 @@ class FileSummary:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         reads = state["accesses"]
-        if reads and not isinstance(reads, PickledList):
-            groups = _grouped(reads)
-            state["accesses"] = self.accesses = PickledList.of(list(reads), _tally(groups))
-            self.accesses.groups = groups
+        if reads and not isinstance(reads, PickledGroups):
+            groups = group_object_reads(reads)
+            rest = [a for a in reads if a.on_module]
+            state["accesses"] = self.accesses = PickledGroups.of(list(reads), groups, rest, _tally(groups))
         return state
 
 
@@ -248,26 +248,25 @@ read_shape = operator.attrgetter(*(f.name for f in fields(Access) if f.name != "
 
 
 def object_read_tally(accesses: Sequence[Access]) -> Mapping[str, ReadTally]:
-    """Per attribute of an object (not of a module) that ``accesses`` reads: how many reads, and
-    a digest of their shapes (``read_shape``), known without unpickling a ``PickledList``."""
-    if isinstance(accesses, PickledList):
+    """Per attribute of an object (not of a module) that ``accesses`` reads: how many reads, a
+    digest of their shapes (``read_shape``) and their lines, known without unpickling them."""
+    if isinstance(accesses, PickledGroups):
         tally: Mapping[str, ReadTally] = accesses.tally
         return tally
-    return _tally(_grouped(accesses))
+    return _tally(group_object_reads(accesses))
 
 
-def object_reads_by_attr(accesses: Sequence[Access]) -> dict[str, list[Access]]:
-    """The reads of an object's attribute (not a module's) among ``accesses``, by attribute name,
-    in source order (kept on a ``PickledList``: the second call costs nothing)."""
-    if not isinstance(accesses, PickledList):
-        return _grouped(accesses)
-    if accesses.groups is None:
-        accesses.groups = _grouped(accesses)
-    groups: dict[str, list[Access]] = accesses.groups
-    return groups
+def object_reads(accesses: Sequence[Access], attr: str) -> list[Access]:
+    """The reads of ``attr`` on an object (not a module) among ``accesses``, in source order;
+    only those are unpickled."""
+    if isinstance(accesses, PickledGroups):
+        reads: list[Access] = accesses.group(attr)
+        return reads
+    return [a for a in accesses if a.attr == attr and not a.on_module]
 
 
-def _grouped(accesses: Sequence[Access]) -> dict[str, list[Access]]:
+def group_object_reads(accesses: Sequence[Access]) -> dict[str, list[Access]]:
+    """The reads of an object's attribute (not a module's) by attribute name, in source order."""
     groups: dict[str, list[Access]] = {}
     for a in accesses:
         if not a.on_module:

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from deadinit.frontends.parse import summarize_source
-from deadinit.model.pickled import PickledList, PickledMapping
+from deadinit.model.pickled import PickledGroups, PickledMapping
 from deadinit.model.settings import Settings
-from deadinit.model.summary import object_read_tally, object_reads_by_attr, read_line
+from deadinit.model.summary import group_object_reads, object_read_tally, object_reads, read_line
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
@@ -28,11 +28,15 @@ def test_round_trip_is_equal_and_lazy(path):
     assert again == fresh
     if fresh.accesses:
         loaded = pickle.loads(pickle.dumps(fresh))
-        assert isinstance(loaded.accesses, PickledList)
+        assert isinstance(loaded.accesses, PickledGroups)
         assert len(loaded.accesses) == len(fresh.accesses)
         assert object_read_tally(loaded.accesses) == object_read_tally(list(fresh.accesses))
-        assert loaded.accesses._data is None  # the tally was known without the reads
-        assert object_reads_by_attr(loaded.accesses) == object_reads_by_attr(list(fresh.accesses))
+        groups = group_object_reads(list(fresh.accesses))
+        for attr, reads in groups.items():
+            assert object_reads(loaded.accesses, attr) == reads
+        assert loaded.accesses._data is None  # each attribute's reads came alone
+        assert object_reads(loaded.accesses, "no_such_attribute") == []
+        assert list(loaded.accesses) == list(fresh.accesses)  # the whole list, in source order
     for c in pickle.loads(pickle.dumps(fresh)).classes:
         if c.methods:
             assert isinstance(c.methods, PickledMapping)
@@ -68,6 +72,9 @@ def test_pickled_containers_act_as_plain_ones():
     m = PickledMapping.of({"a": 1, "b": 2})
     back = pickle.loads(pickle.dumps(m))
     assert "a" in back and len(back) == 2 and back == {"a": 1, "b": 2} and back["b"] == 2
-    lst = pickle.loads(pickle.dumps(PickledList.of([3, 4, 5], tally={"n": 3})))
-    assert lst.tally == {"n": 3} and len(lst) == 3
-    assert lst == [3, 4, 5] and lst[1:] == [4, 5] and list(lst) == [3, 4, 5]
+    data = [3, 4, 5, 6, 7]
+    grouped = PickledGroups.of(data, {"odd": [3, 5, 7], "four": [4]}, [6], tally={"odd": 3})
+    lst = pickle.loads(pickle.dumps(grouped))
+    assert lst.tally == {"odd": 3} and len(lst) == 5
+    assert lst.group("four") == [4] and lst.group("odd") == [3, 5, 7] and lst.group("none") == []
+    assert lst == data and lst[1:] == [4, 5, 6, 7] and list(lst) == data
