@@ -1,6 +1,6 @@
 """Every ``obj.x`` read of the project by attribute name, built without unpickling the reads.
 
-Each summary tallies its reads by attribute (``model.summary.object_read_counts``), so the
+Each summary tallies its reads by attribute (``model.summary.object_read_tally``), so the
 table knows which modules read an attribute, and how often, from the tallies alone; a
 module's reads of an attribute are unpickled the first time that attribute is asked for.  An
 incremental run that analyses a few classes unpickles the reads of their attributes only.

@@ -18,6 +18,8 @@ V = TypeVar("V")
 
 
 class PickledMapping(Mapping[str, V], Generic[V]):
+    """A mapping kept as one pickled blob until a value is asked for; its names are kept as they are."""
+
     __slots__ = ("_blob", "_data", "_names")
 
     def __init__(self, names: tuple[str, ...], blob: bytes) -> None:

@@ -68,18 +68,24 @@ def test_graph_takes_the_findings_from_the_result_cache(warm, monkeypatch):
     assert any("Child  pkg.child.Child  DI001 x1, DI002 x1" in ln for ln in res.stdout.splitlines()), res.stdout
 
 
-def test_explain_analyses_only_the_hierarchy_it_shows(warm, monkeypatch):
-    root, cache = warm
+@pytest.fixture
+def analysed(monkeypatch) -> list[str]:
+    """The classes ``Analyzer.analyse`` is asked for, in order, from here on."""
     from deadinit.analysis.liveness import Analyzer
 
-    analysed = []
+    seen: list[str] = []
     real = Analyzer.analyse
 
     def spy(self, cls):
-        analysed.append(cls)
+        seen.append(cls)
         return real(self, cls)
 
     monkeypatch.setattr(Analyzer, "analyse", spy)
+    return seen
+
+
+def test_explain_analyses_only_the_hierarchy_it_shows(warm, analysed):
+    root, cache = warm
     res = invoke(["explain", "Child", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
     assert res.exit_code == 0, res.stderr
     assert analysed == ["pkg.child.Child"]
@@ -112,18 +118,8 @@ def test_fix_parses_with_libcst_only_the_files_of_the_classes_it_fixes(warm, mon
     assert parsed and not any(p.read_bytes() in parsed for p in untouched if p.read_bytes())
 
 
-def test_fix_takes_the_findings_from_the_result_cache_and_analyses_only_what_it_plans_for(warm, monkeypatch):
+def test_fix_takes_the_findings_from_the_result_cache_and_analyses_only_what_it_plans_for(warm, analysed):
     root, cache = warm
-    from deadinit.analysis.liveness import Analyzer
-
-    analysed: list[str] = []
-    real = Analyzer.analyse
-
-    def spy(self, cls):
-        analysed.append(cls)
-        return real(self, cls)
-
-    monkeypatch.setattr(Analyzer, "analyse", spy)
     res = invoke(["fix", "--diff", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
     assert res.exit_code == 1 and "+++ b/" in res.stdout, res.stderr
     # the re-analysis of the rewritten project analyses every class once; before it, only the subclass it fixes
