@@ -126,6 +126,14 @@ class Editor:
     def _pick(self, seq):
         return self.rng.choice(seq) if seq else None
 
+    def _pick_line(self, matches):
+        """(a file, its lines, the index of one line ``matches`` accepts or None); None without files."""
+        path = self._pick(self.files())
+        if path is None:
+            return None
+        lines = path.read_text().splitlines()
+        return path, lines, self._pick([i for i, ln in enumerate(lines) if matches(ln)])
+
     # -- the edits -----------------------------------------------------------------
     def edit(self) -> str:
         for _ in range(20):
@@ -174,25 +182,19 @@ class Editor:
         return f"{site.path.name}: {site.name}.__init__ allocates self.{attr} = {alloc}"
 
     def allocation_removed(self) -> str | None:
-        path = self._pick(self.files())
-        if path is None:
+        picked = self._pick_line(lambda ln: ASSIGN.match(ln) and ln.rstrip().endswith(")"))
+        if picked is None or picked[2] is None:
             return None
-        lines = path.read_text().splitlines()
-        spots = [i for i, ln in enumerate(lines) if ASSIGN.match(ln) and ln.rstrip().endswith(")")]
-        i = self._pick(spots)
-        if i is None:
-            return None
+        path, lines, i = picked
         indent = ASSIGN.match(lines[i]).group(1)
         self._replace(path, i + 1, indent + "pass")
         return f"{path.name}: line {i + 1} `{lines[i].strip()[:50]}` removed"
 
     def super_call_toggled(self) -> str | None:
-        path = self._pick(self.files())
-        if path is None:
+        picked = self._pick_line(lambda ln: re.match(r"^\s*super\(\)\.__init__\(.*\)\s*$", ln))
+        if picked is None:
             return None
-        lines = path.read_text().splitlines()
-        spots = [i for i, ln in enumerate(lines) if re.match(r"^\s*super\(\)\.__init__\(.*\)\s*$", ln)]
-        i = self._pick(spots)
+        path, lines, i = picked
         if i is not None:
             indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
             self._replace(path, i + 1, indent + "pass")
@@ -251,14 +253,10 @@ class Editor:
         return f"{site.path.name}: {name} constructs {site.name}"
 
     def suppression_added(self) -> str | None:
-        path = self._pick(self.files())
-        if path is None:
+        picked = self._pick_line(lambda ln: ASSIGN.match(ln) and "#" not in ln)
+        if picked is None or picked[2] is None:
             return None
-        lines = path.read_text().splitlines()
-        spots = [i for i, ln in enumerate(lines) if ASSIGN.match(ln) and "#" not in ln]
-        i = self._pick(spots)
-        if i is None:
-            return None
+        path, lines, i = picked
         code = self.rng.choice(["", "[DI001]", "[DI002]", "[DI003]"])
         self._replace(path, i + 1, lines[i] + f"  # deadinit: ignore{code}")
         return f"{path.name}: suppression{code} at line {i + 1}"
