@@ -201,6 +201,7 @@ class ClassSummary:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         if state["methods"]:
+            # kept on the summary too: pickling it again reuses the bytes
             state["methods"] = self.methods = PickledMapping.of(state["methods"])
         return state
 
@@ -234,6 +235,7 @@ class FileSummary:
         if reads and not isinstance(reads, PickledGroups):
             groups = group_object_reads(reads)
             rest = [a for a in reads if a.on_module]
+            # kept on the summary too: pickling it again reuses the bytes and the tally
             state["accesses"] = self.accesses = PickledGroups.of(list(reads), groups, rest, _tally(groups))
         return state
 
