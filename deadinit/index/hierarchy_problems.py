@@ -2,32 +2,43 @@
 in one file, ``B(A)`` in another), bases that name the class itself through an alias,
 and bases with no consistent C3 order.  ``run_check`` adds them to its errors, so the
 user learns why such a class is not analysed instead of meeting silence.
+
+``hierarchy_problems`` reads only the class graph (bases as written and what they
+resolve to), so an incremental run keeps its answer while none of what it read changed;
+``problem_lines`` places each problem (file, line, class name) from the summaries as
+they are now.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
 
 
-def hierarchy_problems(index: ProjectIndex) -> list[str]:
-    out: list[str] = []
+@dataclass(frozen=True)
+class HierarchyProblem:
+    cls: str  # qualified name
+    what: str  # "self-base", "cycle" or "no-c3"
+    detail: str = ""  # the base as written ("self-base"); the cycle's class names ("cycle")
+
+
+def hierarchy_problems(index: ProjectIndex) -> list[HierarchyProblem]:
+    out: list[HierarchyProblem] = []
     reported: set[str] = set()
-    for qn in sorted(index.classes):
-        cls = index.classes[qn]
-        path = index.file_of(qn).path
-        for b, text in zip(cls.bases, cls.base_text, strict=True):
-            mod = index.class_module[qn]
+    bases_written = index.class_bases.data
+    for qn in sorted(bases_written):
+        bases, texts = index.class_bases[qn]
+        mod = index.class_module[qn]
+        for b, text in zip(bases, texts, strict=True):
             if (
                 b is not None
                 and b != "object"
                 and index.resolve(mod, b) == qn
                 and index.resolve_shadowed(mod, b) in (None, qn)
             ):
-                out.append(
-                    f"{path}: line {cls.line}: class {cls.name}: base `{text}` is the class itself (through an "
-                    "alias or a name bound later); treated as a base outside the project"
-                )
+                out.append(HierarchyProblem(qn, "self-base", text))
         if qn in reported or index.mro(qn) is not None:
             continue
         parents = [b.name for b in index.bases(qn) if b.kind == BaseKind.CLASS]
@@ -37,12 +48,26 @@ def hierarchy_problems(index: ProjectIndex) -> list[str]:
         if cycle:
             reported.update(cycle)
             names = " -> ".join(c.rsplit(".", 1)[-1] for c in [*cycle, cycle[0]])
-            out.append(f"{path}: line {cls.line}: class {cls.name} inherits from itself ({names}); not analysed")
+            out.append(HierarchyProblem(qn, "cycle", names))
         else:
+            out.append(HierarchyProblem(qn, "no-c3"))
+    return out
+
+
+def problem_lines(index: ProjectIndex, problems: list[HierarchyProblem]) -> list[str]:
+    out = []
+    for p in problems:
+        cls = index.classes.data[p.cls]
+        where = f"{index.paths.data[index.class_module.data[p.cls]]}: line {cls.line}: class {cls.name}"
+        if p.what == "self-base":
             out.append(
-                f"{path}: line {cls.line}: class {cls.name}: its bases have no consistent method resolution "
-                "order (C3); not analysed"
+                f"{where}: base `{p.detail}` is the class itself (through an alias or a name bound later); "
+                "treated as a base outside the project"
             )
+        elif p.what == "cycle":
+            out.append(f"{where} inherits from itself ({p.detail}); not analysed")
+        else:
+            out.append(f"{where}: its bases have no consistent method resolution order (C3); not analysed")
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from deadinit.index.dependencies import Memo, Recorded, note
+from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.module_names import absolute_module, module_prefixes
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
@@ -68,12 +68,28 @@ class ProjectIndex:
         self._mro: Memo[str, list[str] | None] = Memo()
         self._full_mro: Memo[str, list[str] | None] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
+        self._subclasses: Recorded[str, list[str]] | None = None
+
+    @property
+    def subclasses(self) -> Recorded[str, list[str]]:
+        """Each project class's direct subclasses, in class order: built on first use from the bases
+        of every class, unless ``install_subclasses`` gave them (a previous run's, still valid)."""
+        if self._subclasses is None:
+            with paused():  # the bases' own keys stay with their memo entries
+                self._subclasses = Recorded("subclasses", self.subclass_table())
+        return self._subclasses
+
+    def subclass_table(self) -> dict[str, list[str]]:
         subclasses: dict[str, list[str]] = {}
-        for qn in classes:
+        for qn in self.classes.data:
             for b in self.bases(qn):
                 if b.kind == BaseKind.CLASS:
                     subclasses.setdefault(b.name, []).append(qn)
-        self.subclasses = Recorded("subclasses", subclasses)
+        return subclasses
+
+    def install_subclasses(self, table: dict[str, list[str]]) -> None:
+        """The subclass table of a run whose class graph had the same inputs (``rules.incremental``)."""
+        self._subclasses = Recorded("subclasses", table)
 
     # -- name resolution ---------------------------------------------------
     def _abs_module(self, module: str, imp: Import) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
-from deadinit.index.hierarchy_problems import hierarchy_problems
+from deadinit.index.hierarchy_problems import hierarchy_problems, problem_lines
 from deadinit.index.pathfilter import per_file_ignored
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.finding import Finding
@@ -29,7 +29,8 @@ class RuleContext:
 
 
 def candidate_classes(index: ProjectIndex) -> list[str]:
-    return sorted(qn for qn in index.classes if any(b.kind == "class" for b in index.bases(qn)))
+    """The classes with a project class among their bases: every class some class's subclass table lists."""
+    return sorted({qn for subs in index.subclasses.data.values() for qn in subs})
 
 
 def new_analyzer(index: ProjectIndex, settings: Settings) -> Analyzer:
@@ -140,6 +141,6 @@ def index_summaries(
     them already or reads only findings (they cost a walk over every class's bases)."""
     index = ProjectIndex(summaries)
     if hierarchy_errors:
-        result.errors.extend(hierarchy_problems(index))  # cycles, self-aliased bases: one line each
+        result.errors.extend(problem_lines(index, hierarchy_problems(index)))  # cycles, self-aliased bases
     result.index, result.analyzer = index, new_analyzer(index, settings)
     return result

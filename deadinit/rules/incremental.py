@@ -11,6 +11,7 @@ runs over all findings every time, as in a full run: the result is the full run'
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import pickle
 import time
@@ -18,10 +19,12 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from deadinit.index.dependencies import ALL, Key, recording
+from deadinit.index.hierarchy_problems import problem_lines
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
+from deadinit.rules.class_graph import GRAPH_DERIVED, ClassGraph, class_graph
 from deadinit.rules.engine import (
     RuleContext,
     candidate_classes,
@@ -57,7 +60,7 @@ def check_incremental(
         times[name] = round(now - clock[0], 3)
         clock[0] = now
 
-    res = index_summaries(summaries, settings, result)
+    res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
     lap("index")
     known = fingerprints or {}
@@ -65,11 +68,24 @@ def check_incremental(
     digests = TableDigests(index, analyzer, fps)
     now: dict[Key, Hashable] = {}
     changed: set[int] = set()
+    later: list[int] = []  # entries of the subclass table: compared once the table is there
+
+    def compare(i: int, key: Key, stored: Hashable) -> None:
+        moved, now[key] = digests.compare(key, stored)
+        if moved:
+            changed.add(i)
+
     if previous is not None:
         for i, (key, stored) in enumerate(zip(previous.keys, previous.digests, strict=True)):
-            moved, now[key] = digests.compare(key, stored)
-            if moved:
-                changed.add(i)
+            if key[0] in GRAPH_DERIVED:
+                later.append(i)
+            else:
+                compare(i, key, stored)
+    graph = class_graph(index, previous, changed)
+    res.errors.extend(problem_lines(index, graph.problems))
+    if previous is not None:
+        for i in later:
+            compare(i, previous.keys[i], previous.digests[i])
     lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
@@ -95,7 +111,7 @@ def check_incremental(
     findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
     sort_findings(res, ordered_findings(index, findings), settings)
     lap("combine")
-    state = _new_state(previous, kept, fresh, now, digests)
+    state = _new_state(previous, kept, fresh, now, digests, graph)
     lap("state")
     whole = sum(1 for keys, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
     stats = {
@@ -103,6 +119,7 @@ def check_incremental(
         "reused": len(kept),
         "changed_keys": len(changed),
         "whole_table_reads": whole,
+        "class_graph": "reused" if graph.reused else "built",
         "seconds": times,
     }
     return res, state, stats
@@ -114,18 +131,18 @@ def _new_state(
     fresh: dict[str, tuple[set[Key], bytes]],
     now: dict[Key, Hashable],
     digests: TableDigests,
+    graph: ClassGraph,
 ) -> AnalysisState:
-    """The state after this run: the previous keys in place (the kept classes' records stay as
-    they are), new keys appended; rebuilt without the keys no class reads once they are half."""
+    """The state after this run: the previous keys in place (the kept records stay as they are),
+    new keys appended; rebuilt without the keys no record reads once they are half."""
     state = AnalysisState()
     if previous is not None:
         state.keys = list(previous.keys)
         state.digests = [now[k] for k in previous.keys]
         state.live = previous.live
     ids = {k: i for i, k in enumerate(state.keys)}
-    for qn, record in kept.items():
-        state.classes[qn] = record
-    for qn, (keys, blob) in fresh.items():
+
+    def numbered(keys: set[Key]) -> tuple[int, ...]:
         out = []
         for k in keys:
             i = ids.get(k)
@@ -134,7 +151,13 @@ def _new_state(
                 state.keys.append(k)
                 state.digests.append(digests.digest(k))
             out.append(i)
-        state.classes[qn] = ClassRecord(tuple(out), blob)
+        return tuple(out)
+
+    for qn, record in kept.items():
+        state.classes[qn] = record
+    for qn, (keys, blob) in fresh.items():
+        state.classes[qn] = ClassRecord(numbered(keys), blob)
+    state.graph = graph.record if graph.reused else graph.new_record(numbered)
     if previous is None or len(state.keys) > 2 * max(state.live, 1000):
         state = _compacted(state)
     return state
@@ -143,15 +166,21 @@ def _new_state(
 def _compacted(state: AnalysisState) -> AnalysisState:
     out = AnalysisState()
     renumber: dict[int, int] = {}
-    for qn, record in state.classes.items():
+
+    def renumbered(keys: tuple[int, ...]) -> tuple[int, ...]:
         ids = []
-        for i in record.keys:
+        for i in keys:
             j = renumber.get(i)
             if j is None:
                 j = renumber[i] = len(out.keys)
                 out.keys.append(state.keys[i])
                 out.digests.append(state.digests[i])
             ids.append(j)
-        out.classes[qn] = ClassRecord(tuple(ids), record.findings)
+        return tuple(ids)
+
+    for qn, record in state.classes.items():
+        out.classes[qn] = ClassRecord(renumbered(record.keys), record.findings)
+    if state.graph is not None:
+        out.graph = dataclasses.replace(state.graph, keys=renumbered(state.graph.keys))
     out.live = len(out.keys)
     return out

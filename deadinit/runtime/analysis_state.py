@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import Any
 
 from deadinit.runtime.result_cache import ResultStore
 
@@ -23,11 +24,23 @@ class ClassRecord:
 
 
 @dataclass
+class GraphRecord:
+    """What the class graph gave for every class (the subclass table and the hierarchy problems),
+    the classes it was built over, in order, and the keys it read."""
+
+    classes: tuple[str, ...]
+    keys: tuple[int, ...]  # indexes into ``AnalysisState.keys``
+    subclasses: dict[str, list[str]]
+    problems: list[Any]  # ``index.hierarchy_problems.HierarchyProblem``
+
+
+@dataclass
 class AnalysisState:
     keys: list[tuple[str, Hashable]] = field(default_factory=list)
     digests: list[Hashable] = field(default_factory=list)  # one per key
     classes: dict[str, ClassRecord] = field(default_factory=dict)
     live: int = 0  # keys the classes read when the list was last rebuilt without the others
+    graph: GraphRecord | None = None
 
 
 class StateStore(ResultStore):

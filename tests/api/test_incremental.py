@@ -9,59 +9,17 @@ Everything a report reads must be equal: findings, unsure and suppressed finding
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import pickle
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
-from corpus_paths import FIXTURES, sglang_tree
+from corpus_paths import sglang_tree
+from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot, summaries_of
 from production_path import check_result
-
-from deadinit.api import project
-from deadinit.model.result import CheckResult
-from deadinit.runtime.summarizer import ProjectSummarizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "robustness"))
 from project_edits import Editor
-
-
-def snapshot(result: CheckResult) -> str:
-    def dump(findings) -> list:
-        return [f.to_json() for f in findings]
-
-    return json.dumps(
-        {
-            "findings": dump(result.findings),
-            "unsure": dump(result.unsure),
-            "suppressed": dump(result.suppressed),
-            "errors": result.errors,
-            "used": sorted(result.used_suppressions),
-            "files": result.files,
-            "skipped": result.skipped_sources,
-        },
-        indent=1,
-        default=str,
-    )
-
-
-def summaries_of(result: CheckResult) -> dict[str, bytes]:
-    """Module -> its summary (line count left out: a comment changes it, nothing reads it)."""
-    return {m: pickle.dumps(dataclasses.replace(s, lines=0)) for m, s in result.index.modules.data.items()}
-
-
-def full_run(root: Path) -> CheckResult:
-    cfg = project.configure([str(root)])
-    return project.analyse([str(root)], cfg, summarizer=ProjectSummarizer(jobs=1, use_cache=False))
-
-
-def incremental_run(root: Path, cache: Path) -> tuple[CheckResult, dict]:
-    cfg = project.configure([str(root)])
-    summarizer = ProjectSummarizer(jobs=1, use_cache=True, cache_dir=str(cache))
-    result = project.analyse_incremental([str(root)], cfg, None, summarizer)
-    return result, summarizer.stats.get("incremental", {})
 
 
 def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
@@ -91,16 +49,11 @@ def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
     return steps
 
 
-def copy_fixtures(tmp_path: Path) -> Path:
-    root = tmp_path / "proj" / "fixtures"
-    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".deadinit_cache", "__pycache__"))
-    return root
-
-
 def test_fixtures_random_edits_fast(tmp_path):
     steps = run_edits(copy_fixtures(tmp_path), tmp_path / "cache", edits=32, seed=15)
     analysed = [s["analysed"] for s in steps]
     assert min(analysed) < max(analysed)  # some edits re-analyse less than others
+    assert {s["class_graph"] for s in steps} == {"reused", "built"}  # the class graph kept or built again
 
 
 @pytest.mark.slow
