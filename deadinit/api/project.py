@@ -149,15 +149,18 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
     return result
 
 
-def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None) -> CheckResult:
+def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None, hierarchy_errors: bool = True) -> CheckResult:
     """The project's index and an analyzer that analyses a class when asked (``api.check.index_project``),
     without the findings: for ``explain``, which looks at one class.  Summaries come through
-    ``summarizer`` (the per-file cache and the workers) like ``analyse``'s."""
+    ``summarizer`` (the per-file cache and the workers) like ``analyse``'s.  ``hierarchy_errors``
+    False: without the error lines of every class's hierarchy problems (``hierarchy_lines``)."""
     from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     summarizer = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return index_project(paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg))
+        return index_project(
+            paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), hierarchy_errors=hierarchy_errors
+        )
     finally:
         if summarizer is not None:
             summarizer.close()
@@ -202,8 +205,17 @@ def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
     result = analyse_cached(paths, cfg, wrap, summarizer)
     if result.analyzer is not None:  # a miss: the full run made the index
         return result
-    indexed = load_index(paths, cfg, None, summarizer)
+    indexed = load_index(paths, cfg, None, summarizer, hierarchy_errors=False)  # the stored result has them
     return dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
+
+
+def hierarchy_lines(result: CheckResult, qualname: str) -> list[str]:
+    """The error lines of the hierarchy problems of ``qualname`` and its ancestors."""
+    from deadinit.index import hierarchy_problems as problems  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    index = result.index
+    found = problems.hierarchy_problems(index, only=problems.with_ancestors(index, qualname))
+    return problems.problem_lines(index, found)
 
 
 def no_files_message(paths: list[str]) -> str:

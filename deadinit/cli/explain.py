@@ -161,7 +161,8 @@ def explain(
     """Explain QUALNAME (a class, full or trailing dotted name) analysed within PATHS (default: .).
 
     Summaries come from the cache ``check`` keeps (files changed since are summarised
-    by the workers); only QUALNAME's hierarchy is analysed."""
+    by the workers); only QUALNAME's hierarchy is analysed, and only its problems
+    (inheritance cycles, bases without a C3 order) are listed."""
     targets = list(paths) or ["."]
     console = make_console(color)
     err = make_console(color, stderr=True)
@@ -169,10 +170,12 @@ def explain(
         project.require_paths(targets)
         cfg = project.configure(targets, config, include_generation_sources=include_generation_sources)
         fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)
-        result = project.load_index(targets, cfg, progress_wrap(err if err.is_terminal else None), fast)
+        wrap = progress_wrap(err if err.is_terminal else None)
+        result = project.load_index(targets, cfg, wrap, fast, hierarchy_errors=False)
         if result.files == 0:
             raise UsageError(project.no_files_message(targets))
         qn = project.resolve_class(result, qualname)
+        result.errors.extend(project.hierarchy_lines(result, qn))
     except (ConfigError, UsageError) as e:
         fail(str(e))
     render(result, qn, console, verbose)

@@ -24,11 +24,11 @@ class HierarchyProblem:
     detail: str = ""  # the base as written ("self-base"); the cycle's class names ("cycle")
 
 
-def hierarchy_problems(index: ProjectIndex) -> list[HierarchyProblem]:
+def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> list[HierarchyProblem]:
+    """The problems of every class, or of the classes ``only`` names."""
     out: list[HierarchyProblem] = []
     reported: set[str] = set()
-    bases_written = index.class_bases.data
-    for qn in sorted(bases_written):
+    for qn in sorted(index.class_bases.data if only is None else only):
         bases, texts = index.class_bases[qn]
         mod = index.class_module[qn]
         for b, text in zip(bases, texts, strict=True):
@@ -51,6 +51,17 @@ def hierarchy_problems(index: ProjectIndex) -> list[HierarchyProblem]:
             out.append(HierarchyProblem(qn, "cycle", names))
         else:
             out.append(HierarchyProblem(qn, "no-c3"))
+    return out
+
+
+def with_ancestors(index: ProjectIndex, qualname: str) -> set[str]:
+    """``qualname`` and every project class its bases lead to."""
+    out, stack = {qualname}, [qualname]
+    while stack:
+        for b in index.bases(stack.pop()):
+            if b.kind == BaseKind.CLASS and b.name not in out:
+                out.add(b.name)
+                stack.append(b.name)
     return out
 
 

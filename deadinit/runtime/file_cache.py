@@ -7,7 +7,7 @@ An entry is used only when
 * the file's size and mtime equal the recorded ones (and the mtime is not within
   ``RACY_NS`` of the moment they were recorded), or else the file's content hash
   (BLAKE2b) equals the recorded one;
-* the payload's keyed BLAKE2b digest matches.  The key is a random per-user secret
+* the payload's keyed digest (HMAC-SHA256) matches.  The key is a random per-user secret
   kept outside the project (``~/.cache/deadinit/cache-key``), so a corrupt,
   truncated or planted entry is never unpickled: it is rebuilt.
 
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -42,7 +43,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 17
+FORMAT = 18
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
@@ -53,6 +54,19 @@ _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache dire
 
 def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def keyed_hasher(key: bytes | None = None) -> hmac.HMAC:
+    """HMAC-SHA256 under the per-user key (``user_key``): what authenticates every cache payload
+    (SHA-256 is hashed in hardware on current CPUs: a pack of ~100 MB in a third of BLAKE2b's time)."""
+    return hmac.new(key if key is not None else user_key(), digestmod=hashlib.sha256)
+
+
+def keyed_digest(payload: bytes | memoryview, key: bytes | None = None) -> str:
+    """``payload``'s keyed digest (``keyed_hasher``), 32 hex digits."""
+    h = keyed_hasher(key)
+    h.update(payload)
+    return h.hexdigest()[:32]
 
 
 _KEYS: dict[Path, bytes] = {}
@@ -162,7 +176,7 @@ class Cache:
         return self.entries / h[:2] / f"{h[2:]}.bin"
 
     def _digest(self, payload: bytes) -> str:
-        return hashlib.blake2b(payload, key=self.key, digest_size=16).hexdigest()
+        return keyed_digest(payload, self.key)
 
     def load(self, source_path: str) -> Entry | None:
         """The stored entry, or None when absent or not trustworthy (counted in ``stats['bad']``)."""

@@ -163,7 +163,7 @@ class ResultStore:
 
     @staticmethod
     def _digest(payload: bytes) -> str:
-        return hashlib.blake2b(payload, key=filecache.user_key(), digest_size=16).hexdigest()
+        return filecache.keyed_digest(payload)
 
 
 def states_of(inputs: tuple) -> list | None:

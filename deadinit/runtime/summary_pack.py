@@ -13,7 +13,7 @@ holds them.  An item's summary is taken from the pack only when the file's ``sta
 still gives that size, mtime, device and inode (and the mtime is not within
 ``RACY_NS`` of the recording); any other item goes the per-file way.  The whole pack
 is refused (and the run goes the per-file way) unless its header names this
-deadinit, cache format, settings and inputs and its keyed BLAKE2b digest matches: a
+deadinit, cache format, settings and inputs and its keyed digest (HMAC-SHA256) matches: a
 damaged or planted pack is never unpickled.  Packs are written like entries, to a
 temporary file moved into place.
 """
@@ -115,7 +115,7 @@ class SummaryPack:
             blobs.append(r.summary_bytes)
         index_bytes = pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL)
         payload = [index_bytes, *blobs]  # written piece by piece: 4,719 summaries are ~90 MB
-        digest = hashlib.blake2b(key=file_cache.user_key(), digest_size=16)
+        digest = file_cache.keyed_hasher()
         for piece in payload:
             digest.update(piece)
         head = {
@@ -127,7 +127,7 @@ class SummaryPack:
             "count": self.count,
             "index_length": len(index_bytes),
             "length": sum(len(piece) for piece in payload),
-            "digest": digest.hexdigest(),
+            "digest": digest.hexdigest()[:32],
         }
         try:
             file_cache.prepare_folder(self.folder)
@@ -156,7 +156,7 @@ def _entries(payload: memoryview, index_length: int, count: int) -> list[Packed 
 
 
 def _digest(payload: bytes | memoryview) -> str:
-    return hashlib.blake2b(payload, key=file_cache.user_key(), digest_size=16).hexdigest()
+    return file_cache.keyed_digest(payload)
 
 
 def _keep_newest(folder: Path, keep: int) -> None:

@@ -72,6 +72,20 @@ class C(P):
     assert "P.big  never runs for this class" in out
 
 
+def test_explain_lists_the_hierarchy_problems_of_its_class_only(write_project):
+    cycle = {
+        "a.py": "from b import B\n\n\nclass A(B):\n    pass\n",
+        "b.py": "from a import A\n\n\nclass B(A):\n    pass\n",
+    }
+    root = write_project(sample(extra={"pkg/bad.py": "class Odd(Odd):\n    pass\n", **cycle}))
+    res = invoke(["explain", "a.A", "."], cwd=root)
+    assert "class A inherits from itself (A -> B -> A)" in res.stderr
+    assert "Odd" not in res.stderr
+    res = invoke(["explain", "pkg.child.Child", "."], cwd=root)
+    assert res.exit_code == 0 and "inherits from itself" not in res.stderr and "Odd" not in res.stderr
+    assert "base `Odd` is the class itself" in invoke(["explain", "pkg.bad.Odd", "."], cwd=root).stderr
+
+
 def test_explain_bad_input(write_project):
     root = write_project(sample(extra={"pkg/dup.py": "class Child:\n    pass\n"}))
     assert_one_line_error(invoke(["explain", "Nope", "."], cwd=root), "no class 'Nope'")
