@@ -7,6 +7,8 @@ from pathlib import Path
 
 from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot
 
+from deadinit.index.project_index import ProjectIndex
+
 
 def _edit_and_run(root: Path, cache: Path, path: str, edit) -> tuple[dict, str]:
     target = root / path
@@ -17,10 +19,16 @@ def _edit_and_run(root: Path, cache: Path, path: str, edit) -> tuple[dict, str]:
     return stats, snapshot(got)
 
 
-def test_edits_that_leave_every_base_alone_keep_the_graph(tmp_path):
+def test_edits_that_leave_every_base_alone_keep_the_graph(tmp_path, monkeypatch):
     root, cache = copy_fixtures(tmp_path), tmp_path / "cache"
     _, stats = incremental_run(root, cache)
     assert stats["class_graph"] == "built"
+    built = []
+    table = ProjectIndex.subclass_table
+    monkeypatch.setattr(ProjectIndex, "subclass_table", lambda self: built.append(1) or table(self))
+    _, stats = incremental_run(root, cache)  # nothing changed: no class's bases are resolved again
+    assert stats["class_graph"] == "reused" and not built
+    monkeypatch.undo()
     method = "\n    def added_probe(self):\n        return self.forward_metadata\n"
     stats, _ = _edit_and_run(
         root, cache, "backends/base.py", lambda s: s.replace("\n    def forward(", method + "\n    def forward(", 1)
