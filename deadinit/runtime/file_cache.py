@@ -4,8 +4,8 @@ One entry per source file and settings: a JSON header line, then the pickled sum
 An entry is used only when
 
 * its header names this deadinit version, cache format and ``Settings.summary_key()``;
-* the file's size and mtime equal the recorded ones (and the mtime is not within
-  ``RACY_NS`` of the moment they were recorded), or else the file's content hash
+* the file's size, mtime, device and inode equal the recorded ones (and the mtime is
+  not within ``RACY_NS`` of the moment they were recorded), or else the file's content hash
   (BLAKE2b) equals the recorded one;
 * the payload's keyed digest (HMAC-SHA256) matches.  The key is a random per-user secret
   kept outside the project (``~/.cache/deadinit/cache-key``), so a corrupt,
@@ -43,7 +43,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 18
+FORMAT = 19
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
@@ -113,17 +113,26 @@ class Entry:
     size: int
     mtime_ns: int
     recorded_ns: int
+    device: int
+    inode: int
     hash: str
     summary_bytes: bytes
 
     def stat_matches(self, st: os.stat_result) -> bool:
-        return stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
+        return stat_matches(st, self.size, self.mtime_ns, self.recorded_ns, self.device, self.inode)
 
 
-def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int) -> bool:
-    """The file still has the recorded size and mtime, and that mtime was not too close to
-    the moment it was recorded (a write in the same clock tick would not show)."""
-    return st.st_size == size and st.st_mtime_ns == mtime_ns and recorded_ns - mtime_ns > RACY_NS
+def stat_matches(st: os.stat_result, size: int, mtime_ns: int, recorded_ns: int, device: int, inode: int) -> bool:
+    """The file is still the one recorded (device and inode: another file moved over it, with
+    the same size and mtime, is not), with the recorded size and mtime, and that mtime was
+    not too close to the moment it was recorded (a write in the same clock tick would not show)."""
+    return (
+        st.st_size == size
+        and st.st_mtime_ns == mtime_ns
+        and st.st_ino == inode
+        and st.st_dev == device
+        and recorded_ns - mtime_ns > RACY_NS
+    )
 
 
 def read_tagged(path: Path, magic: bytes) -> bytes | None:
@@ -200,7 +209,15 @@ class Cache:
                 or head.get("digest") != self._digest(payload)
             ):
                 raise ValueError("header")
-            return Entry(head["size"], head["mtime_ns"], head["recorded_ns"], head["hash"], payload)
+            return Entry(
+                head["size"],
+                head["mtime_ns"],
+                head["recorded_ns"],
+                head["device"],
+                head["inode"],
+                head["hash"],
+                payload,
+            )
         except Exception:
             self.stats["bad"] += 1
             return None
@@ -215,6 +232,8 @@ class Cache:
             "size": entry.size,
             "mtime_ns": entry.mtime_ns,
             "recorded_ns": entry.recorded_ns,
+            "device": entry.device,
+            "inode": entry.inode,
             "hash": entry.hash,
             "length": len(payload),
             "digest": self._digest(payload),
@@ -255,7 +274,7 @@ def remove_leftovers(folder: str | os.PathLike) -> int:
 
 
 def new_entry(st: os.stat_result, data_hash: str, summary_bytes: bytes) -> Entry:
-    return Entry(st.st_size, st.st_mtime_ns, time.time_ns(), data_hash, summary_bytes)
+    return Entry(st.st_size, st.st_mtime_ns, time.time_ns(), st.st_dev, st.st_ino, data_hash, summary_bytes)
 
 
 def unlink_quietly(p: str) -> None:

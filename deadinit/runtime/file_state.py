@@ -13,7 +13,13 @@ class FileState:
     size: int
     mtime_ns: int
     recorded_ns: int
+    device: int
+    inode: int
     hash: str
 
+    @classmethod
+    def of(cls, st: os.stat_result, recorded_ns: int, content_hash: str) -> FileState:
+        return cls(st.st_size, st.st_mtime_ns, recorded_ns, st.st_dev, st.st_ino, content_hash)
+
     def stat_matches(self, st: os.stat_result) -> bool:
-        return file_cache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
+        return file_cache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns, self.device, self.inode)

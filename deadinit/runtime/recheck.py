@@ -63,10 +63,10 @@ class _Pending:
         for old, r in zip(old_canon, got, strict=True):
             if not isinstance(r, tuple) or r[2] is None:  # a FileError, a failure
                 return None
-            h, blob, (size, mtime_ns) = r
+            h, blob, st = r
             if _canon(pickle.loads(blob), True) != old:
                 return None
-            out.append(FileState(size, mtime_ns, self.started_ns, h))
+            out.append(FileState.of(st, self.started_ns, h))
         return out
 
 

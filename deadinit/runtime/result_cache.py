@@ -174,7 +174,7 @@ def states_of(inputs: tuple) -> list | None:
         if x is None:
             return None
         st, h = x
-        out.append(FileState(st.st_size, st.st_mtime_ns, started_ns, h))
+        out.append(FileState.of(st, started_ns, h))
     return out
 
 
@@ -206,7 +206,7 @@ def refresh(
         except OSError:
             return None
         if h == states[i].hash:
-            states[i] = FileState(st.st_size, st.st_mtime_ns, now, h)  # touched, same content
+            states[i] = FileState.of(st, now, h)  # touched, same content
         else:
             edited.append(i)
             if len(edited) > MAX_CHANGED:

@@ -48,11 +48,7 @@ class Packed:
     summary_bytes: bytes | memoryview
 
     def stat_matches(self, st: os.stat_result) -> bool:
-        return (
-            file_cache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns)
-            and st.st_dev == self.device
-            and st.st_ino == self.inode
-        )
+        return file_cache.stat_matches(st, self.size, self.mtime_ns, self.recorded_ns, self.device, self.inode)
 
 
 @dataclass(frozen=True)

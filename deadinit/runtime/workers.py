@@ -43,7 +43,7 @@ def summarize(item: tuple, settings, cache: tuple | None = None):
 
 def resummarize(item: tuple, settings, cache: tuple | None = None):
     """For the result cache (``deadinit.runtime.recheck``): (content hash, pickled summary,
-    (size, mtime_ns) seen before reading) of one (path, module, is_package), or a
+    its ``os.stat_result`` before reading) of one (path, module, is_package), or a
     ``FileError``; with ``cache`` the per-file entry is written too."""
     path, module, is_package = item
     st = _stat(path)
@@ -51,7 +51,7 @@ def resummarize(item: tuple, settings, cache: tuple | None = None):
     if isinstance(got, FileError):
         return got
     h, blob = got
-    return h, blob, (st.st_size, st.st_mtime_ns) if st is not None else None
+    return h, blob, st
 
 
 def _stat(path: str):

@@ -74,6 +74,21 @@ def test_touched_but_unchanged_file_is_recognised_by_its_hash(write_project, tmp
     assert st["summarised"] == 0
 
 
+def test_another_file_moved_over_one_with_its_size_and_mtime_is_summarised_again(write_project, tmp_path):
+    root = write_project(SRC)
+    _old(root)
+    _run(root, tmp_path / "c")
+    p, other = root / "pkg/util.py", root / "util.py.new"
+    other.write_text("def helper(x):\n    return x.wz\n")  # the same size
+    st = p.stat()
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, p)  # another inode, the recorded size and mtime
+    out, stats = _run(root, tmp_path / "c")
+    assert stats["summarised"] == 1
+    util = next(s for s in out if s.module == "pkg.util")
+    assert [a.attr for a in util.accesses] == ["wz"]
+
+
 def test_mtime_in_the_racy_window_is_not_trusted(write_project, tmp_path):
     root = write_project(SRC)  # just written: mtimes are "now"
     _run(root, tmp_path / "c")

@@ -79,6 +79,18 @@ def test_code_edit_is_a_miss_with_the_new_findings(proj, full_runs):
     assert len(full_runs) == 2 and after != before and after == _fresh(proj)
 
 
+def test_another_file_moved_in_with_the_same_size_and_mtime_is_a_miss(proj, full_runs):
+    before = _check(proj)
+    p = proj / "pkg" / "base.py"
+    other = proj / "base.py.new"
+    other.write_text(p.read_text().replace("return self.buf", "return self.ws2"))  # same size
+    st = p.stat()
+    os.utime(other, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(other, p)  # another inode, the recorded size and mtime
+    after = _check(proj)
+    assert len(full_runs) == 2 and after != before and after == _fresh(proj)
+
+
 def test_settings_and_selection_are_part_of_the_key(proj, full_runs):
     all_codes = _check(proj)
     only = _check(proj, "--select", "DI002")
