@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -231,12 +232,13 @@ class ProjectIndex:
             return self._mro[qualname]
         # ancestors first (iteratively), so that the recursion below stays one level deep
         # even for inheritance chains thousands of classes long
-        for q in self._ancestors_first(qualname):
+        for q in self._ancestors_first(qualname, self._mro):
             if q not in self._mro:
                 self._c3(q)
         return self._c3(qualname)
 
-    def _ancestors_first(self, qualname: str) -> list[str]:
+    def _ancestors_first(self, qualname: str, memo: Memo[str, list[str] | None]) -> list[str]:
+        """``qualname``'s ancestors that ``memo`` has no entry for, each after its own (then itself)."""
         order, stack, seen = [], [(qualname, False)], {qualname}
         while stack:
             q, done = stack.pop()
@@ -245,7 +247,7 @@ class ProjectIndex:
                 continue
             stack.append((q, True))
             for b in self.bases(q):
-                if b.kind == BaseKind.CLASS and b.name not in seen and b.name not in self._mro:
+                if b.kind == BaseKind.CLASS and b.name not in seen and b.name not in memo:
                     seen.add(b.name)
                     stack.append((b.name, False))
         return order
@@ -338,22 +340,27 @@ class ProjectIndex:
                 return False
         return False
 
-    def full_mro(self, qualname: str, _depth: int = 0) -> list[str] | None:
+    def full_mro(self, qualname: str) -> list[str] | None:
         """C3 over the project classes and the bases outside it (each a class without bases we know);
-        None when inconsistent or cyclic."""
+        None when inconsistent or cyclic.  Ancestors first, as ``mro`` does: the recursion stays
+        one level deep however long the chain."""
         if qualname in self._full_mro:
             return self._full_mro[qualname]
-        return self._full_mro.get_or(qualname, lambda: self._full_mro_of(qualname, _depth))
+        if self.mro(qualname) is not None:  # no cycle: the ancestors end
+            for q in self._ancestors_first(qualname, self._full_mro):
+                if q not in self._full_mro:
+                    self._full_mro.get_or(q, functools.partial(self._full_mro_of, q))
+        return self._full_mro.get_or(qualname, lambda: self._full_mro_of(qualname))
 
-    def _full_mro_of(self, qualname: str, _depth: int) -> list[str] | None:
-        if _depth > 200 or self.mro(qualname) is None:
+    def _full_mro_of(self, qualname: str) -> list[str] | None:
+        if self.mro(qualname) is None:
             return None
         seqs: list[list[str]] = []
         direct: list[str] = []
         for b in self.bases(qualname):
             name = b.name if b.kind == BaseKind.CLASS else _OUTSIDE + b.name
             if b.kind == BaseKind.CLASS:
-                m = self.full_mro(b.name, _depth + 1)
+                m = self.full_mro(b.name)
                 if m is None:
                     return None
                 seqs.append(list(m))

@@ -60,3 +60,15 @@ def test_external_bases_are_opaque(write_project):
     idx = index_of(root)
     assert idx.bases("q.m.L")[0].kind == "external"
     assert idx.derives_from_external("q.m.L", ("torch.nn.Module",))
+
+
+def test_full_mro_of_a_long_chain_is_the_same_whichever_class_is_asked_first(write_project):
+    chain = "".join(f"class C{i}(C{i - 1}):\n    pass\n" for i in range(1, 600))
+    root = write_project(
+        {"q/__init__.py": "", "q/m.py": f"import torch.nn as nn\nclass C0(nn.Module):\n    pass\n{chain}"}
+    )
+    deep_first, middle_first = index_of(root), index_of(root)
+    middle_first.full_mro("q.m.C300")
+    got = deep_first.full_mro("q.m.C599")
+    assert got == middle_first.full_mro("q.m.C599")
+    assert got is not None and len(got) == 601 and got[-1] == "\0torch.nn.Module"
