@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import pickle
 import time
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
 from deadinit.index.dependencies import ALL, Key, recording
@@ -66,26 +66,15 @@ def check_incremental(
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
     digests = TableDigests(index, analyzer, fps)
-    now: dict[Key, Hashable] = {}
+    now: list[Hashable] = list(previous.digests) if previous is not None else []  # per stored key
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
-
-    def compare(i: int, key: Key, stored: Hashable) -> None:
-        moved, now[key] = digests.compare(key, stored)
-        if moved:
-            changed.add(i)
-
     if previous is not None:
-        for i, (key, stored) in enumerate(zip(previous.keys, previous.digests, strict=True)):
-            if key[0] in GRAPH_DERIVED:
-                later.append(i)
-            else:
-                compare(i, key, stored)
+        later = _compare(digests, previous, range(len(previous.keys)), now, changed)
     graph = class_graph(index, previous, changed)
     res.errors.extend(problem_lines(index, graph.problems))
     if previous is not None:
-        for i in later:
-            compare(i, previous.keys[i], previous.digests[i])
+        _compare(digests, previous, later, now, changed, deferred=frozenset())
     lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
@@ -125,11 +114,41 @@ def check_incremental(
     return res, state, stats
 
 
+def _compare(
+    digests: TableDigests,
+    previous: AnalysisState,
+    indexes: Iterable[int],
+    now: list[Hashable],
+    changed: set[int],
+    deferred: frozenset[str] = GRAPH_DERIVED,
+) -> list[int]:
+    """Compare the stored keys at ``indexes`` (their digests now into ``now``, the moved ones'
+    indexes into ``changed``), but those of a ``deferred`` kind, whose indexes it returns.
+    Most keys are named by a module whose fingerprint did not change: that test is inline."""
+    keys, stored, fp = previous.keys, previous.digests, digests.fps.get
+    by_module, by_module_inner = digests.by_module, digests.by_module_inner
+    later = []
+    for i in indexes:
+        kind, entry = keys[i]
+        if kind in deferred:
+            later.append(i)
+            continue
+        old = stored[i]
+        if entry != ALL and (
+            (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0])
+        ):
+            continue
+        moved, now[i] = digests.compare(keys[i], old)
+        if moved:
+            changed.add(i)
+    return later
+
+
 def _new_state(
     previous: AnalysisState | None,
     kept: dict[str, ClassRecord],
     fresh: dict[str, tuple[set[Key], bytes]],
-    now: dict[Key, Hashable],
+    now: list[Hashable],
     digests: TableDigests,
     graph: ClassGraph,
 ) -> AnalysisState:
@@ -138,7 +157,7 @@ def _new_state(
     state = AnalysisState()
     if previous is not None:
         state.keys = list(previous.keys)
-        state.digests = [now[k] for k in previous.keys]
+        state.digests = now
         state.live = previous.live
     ids = {k: i for i, k in enumerate(state.keys)}
 

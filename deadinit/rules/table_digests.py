@@ -110,6 +110,9 @@ class TableDigests:
         }
         for base, table in self._tables.items():
             self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
+        # kinds whose coarse digest is a module's fingerprint: of the entry, of its first part
+        self.by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
+        self.by_module_inner = frozenset(base + INNER for base in ("imports", "toplevel", "functions_in", "constants"))
         for base in ("imports", "toplevel", "functions_in", "constants"):  # tables of dicts, keyed by module
             table = self._tables[base]
             self._kinds[base + INNER] = (
