@@ -136,3 +136,30 @@ class PickledGroups(Sequence[V], Generic[V]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.tally, self._names, self._blobs, self._order))
+
+
+_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
+
+
+def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """``state`` (``obj``'s pickled ``__dict__``) with the fields ``names`` as one blob, kept on
+    ``obj`` too (pickling it again reuses the bytes); an object whose fields came from a blob
+    keeps that blob.  Each field must have a ``default_factory`` (no class attribute of its
+    name), so that reading it on the unpickled object reaches ``lazy_field``."""
+    blob = state.get(_BLOB)
+    if blob is None:
+        blob = pickle.dumps({n: state[n] for n in names}, protocol=pickle.HIGHEST_PROTOCOL)
+        obj.__dict__[_BLOB] = blob
+    for n in names:
+        state.pop(n, None)
+    state[_BLOB] = blob
+    return state
+
+
+def lazy_field(obj: object, name: str, names: tuple[str, ...]) -> Any:
+    """For ``__getattr__``: the field ``name`` of ``obj`` unpickled from its blob, with the others."""
+    d = obj.__dict__
+    if name in names and _BLOB in d and name not in d:
+        d.update(pickle.loads(d[_BLOB]))
+        return d[name]
+    raise AttributeError(name)

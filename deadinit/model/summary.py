@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from deadinit.model.pickled import PickledGroups, PickledMapping
+from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_field, lazy_fields
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
@@ -203,7 +203,24 @@ class ClassSummary:
         if state["methods"]:
             # kept on the summary too: pickling it again reuses the bytes
             state["methods"] = self.methods = PickledMapping.of(state["methods"])
-        return state
+        return lazy_fields(self, state, CLASS_BODY)
+
+    def __getattr__(self, name: str) -> Any:
+        return lazy_field(self, name, CLASS_BODY)
+
+
+# what a class says about its attributes, read only when one of its classes is analysed:
+# pickled as one blob, unpickled on the first read of one of them (``model.pickled.lazy_fields``)
+CLASS_BODY = (
+    "class_attrs",
+    "class_values",
+    "attr_types",
+    "attr_declared",
+    "attr_unknown",
+    "attr_elements",
+    "attr_elements_declared",
+    "attr_elements_unknown",
+)
 
 
 @dataclass

@@ -9,7 +9,7 @@ import pytest
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.pickled import PickledGroups, PickledMapping
 from deadinit.model.settings import Settings
-from deadinit.model.summary import group_object_reads, object_read_tally, object_reads, read_line
+from deadinit.model.summary import CLASS_BODY, group_object_reads, object_read_tally, object_reads, read_line
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
@@ -78,3 +78,17 @@ def test_pickled_containers_act_as_plain_ones():
     assert lst.tally == {"odd": 3} and len(lst) == 5
     assert lst.group("four") == [4] and lst.group("odd") == [3, 5, 7] and lst.group("none") == []
     assert lst == data and lst[1:] == [4, 5, 6, 7] and list(lst) == data
+
+
+def test_what_a_class_says_about_its_attributes_is_unpickled_on_first_read():
+    s = _summary(FIXTURES / "backends" / "flash_backend.py")
+    fresh = next(c for c in s.classes if c.attr_types)
+    loaded = next(c for c in pickle.loads(pickle.dumps(s)).classes if c.qualname == fresh.qualname)
+    assert not set(CLASS_BODY) & loaded.__dict__.keys()  # bytes until read
+    assert pickle.dumps(loaded) == pickle.dumps(fresh)  # pickled again from the same bytes, still unread
+    assert not set(CLASS_BODY) & loaded.__dict__.keys()
+    assert loaded.attr_types == fresh.attr_types  # the first read unpickles them all
+    assert set(CLASS_BODY) <= loaded.__dict__.keys()
+    assert loaded == fresh and pickle.dumps(loaded) == pickle.dumps(fresh)
+    with pytest.raises(AttributeError):
+        _ = loaded.no_such_field
