@@ -10,6 +10,7 @@ resolves through, keeps it.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -34,7 +35,7 @@ class ClassGraph:
     def reused(self) -> bool:
         return self.record is not None
 
-    def new_record(self, numbered: Callable[[set[Key]], tuple[int, ...]]) -> GraphRecord | None:
+    def new_record(self, numbered: Callable[[set[Key]], array[int]]) -> GraphRecord | None:
         """The record of a graph built this run (None when it read what it derives)."""
         keys = self.keys or set()
         if any(k[0] in GRAPH_DERIVED for k in keys):

@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import pickle
 import time
+from array import array
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
@@ -161,8 +162,8 @@ def _new_state(
         state.live = previous.live
     ids = {k: i for i, k in enumerate(state.keys)}
 
-    def numbered(keys: set[Key]) -> tuple[int, ...]:
-        out = []
+    def numbered(keys: set[Key]) -> array[int]:
+        out = array("I")
         for k in keys:
             i = ids.get(k)
             if i is None:
@@ -170,7 +171,7 @@ def _new_state(
                 state.keys.append(k)
                 state.digests.append(digests.digest(k))
             out.append(i)
-        return tuple(out)
+        return out
 
     for qn, record in kept.items():
         state.classes[qn] = record
@@ -186,8 +187,8 @@ def _compacted(state: AnalysisState) -> AnalysisState:
     out = AnalysisState()
     renumber: dict[int, int] = {}
 
-    def renumbered(keys: tuple[int, ...]) -> tuple[int, ...]:
-        ids = []
+    def renumbered(keys: array[int]) -> array[int]:
+        ids = array("I")
         for i in keys:
             j = renumber.get(i)
             if j is None:
@@ -195,7 +196,7 @@ def _compacted(state: AnalysisState) -> AnalysisState:
                 out.keys.append(state.keys[i])
                 out.digests.append(state.digests[i])
             ids.append(j)
-        return tuple(ids)
+        return ids
 
     for qn, record in state.classes.items():
         out.classes[qn] = ClassRecord(renumbered(record.keys), record.findings)

@@ -10,6 +10,7 @@ wrong with it is no state: a full run, which writes a fresh one.
 from __future__ import annotations
 
 import gc
+from array import array
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +20,7 @@ from deadinit.runtime.result_cache import ResultStore
 
 @dataclass
 class ClassRecord:
-    keys: tuple[int, ...]  # indexes into ``AnalysisState.keys``
+    keys: array[int]  # indexes into ``AnalysisState.keys`` (``array('I')``: a few bytes each, loaded at once)
     findings: bytes  # the pickled findings of each selected rule (a list per rule), before dedupe
 
 
@@ -29,7 +30,7 @@ class GraphRecord:
     the classes it was built over, in order, and the keys it read."""
 
     classes: tuple[str, ...]
-    keys: tuple[int, ...]  # indexes into ``AnalysisState.keys``
+    keys: array[int]  # indexes into ``AnalysisState.keys`` (``array('I')``: a few bytes each, loaded at once)
     subclasses: dict[str, list[str]]
     problems: list[Any]  # ``index.hierarchy_problems.HierarchyProblem``
 
