@@ -6,6 +6,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from deadinit.index.c3 import c3_merge
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.module_names import absolute_module, module_prefixes
 from deadinit.model.kinds import BaseKind
@@ -264,22 +265,7 @@ class ProjectIndex:
                     return None
                 seqs.append(list(m))
         seqs.append([b.name for b in self.bases(qualname) if b.kind == BaseKind.CLASS])
-        result = [qualname]
-        while True:
-            seqs = [s for s in seqs if s]
-            if not seqs:
-                break
-            for s in seqs:
-                head = s[0]
-                if not any(head in t[1:] for t in seqs):
-                    break
-            else:
-                return None
-            result.append(head)
-            for s in seqs:
-                if s and s[0] == head:
-                    del s[0]
-        return result
+        return c3_merge(qualname, seqs)
 
     def external_bases(self, qualname: str) -> list[Base]:
         """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
@@ -368,16 +354,7 @@ class ProjectIndex:
                 seqs.append([name])
             direct.append(name)
         seqs.append(direct)
-        result = [qualname]
-        while seqs := [s for s in seqs if s]:
-            head = next((s[0] for s in seqs if not any(s[0] in t[1:] for t in seqs)), None)
-            if head is None:
-                return None
-            result.append(head)
-            for s in seqs:
-                if s[0] == head:
-                    del s[0]
-        return result
+        return c3_merge(qualname, seqs)
 
     def super_after(self, mro: list[str], owner: str, start: str | None) -> str | None:
         """The class after which ``super()`` (``start`` None) or ``super(start, self)``, written in a method
