@@ -11,10 +11,10 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 
-from deadinit.frontends.parse import FileError, summarize_many
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
 from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
@@ -33,7 +33,11 @@ def summarize(
         remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
     errors = [f"{p}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
-    results = (summarizer or summarize_many)(items, settings)
+    if summarizer is None:
+        from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - the parser loads only when files are summarised here
+
+        summarizer = summarize_many
+    results = summarizer(items, settings)
     summaries = []
     for r in results:
         if isinstance(r, FileError):

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from deadinit.frontends import ast_adapter
 from deadinit.frontends.generated import generated_header
+from deadinit.frontends.source_file import read_source
+from deadinit.model.file_error import FileError
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics import syntax as sx
@@ -29,15 +31,6 @@ from deadinit.semantics.summary_builder import SummaryBuilder
 
 _DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
 _BIG_STACK = 256 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class FileError:
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -167,20 +160,6 @@ def summarize_source(
         summary.generated_marker, summary.generated_from = header.marker, header.origin
     summary.lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
     return summary
-
-
-def read_source(path: str) -> bytes | FileError:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except IsADirectoryError:
-        return FileError(path, "is a directory, not a file")
-    except FileNotFoundError:
-        return FileError(path, "disappeared before it could be read")
-    except PermissionError:
-        return FileError(path, "cannot read: permission denied")
-    except OSError as e:
-        return FileError(path, f"cannot read: {e.strerror or e}")
 
 
 def summarize_file(

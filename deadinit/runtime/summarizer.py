@@ -28,6 +28,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from deadinit.frontends.source_file import read_source
+from deadinit.model.file_error import FileError
 from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
@@ -97,9 +99,6 @@ class ProjectSummarizer:
         return out
 
     def _summarize(self, items: list, settings, progress) -> list:
-        from deadinit.frontends.parse import FileError  # noqa: PLC0415 - the parser loads only when a file must be summarised
-        from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
-
         n = len(items)
         started_ns = time.time_ns()
         self.remove_leftovers(settings)
@@ -130,38 +129,41 @@ class ProjectSummarizer:
                 records[i] = Record(st, e.recorded_ns, e.hash, e.summary_bytes)
             else:
                 todo.append(i)
-        if len(todo) <= IN_PROCESS:  # a pool for a few files costs more than hashing them here
+        if 0 < len(todo) <= IN_PROCESS:  # a pool for a few files costs more than hashing them here
             todo = self._same_content(todo, items, entries, stats, out, done, cache, records, started_ns)
         size = sum(st.st_size if st else 0 for st in stats)
         cache_args = (cache.folder, cache.settings_key) if cache else None
         base = n - len(todo)
         with Pool(self.jobs) as pool:
-            got = pool.map(
-                functools.partial(workers.summarize, settings=settings, cache=cache_args),
-                [(*items[i], entries[i].hash if entries[i] is not None else None) for i in todo],
-                weights=[_w(stats[i]) for i in todo],
-                on_error=workers.error,
-                progress=(lambda d, t: progress(base + d, n)) if progress else None,
-                received=functools.partial(_unpickled, keep=pack is not None),
-            )
-        summarised = 0
-        for i, r in zip(todo, got, strict=True):
-            if isinstance(r, FileError):
-                out[i] = r
-                continue
-            h, summary, blob = r
-            e = entries[i]
-            if summary == workers.SAME and e is not None:  # same content, new mtime: record it
-                out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
-                if cache is not None and stats[i] is not None:
-                    cache.store(items[i][0], new_entry(stats[i], h, e.summary_bytes))
-            else:
-                out[i] = summary
-                summarised += 1
-            done[i] = h
-            st = stats[i]
-            if st is not None and blob is not None:
-                records[i] = Record(st, started_ns, h, blob)
+            summarised = 0
+            if todo:
+                from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
+
+                got = pool.map(
+                    functools.partial(workers.summarize, settings=settings, cache=cache_args),
+                    [(*items[i], entries[i].hash if entries[i] is not None else None) for i in todo],
+                    weights=[_w(stats[i]) for i in todo],
+                    on_error=workers.error,
+                    progress=(lambda d, t: progress(base + d, n)) if progress else None,
+                    received=functools.partial(_unpickled, keep=pack is not None),
+                )
+                for i, r in zip(todo, got, strict=True):
+                    if isinstance(r, FileError):
+                        out[i] = r
+                        continue
+                    h, summary, blob = r
+                    e = entries[i]
+                    if summary == workers.SAME and e is not None:  # same content, new mtime: record it
+                        out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
+                        if cache is not None and stats[i] is not None:
+                            cache.store(items[i][0], new_entry(stats[i], h, e.summary_bytes))
+                    else:
+                        out[i] = summary
+                        summarised += 1
+                    done[i] = h
+                    st = stats[i]
+                    if st is not None and blob is not None:
+                        records[i] = Record(st, started_ns, h, blob)
         packed_now = pack is not None and n - from_pack > REPACK_STALE
         if packed_now:
             pack.store(records)
@@ -189,7 +191,6 @@ class ProjectSummarizer:
         """The files of ``todo`` left to summarise once those whose content hashes to their cache entry's
         (a new mtime, an edit undone, the result cache's re-summarised file) are taken from the cache
         here: hashing needs no worker (and a pool for one file costs a process start)."""
-        from deadinit.frontends.parse import read_source  # noqa: PLC0415 - the parser loads only when a file must be summarised
 
         left = []
         for i in todo:

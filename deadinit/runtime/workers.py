@@ -11,7 +11,7 @@ import os
 import pickle
 
 from deadinit.frontends import parse
-from deadinit.frontends.parse import FileError
+from deadinit.model.file_error import FileError
 from deadinit.runtime.file_cache import Cache, content_hash, new_entry
 
 SAME = "same"  # the content is the one the cache entry was made from
