@@ -156,3 +156,21 @@ def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_p
     assert out.returncode in (0, 1), out.stderr[-2000:]
     assert "deadinit.semantics.summary_builder" in out.stderr  # files were summarised here
     assert "libcst" not in out.stderr
+
+
+def test_after_an_edit_the_parser_loads_only_in_the_process_that_summarises(warm):
+    """The edited file is summarised again in the helper (or a worker); the main process only
+    hashes it, and never imports the parser or the summary builder."""
+    root, cache = warm
+    target = root / "pkg" / "child.py"
+    target.write_text(target.read_text() + "\n\ndef added(x):\n    return x.buf\n")
+    script = (
+        "import sys\nfrom deadinit.cli.main import main\n"
+        f"sys.argv = ['deadinit', 'check', '.', '--cache-dir', {str(cache)!r}, '--format', 'concise']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('loaded:', sorted(m for m in ('deadinit.frontends.parse', 'deadinit.semantics.summary_builder') "
+        "if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
+    assert "loaded: []" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "DI001" in out.stdout  # the run analysed the project and reported
