@@ -16,7 +16,7 @@ import hashlib
 import pickle
 import time
 from array import array
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from deadinit.index.dependencies import ALL, Key, recording
@@ -71,11 +71,12 @@ def check_incremental(
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
     if previous is not None:
-        later = _compare(digests, previous, range(len(previous.keys)), now, changed)
+        everything = range(len(previous.keys))
+        later = digests.compare_stored(previous.keys, previous.digests, everything, now, changed, GRAPH_DERIVED)
     graph = class_graph(index, previous, changed)
     res.errors.extend(problem_lines(index, graph.problems))
     if previous is not None:
-        _compare(digests, previous, later, now, changed, deferred=frozenset())
+        digests.compare_stored(previous.keys, previous.digests, later, now, changed)
     lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
@@ -113,36 +114,6 @@ def check_incremental(
         "seconds": times,
     }
     return res, state, stats
-
-
-def _compare(
-    digests: TableDigests,
-    previous: AnalysisState,
-    indexes: Iterable[int],
-    now: list[Hashable],
-    changed: set[int],
-    deferred: frozenset[str] = GRAPH_DERIVED,
-) -> list[int]:
-    """Compare the stored keys at ``indexes`` (their digests now into ``now``, the moved ones'
-    indexes into ``changed``), but those of a ``deferred`` kind, whose indexes it returns.
-    Most keys are named by a module whose fingerprint did not change: that test is inline."""
-    keys, stored, fp = previous.keys, previous.digests, digests.fps.get
-    by_module, by_module_inner = digests.by_module, digests.by_module_inner
-    later = []
-    for i in indexes:
-        kind, entry = keys[i]
-        if kind in deferred:
-            later.append(i)
-            continue
-        old = stored[i]
-        if entry != ALL and (
-            (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0])
-        ):
-            continue
-        moved, now[i] = digests.compare(keys[i], old)
-        if moved:
-            changed.add(i)
-    return later
 
 
 def _new_state(

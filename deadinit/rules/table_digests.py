@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import pickle
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from deadinit.analysis.external import attr_typing
@@ -111,8 +111,8 @@ class TableDigests:
         for base, table in self._tables.items():
             self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
         # kinds whose coarse digest is a module's fingerprint: of the entry, of its first part
-        self.by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
-        self.by_module_inner = frozenset(base + INNER for base in ("imports", "toplevel", "functions_in", "constants"))
+        self._by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
+        self._by_module_inner = frozenset(base + INNER for base in ("imports", "toplevel", "functions_in", "constants"))
         for base in ("imports", "toplevel", "functions_in", "constants"):  # tables of dicts, keyed by module
             table = self._tables[base]
             self._kinds[base + INNER] = (
@@ -131,6 +131,36 @@ class TableDigests:
             return False, stored
         value = fine(entry) if fine is not None else None
         return (fine is None or value != stored[1]), (now, value)
+
+    def compare_stored(
+        self,
+        keys: Sequence[Key],
+        stored: Sequence[Digest],
+        indexes: Iterable[int],
+        now: list[Hashable],
+        changed: set[int],
+        deferred: frozenset[str] = frozenset(),
+    ) -> list[int]:
+        """``compare`` for the stored ``keys`` at ``indexes``: their digests now into ``now``, the
+        moved ones' indexes into ``changed``; those of a ``deferred`` kind are left for later and
+        their indexes returned.  Most keys are named by a module whose fingerprint did not move:
+        that test runs inline, without a call per key."""
+        fp, by_module, by_module_inner = self.fps.get, self._by_module, self._by_module_inner
+        later = []
+        for i in indexes:
+            kind, entry = keys[i]
+            if kind in deferred:
+                later.append(i)
+                continue
+            old = stored[i]
+            if entry != ALL and (
+                (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0])
+            ):
+                continue
+            moved, now[i] = self.compare(keys[i], old)
+            if moved:
+                changed.add(i)
+        return later
 
     def digest(self, key: Key) -> Digest:
         kind, entry = key
