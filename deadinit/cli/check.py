@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from deadinit.api import project
 from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from deadinit.api.config import ConfigError
+from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.speed_options import summarizer
@@ -40,6 +41,7 @@ class CheckOptions:
     jobs: int | None = None
 
 
+@collections_paused
 def run(o: CheckOptions) -> int:
     try:
         return _run(o)

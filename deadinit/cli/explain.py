@@ -13,6 +13,7 @@ from rich.tree import Tree
 
 from deadinit.api import project
 from deadinit.api.config import ConfigError
+from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import UsageError, fail, make_console
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
@@ -147,6 +148,7 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @generation_sources_option
 @speed_options
+@collections_paused
 def explain(
     qualname: str,
     paths,

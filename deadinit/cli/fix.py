@@ -11,8 +11,6 @@ input, or a failed write.
 
 from __future__ import annotations
 
-import functools
-import gc
 import json
 import os
 import shlex
@@ -22,6 +20,7 @@ import click
 
 from deadinit.api import project
 from deadinit.api.config import ConfigError
+from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import UsageError, make_console
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
@@ -152,31 +151,6 @@ def fix(
             include_generation_sources,
         )
     )
-
-
-def collections_paused(func):
-    """Run ``func`` with the cyclic garbage collector off, then freeze what is left and turn it back on.
-
-    ``fix`` builds the index and analyzer twice (the plan's analysis and the re-analysis of the
-    rewrite) and parses the rewritten files with libcst: millions of long-lived objects, over
-    which each full collection walks again (40 % of the CPU on sglang) while freeing next to
-    nothing (the peak memory is the same with collections off).  Everything allocated meanwhile
-    is still in the youngest generation afterwards: the first collection would walk all of it
-    (1.8 s on sglang) just before the process ends, so it is frozen instead, as the summaries are
-    (``ProjectSummarizer(freeze_gc=True)``): a one-shot command's choice."""
-
-    @functools.wraps(func)
-    def paused(*args, **kwargs):
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            return func(*args, **kwargs)
-        finally:
-            gc.freeze()  # what is left (cycles among the analysis's objects) is never walked again
-            if was:
-                gc.enable()
-
-    return paused
 
 
 @collections_paused
