@@ -5,10 +5,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
 
 _SKIP_DIRS = {
@@ -30,7 +31,6 @@ _SKIP_DIRS = {
     ".eggs",
 }
 Skip = Callable[[str, bool], bool]  # (name or path, is_dir) -> leave it out
-Walk = Iterator[tuple[str, list[str], list[str], set[str]]]  # (folder, folders, files, links)
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,7 @@ def discover(
     roots: tuple[str, ...] = (),
     excluded: Skip | None = None,
     max_bytes: int | None = None,
+    stats: StatMemo | None = None,
 ) -> Discovery:
     """Walk ``paths``; ``excluded(relpath, is_dir)`` filters (gitignore-style config).
 
@@ -129,13 +130,15 @@ def discover(
     than ``max_bytes`` and anything that is not a regular file are skipped with a note.
     The temporary files deadinit names that lie in the walked folders, or beside a given
     file, are listed in ``temp_files`` (the caller removes those a killed run left).
+    ``stats``: the files' ``os.stat`` results this run already took, by path as shown
+    (a file found there is not stat'ed again); it receives those taken here.
     """
     out = Discovery()
     seen: set[str] = set()
     root_paths = tuple(Path(r) for r in roots)
     given = [os.path.realpath(r) for r in paths if os.path.isdir(r)]
     given_files_folders: set[str] = set()  # where a given file's rewrite would leave its temporary file
-    walked: set[str] = set()
+    walker = _Walker(out, seen, given, _Modules(root_paths), excluded, max_bytes, stats)
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
@@ -145,14 +148,14 @@ def discover(
             out.errors.append((raw, _link_problem(raw)))
             continue
         if p.is_file():
-            _add(out, seen, p, root_paths, max_bytes)
+            walker.add(str(p), os.path.realpath(p), module_name(p, root_paths))
             given_files_folders.add(os.path.dirname(os.path.realpath(p)))
             continue
         if not p.is_dir():
             out.errors.append((raw, "not a regular file or directory"))
             continue
-        _discover_folder(out, seen, raw, given, root_paths, excluded, max_bytes, walked)
-    for folder in sorted(given_files_folders - walked):
+        walker.walk(raw)
+    for folder in sorted(given_files_folders - walker.walked):
         out.temp_files += _temp_files_in(folder)
     out.files.sort(key=lambda f: f.path)
     return out
@@ -166,82 +169,135 @@ def _temp_files_in(folder: str) -> list[str]:
         return []
 
 
-def _discover_folder(
-    out: Discovery,
-    seen: set[str],
-    raw: str,
-    given: list[str],
-    root_paths: tuple[Path, ...],
-    excluded: Skip | None,
-    max_bytes: int | None,
-    walked: set[str],
-) -> None:
-    """Add the Python files under the folder ``raw`` (one of ``discover``'s paths) to ``out``."""
-    visited_dirs: set[str] = set()
-    modules = _Modules(root_paths)
+class _Walker:
+    """The folders under one of ``discover``'s paths, depth first, entries sorted by name.
 
-    def onerror(e: OSError) -> None:
-        out.errors.append((e.filename or raw, f"cannot list: {e.strerror}"))
+    A folder's real path is its parent's joined with its name unless it was reached
+    through a symbolic link (then it is resolved): one ``realpath`` per link, not per folder."""
 
-    for dirpath, dirnames, filenames, links in _walk(str(Path(raw)), onerror):
-        real = os.path.realpath(dirpath)
-        if real in visited_dirs:  # reached again through a link: a loop, or an alias (silently de-duplicated)
-            if _is_loop(dirpath):
-                out.errors.append((dirpath, "symbolic link loop, skipped"))
-            dirnames[:] = []
-            continue
-        visited_dirs.add(real)
-        walked.add(real)
-        skip = _folder_filter(excluded, dirpath)
+    def __init__(
+        self,
+        out: Discovery,
+        seen: set[str],
+        given: list[str],
+        modules: _Modules,
+        excluded: Skip | None,
+        max_bytes: int | None,
+        stats: StatMemo | None,
+    ) -> None:
+        self.out, self.seen, self.given, self.modules = out, seen, given, modules
+        self.excluded, self.max_bytes = excluded, max_bytes
+        self.stats = stats if stats is not None else StatMemo()
+        self.walked: set[str] = set()  # real paths of the folders walked, over all paths
+        self.visited: set[str] = set()  # within the current path: a folder reached again is not walked again
+        self.raw = ""
+
+    def walk(self, raw: str) -> None:
+        """Add the Python files under the folder ``raw`` (one of ``discover``'s paths)."""
+        self.visited = set()
+        self.raw = raw
+        top = str(Path(raw))
+        self._folder(top, None, os.path.abspath(top))
+
+    def _folder(self, folder: str, real: str | None, absolute: str) -> None:
+        out = self.out
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as e:
+            out.errors.append((e.filename or self.raw, f"cannot list: {e.strerror}"))
+            return
+        if real is None:  # a given folder, or one reached through a link
+            real = os.path.realpath(folder)
+        if real in self.visited:  # reached again through a link: a loop, or an alias (silently de-duplicated)
+            if _is_loop(folder):
+                out.errors.append((folder, "symbolic link loop, skipped"))
+            return
+        self.visited.add(real)
+        self.walked.add(real)
+        dirs, files, links = _listing(entries)
+        skip = _folder_filter(self.excluded, folder, absolute)
+        keep = self._subfolders(folder, dirs, links, skip)
+        self._files(folder, real, absolute, files, links, skip)
+        # directories named like x.py are listed as directories by the walk: report them
+        for d in keep:
+            if d.endswith(".py"):
+                out.errors.append(
+                    (os.path.join(folder, d), "is a directory named like a Python file; analysed as a folder")
+                )
+        for d in keep:
+            self._folder(
+                os.path.join(folder, d),
+                None if d in links else os.path.join(real, d),
+                os.path.join(absolute, d),
+            )
+
+    def _subfolders(self, folder: str, dirs: list[str], links: set[str], skip: Skip | None) -> list[str]:
         keep = []
-        for d in sorted(dirnames):
+        for d in sorted(dirs):
             if d in _SKIP_DIRS or d.endswith(".egg-info"):
                 continue
             if skip is not None and skip(d, True):
                 continue
             if d in links:
-                full = os.path.join(dirpath, d)
-                why = _link_escapes(full, given)
+                full = os.path.join(folder, d)
+                why = _link_escapes(full, self.given)
                 if why is None and _is_loop(full):
                     why = "symbolic link loop, skipped"
                 if why:
-                    out.errors.append((full, why))
+                    self.out.errors.append((full, why))
                     continue
             keep.append(d)
-        dirnames[:] = keep
-        for fn in sorted(filenames):
+        return keep
+
+    def _files(
+        self, folder: str, real: str, absolute: str, files: list[str], links: set[str], skip: Skip | None
+    ) -> None:
+        shown, resolved = os.path.join(folder, ""), os.path.join(real, "")  # + name: os.path.join's answer
+        for fn in sorted(files):
             if not fn.endswith(".py"):
                 if fn.endswith(TEMP_SUFFIX):
-                    out.temp_files.append(os.path.join(dirpath, fn))
+                    self.out.temp_files.append(shown + fn)
                 continue
             if skip is not None and skip(fn, False):
                 continue
-            full = os.path.join(dirpath, fn)
+            full = shown + fn
             if fn in links:
-                why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, given)
+                why = _link_problem(full) if not os.path.exists(full) else _link_escapes(full, self.given)
                 if why:
-                    out.errors.append((full, why))
+                    self.out.errors.append((full, why))
                     continue
-                _add(out, seen, Path(full), root_paths, max_bytes)
+                p = Path(full)
+                self.add(str(p), os.path.realpath(p), module_name(p, self.modules.roots))
             else:  # not a link: its real path is its folder's real path joined with its name
-                _add_plain(out, seen, full, os.path.join(real, fn), modules.of(dirpath, fn), max_bytes)
-        # directories named like x.py are listed as directories by the walk: report them
-        for d in keep:
-            if d.endswith(".py"):
-                out.errors.append(
-                    (os.path.join(dirpath, d), "is a directory named like a Python file; analysed as a folder")
-                )
+                self.add(full, resolved + fn, self.modules.of(folder, absolute, fn))
+
+    def add(self, path: str, real: str, module: tuple[str, bool]) -> None:
+        """Record one file (its real path and module known), or a note why it is skipped."""
+        if real in self.seen:
+            return
+        self.seen.add(real)
+        try:
+            st = self.stats.stat(path, real)
+        except OSError as e:
+            self.out.errors.append((path, f"cannot read: {e.strerror or e}"))
+            return
+        if not stat.S_ISREG(st.st_mode):
+            self.out.errors.append((path, "not a regular file, skipped"))
+            return
+        max_bytes = self.max_bytes
+        if max_bytes is not None and st.st_size > max_bytes:
+            self.out.errors.append(
+                (path, f"{_size(st.st_size)} is larger than max-file-size ({_size(max_bytes)}), skipped")
+            )
+            return
+        self.out.files.append(SourceFile(path, real, *module))
 
 
-def _walk(top: str, onerror: Callable[[OSError], None]) -> Walk:
-    """``os.walk(top, followlinks=True)`` that also yields the names that are symbolic
-    links (from the directory entries: no extra system call per name)."""
-    try:
-        with os.scandir(top) as it:
-            entries = list(it)
-    except OSError as e:
-        onerror(e)
-        return
+def _listing(entries: list[os.DirEntry[str]]) -> tuple[list[str], list[str], set[str]]:
+    """(folders, other names, names that are symbolic links) from a folder's entries, as
+    ``os.walk(followlinks=True)`` splits them (a link to a folder is a folder); the entries'
+    types come with the listing: no system call per name."""
     dirs: list[str] = []
     files: list[str] = []
     links: set[str] = set()
@@ -256,50 +312,64 @@ def _walk(top: str, onerror: Callable[[OSError], None]) -> Walk:
                 links.add(entry.name)
         except OSError:
             pass
-    yield top, dirs, files, links
-    for d in dirs:
-        yield from _walk(os.path.join(top, d), onerror)
+    return dirs, files, links
 
 
-def _folder_filter(excluded: Skip | None, dirpath: str) -> Skip | None:
+def _folder_filter(excluded: Skip | None, dirpath: str, absolute: str) -> Skip | None:
     """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does
-    the per-folder work once (``in_folder``); any other callable gets the full path."""
+    the per-folder work once (``in_folder``, given the folder's absolute path); any other
+    callable gets the full path."""
     if excluded is None:
         return None
     in_folder = getattr(excluded, "in_folder", None)
     if in_folder is not None:
-        skip: Skip = in_folder(dirpath)
+        skip: Skip = in_folder(absolute)
         return skip
     return lambda name, is_dir: excluded(os.path.join(dirpath, name), is_dir)
 
 
 class _Modules:
-    """``module_name`` for the plain files of a folder: the folder's dotted prefix is
-    worked out once (a module's name is its folder's prefix and its stem)."""
-
-    _PROBE = "_deadinit_probe_"
+    """``module_name`` for the plain files of a folder, from the folder's dotted prefix,
+    worked out once per folder on its absolute path (a module's name is its folder's prefix
+    and its stem; a package's, its folder's prefix when that is not empty)."""
 
     def __init__(self, roots: tuple[Path, ...]) -> None:
         self.roots = roots
-        self.prefix: dict[str, str | None] = {}
+        # as ``module_name`` tries them: longest first, as absolute paths
+        self.root_paths = [os.path.abspath(r) for r in sorted(roots, key=lambda r: -len(str(r)))]
+        self.prefix: dict[str, str] = {}
 
-    def of(self, dirpath: str, fn: str) -> tuple[str, bool]:
+    def of(self, dirpath: str, absolute: str, fn: str) -> tuple[str, bool]:
+        prefix = self.prefix.get(absolute)
+        if prefix is None:
+            prefix = self.prefix[absolute] = self._prefix(absolute)
         if fn == "__init__.py":
-            return module_name(Path(dirpath, fn), self.roots)
-        if dirpath not in self.prefix:
-            probe, _ = module_name(Path(dirpath, self._PROBE + ".py"), self.roots)
-            self.prefix[dirpath] = (
-                ""
-                if probe == self._PROBE
-                else probe[: -len(self._PROBE) - 1]
-                if probe.endswith("." + self._PROBE)
-                else None
-            )
-        prefix = self.prefix[dirpath]
-        if prefix is None:  # not expected; the general rule then
-            return module_name(Path(dirpath, fn), self.roots)
+            # an empty prefix (a root, a top-level folder) has its own rules
+            return (prefix, True) if prefix else module_name(Path(dirpath, fn), self.roots)
         stem = fn[:-3]
         return (f"{prefix}.{stem}" if prefix else stem), False
+
+    def _prefix(self, absolute: str) -> str:
+        """What ``module_name`` gives a plain module in the folder ``absolute`` (normalised), less
+        its stem: the folder's path below the first root that holds it, else below the parent
+        of its package top."""
+        for root in self.root_paths:
+            if absolute == root:
+                return ""
+            below = _below(absolute, root)
+            if below is not None:
+                return below.replace(os.sep, ".")
+        top = _package_top(Path(absolute))
+        if top is None:
+            return ""
+        below = _below(absolute, str(top.parent))
+        return "" if below is None else below.replace(os.sep, ".")
+
+
+def _below(path: str, folder: str) -> str | None:
+    """``path`` relative to ``folder`` when it lies strictly below it (both absolute and normalised)."""
+    start = folder if folder.endswith(os.sep) else folder + os.sep
+    return path[len(start) :] if path.startswith(start) else None
 
 
 def _link_problem(path: str) -> str:
@@ -328,31 +398,6 @@ def _link_escapes(path: str, given: list[str]) -> str | None:
     if any(real == g or real.startswith(g.rstrip(os.sep) + os.sep) for g in given):
         return None
     return "symbolic link to a path outside the analysed folders, skipped"
-
-
-def _add(out: Discovery, seen: set[str], p: Path, roots: tuple[Path, ...], max_bytes: int | None = None) -> None:
-    _add_plain(out, seen, str(p), os.path.realpath(p), module_name(p, roots), max_bytes)
-
-
-def _add_plain(
-    out: Discovery, seen: set[str], path: str, real: str, module: tuple[str, bool], max_bytes: int | None
-) -> None:
-    """Record one file (its real path and module known), or a note why it is skipped."""
-    if real in seen:
-        return
-    seen.add(real)
-    try:
-        st = os.stat(real)
-    except OSError as e:
-        out.errors.append((path, f"cannot read: {e.strerror or e}"))
-        return
-    if not stat.S_ISREG(st.st_mode):
-        out.errors.append((path, "not a regular file, skipped"))
-        return
-    if max_bytes is not None and st.st_size > max_bytes:
-        out.errors.append((path, f"{_size(st.st_size)} is larger than max-file-size ({_size(max_bytes)}), skipped"))
-        return
-    out.files.append(SourceFile(path, real, *module))
 
 
 def _size(n: int) -> str:

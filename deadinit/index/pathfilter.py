@@ -35,6 +35,17 @@ def relative_to(path: str, root: str) -> str | None:
     return Path(rel).as_posix()
 
 
+def _relative_to_folder(full: str, folder: str) -> str | None:
+    """``relative_to(full, folder)`` for an absolute, normalised ``full`` and ``folder``: a string
+    prefix when ``full`` lies inside ``folder``, else the general answer."""
+    if full == folder:
+        return ""
+    start = folder if folder.endswith(os.sep) else folder + os.sep
+    if full.startswith(start):
+        return full[len(start) :].replace(os.sep, "/")
+    return relative_to(full, folder)
+
+
 def _git_top(root: Path) -> Path:
     for d in [root, *root.parents]:
         if (d / ".git").exists():
@@ -75,8 +86,8 @@ class PathFilter:
         ``self(os.path.join(folder, name), is_dir)``, with the folder's relative path and
         its .gitignore chain worked out once (discovery asks this for every entry)."""
         full = os.path.abspath(folder)
-        rel_dir = relative_to(full, self.root)
-        chain = self._chain(full) if self.respect_gitignore and relative_to(full, self.top) is not None else []
+        rel_dir = _relative_to_folder(full, self.root)
+        chain = self._chain(full) if self.respect_gitignore and _relative_to_folder(full, self.top) is not None else []
 
         def skip(name: str, is_dir: bool) -> bool:
             rel = f"{rel_dir}/{name}" if rel_dir else (name if rel_dir == "" else None)
