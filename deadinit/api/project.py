@@ -11,6 +11,7 @@ from deadinit.api.errors import UsageError
 from deadinit.index.discovery import discover
 from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
+from deadinit.runtime.stat_memo import StatMemo
 
 
 def path_filter(cfg: Config) -> PathFilter:
@@ -111,10 +112,11 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
     s = cfg.settings
     excluded = path_filter(cfg)
     found = []
+    stats = StatMemo()  # each file stat'ed once: by the result cache's check, discovery or the summarizer
 
     def walk() -> tuple[list, list]:
         if not found:
-            disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size)
+            disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size, stats=stats)
             remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
             found.append(
                 (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
@@ -128,7 +130,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
     with helpers.take() as helper:  # loads the summarisers on the other core, in case a file changed
         snap = store.load()
         if snap is not None:
-            fresh = results.refresh(snap, walk, s, summarizer, helper)
+            fresh = results.refresh(snap, walk, s, summarizer, helper, stats)
             if fresh is not None:
                 snap, dirty = fresh
                 if dirty:
@@ -136,7 +138,11 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
                 summarizer.stats["result_cache"] = "hit"
                 return snap.result
     items, notes = walk()
-    result = analyse_incremental(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss
+    summarizer.known_stats = stats
+    try:
+        result = analyse_incremental(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss
+    finally:
+        summarizer.known_stats = None  # taken before this run read anything: not for a later call
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
         lite = dataclasses.replace(

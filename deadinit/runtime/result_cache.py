@@ -30,7 +30,6 @@ import dataclasses
 import hashlib
 import os
 import pickle
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from typing import Any
 
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
+from deadinit.runtime.stat_memo import StatMemo
 
 FORMAT = 6
 MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
@@ -179,21 +179,28 @@ def states_of(inputs: tuple) -> list | None:
 
 
 def refresh(
-    snap: Snapshot, walk: Callable[[], tuple[list, list]], settings, summarizer, helper=None
+    snap: Snapshot,
+    walk: Callable[[], tuple[list, list]],
+    settings,
+    summarizer,
+    helper=None,
+    stats: StatMemo | None = None,
 ) -> tuple[Snapshot, bool] | None:
     """(snapshot with fresh states, whether any state changed) when the stored result holds
     for the files as they are now; None for a miss.
 
     ``walk()`` discovers (items, notes); it runs after the stored files were checked
-    and any changed one was handed to the helper, so that both work at once."""
-    now = time.time_ns()
+    and any changed one was handed to the helper, so that both work at once.  ``stats``:
+    where the files' stats are taken (and kept, for discovery and the summarizer)."""
+    stats = stats if stats is not None else StatMemo()
+    now = stats.taken_ns  # a state is recorded no later than its stat was taken
     states = list(snap.states)
     if len(states) != len(snap.items):
         return None
     changed = []
     for i, (item, state) in enumerate(zip(snap.items, states, strict=True)):
         try:
-            st = os.stat(item[0])
+            st = stats.stat(item[0])
         except OSError:
             return None
         if not state.stat_matches(st):

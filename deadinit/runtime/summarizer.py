@@ -33,6 +33,7 @@ from deadinit.model.file_error import FileError
 from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
+from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.summary_pack import Record, SummaryPack
 
 IN_PROCESS = 16  # at most this many files left: hashed in this process before any worker starts
@@ -66,6 +67,8 @@ class ProjectSummarizer:
         # or None)
         self.last_inputs: tuple | None = None
         self.content_hashes: dict[str, str] = {}  # path -> hash of the content the last call summarised
+        # the files' stats this run already took (``deadinit.runtime.stat_memo``), for the next call only
+        self.known_stats: StatMemo | None = None
         self._leftovers_removed = False
 
     def close(self) -> None:  # ``commands.project.analyse`` closes the summarizer it used
@@ -100,10 +103,11 @@ class ProjectSummarizer:
 
     def _summarize(self, items: list, settings, progress) -> list:
         n = len(items)
-        started_ns = time.time_ns()
+        known, self.known_stats = self.known_stats, None
+        started_ns = known.taken_ns if known is not None else time.time_ns()  # no later than any stat
         self.remove_leftovers(settings)
         cache = Cache(self.folder(settings), settings.summary_key()) if self.use_cache else None
-        stats = [_stat(p) for p, _, _ in items]
+        stats = [_stat(p, known) for p, _, _ in items]
         pack = SummaryPack(cache.folder, cache.settings_key, items) if cache and n >= PACK_MIN_FILES else None
         packed = (pack.load() if pack is not None else None) or [None] * n
         entries: list = [None] * n
@@ -224,7 +228,10 @@ def _hash_of(path: str) -> str | None:
         return None
 
 
-def _stat(path: str) -> os.stat_result | None:
+def _stat(path: str, known: StatMemo | None) -> os.stat_result | None:
+    st = known.get(path) if known is not None else None
+    if st is not None:
+        return st
     try:
         return os.stat(path)
     except OSError:

@@ -259,3 +259,37 @@ def test_random_edits_never_give_a_stale_result(tmp_path, full_runs):
         want = _fresh(root)
         assert got == want, kinds
     assert 0 < hits < 30 and changed >= 3, (hits, changed, kinds)  # both paths, and edits that matter
+
+
+@pytest.fixture
+def source_stats(monkeypatch):
+    """The ``os.stat`` calls this process makes on each project module (``__init__.py`` aside:
+    discovery asks whether a folder is a package), by real path."""
+    calls: dict = {}
+    real_stat = os.stat
+
+    def counting(path, *a, **kw):
+        name = os.fspath(path) if not isinstance(path, int) else ""
+        if isinstance(name, str) and name.endswith(".py") and not name.endswith("__init__.py"):
+            key = os.path.realpath(name)
+            calls[key] = calls.get(key, 0) + 1
+        return real_stat(path, *a, **kw)
+
+    monkeypatch.setattr(os, "stat", counting)
+    return calls
+
+
+def test_each_file_is_stat_ed_once_per_run(proj, full_runs, source_stats):
+    """The result cache's check, discovery and (on a miss) the summarizer share one stat per file."""
+    modules = {os.path.realpath(proj / "pkg" / n) for n in ("base.py", "child.py")}
+    _check(proj)
+    source_stats.clear()
+    _check(proj)  # a hit
+    assert {p: n for p, n in source_stats.items() if p in modules} == dict.fromkeys(modules, 1)
+    p = proj / "pkg" / "base.py"
+    p.write_text(p.read_text().replace("        return self.buf\n", "        return 2\n"))
+    source_stats.clear()
+    edited = _check(proj)  # a miss: the edit is summarised and analysed
+    assert len(full_runs) == 2
+    assert {p: n for p, n in source_stats.items() if p in modules} == dict.fromkeys(modules, 1)
+    assert edited == _fresh(proj)
