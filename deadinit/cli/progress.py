@@ -11,9 +11,11 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 DELAY = 1.0
 
@@ -38,6 +40,15 @@ class ProgressSummarizer:
         if self.progress is None:
             if time.monotonic() - self.start < self.delay:
                 return
+            from rich.progress import (  # noqa: PLC0415 - only once a bar is shown: a short run never loads it
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
             self.progress = Progress(
                 SpinnerColumn(),
                 TextColumn("{task.description}"),

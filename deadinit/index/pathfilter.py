@@ -10,19 +10,27 @@ import os
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
-from deadinit.model.finding import Finding
-from deadinit.model.settings import Settings
+    from deadinit.model.finding import Finding
+    from deadinit.model.settings import Settings
 
-# (a .gitignore's spec, the folder being filtered relative to the spec's folder + "/")
-GitignoreChain = list[tuple[pathspec.GitIgnoreSpec, str]]
+    # (a .gitignore's spec, the folder being filtered relative to the spec's folder + "/")
+    GitignoreChain = list[tuple[pathspec.GitIgnoreSpec, str]]
 
 
 def _spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec | None:
     patterns = [p for p in lines if p.strip()]
-    return pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+    return _gitignore_spec(patterns) if patterns else None
+
+
+def _gitignore_spec(patterns: list[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # noqa: PLC0415 - ~15 ms: only when there are patterns (configured, or a .gitignore)
+
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def relative_to(path: str, root: str) -> str | None:
@@ -156,7 +164,7 @@ class PathFilter:
 def _per_file_specs(
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...],
 ) -> tuple[tuple[pathspec.GitIgnoreSpec, frozenset[str]], ...]:
-    return tuple((pathspec.GitIgnoreSpec.from_lines([pat]), frozenset(codes)) for pat, codes in per_file_ignores)
+    return tuple((_gitignore_spec([pat]), frozenset(codes)) for pat, codes in per_file_ignores)
 
 
 def per_file_ignored(finding: Finding, settings: Settings) -> bool:

@@ -22,12 +22,13 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deadinit.runtime.interrupts import interrupts_held
 from deadinit.runtime.orphans import end_with_parent
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 def default_jobs() -> int:
@@ -52,6 +53,8 @@ def _context():
 
 def _executor(workers: int) -> ProcessPoolExecutor:
     """Worker processes that end when this process ends, however it ends (``deadinit.runtime.orphans``)."""
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415 - only when workers start: a cached run starts none
+
     return ProcessPoolExecutor(workers, mp_context=_context(), initializer=end_with_parent, initargs=(os.getpid(),))
 
 
@@ -128,6 +131,9 @@ class Pool:
                 if progress:
                     progress(done, n)
             return out
+        from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415 - only when workers start
+        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only when workers start
+
         pending = _chunks(weights, chunk_weight) if chunk_weight else _guided_chunks(weights, self.jobs)
         tries: dict[tuple, int] = {}
         done = 0
@@ -170,6 +176,8 @@ class Pool:
 
 def _isolated(func: Callable, item, on_error: Callable):
     """Run one item alone in a fresh process: its result, or an error if it kills the process."""
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only when workers start
+
     with _executor(1) as ex:
         try:
             with interrupts_held():

@@ -27,6 +27,7 @@ into place atomically, like the per-file cache.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 import pickle
@@ -91,17 +92,25 @@ class Snapshot:
     result: Any  # CheckResult with a LiteIndex, no analyzer
 
 
+@functools.cache
 def code_fingerprint() -> str:
     """deadinit's own modules (a changed rule changes results without a new version), by content:
-    a reinstall (a CI runner's fresh ``pip install``: every mtime new) keeps the stored results."""
-    base = Path(__file__).resolve().parent.parent
+    a reinstall (a CI runner's fresh ``pip install``: every mtime new) keeps the stored results.
+    Once per process: the code that runs is the code imported when it started."""
+    base = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    modules = []
+    for folder, _, names in os.walk(base):
+        rel = os.path.relpath(folder, base)
+        parts = () if rel == os.curdir else tuple(rel.split(os.sep))
+        modules += [(*parts, n) for n in names if n.endswith(".py")]
     h = hashlib.blake2b(digest_size=16)
-    for p in sorted(base.rglob("*.py")):
+    for parts in sorted(modules):
         try:
-            data = p.read_bytes()
+            with open(os.path.join(base, *parts), "rb") as f:
+                data = f.read()
         except OSError:
             continue
-        h.update(f"{p.relative_to(base)}\0{len(data)}\n".encode())
+        h.update(f"{'/'.join(parts)}\0{len(data)}\n".encode())
         h.update(data)
     return h.hexdigest()
 

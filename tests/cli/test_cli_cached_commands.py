@@ -158,19 +158,40 @@ def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_p
     assert "libcst" not in out.stderr
 
 
+def _check_loading(root, cache, *modules: str) -> tuple[str, str]:
+    """(stdout, which of ``modules`` the main process of a cached ``check`` imported)."""
+    script = (
+        "import sys\nfrom deadinit.cli.main import main\n"
+        f"sys.argv = ['deadinit', 'check', '.', '--cache-dir', {str(cache)!r}, '--format', 'concise']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        f"print('loaded:', sorted(m for m in {modules!r} if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
+    loaded = out.stdout.rsplit("loaded: ", 1)
+    assert len(loaded) == 2, out.stdout[-2000:] + out.stderr[-2000:]
+    return loaded[0], loaded[1].strip()
+
+
+# what a cached check needs only when it prints a progress bar, starts workers, reads a
+# pattern (none in the sample project) or libcst has no version module
+NOT_ON_THE_CACHED_PATH = ("importlib.metadata", "rich.progress", "pathspec")
+
+
 def test_after_an_edit_the_parser_loads_only_in_the_process_that_summarises(warm):
     """The edited file is summarised again in the helper (or a worker); the main process only
     hashes it, and never imports the parser or the summary builder."""
     root, cache = warm
     target = root / "pkg" / "child.py"
     target.write_text(target.read_text() + "\n\ndef added(x):\n    return x.buf\n")
-    script = (
-        "import sys\nfrom deadinit.cli.main import main\n"
-        f"sys.argv = ['deadinit', 'check', '.', '--cache-dir', {str(cache)!r}, '--format', 'concise']\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print('loaded:', sorted(m for m in ('deadinit.frontends.parse', 'deadinit.semantics.summary_builder') "
-        "if m in sys.modules))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False)
-    assert "loaded: []" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
-    assert "DI001" in out.stdout  # the run analysed the project and reported
+    parser = ("deadinit.frontends.parse", "deadinit.semantics.summary_builder")
+    stdout, loaded = _check_loading(root, cache, *parser, *NOT_ON_THE_CACHED_PATH)
+    assert loaded == "[]"
+    assert "DI001" in stdout  # the run analysed the project and reported
+
+
+def test_a_check_answered_from_the_result_cache_loads_no_analysis_and_no_worker_pool(warm):
+    root, cache = warm
+    analysis = ("deadinit.api.check", "deadinit.analysis.liveness", "deadinit.rules.engine")
+    stdout, loaded = _check_loading(root, cache, *analysis, *NOT_ON_THE_CACHED_PATH, "concurrent.futures")
+    assert loaded == "[]"
+    assert "DI001" in stdout

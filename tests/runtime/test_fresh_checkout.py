@@ -72,8 +72,16 @@ def test_the_result_key_reads_deadinits_modules_by_content(tmp_path, monkeypatch
     module = package / "runtime" / "result_cache.py"
     module.write_text("x = 1\n")
     monkeypatch.setattr(result_cache, "__file__", str(module))
-    before = result_cache.code_fingerprint()
-    os.utime(module, ns=(0, 10**18))  # reinstalled: new mtime, same code
-    assert result_cache.code_fingerprint() == before
-    module.write_text("x = 2\n")
-    assert result_cache.code_fingerprint() != before
+
+    def fingerprint():  # read once per process: a new process each time
+        result_cache.code_fingerprint.cache_clear()
+        return result_cache.code_fingerprint()
+
+    try:
+        before = fingerprint()
+        os.utime(module, ns=(0, 10**18))  # reinstalled: new mtime, same code
+        assert fingerprint() == before
+        module.write_text("x = 2\n")
+        assert fingerprint() != before
+    finally:
+        result_cache.code_fingerprint.cache_clear()
