@@ -66,53 +66,53 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
             return ".".join(parts), is_pkg
     # Walk up through packages.  Namespace folders (no __init__.py) in between are
     # crossed when a regular package sits above them (sglang/srt/... is laid out so).
-    top = _package_top(path.parent)
+    top = _package_top(str(path.parent))
     if top is None:
         return (path.parent.name if is_pkg else path.stem), is_pkg
-    rel = path.relative_to(top.parent).with_suffix("")
+    rel = path.relative_to(os.path.dirname(top)).with_suffix("")
     parts = list(rel.parts)
     if is_pkg:
         parts = parts[:-1]
     return ".".join(parts), is_pkg
 
 
-_TOP_CACHE: dict[str, Path | None] = {}
+# by absolute, normalised folder path (strings: a walk asks once per folder)
+_TOP_CACHE: dict[str, str | None] = {}
 
 
-def _package_top(d: Path) -> Path | None:
+def _package_top(d: str) -> str | None:
     """The highest ancestor folder that is a regular package, or None."""
-    key = str(d)
-    if key in _TOP_CACHE:
-        return _TOP_CACHE[key]
+    if d in _TOP_CACHE:
+        return _TOP_CACHE[d]
     best = _highest_package(d)
     # a folder that is not itself inside any package path chain is its own top
     if best is not None and not _chain_ok(d, best):
         best = None
-    _TOP_CACHE[key] = best
+    _TOP_CACHE[d] = best
     return best
 
 
-_HIGHEST: dict[str, Path | None] = {}
+_HIGHEST: dict[str, str | None] = {}
 
 
-def _highest_package(d: Path) -> Path | None:
+def _highest_package(d: str) -> str | None:
     """The highest of ``d`` and its ancestors that holds an ``__init__.py`` (one check per folder)."""
-    key = str(d)
-    if key not in _HIGHEST:
-        above = _highest_package(d.parent) if d.parent != d else None
-        _HIGHEST[key] = above if above is not None else (d if (d / "__init__.py").is_file() else None)
-    return _HIGHEST[key]
+    if d not in _HIGHEST:
+        parent = os.path.dirname(d)
+        above = _highest_package(parent) if parent != d else None
+        _HIGHEST[d] = above if above is not None else (d if os.path.isfile(os.path.join(d, "__init__.py")) else None)
+    return _HIGHEST[d]
 
 
-def _chain_ok(d: Path, top: Path) -> bool:
+def _chain_ok(d: str, top: str) -> bool:
     """Every folder from ``d`` up to ``top`` is an identifier (a plausible package path)."""
     cur = d
     while True:
-        if not cur.name.isidentifier():
+        if not os.path.basename(cur).isidentifier():
             return False
         if cur == top:
             return True
-        cur = cur.parent
+        cur = os.path.dirname(cur)
 
 
 def discover(
@@ -359,10 +359,10 @@ class _Modules:
             below = _below(absolute, root)
             if below is not None:
                 return below.replace(os.sep, ".")
-        top = _package_top(Path(absolute))
+        top = _package_top(absolute)
         if top is None:
             return ""
-        below = _below(absolute, str(top.parent))
+        below = _below(absolute, os.path.dirname(top))
         return "" if below is None else below.replace(os.sep, ".")
 
 

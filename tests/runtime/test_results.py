@@ -293,3 +293,10 @@ def test_each_file_is_stat_ed_once_per_run(proj, full_runs, source_stats):
     assert len(full_runs) == 2
     assert {p: n for p, n in source_stats.items() if p in modules} == dict.fromkeys(modules, 1)
     assert edited == _fresh(proj)
+
+
+def test_the_key_names_the_installed_libcst_without_importlib_metadata():
+    from importlib.metadata import version
+
+    assert cache_mod._libcst_version() == version("libcst")
+    assert f"libcst{version('libcst')}" in cache_mod.ENV
