@@ -161,15 +161,25 @@ def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None, hierar
     ``summarizer`` (the per-file cache and the workers) like ``analyse``'s.  ``hierarchy_errors``
     False: without the error lines of every class's hierarchy problems (``hierarchy_lines``)."""
     from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+    from deadinit.runtime.temp_files import remove_leftovers  # noqa: PLC0415 - beside index_project's own
 
-    summarizer = wrap(summarizer) if wrap is not None else summarizer
+    s = cfg.settings
+    excluded = path_filter(cfg)
+    stats = StatMemo()  # each file stat'ed once: by discovery, and the summarizer reuses it
+    disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size, stats=stats)
+    remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
+    if summarizer is not None:
+        summarizer.known_stats = stats
+    wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
         return index_project(
-            paths, cfg.settings, summarizer=summarizer, excluded=path_filter(cfg), hierarchy_errors=hierarchy_errors
+            paths, s, summarizer=wrapped, excluded=excluded, discovery=disc, hierarchy_errors=hierarchy_errors
         )
     finally:
         if summarizer is not None:
-            summarizer.close()
+            summarizer.known_stats = None  # taken before this run read anything: not for a later call
+        if wrapped is not None:
+            wrapped.close()
 
 
 def analyse_full(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:

@@ -293,6 +293,10 @@ def test_each_file_is_stat_ed_once_per_run(proj, full_runs, source_stats):
     assert len(full_runs) == 2
     assert {p: n for p, n in source_stats.items() if p in modules} == dict.fromkeys(modules, 1)
     assert edited == _fresh(proj)
+    source_stats.clear()
+    res = invoke(["explain", "Child", ".", "--cache-dir", proj.parent / "cache"], cwd=proj)
+    assert res.exit_code == 0, res.stderr
+    assert {p: n for p, n in source_stats.items() if p in modules} == dict.fromkeys(modules, 1)
 
 
 def test_the_key_names_the_installed_libcst_without_importlib_metadata():
