@@ -34,19 +34,20 @@ import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
 from deadinit.runtime.stat_memo import StatMemo
 
-FORMAT = 6
+FORMAT = 7
 MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
 MAGIC = b"deadinit-results\n"
 
 
-@dataclass
-class LiteModule:
+class LiteModule(NamedTuple):
+    """A tuple: a stored result holds one per module, and a warm run unpickles them all."""
+
     path: str
     suppressions: dict
 
