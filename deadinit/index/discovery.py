@@ -134,11 +134,10 @@ def discover(
     (a file found there is not stat'ed again); it receives those taken here.
     """
     out = Discovery()
-    seen: set[str] = set()
     root_paths = tuple(Path(r) for r in roots)
     given = [os.path.realpath(r) for r in paths if os.path.isdir(r)]
     given_files_folders: set[str] = set()  # where a given file's rewrite would leave its temporary file
-    walker = _Walker(out, seen, given, _Modules(root_paths), excluded, max_bytes, stats)
+    walker = _Walker(out, given, _Modules(root_paths), excluded, max_bytes, stats)
     for raw in paths:
         p = Path(raw)
         if not os.path.lexists(p):
@@ -178,16 +177,15 @@ class _Walker:
     def __init__(
         self,
         out: Discovery,
-        seen: set[str],
         given: list[str],
         modules: _Modules,
         excluded: Skip | None,
         max_bytes: int | None,
         stats: StatMemo | None,
     ) -> None:
-        self.out, self.seen, self.given, self.modules = out, seen, given, modules
-        self.excluded, self.max_bytes = excluded, max_bytes
-        self.stats = stats if stats is not None else StatMemo()
+        self.out, self.given, self.modules, self.excluded, self.max_bytes = out, given, modules, excluded, max_bytes
+        self.stats: StatMemo = stats if stats is not None else StatMemo()
+        self.seen: set[str] = set()  # real paths of the files added
         self.walked: set[str] = set()  # real paths of the folders walked, over all paths
         self.visited: set[str] = set()  # within the current path: a folder reached again is not walked again
         self.raw = ""
@@ -295,9 +293,8 @@ class _Walker:
 
 
 def _listing(entries: list[os.DirEntry[str]]) -> tuple[list[str], list[str], set[str]]:
-    """(folders, other names, names that are symbolic links) from a folder's entries, as
-    ``os.walk(followlinks=True)`` splits them (a link to a folder is a folder); the entries'
-    types come with the listing: no system call per name."""
+    """(folders, other names, symbolic links) as ``os.walk(followlinks=True)`` splits a folder's
+    entries (a link to a folder is a folder), from the types the listing gives (no system call)."""
     dirs: list[str] = []
     files: list[str] = []
     links: set[str] = set()
@@ -316,9 +313,8 @@ def _listing(entries: list[os.DirEntry[str]]) -> tuple[list[str], list[str], set
 
 
 def _folder_filter(excluded: Skip | None, dirpath: str, absolute: str) -> Skip | None:
-    """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does
-    the per-folder work once (``in_folder``, given the folder's absolute path); any other
-    callable gets the full path."""
+    """``excluded`` bound to one folder: ``skip(name, is_dir)``.  A ``PathFilter`` does the per-folder
+    work once (``in_folder``, on the folder's absolute path); any other callable gets the full path."""
     if excluded is None:
         return None
     in_folder = getattr(excluded, "in_folder", None)
@@ -329,9 +325,8 @@ def _folder_filter(excluded: Skip | None, dirpath: str, absolute: str) -> Skip |
 
 
 class _Modules:
-    """``module_name`` for the plain files of a folder, from the folder's dotted prefix,
-    worked out once per folder on its absolute path (a module's name is its folder's prefix
-    and its stem; a package's, its folder's prefix when that is not empty)."""
+    """``module_name`` for the plain files of a folder, from the folder's dotted prefix worked out
+    once (a module's name is its folder's prefix and its stem; a package's, a non-empty prefix)."""
 
     def __init__(self, roots: tuple[Path, ...]) -> None:
         self.roots = roots
