@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_field, lazy_fields
+from deadinit.model.record_pickling import built_by_init, without_defaults
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
@@ -37,6 +38,7 @@ class TypeRef:
     exact: bool  # True when built by a constructor call: subclasses excluded
 
 
+@without_defaults
 @dataclass(frozen=True)
 class Access:
     """``recv.attr`` loaded somewhere, where ``recv`` is not the method's self."""
@@ -54,6 +56,7 @@ class Access:
     through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
 
 
+@without_defaults
 @dataclass(frozen=True)
 class Construct:
     callee: str  # dotted callee as written
@@ -63,6 +66,7 @@ class Construct:
     self_args: tuple[int | str, ...] = ()  # positions or keywords where the caller's self is passed
 
 
+@built_by_init
 @dataclass
 class AllocInfo:
     """What an assignment allocates."""
@@ -80,6 +84,7 @@ class AllocInfo:
     star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
 
 
+@built_by_init
 @dataclass
 class Returns:
     """What a function or method gives back, from its ``return`` statements.
@@ -97,6 +102,7 @@ class Returns:
     params: tuple[Param, ...] = ()  # the function's parameters (a method's without self), to bind a call's arguments
 
 
+@built_by_init
 @dataclass
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
@@ -132,6 +138,7 @@ class InitStmt:
     passed: tuple[tuple[str, str, int | str], ...] = ()
 
 
+@built_by_init
 @dataclass
 class Param:
     name: str
@@ -140,6 +147,7 @@ class Param:
     annotation: str | None = None  # the one class the annotation names, dotted as written
 
 
+@built_by_init
 @dataclass
 class MethodSummary:
     name: str
