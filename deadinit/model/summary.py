@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_field, lazy_fields
+from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
@@ -213,9 +213,6 @@ class ClassSummary:
             state["methods"] = self.methods = PickledMapping.of(state["methods"])
         return lazy_fields(self, state, CLASS_BODY)
 
-    def __getattr__(self, name: str) -> Any:
-        return lazy_field(self, name, CLASS_BODY)
-
 
 # what a class says about its attributes, read only when one of its classes is analysed:
 # pickled as one blob, unpickled on the first read of one of them (``model.pickled.lazy_fields``)
@@ -229,6 +226,7 @@ CLASS_BODY = (
     "attr_elements_declared",
     "attr_elements_unknown",
 )
+unpickled_on_first_read(ClassSummary, CLASS_BODY)
 
 
 @dataclass
