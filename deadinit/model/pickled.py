@@ -138,20 +138,20 @@ class PickledGroups(Sequence[V], Generic[V]):
         return (type(self), (self.tally, self._names, self._blobs, self._order))
 
 
-_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
+LAZY_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
 
 
 def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """``state`` (``obj``'s pickled ``__dict__``) with the fields ``names`` as one blob, kept on
     ``obj`` too (pickling it again reuses the bytes); an object whose fields came from a blob
     keeps that blob.  The class reads them back with ``unpickled_on_first_read``."""
-    blob = state.get(_BLOB)
+    blob = state.get(LAZY_BLOB)
     if blob is None:
         blob = pickle.dumps({n: state[n] for n in names}, protocol=pickle.HIGHEST_PROTOCOL)
-        obj.__dict__[_BLOB] = blob
+        obj.__dict__[LAZY_BLOB] = blob
     for n in names:
         state.pop(n, None)
-    state[_BLOB] = blob
+    state[LAZY_BLOB] = blob
     return state
 
 
@@ -179,8 +179,8 @@ class _LazyField:
         if obj is None:
             return self
         d = obj.__dict__
-        if self.name not in d and _BLOB in d:
-            d.update(pickle.loads(d[_BLOB]))
+        if self.name not in d and LAZY_BLOB in d:
+            d.update(pickle.loads(d[LAZY_BLOB]))
         try:
             return d[self.name]
         except KeyError:

@@ -12,9 +12,9 @@ import operator
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, SupportsIndex
 
-from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
+from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
@@ -213,6 +213,12 @@ class ClassSummary:
             state["methods"] = self.methods = PickledMapping.of(state["methods"])
         return lazy_fields(self, state, CLASS_BODY)
 
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        state = self.__getstate__()
+        if state.keys() != _CLASS_STATE_KEYS:  # something more was set on it: pickled whole
+            return super().__reduce_ex__(protocol)
+        return (_unpickled_class, tuple(state[k] for k in _CLASS_STATE))
+
 
 # what a class says about its attributes, read only when one of its classes is analysed:
 # pickled as one blob, unpickled on the first read of one of them (``model.pickled.lazy_fields``)
@@ -227,6 +233,34 @@ CLASS_BODY = (
     "attr_elements_unknown",
 )
 unpickled_on_first_read(ClassSummary, CLASS_BODY)
+# what a class summary pickles as, in this order (``_unpickled_class``'s parameters)
+_CLASS_STATE = (*(f.name for f in fields(ClassSummary) if f.name not in CLASS_BODY), LAZY_BLOB)
+_CLASS_STATE_KEYS = frozenset(_CLASS_STATE)
+
+
+def _unpickled_class(
+    name: str,
+    qualname: str,
+    line: int,
+    col: int,
+    end_line: int,
+    bases: list[str | None],
+    base_text: list[str],
+    keywords: list[str],
+    decorators: tuple[str, ...],
+    methods: Mapping[str, MethodSummary],
+    blob: bytes,
+) -> ClassSummary:
+    """A class summary from what it pickled as: its attributes set one by one (in CPython an
+    instance's compact storage; cheaper than unpickling a state dictionary into it)."""
+    c = _new_object(ClassSummary)
+    c.name, c.qualname, c.line, c.col, c.end_line = name, qualname, line, col, end_line
+    c.bases, c.base_text, c.keywords, c.decorators, c.methods = bases, base_text, keywords, decorators, methods
+    setattr(c, LAZY_BLOB, blob)
+    return c
+
+
+_new_object = object.__new__
 
 
 @dataclass
@@ -261,6 +295,16 @@ class FileSummary:
             # kept on the summary too: pickling it again reuses the bytes and the tally
             state["accesses"] = self.accesses = PickledGroups.of(list(reads), groups, rest, _tally(groups))
         return state
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """A call of the class with the fields' values (see ``model.record_pickling.built_by_init``)."""
+        state = self.__getstate__()
+        if state.keys() != _FILE_FIELDS:  # something more was set on it: pickled whole
+            return super().__reduce_ex__(protocol)
+        return (FileSummary, tuple(state[f.name] for f in fields(FileSummary)))
+
+
+_FILE_FIELDS = frozenset(f.name for f in fields(FileSummary))
 
 
 # per attribute: how many reads, a digest of what they are (``read_shape``), and their lines

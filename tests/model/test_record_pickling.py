@@ -3,21 +3,27 @@ each time, and keep their dataclass API."""
 
 import copy
 import dataclasses
+import inspect
 import pickle
 
 import pytest
 
+from deadinit.model.pickled import LAZY_BLOB
 from deadinit.model.record_pickling import built_by_init, without_defaults
 from deadinit.model.summary import (
+    _CLASS_STATE,
     Access,
     AllocInfo,
+    ClassSummary,
     Construct,
+    FileSummary,
     Import,
     InitStmt,
     MethodSummary,
     Param,
     Returns,
     TypeRef,
+    _unpickled_class,
 )
 
 TENSOR = AllocInfo("tensor", "torch.empty", shape=(("const", 8),), dtype="uint8")
@@ -113,3 +119,32 @@ def test_a_default_is_read_from_the_class_once_unpickled():
     back = pickle.loads(pickle.dumps(Point(1)))
     assert back == Point(1) and back.y == 0 and "y" not in vars(back)
     assert Point(1).__getstate__() == {"x": 1} and Point(1, 2).__getstate__() == {"x": 1, "y": 2}
+
+
+def _file_summary():
+    cls = ClassSummary("C", "m.C", 1, 0, 9, ["Base"], ["Base"], methods={"__init__": RECORDS[-1]})
+    cls.attr_types["ws"] = [TypeRef("torch.Tensor", True)]
+    return FileSummary("m.py", "m", False, imports=[RECORDS[0]], classes=[cls], accesses=RECORDS[2:4], lines=9)
+
+
+def test_class_and_file_summaries_pickle_as_calls_not_states():
+    s = _file_summary()
+    data = pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL)
+    assert b"qualname" not in data and b"is_package" not in data  # no field names
+    back = pickle.loads(data)
+    assert back == s and pickle.dumps(back, protocol=pickle.HIGHEST_PROTOCOL) == data
+    assert back.classes[0].attr_types == {"ws": [TypeRef("torch.Tensor", True)]}
+    assert dataclasses.replace(back, lines=10).classes == s.classes
+
+
+def test_class_summary_state_order_is_its_unpickling_parameters():
+    names = list(inspect.signature(_unpickled_class).parameters)
+    assert names[:-1] == list(_CLASS_STATE[:-1]) and _CLASS_STATE[-1] == LAZY_BLOB
+
+
+def test_a_summary_with_something_more_set_on_it_pickles_whole():
+    s = _file_summary()
+    s.classes[0].note = "extra"  # type: ignore[attr-defined]
+    s.note = "extra"  # type: ignore[attr-defined]
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.note == "extra" and back.classes[0].note == "extra"
