@@ -297,14 +297,24 @@ class FileSummary:
         return state
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
-        """A call of the class with the fields' values (see ``model.record_pickling.built_by_init``)."""
+        """A call with the fields' values (see ``model.record_pickling.built_by_init``)."""
         state = self.__getstate__()
         if state.keys() != _FILE_FIELDS:  # something more was set on it: pickled whole
             return super().__reduce_ex__(protocol)
-        return (FileSummary, tuple(state[f.name] for f in fields(FileSummary)))
+        # a set pickles in its iteration order, which unpickling it may not give back: sorted,
+        # a summary pickles to the same bytes however often it went through a pickle
+        state["element_writes"] = sorted(state["element_writes"])
+        return (_unpickled_file, tuple(state[name] for name in _FILE_ORDER))
 
 
-_FILE_FIELDS = frozenset(f.name for f in fields(FileSummary))
+_FILE_ORDER = tuple(f.name for f in fields(FileSummary))
+_FILE_FIELDS = frozenset(_FILE_ORDER)
+
+
+def _unpickled_file(*values: Any) -> FileSummary:
+    s = FileSummary(*values)
+    s.element_writes = set(s.element_writes)
+    return s
 
 
 # per attribute: how many reads, a digest of what they are (``read_shape``), and their lines
