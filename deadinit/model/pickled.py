@@ -138,28 +138,50 @@ class PickledGroups(Sequence[V], Generic[V]):
         return (type(self), (self.tally, self._names, self._blobs, self._order))
 
 
-_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
+LAZY_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
 
 
 def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """``state`` (``obj``'s pickled ``__dict__``) with the fields ``names`` as one blob, kept on
     ``obj`` too (pickling it again reuses the bytes); an object whose fields came from a blob
-    keeps that blob.  Each field must have a ``default_factory`` (no class attribute of its
-    name), so that reading it on the unpickled object reaches ``lazy_field``."""
-    blob = state.get(_BLOB)
+    keeps that blob.  The class reads them back with ``unpickled_on_first_read``."""
+    blob = state.get(LAZY_BLOB)
     if blob is None:
         blob = pickle.dumps({n: state[n] for n in names}, protocol=pickle.HIGHEST_PROTOCOL)
-        obj.__dict__[_BLOB] = blob
+        obj.__dict__[LAZY_BLOB] = blob
     for n in names:
         state.pop(n, None)
-    state[_BLOB] = blob
+    state[LAZY_BLOB] = blob
     return state
 
 
-def lazy_field(obj: object, name: str, names: tuple[str, ...]) -> Any:
-    """For ``__getattr__``: the field ``name`` of ``obj`` unpickled from its blob, with the others."""
-    d = obj.__dict__
-    if name in names and _BLOB in d and name not in d:
-        d.update(pickle.loads(d[_BLOB]))
-        return d[name]
-    raise AttributeError(name)
+def unpickled_on_first_read(cls: type, names: tuple[str, ...]) -> None:
+    """Make the fields ``names`` of ``cls`` (a dataclass; each with a ``default_factory``, so
+    no class attribute of its name) read an unpickled object's blob (``lazy_fields``) on first
+    read.  A descriptor on the class, which an instance's own value hides: reading a field of
+    an object that has it costs nothing more, and unpickling an object looks for no
+    ``__setstate__`` through a ``__getattr__`` (a Python call per object)."""
+    for name in names:
+        if name in cls.__dict__:
+            raise TypeError(f"{cls.__name__}.{name} has a class attribute")
+        setattr(cls, name, _LazyField(name))
+
+
+class _LazyField:
+    """A non-data descriptor: the field ``name`` of an object whose lazy fields are still a blob."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        d = obj.__dict__
+        if self.name not in d and LAZY_BLOB in d:
+            d.update(pickle.loads(d[LAZY_BLOB]))
+        try:
+            return d[self.name]
+        except KeyError:
+            raise AttributeError(self.name) from None

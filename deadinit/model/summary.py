@@ -12,9 +12,10 @@ import operator
 from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, SupportsIndex
 
-from deadinit.model.pickled import PickledGroups, PickledMapping, lazy_field, lazy_fields
+from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
+from deadinit.model.record_pickling import built_by_init, without_defaults
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
@@ -37,6 +38,7 @@ class TypeRef:
     exact: bool  # True when built by a constructor call: subclasses excluded
 
 
+@without_defaults
 @dataclass(frozen=True)
 class Access:
     """``recv.attr`` loaded somewhere, where ``recv`` is not the method's self."""
@@ -54,6 +56,7 @@ class Access:
     through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
 
 
+@without_defaults
 @dataclass(frozen=True)
 class Construct:
     callee: str  # dotted callee as written
@@ -63,6 +66,7 @@ class Construct:
     self_args: tuple[int | str, ...] = ()  # positions or keywords where the caller's self is passed
 
 
+@built_by_init
 @dataclass
 class AllocInfo:
     """What an assignment allocates."""
@@ -80,6 +84,7 @@ class AllocInfo:
     star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
 
 
+@built_by_init
 @dataclass
 class Returns:
     """What a function or method gives back, from its ``return`` statements.
@@ -97,6 +102,7 @@ class Returns:
     params: tuple[Param, ...] = ()  # the function's parameters (a method's without self), to bind a call's arguments
 
 
+@built_by_init
 @dataclass
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
@@ -132,6 +138,7 @@ class InitStmt:
     passed: tuple[tuple[str, str, int | str], ...] = ()
 
 
+@built_by_init
 @dataclass
 class Param:
     name: str
@@ -140,6 +147,7 @@ class Param:
     annotation: str | None = None  # the one class the annotation names, dotted as written
 
 
+@built_by_init
 @dataclass
 class MethodSummary:
     name: str
@@ -205,8 +213,11 @@ class ClassSummary:
             state["methods"] = self.methods = PickledMapping.of(state["methods"])
         return lazy_fields(self, state, CLASS_BODY)
 
-    def __getattr__(self, name: str) -> Any:
-        return lazy_field(self, name, CLASS_BODY)
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        state = self.__getstate__()
+        if state.keys() != _CLASS_STATE_KEYS:  # something more was set on it: pickled whole
+            return super().__reduce_ex__(protocol)
+        return (_unpickled_class, tuple(state[k] for k in _CLASS_STATE))
 
 
 # what a class says about its attributes, read only when one of its classes is analysed:
@@ -221,6 +232,35 @@ CLASS_BODY = (
     "attr_elements_declared",
     "attr_elements_unknown",
 )
+unpickled_on_first_read(ClassSummary, CLASS_BODY)
+# what a class summary pickles as, in this order (``_unpickled_class``'s parameters)
+_CLASS_STATE = (*(f.name for f in fields(ClassSummary) if f.name not in CLASS_BODY), LAZY_BLOB)
+_CLASS_STATE_KEYS = frozenset(_CLASS_STATE)
+
+
+def _unpickled_class(
+    name: str,
+    qualname: str,
+    line: int,
+    col: int,
+    end_line: int,
+    bases: list[str | None],
+    base_text: list[str],
+    keywords: list[str],
+    decorators: tuple[str, ...],
+    methods: Mapping[str, MethodSummary],
+    blob: bytes,
+) -> ClassSummary:
+    """A class summary from what it pickled as: its attributes set one by one (in CPython an
+    instance's compact storage; cheaper than unpickling a state dictionary into it)."""
+    c = _new_object(ClassSummary)
+    c.name, c.qualname, c.line, c.col, c.end_line = name, qualname, line, col, end_line
+    c.bases, c.base_text, c.keywords, c.decorators, c.methods = bases, base_text, keywords, decorators, methods
+    setattr(c, LAZY_BLOB, blob)
+    return c
+
+
+_new_object = object.__new__
 
 
 @dataclass
@@ -255,6 +295,26 @@ class FileSummary:
             # kept on the summary too: pickling it again reuses the bytes and the tally
             state["accesses"] = self.accesses = PickledGroups.of(list(reads), groups, rest, _tally(groups))
         return state
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """A call with the fields' values (see ``model.record_pickling.built_by_init``)."""
+        state = self.__getstate__()
+        if state.keys() != _FILE_FIELDS:  # something more was set on it: pickled whole
+            return super().__reduce_ex__(protocol)
+        # a set pickles in its iteration order, which unpickling it may not give back: sorted,
+        # a summary pickles to the same bytes however often it went through a pickle
+        state["element_writes"] = sorted(state["element_writes"])
+        return (_unpickled_file, tuple(state[name] for name in _FILE_ORDER))
+
+
+_FILE_ORDER = tuple(f.name for f in fields(FileSummary))
+_FILE_FIELDS = frozenset(_FILE_ORDER)
+
+
+def _unpickled_file(*values: Any) -> FileSummary:
+    s = FileSummary(*values)
+    s.element_writes = set(s.element_writes)
+    return s
 
 
 # per attribute: how many reads, a digest of what they are (``read_shape``), and their lines

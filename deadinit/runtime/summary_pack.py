@@ -15,15 +15,19 @@ still gives that size, mtime, device and inode (and the mtime is not within
 is refused (and the run goes the per-file way) unless its header names this
 deadinit, cache format, settings and inputs and its keyed digest (HMAC-SHA256) matches: a
 damaged or planted pack is never unpickled.  Packs are written like entries, to a
-temporary file moved into place.
+temporary file moved into place, never changed in place: a pack is mapped into memory
+(``mmap``), not copied, so a run that writes a new one leaves the old file to the maps of
+runs still reading it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 import pickle
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,12 +81,14 @@ class SummaryPack:
     def load(self) -> list[Packed | None] | None:
         """Per item, what the pack holds of it (None: nothing); None when there is no pack
         or it is not trustworthy."""
-        raw = file_cache.read_tagged(self.path, MAGIC)
+        raw = _read(self.path)
         if raw is None:
             return None
         try:
-            nl = raw.index(b"\n")
-            head = json.loads(raw[:nl])
+            if raw[: len(MAGIC)] != MAGIC:
+                return None
+            nl = raw.find(b"\n", len(MAGIC))
+            head = json.loads(raw[len(MAGIC) : nl])
             payload = memoryview(raw)[nl + 1 :]
             if (
                 head.get("format") != FORMAT
@@ -133,6 +139,26 @@ class SummaryPack:
             _keep_newest(self.path.parent, KEEP)
         except OSError:
             pass  # a read-only or full disk makes the next run slower, never wrong
+
+
+def _read(path: Path) -> mmap.mmap | bytes | None:
+    """The pack's bytes: mapped (not copied: ~100 MB) when no one but this user can write the
+    file in place, so that what the keyed digest was checked over is what is unpickled (deadinit
+    itself never writes a pack in place: a new one is moved over it, and a map keeps the old one);
+    else read into memory."""
+    try:
+        with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            if _only_owner_writes(st) and st.st_size > len(MAGIC):
+                return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            return f.read()
+    except (OSError, ValueError):
+        return None
+
+
+def _only_owner_writes(st: os.stat_result) -> bool:
+    getuid = getattr(os, "getuid", None)
+    return getuid is not None and st.st_uid == getuid() and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def _entries(payload: memoryview, index_length: int, count: int) -> list[Packed | None] | None:

@@ -1,15 +1,23 @@
 """A summary's reads and method summaries stay pickled bytes until asked for, and read back
 equal to what was pickled."""
 
+import dataclasses
 import pickle
 from pathlib import Path
 
 import pytest
 
 from deadinit.frontends.parse import summarize_source
-from deadinit.model.pickled import PickledGroups, PickledMapping
+from deadinit.model.pickled import PickledGroups, PickledMapping, unpickled_on_first_read
 from deadinit.model.settings import Settings
-from deadinit.model.summary import CLASS_BODY, group_object_reads, object_read_tally, object_reads, read_line
+from deadinit.model.summary import (
+    CLASS_BODY,
+    ClassSummary,
+    group_object_reads,
+    object_read_tally,
+    object_reads,
+    read_line,
+)
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
@@ -92,3 +100,24 @@ def test_what_a_class_says_about_its_attributes_is_unpickled_on_first_read():
     assert loaded == fresh and pickle.dumps(loaded) == pickle.dumps(fresh)
     with pytest.raises(AttributeError):
         _ = loaded.no_such_field
+
+
+def test_lazy_fields_are_descriptors_not_a_getattr():
+    s = _summary(FIXTURES / "backends" / "flash_backend.py")
+    fresh = next(c for c in s.classes if c.attr_types)
+    loaded = next(c for c in pickle.loads(pickle.dumps(s)).classes if c.qualname == fresh.qualname)
+    assert "__getattr__" not in vars(ClassSummary)  # unpickling looks for __setstate__ without Python code
+    assert dataclasses.replace(loaded, name="Other").attr_types == fresh.attr_types
+    bare = ClassSummary.__new__(ClassSummary)
+    with pytest.raises(AttributeError):
+        _ = bare.attr_types  # neither a value nor a blob
+    assert not hasattr(bare, "class_values")
+
+
+def test_a_lazy_field_must_have_no_class_attribute():
+    @dataclasses.dataclass
+    class WithDefault:
+        a: int = 0
+
+    with pytest.raises(TypeError):
+        unpickled_on_first_read(WithDefault, ("a",))

@@ -1,7 +1,9 @@
 """The pack of all summaries: served only for unchanged files, never trusted when damaged or foreign."""
 
 import hashlib
+import mmap
 import os
+import pickle
 import shutil
 
 import pytest
@@ -122,3 +124,28 @@ def test_pack_alone_serves_when_entries_are_gone(warm):
 
 def _foreign_digest(payload: bytes) -> str:
     return hashlib.blake2b(payload, key=b"k" * 32, digest_size=16).hexdigest()
+
+
+def test_pack_only_its_owner_can_write_is_mapped_else_read(warm):
+    root, cache, first = warm
+    pack = _pack(cache)
+    assert isinstance(summary_pack._read(pack), mmap.mmap)
+    pack.chmod(0o664)  # others could change it after its digest was checked: read into memory
+    assert isinstance(summary_pack._read(pack), bytes)
+    again, st = _run(root, cache)
+    assert again == first and st["pack_hit"] == 4
+
+
+def test_pack_replaced_while_mapped_keeps_serving_the_old_bytes(warm):
+    root, cache, first = warm
+    old_inode = _pack(cache).stat().st_ino
+    packed = summary_pack.SummaryPack(cache, Settings().summary_key(), _items(root)).load()
+    assert packed is not None and all(k is not None for k in packed)
+    (root / "pkg/util.py").write_text("def helper(x):\n    return x.other\n")
+    _, st = _run(root, cache)
+    assert st["pack_written"] and _pack(cache).stat().st_ino != old_inode  # moved over the mapped one
+    assert [pickle.loads(k.summary_bytes) for k in packed] == first
+
+
+def _items(root):
+    return [(f.path, f.module, f.is_package) for f in discover([str(root)]).files]
