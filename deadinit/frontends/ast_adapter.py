@@ -48,6 +48,8 @@ _KEYWORDS = {None: "None", True: "True", False: "False"}
 
 
 _BYTE_POSITION = attrgetter("lineno", "col_offset", "end_lineno")
+_NAME, _ATTRIBUTE, _CONSTANT, _CALL = ast.Name, ast.Attribute, ast.Constant, ast.Call
+_SX_NAME, _SX_ATTRIBUTE, _SX_CONST, _SX_ARG = sx.Name, sx.Attribute, sx.Const, sx.Arg
 
 
 class AstAdapter:
@@ -205,21 +207,21 @@ class AstAdapter:
     # -- expressions -------------------------------------------------------------
     def expr(self, n: ast.expr) -> sx.Expr:
         t = type(n)
-        at = self._at(n)
-        if t is ast.Name:
-            return sx.Name(*at, n.id)
-        if t is ast.Constant:
+        if t is _NAME:
+            return _SX_NAME(*self._at(n), n.id)
+        if t is _ATTRIBUTE:
+            v = n.value
+            if type(v) is _NAME:  # ``a.b``, the most common chain: its name made here, not by a call
+                return _SX_ATTRIBUTE(*self._at(n), _SX_NAME(*self._at(v), v.id), n.attr)
+            return _SX_ATTRIBUTE(*self._at(n), self.expr(v), n.attr)
+        if t is _CONSTANT:
             v = n.value
             if v is None or v is True or v is False:
-                return sx.Name(*at, _KEYWORDS[v])
-            return sx.Const(*at, v)
+                return _SX_NAME(*self._at(n), _KEYWORDS[v])
+            return _SX_CONST(*self._at(n), v)
+        at = self._at(n)
         e = self.expr
-        if t is ast.Attribute:
-            v = n.value
-            if type(v) is ast.Name:  # ``a.b``, the most common chain: its name made here, not by a call
-                return sx.Attribute(*at, sx.Name(*self._at(v), v.id), n.attr)
-            return sx.Attribute(*at, e(v), n.attr)
-        if t is ast.Call:
+        if t is _CALL:
             args = [self.arg(a) for a in n.args]
             if n.keywords:  # each list is in source order: merge them only when both have items
                 args += [self.keyword(k) for k in n.keywords]
@@ -292,7 +294,7 @@ class AstAdapter:
             v = self.expr(a.value)
             return sx.Arg(*self._at(a), v, None, "*")
         v = self.expr(a)
-        return sx.Arg(v.line, v.col, v.end_line, v)
+        return _SX_ARG(v.line, v.col, v.end_line, v)
 
     def keyword(self, k: ast.keyword) -> sx.Arg:
         v = self.expr(k.value)

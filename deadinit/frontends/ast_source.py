@@ -26,7 +26,7 @@ class SourceText:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = _NEWLINE.split(text)
+        self.lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
         self._utf8: dict[int, bytes] = {}
 
     @cached_property

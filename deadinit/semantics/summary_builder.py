@@ -67,9 +67,21 @@ class SummaryBuilder(ExpressionFacts):
             return
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
-        elif t is sx.Call:
+            value = node.value  # type: ignore[attr-defined]
+            if type(value) not in _LEAVES:
+                self.visit(value)
+            return
+        if t is sx.Call:
             self.call(node)  # type: ignore[arg-type]
-        elif t is sx.FunctionDef:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) not in _LEAVES:
+                self.visit(func)
+            for a in node.args:  # type: ignore[attr-defined]
+                value = a.value  # an ``Arg`` records nothing of its own: its value is visited directly
+                if type(value) not in _LEAVES:
+                    self.visit(value)
+            return
+        if t is sx.FunctionDef:
             self.function(node)  # type: ignore[arg-type]
             return
         elif t is sx.ClassDef:
