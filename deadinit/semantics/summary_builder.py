@@ -353,15 +353,17 @@ class SummaryBuilder(ExpressionFacts):
         outer = self.functions[-1].types if self.functions else {}
         typing = self.typing(ctx)
         scopes = [ctx.bound, *(f.bound for f in self.functions)]
+        reads, candidate = self.reads, self.module_names.candidate
+        local_types, isinst, params, function = ctx.types, ctx.isinst, ctx.params, ctx.name
         for attr, line, col, text, name, via, through, element in ctx.pending:
             types = typing.value(element) if element is not None else None
+            param = None
             if name is not None:
-                types = ctx.types.get(name, outer.get(name))
-                if name in ctx.isinst:
-                    types = ctx.isinst[name]
-            param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
-            self.module_names.candidate(len(self.reads), text, scopes)
-            self.reads.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
+                types = isinst[name] if name in isinst else local_types.get(name, outer.get(name))
+                if name in params and not through:
+                    param = (params[name], name)
+            candidate(len(reads), text, scopes)
+            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
