@@ -45,11 +45,12 @@ class ExpressionFacts(FlowTyping):
                 if why is not None and id(node) not in self.keyed:
                     ctx.method.dynamic.append((why, node.line, ANY))
             return
-        on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
-        if on_super:
-            if ctx is not None and ctx.method is not None:
-                ctx.method.super_calls.append((node.attr, start))
-            return
+        if type(value) is sx.Call:  # only a call can be ``super()``
+            on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
+            if on_super:
+                if ctx is not None and ctx.method is not None:
+                    ctx.method.super_calls.append((node.attr, start))
+                return
         if id(node) in self.stores:
             return
         via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
