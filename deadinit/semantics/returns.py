@@ -62,9 +62,6 @@ class ReturnsInference:
         self.cls = classifier
         self.parse = parse
         self.locals: dict[str, _Local] = {}
-        for p in func.params:
-            if p.name != self_name:
-                self.locals[p.name] = _Local([None], param_call(p, classifier, parse), from_calls=False)
         self.values: list[AllocInfo | None] = []
         self.calls_only = True  # every return gives the result of a call the annotation may speak for
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
@@ -72,6 +69,9 @@ class ReturnsInference:
     def run(self) -> Returns | None:
         if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
             return None
+        for p in self.func.params:
+            if p.name != self.self_name:
+                self.locals[p.name] = _Local([None], param_call(p, self.cls, self.parse), from_calls=False)
         self._block(self.func.body)
         if self.caches or not self.values:
             return None

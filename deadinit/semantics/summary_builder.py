@@ -349,6 +349,7 @@ class SummaryBuilder(ExpressionFacts):
     def _flush(self, ctx: FunctionScope) -> None:
         for record in ctx.deferred:
             record()
+        ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
         typing = self.typing(ctx)
