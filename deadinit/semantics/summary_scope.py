@@ -104,6 +104,12 @@ def decorator_names(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def followable(decorators: tuple[str, ...]) -> bool:
+    """A function whose call returns what its body returns: no decorator that may change it (a cache
+    returns one shared object, a property is not called)."""
+    return all(d in ("staticmethod", "classmethod") for d in decorators)
+
+
 def signature_param(p: sx.Param, parse: ParseExpression) -> Param:
     """A parameter of a function's signature as the summary records it."""
     default = to_expr(p.default, None) if p.default is not None else None
