@@ -11,43 +11,13 @@ from __future__ import annotations
 import ast
 from operator import attrgetter
 
+from deadinit.frontends.ast_operators import BINOPS, CMPOPS, COMPREHENSIONS, KEYWORDS, SEQUENCES, UNARY
 from deadinit.frontends.ast_source import SourceText
 from deadinit.semantics import syntax as sx
 
-_BINOPS = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.MatMult: "@",
-}
-_CMPOPS = {
-    ast.Eq: "==",
-    ast.NotEq: "!=",
-    ast.Lt: "<",
-    ast.LtE: "<=",
-    ast.Gt: ">",
-    ast.GtE: ">=",
-    ast.Is: "is",
-    ast.IsNot: "is not",
-    ast.In: "in",
-    ast.NotIn: "not in",
-}
-_UNARY = {ast.Not: "not", ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
-_SEQ = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}
-_COMP = {ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator"}
-_KEYWORDS = {None: "None", True: "True", False: "False"}
-
-
 _BYTE_POSITION = attrgetter("lineno", "col_offset", "end_lineno")
+_NAME, _ATTRIBUTE, _CONSTANT, _CALL = ast.Name, ast.Attribute, ast.Constant, ast.Call
+_SX_NAME, _SX_ATTRIBUTE, _SX_CONST, _SX_ARG = sx.Name, sx.Attribute, sx.Const, sx.Arg
 
 
 class AstAdapter:
@@ -82,7 +52,7 @@ class AstAdapter:
         if t is ast.AnnAssign:
             return sx.AnnAssign(*at, e(s.target), e(s.annotation), e(s.value) if s.value is not None else None)
         if t is ast.AugAssign:
-            return sx.AugAssign(*at, e(s.target), _BINOPS[type(s.op)], e(s.value))
+            return sx.AugAssign(*at, e(s.target), BINOPS[type(s.op)], e(s.value))
         if t is ast.Return:
             return sx.Return(*at, e(s.value) if s.value is not None else None)
         if t is ast.If:
@@ -205,21 +175,21 @@ class AstAdapter:
     # -- expressions -------------------------------------------------------------
     def expr(self, n: ast.expr) -> sx.Expr:
         t = type(n)
-        at = self._at(n)
-        if t is ast.Name:
-            return sx.Name(*at, n.id)
-        if t is ast.Constant:
+        if t is _NAME:
+            return _SX_NAME(*self._at(n), n.id)
+        if t is _ATTRIBUTE:
+            v = n.value
+            if type(v) is _NAME:  # ``a.b``, the most common chain: its name made here, not by a call
+                return _SX_ATTRIBUTE(*self._at(n), _SX_NAME(*self._at(v), v.id), n.attr)
+            return _SX_ATTRIBUTE(*self._at(n), self.expr(v), n.attr)
+        if t is _CONSTANT:
             v = n.value
             if v is None or v is True or v is False:
-                return sx.Name(*at, _KEYWORDS[v])
-            return sx.Const(*at, v)
+                return _SX_NAME(*self._at(n), KEYWORDS[v])
+            return _SX_CONST(*self._at(n), v)
+        at = self._at(n)
         e = self.expr
-        if t is ast.Attribute:
-            v = n.value
-            if type(v) is ast.Name:  # ``a.b``, the most common chain: its name made here, not by a call
-                return sx.Attribute(*at, sx.Name(*self._at(v), v.id), n.attr)
-            return sx.Attribute(*at, e(v), n.attr)
-        if t is ast.Call:
+        if t is _CALL:
             args = [self.arg(a) for a in n.args]
             if n.keywords:  # each list is in source order: merge them only when both have items
                 args += [self.keyword(k) for k in n.keywords]
@@ -228,7 +198,7 @@ class AstAdapter:
             return sx.Call(*at, e(n.func), tuple(args))
         if t is ast.Subscript:
             return sx.Subscript(*at, e(n.value), self.slice_items(n.slice))
-        if t in _SEQ:
+        if t in SEQUENCES:
             return self.sequence(n, at)
         if t is ast.Dict:
             items = []
@@ -241,9 +211,9 @@ class AstAdapter:
                     key = e(k)
                     items.append(sx.DictItem(key.line, key.col, val.end_line, key, val))
             return sx.Dict(*at, tuple(items))
-        if t in _COMP:
+        if t in COMPREHENSIONS:
             line, col, end = self._unparen(n, at)
-            return sx.Comprehension(line, col, end, _COMP[t], None, e(n.elt), self.generators(n.generators))
+            return sx.Comprehension(line, col, end, COMPREHENSIONS[t], None, e(n.elt), self.generators(n.generators))
         if t is ast.DictComp:
             return sx.Comprehension(*at, "dict", e(n.key), e(n.value), self.generators(n.generators))
         if t is ast.Lambda:
@@ -258,12 +228,12 @@ class AstAdapter:
                 left = sx.BoolOp(at[0], at[1], right.end_line, op, left, right)
             return sx.BoolOp(*at, op, left, values[-1])
         if t is ast.UnaryOp:
-            return sx.UnaryOp(*at, _UNARY[type(n.op)], e(n.operand))
+            return sx.UnaryOp(*at, UNARY[type(n.op)], e(n.operand))
         if t is ast.BinOp:
-            return sx.BinOp(*at, _BINOPS[type(n.op)], e(n.left), e(n.right))
+            return sx.BinOp(*at, BINOPS[type(n.op)], e(n.left), e(n.right))
         if t is ast.Compare:
             return sx.Compare(
-                *at, e(n.left), tuple(_CMPOPS[type(o)] for o in n.ops), tuple([e(c) for c in n.comparators])
+                *at, e(n.left), tuple(CMPOPS[type(o)] for o in n.ops), tuple([e(c) for c in n.comparators])
             )
         if t is ast.Starred:
             return sx.Starred(*at, e(n.value))
@@ -292,7 +262,7 @@ class AstAdapter:
             v = self.expr(a.value)
             return sx.Arg(*self._at(a), v, None, "*")
         v = self.expr(a)
-        return sx.Arg(v.line, v.col, v.end_line, v)
+        return _SX_ARG(v.line, v.col, v.end_line, v)
 
     def keyword(self, k: ast.keyword) -> sx.Arg:
         v = self.expr(k.value)
@@ -302,7 +272,7 @@ class AstAdapter:
         elts = tuple([self.expr(x) for x in n.elts])
         if type(n) is ast.Tuple:
             at = self._unparen(n, at, elts)
-        return sx.Sequence(*at, _SEQ[type(n)], elts)
+        return sx.Sequence(*at, SEQUENCES[type(n)], elts)
 
     def _unparen(self, n: ast.expr, at: tuple[int, int, int], elts: tuple = ()) -> tuple[int, int, int]:
         """libcst leaves a tuple's or generator's own parentheses out of its extent; CPython keeps them."""
@@ -385,8 +355,28 @@ def _fstring_exprs(n: ast.JoinedStr) -> list[ast.expr]:
     return out
 
 
+class _AsciiAdapter(AstAdapter):
+    """For a text without a non-ASCII character: CPython's byte columns are the character columns, so the
+    commonest expressions take their positions as they are (no position tuple to build and unpack)."""
+
+    def expr(self, n: ast.expr) -> sx.Expr:
+        t = type(n)
+        if t is _NAME:
+            return _SX_NAME(n.lineno, n.col_offset, n.end_lineno, n.id)  # type: ignore[attr-defined]
+        if t is _ATTRIBUTE:
+            v = n.value  # type: ignore[attr-defined]
+            value = _SX_NAME(v.lineno, v.col_offset, v.end_lineno, v.id) if type(v) is _NAME else self.expr(v)
+            return _SX_ATTRIBUTE(n.lineno, n.col_offset, n.end_lineno, value, n.attr)  # type: ignore[attr-defined]
+        if t is _CONSTANT:
+            v = n.value  # type: ignore[attr-defined]
+            if v is None or v is True or v is False:
+                return _SX_NAME(n.lineno, n.col_offset, n.end_lineno, KEYWORDS[v])
+            return _SX_CONST(n.lineno, n.col_offset, n.end_lineno, v)
+        return AstAdapter.expr(self, n)
+
+
 def to_syntax(tree: ast.Module, text: str) -> sx.Module:
-    return AstAdapter(text).module(tree)
+    return (_AsciiAdapter if text.isascii() else AstAdapter)(text).module(tree)
 
 
 def parse_expression(text: str) -> sx.Expr | None:

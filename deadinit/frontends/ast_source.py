@@ -26,7 +26,7 @@ class SourceText:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = _NEWLINE.split(text)
+        self.lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
         self._utf8: dict[int, bytes] = {}
 
     @cached_property
@@ -80,7 +80,14 @@ class SourceText:
 
     def dotted_at(self, dotted: str, line: int, col: int, chars: bool = False) -> sx.Expr:
         """The ``Name``/``Attribute`` chain of a module name written at (line, col)."""
-        offset = self.offset(line, col if chars else self.col(line, col))
+        start_col = col if chars else self.col(line, col)
+        if self.lines[line - 1].startswith(dotted, start_col):  # written without spaces: all on this line
+            first, *rest = dotted.split(".")
+            chain: sx.Expr = sx.Name(line, start_col, line, first)
+            for part in rest:
+                chain = sx.Attribute(line, start_col, line, chain, part)
+            return chain
+        offset = self.offset(line, start_col)
         text = self.text
         parts = dotted.split(".")
         node: sx.Expr | None = None
@@ -105,7 +112,7 @@ class SourceText:
     def _line_starts(self) -> list[int]:
         """The offset in the text where each line starts."""
         if "\r" not in self.text:  # every newline one character: a line starts one past the previous one
-            return [0, *accumulate([len(s) + 1 for s in self.lines[:-1]])]
+            return list(accumulate(map((1).__add__, map(len, self.lines[:-1])), initial=0))
         return [0, *(m.end() for m in _NEWLINE.finditer(self.text))]
 
     def offset(self, line: int, col: int) -> int:

@@ -40,9 +40,9 @@ def storage_of(node: sx.Node | None, self_name: str | None) -> sx.Node | None:
         return node
     if (
         isinstance(node, sx.Call)
-        and dotted(node.func) == "vars"
         and len(node.args) == 1
         and is_name(node.args[0].value, self_name)
+        and dotted(node.func) == "vars"
     ):
         return node
     return None
@@ -60,7 +60,7 @@ def keyed_access(node: sx.Node, self_name: str | None) -> tuple[sx.Node, sx.Expr
             store = storage_of(func.value, self_name)
             if store is not None:
                 return store, node.args[0].value
-        if dotted(func) == "getattr" and len(node.args) >= 2 and is_name(node.args[0].value, self_name):
+        if len(node.args) >= 2 and is_name(node.args[0].value, self_name) and dotted(func) == "getattr":
             return node.args[0].value, node.args[1].value
     return None
 

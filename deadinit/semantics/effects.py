@@ -79,7 +79,7 @@ def _collect(node: sx.Node, self_name: str | None, r: Reads, names: NameLookup |
 
 def literal_attr_of_self(call: sx.Call, self_name: str | None, functions: tuple[str, ...]) -> str | None:
     """``x`` for ``getattr(self, "x")`` (one of ``functions``) with a literal name."""
-    if dotted(call.func) in functions and len(call.args) >= 2 and is_name(call.args[0].value, self_name):
+    if len(call.args) >= 2 and is_name(call.args[0].value, self_name) and dotted(call.func) in functions:
         second = call.args[1].value
         if isinstance(second, sx.Const) and isinstance(second.value, str):
             return second.value

@@ -172,4 +172,4 @@ def certainly_not_none(e: Expr) -> bool:
 
 def capitalised(fn: str) -> bool:
     """A dotted callee whose last part starts with a capital: by convention, a class."""
-    return fn.split(".")[-1][:1].isupper()
+    return fn.rpartition(".")[2][:1].isupper()

@@ -27,9 +27,12 @@ class ModuleNames:
 
     def candidate(self, index: int, receiver: str, local_scopes: Iterable[set[str]]) -> None:
         """An access about to be stored at ``index``; ``local_scopes`` are the names enclosing functions bind."""
-        root = receiver.split(".")[0]
-        if receiver == "<expr>" or receiver.endswith("...") or any(root in scope for scope in local_scopes):
+        if receiver == "<expr>" or receiver.endswith("..."):
             return
+        root = receiver.partition(".")[0]
+        for scope in local_scopes:
+            if root in scope:
+                return
         self.candidates.append((index, root))
 
     def mark(self, accesses: list[Access]) -> None:

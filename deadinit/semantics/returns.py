@@ -62,9 +62,6 @@ class ReturnsInference:
         self.cls = classifier
         self.parse = parse
         self.locals: dict[str, _Local] = {}
-        for p in func.params:
-            if p.name != self_name:
-                self.locals[p.name] = _Local([None], param_call(p, classifier, parse), from_calls=False)
         self.values: list[AllocInfo | None] = []
         self.calls_only = True  # every return gives the result of a call the annotation may speak for
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
@@ -72,6 +69,9 @@ class ReturnsInference:
     def run(self) -> Returns | None:
         if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
             return None
+        for p in self.func.params:
+            if p.name != self.self_name:
+                self.locals[p.name] = _Local([None], param_call(p, self.cls, self.parse), from_calls=False)
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
@@ -135,42 +135,44 @@ class ReturnsInference:
             self._stmt(st)
 
     def _stmt(self, st: sx.Stmt) -> None:
-        if isinstance(st, sx.Names):  # global / nonlocal
-            self.caches = True
-        if isinstance(st, (sx.Assign, sx.AugAssign)):
-            targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
-            if any(self._stores_outside(t) for t in targets):
+        t = type(st)
+        if t is sx.Return:
+            v = st.value  # type: ignore[attr-defined]
+            if v is not None and not (type(v) is sx.Const and v.value is None):
+                self._returned(v)
+        elif t is sx.Assign or t is sx.AnnAssign:
+            targets = st.targets if t is sx.Assign else (st.target,)  # type: ignore[attr-defined]
+            if t is sx.Assign and any(self._stores_outside(x) for x in targets):
                 self.caches = True
-        if isinstance(st, sx.Return):
-            if st.value is not None and not (isinstance(st.value, sx.Const) and st.value.value is None):
-                self._returned(st.value)
-        elif isinstance(st, (sx.Assign, sx.AnnAssign)):
-            if st.value is not None:
-                targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
-                for t in targets:
-                    self._bind(t, st.value)
-        elif isinstance(st, sx.AugAssign):
-            self._unknown(st.target)
-        elif isinstance(st, sx.For):
-            self._unknown(st.target)
-            self._block(st.body)
-            self._block(st.orelse)
-        elif isinstance(st, (sx.While, sx.If)):
-            self._block(st.body)
-            self._block(st.orelse)
-        elif isinstance(st, sx.Try):
-            self._block(st.body)
-            for h in st.handlers:
+            if st.value is not None:  # type: ignore[attr-defined]
+                for x in targets:
+                    self._bind(x, st.value)  # type: ignore[attr-defined]
+        elif t is sx.AugAssign:
+            if self._stores_outside(st.target):  # type: ignore[attr-defined]
+                self.caches = True
+            self._unknown(st.target)  # type: ignore[attr-defined]
+        elif t is sx.For:
+            self._unknown(st.target)  # type: ignore[attr-defined]
+            self._block(st.body)  # type: ignore[attr-defined]
+            self._block(st.orelse)  # type: ignore[attr-defined]
+        elif t is sx.While or t is sx.If:
+            self._block(st.body)  # type: ignore[attr-defined]
+            self._block(st.orelse)  # type: ignore[attr-defined]
+        elif t is sx.Try:
+            self._block(st.body)  # type: ignore[attr-defined]
+            for h in st.handlers:  # type: ignore[attr-defined]
                 self._block(h.body)
-            self._block(st.orelse)
-            self._block(st.finalbody)
-        elif isinstance(st, sx.With):
-            for item in st.items:
+            self._block(st.orelse)  # type: ignore[attr-defined]
+            self._block(st.finalbody)  # type: ignore[attr-defined]
+        elif t is sx.With:
+            for item in st.items:  # type: ignore[attr-defined]
                 if item.asname is not None:
                     self._unknown(item.asname)
-            self._block(st.body)
-        elif isinstance(st, (sx.FunctionDef, sx.ClassDef)):
-            self.locals.setdefault(st.name, _Local()).bindings.append(None)
+            self._block(st.body)  # type: ignore[attr-defined]
+        elif t is sx.FunctionDef or t is sx.ClassDef:
+            self.locals.setdefault(st.name, _Local()).bindings.append(None)  # type: ignore[attr-defined]
+        elif t is sx.Names:  # global / nonlocal
+            self.caches = True
 
     def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
         if isinstance(target, sx.Name):

@@ -39,6 +39,7 @@ from deadinit.semantics.summary_scope import (
     FUNCTION_SCOPE,
     FunctionScope,
     decorator_names,
+    followable,
     signature_param,
 )
 from deadinit.semantics.weight_loaders import skips_unknown_weights
@@ -67,9 +68,21 @@ class SummaryBuilder(ExpressionFacts):
             return
         if t is sx.Attribute:
             self.attribute(node)  # type: ignore[arg-type]
-        elif t is sx.Call:
+            value = node.value  # type: ignore[attr-defined]
+            if type(value) not in _LEAVES:
+                self.visit(value)
+            return
+        if t is sx.Call:
             self.call(node)  # type: ignore[arg-type]
-        elif t is sx.FunctionDef:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) not in _LEAVES:
+                self.visit(func)
+            for a in node.args:  # type: ignore[attr-defined]
+                value = a.value  # an ``Arg`` records nothing of its own: its value is visited directly
+                if type(value) not in _LEAVES:
+                    self.visit(value)
+            return
+        if t is sx.FunctionDef:
             self.function(node)  # type: ignore[arg-type]
             return
         elif t is sx.ClassDef:
@@ -150,7 +163,7 @@ class SummaryBuilder(ExpressionFacts):
                 self.classes[-1].class_values[name] = to_expr(node.value, None)
                 self.classes[-1].attr_elements_unknown.add(name)  # a class-level collection: not followed
             if not self.functions:
-                self._env_default(name, node.value)
+                self.env_default(name, node.value)
         if self.functions:
             self._bind_targets(self.functions[-1], node)
 
@@ -199,7 +212,7 @@ class SummaryBuilder(ExpressionFacts):
             if self._module_level():
                 self.s.constants[t.id] = to_expr(node.value, None)
             if not self.functions:
-                self._env_default(t.id, node.value)
+                self.env_default(t.id, node.value)
 
     def aug_assign(self, node: sx.AugAssign) -> None:
         ctx = self.functions[-1] if self.functions else None
@@ -219,14 +232,6 @@ class SummaryBuilder(ExpressionFacts):
             ctx.bound.add(name)
         elif not self.classes:
             self.module_names.bound_otherwise(name)
-
-    def _env_default(self, name: str, value: sx.Expr) -> None:
-        if isinstance(value, sx.Call):
-            fn = dotted(value.func) or ""
-            if fn.split(".")[-1].startswith("Env") and value.args:
-                first = value.args[0]
-                if first.keyword is None or first.keyword == "default":
-                    self.s.env_defaults[name] = to_expr(first.value, None)
 
     def _mark_store(self, target: sx.Expr) -> None:
         ctx = self.functions[-1] if self.functions else None
@@ -298,20 +303,20 @@ class SummaryBuilder(ExpressionFacts):
             if node.name == "__init__" and self_name:
                 method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
                 method.param_flow = param_flow(node, self_name)
-            elif _followable(decos):
+            elif followable(decos):
                 method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
                 if method.returns is not None:
                     method.returns.params = tuple(method.params)
             if node.name != "__init__" and self_name:
                 method.ensures, method.calls = method_checks(node, self_name)
                 method.skips_unknown_weights = skips_unknown_weights(node, self_name)
-            if node.returns is not None and _followable(decos):
+            if node.returns is not None and followable(decos):
                 method.return_types = annotation_types(node.returns, self.parse)
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
         elif not self.scopes[:-1]:
             self.module_defs[node.name] = self.module_defs.get(node.name, 0) + 1
-        if not self.scopes[:-1] and _followable(decos):
+        if not self.scopes[:-1] and followable(decos):
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
                 returns.params = tuple(signature_param(p, self.parse) for p in node.params)
@@ -337,19 +342,22 @@ class SummaryBuilder(ExpressionFacts):
     def _flush(self, ctx: FunctionScope) -> None:
         for record in ctx.deferred:
             record()
+        ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
         cls = self.classes[-1].qualname if self.classes else None
         outer = self.functions[-1].types if self.functions else {}
         typing = self.typing(ctx)
         scopes = [ctx.bound, *(f.bound for f in self.functions)]
+        reads, candidate = self.reads, self.module_names.candidate
+        local_types, isinst, params, function = ctx.types, ctx.isinst, ctx.params, ctx.name
         for attr, line, col, text, name, via, through, element in ctx.pending:
             types = typing.value(element) if element is not None else None
+            param = None
             if name is not None:
-                types = ctx.types.get(name, outer.get(name))
-                if name in ctx.isinst:
-                    types = ctx.isinst[name]
-            param = (ctx.params[name], name) if name is not None and name in ctx.params and not through else None
-            self.module_names.candidate(len(self.reads), text, scopes)
-            self.reads.append(Access(attr, line, col, text, types, cls, ctx.name, via, param, through=through))
+                types = isinst[name] if name in isinst else local_types.get(name, outer.get(name))
+                if name in params and not through:
+                    param = (params[name], name)
+            candidate(len(reads), text, scopes)
+            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through))
 
     # -- statements that bind or remove ------------------------------------------
     def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
@@ -385,9 +393,3 @@ _RECORDED = frozenset(
 )
 
 _LEAVES = frozenset({sx.Name, sx.Const})  # nothing to record, no children: not visited
-
-
-def _followable(decorators: tuple[str, ...]) -> bool:
-    """A function whose call returns what its body returns: no decorator that may change it (a cache
-    returns one shared object, a property is not called)."""
-    return all(d in ("staticmethod", "classmethod") for d in decorators)

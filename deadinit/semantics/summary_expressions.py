@@ -8,7 +8,7 @@ from deadinit.model.summary import Access, Construct, TypeRef
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
-from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr
+from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.summary_flow import FlowTyping
 from deadinit.semantics.summary_scope import FunctionScope
 
@@ -45,11 +45,12 @@ class ExpressionFacts(FlowTyping):
                 if why is not None and id(node) not in self.keyed:
                     ctx.method.dynamic.append((why, node.line, ANY))
             return
-        on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
-        if on_super:
-            if ctx is not None and ctx.method is not None:
-                ctx.method.super_calls.append((node.attr, start))
-            return
+        if type(value) is sx.Call:  # only a call can be ``super()``
+            on_super, start = super_attribute(node, ctx.self_name if ctx is not None else None)
+            if on_super:
+                if ctx is not None and ctx.method is not None:
+                    ctx.method.super_calls.append((node.attr, start))
+                return
         if id(node) in self.stores:
             return
         via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
@@ -117,6 +118,15 @@ class ExpressionFacts(FlowTyping):
             base = dotted(node.func.value)
             if base and base != ctx.self_name and base[:1].isupper():
                 m.parent_calls.append((base, node.func.attr))
+
+    def env_default(self, name: str, value: sx.Expr) -> None:
+        """``NAME = EnvX(default, ...)`` at module or class level: the default of the setting ``NAME``."""
+        if isinstance(value, sx.Call):
+            fn = dotted(value.func) or ""
+            if fn.split(".")[-1].startswith("Env") and value.args:
+                first = value.args[0]
+                if first.keyword is None or first.keyword == "default":
+                    self.s.env_defaults[name] = to_expr(first.value, None)
 
     def _isinstance(self, node: sx.Call, ctx: FunctionScope | None) -> None:
         second = node.args[1].value

@@ -25,11 +25,13 @@ class FlowTyping(BuilderState):
         return ctx.typing
 
     def _typing(self, ctx: FunctionScope) -> ValueTyping:
+        types, elements = ctx.types, ctx.elements  # not ``ctx``, which holds the typing: no reference cycle
+
         def local_types(name: str) -> tuple[bool, Types | None]:
-            return name in ctx.types, ctx.types.get(name)
+            return name in types, types.get(name)
 
         def local_elements(name: str) -> tuple[bool, Types | None]:
-            return name in ctx.types, ctx.elements.get(name)
+            return name in types, elements.get(name)
 
         return ValueTyping(ctx.self_name, self.canon, local_types, local_elements)
 

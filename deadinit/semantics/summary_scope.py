@@ -5,6 +5,7 @@ are stores or keyed storage."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from deadinit.model.settings import Settings
 from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSummary, Param, Pattern, TypeRef
@@ -75,17 +76,22 @@ class BuilderState:
         self.import_map: dict[str, str] = {}
         self.module_names = ModuleNames()
         self.module_defs: dict[str, int] = {}  # module-level function name -> how many defs bind it
+        # bound to the import map, not to the builder: what the classifier and the typings hold makes no
+        # reference cycle, so the summary and the syntax tree are freed as soon as they are dropped
+        self.canon: Callable[[str], str] = partial(canonical, self.import_map)
         self.classifier = AllocClassifier(settings, self.canon, self.import_map.__contains__)
-
-    def canon(self, name: str) -> str:
-        head, _, rest = name.partition(".")
-        full = self.import_map.get(head)
-        if full is None:
-            return name
-        return full + ("." + rest if rest else "")
 
     def _module_level(self) -> bool:
         return not self.classes and not self.functions
+
+
+def canonical(import_map: dict[str, str], name: str) -> str:
+    """``name`` with its first part replaced by what the module imports under that name."""
+    head, _, rest = name.partition(".")
+    full = import_map.get(head)
+    if full is None:
+        return name
+    return full + ("." + rest if rest else "")
 
 
 def decorator_names(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
@@ -96,6 +102,12 @@ def decorator_names(decorators: tuple[sx.Expr, ...]) -> tuple[str, ...]:
         if name:
             out.append(name)
     return tuple(out)
+
+
+def followable(decorators: tuple[str, ...]) -> bool:
+    """A function whose call returns what its body returns: no decorator that may change it (a cache
+    returns one shared object, a property is not called)."""
+    return all(d in ("staticmethod", "classmethod") for d in decorators)
 
 
 def signature_param(p: sx.Param, parse: ParseExpression) -> Param:
