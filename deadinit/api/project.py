@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from deadinit.api.config import Config, load_config, split_codes
 from deadinit.api.errors import UsageError
@@ -107,7 +108,6 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
     """
     from deadinit.runtime import helper as helpers  # noqa: PLC0415 - multiprocessing: only a cached check
     from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached check reads it
-    from deadinit.runtime.temp_files import remove_leftovers  # noqa: PLC0415 - only a cached check writes
 
     s = cfg.settings
     excluded = path_filter(cfg)
@@ -116,8 +116,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
 
     def walk() -> tuple[list, list]:
         if not found:
-            disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size, stats=stats)
-            remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
+            disc = _discovered(paths, s, excluded, stats)
             found.append(
                 (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
             )
@@ -138,11 +137,8 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
                 summarizer.stats["result_cache"] = "hit"
                 return snap.result
     items, notes = walk()
-    summarizer.known_stats = stats
-    try:
+    with _stats_handed(summarizer, stats):
         result = analyse_incremental(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss
-    finally:
-        summarizer.known_stats = None  # taken before this run read anything: not for a later call
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
     if states is not None and len(states) == len(items) and result.index is not None:
         lite = dataclasses.replace(
@@ -161,25 +157,42 @@ def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None, hierar
     ``summarizer`` (the per-file cache and the workers) like ``analyse``'s.  ``hierarchy_errors``
     False: without the error lines of every class's hierarchy problems (``hierarchy_lines``)."""
     from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
-    from deadinit.runtime.temp_files import remove_leftovers  # noqa: PLC0415 - beside index_project's own
 
     s = cfg.settings
     excluded = path_filter(cfg)
     stats = StatMemo()  # each file stat'ed once: by discovery, and the summarizer reuses it
-    disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size, stats=stats)
-    remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
-    if summarizer is not None:
-        summarizer.known_stats = stats
+    disc = _discovered(paths, s, excluded, stats)
     wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return index_project(
-            paths, s, summarizer=wrapped, excluded=excluded, discovery=disc, hierarchy_errors=hierarchy_errors
-        )
+        with _stats_handed(summarizer, stats):
+            return index_project(
+                paths, s, summarizer=wrapped, excluded=excluded, discovery=disc, hierarchy_errors=hierarchy_errors
+            )
     finally:
-        if summarizer is not None:
-            summarizer.known_stats = None  # taken before this run read anything: not for a later call
         if wrapped is not None:
             wrapped.close()
+
+
+def _discovered(paths: list[str], s, excluded: PathFilter, stats: StatMemo):
+    """What discovery finds (stat'ing through ``stats``), after removing a killed run's rewrites in flight."""
+    from deadinit.runtime.temp_files import remove_leftovers  # noqa: PLC0415 - only a command that analyses writes
+
+    disc = discover(paths, s.roots, excluded, max_bytes=s.max_file_size, stats=stats)
+    remove_leftovers(disc.temp_files)
+    return disc
+
+
+@contextmanager
+def _stats_handed(summarizer, stats: StatMemo) -> Iterator[None]:
+    """The files' stats this run took, handed to ``summarizer``'s next call only: taken before this
+    run read anything, they are not for a later one."""
+    if summarizer is not None:
+        summarizer.known_stats = stats
+    try:
+        yield
+    finally:
+        if summarizer is not None:
+            summarizer.known_stats = None
 
 
 def analyse_full(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
