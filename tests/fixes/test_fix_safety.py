@@ -2,6 +2,7 @@
 
 import dataclasses
 import os
+import pickle
 import re
 import stat
 
@@ -205,9 +206,11 @@ def test_incremental_reanalysis_gives_the_full_reanalysis_findings(project_of, s
         assert result.baseline is not None, run
         plan = load_strategies()[strategy](result, FixOptions(settings=cfg.settings, unsafe_fixes=unsafe))
         assert plan.files, run
+        stored = pickle.dumps(result.baseline.state)
         analysed.clear()
         incremental = safety.reanalyse(result, plan.files, cfg.settings)
         some = len(analysed)
+        assert pickle.dumps(result.baseline.state) == stored, run  # the next attempt starts from it again
         analysed.clear()
         full = safety.reanalyse(dataclasses.replace(result, baseline=None), plan.files, cfg.settings)
         assert _findings(incremental) == _findings(full), run
