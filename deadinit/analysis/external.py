@@ -253,7 +253,8 @@ class ExternalReads:
         return [(t, fmodule) for t in types] if types is not None else None
 
     def construct_sites(self) -> Recorded[str, list[Construct]]:
-        """Constructed project class -> its construction sites."""
+        """Constructed project class -> its construction sites (recorded as ``constructs``: the
+        analysis reads who passes its self where, never their lines, which ``site_paths`` holds)."""
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
             resolved: dict[tuple[str, str], str | None] = {}
@@ -265,7 +266,7 @@ class ExternalReads:
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
                             self.site_paths.setdefault(qn, []).append((s.path, c.line))
-            self._sites = Recorded("sites", found)
+            self._sites = Recorded("constructs", found)
         return self._sites
 
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:

@@ -10,6 +10,7 @@ workspace used only to build dead wrappers is dead too.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,6 +69,9 @@ class Analyzer:
             for loc in locs:
                 sites_at.setdefault(loc, set()).add(qn)
         self.sites_at = Recorded("sites_at", sites_at)
+        # constructed class -> on how many lines: with ``sites_at``, whether every site lies in a set of
+        # lines, without a read of where the others are (a line moved elsewhere changes nothing)
+        self.site_lines = Recorded("site_lines", {qn: len(set(locs)) for qn, locs in sites.items()})
 
     # -- helpers -------------------------------------------------------------
     def exports(self) -> Recorded[str, str]:
@@ -249,12 +253,8 @@ class Analyzer:
                 if c.stmt.kind in ("assign", "fill") and i not in effective
                 for ln in range(c.stmt.line, c.stmt.end_line + 1)
             }
-            out = set()
-            candidates = {qn for loc in dead_lines for qn in self.sites_at.get(loc, ())}
-            for qn in candidates:  # only classes constructed somewhere on a dead line
-                if all(s in dead_lines for s in self.sites[qn]):
-                    out.add(qn)
-            return out
+            built_on = Counter(qn for loc in dead_lines for qn in self.sites_at.get(loc, ()))
+            return {qn for qn, n in built_on.items() if n == self.site_lines[qn]}  # every site on a dead line
 
         ext_cache: dict[tuple[str, frozenset[str]], str | None] = {}
 

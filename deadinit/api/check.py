@@ -75,18 +75,22 @@ def run_incremental(
     """``run_check`` that analyses only the classes whose inputs changed since the run whose state
     ``store`` (``deadinit.runtime.analysis_state.StateStore``) keeps, and stores this run's state:
     the same result (``deadinit.rules.incremental``).  ``result.analyses`` holds the classes
-    analysed this time only."""
-    from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+    analysed this time only; ``result.baseline`` this run's state, for ``fix`` to re-analyse from."""
+    from deadinit.rules.incremental import (  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+        Baseline,
+        check_incremental,
+        content_fingerprints,
+    )
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
-    hashes = getattr(summarizer, "content_hashes", {})
-    fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+    fingerprints = content_fingerprints(kept, getattr(summarizer, "content_hashes", {}))
     t0 = time.perf_counter()
     previous = store.load()
     loaded = time.perf_counter()
     res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
     stored = time.perf_counter()
     store.store(state)
+    res.baseline = Baseline(state, fingerprints)
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):

@@ -87,16 +87,21 @@ def analyse_incremental(paths: list[str], cfg: Config, wrap=None, summarizer=Non
     if not getattr(summarizer, "use_cache", False):
         return analyse(paths, cfg, wrap, summarizer, discovery)
     from deadinit.api.check import run_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    excluded = path_filter(cfg)
+    wrapped = wrap(summarizer) if wrap is not None else summarizer
+    try:
+        return run_incremental(paths, cfg.settings, wrapped, excluded, _state_store(paths, cfg, summarizer), discovery)
+    finally:
+        wrapped.close()
+
+
+def _state_store(paths: list[str], cfg: Config, summarizer):
+    """Where the analysis state of a cached run over ``paths`` is kept (``runtime.analysis_state``)."""
     from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
     from deadinit.runtime.analysis_state import StateStore  # noqa: PLC0415 - only a cached run reads it
 
-    excluded = path_filter(cfg)
-    store = StateStore(summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, excluded))
-    wrapped = wrap(summarizer) if wrap is not None else summarizer
-    try:
-        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery=discovery)
-    finally:
-        wrapped.close()
+    return StateStore(summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, path_filter(cfg)))
 
 
 def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list | None = None) -> CheckResult:
@@ -146,6 +151,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
             index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure, *result.suppressed]),
             analyzer=None,
             analyses=[],
+            baseline=None,
         )
         store.store(results.Snapshot(items, notes, states, lite))
     return result
@@ -207,7 +213,9 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
     come through the result cache (``analyse_cached``: on a miss, the incremental analysis,
     which stores them for ``check``), the index and analyzer from the cached summaries, and
     ``analyses_complete`` is False: the planners analyse the classes they look at
-    (``deadinit.fixes.analyses``) instead of every hierarchy being analysed again."""
+    (``deadinit.fixes.analyses``) instead of every hierarchy being analysed again.  ``baseline``:
+    the analysis state ``check`` stored (a hit) or this run's (a miss), which the re-analysis of
+    a plan starts from (None when there is none: it analyses every class)."""
     if not getattr(summarizer, "use_cache", False):
         return analyse_full(paths, cfg, wrap, summarizer)
     walked: list = []
@@ -220,9 +228,22 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
             paths, cfg.settings, summarizer, path_filter(cfg), discovery=disc, hierarchy_errors=False
         )
         summarizer.close()
-        result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
+        baseline = _stored_baseline(paths, cfg, summarizer, indexed)
+        result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer, baseline=baseline)
     result.analyses_complete = False
     return result
+
+
+def _stored_baseline(paths: list[str], cfg: Config, summarizer, indexed: CheckResult):
+    """The stored analysis state of the run over ``paths`` with the fingerprints of ``indexed``'s
+    summaries (``summarizer`` made them last), or None when no state is stored."""
+    from deadinit.rules.incremental import Baseline, content_fingerprints  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    state = _state_store(paths, cfg, summarizer).load()
+    if state is None:
+        return None
+    summaries = list(indexed.index.modules.data.values())
+    return Baseline(state, content_fingerprints(summaries, summarizer.content_hashes))
 
 
 def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:
