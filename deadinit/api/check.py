@@ -6,6 +6,7 @@ reach into the stages themselves.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -19,6 +20,7 @@ from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries, index_summaries
+from deadinit.runtime.analysis_state import StoredSubclasses
 from deadinit.runtime.temp_files import remove_leftovers
 
 
@@ -71,22 +73,26 @@ def run_incremental(
     excluded,
     store,
     discovery=None,
+    subclass_store=None,
 ) -> CheckResult:
     """``run_check`` that analyses only the classes whose inputs changed since the run whose state
     ``store`` (``deadinit.runtime.analysis_state.StateStore``) keeps, and stores this run's state:
     the same result (``deadinit.rules.incremental``).  ``result.analyses`` holds the classes
-    analysed this time only."""
+    analysed this time only.  ``subclass_store`` (a ``SubclassStore``): receives the subclass
+    table, for ``index_project``."""
     from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
-    hashes = getattr(summarizer, "content_hashes", {})
-    fingerprints = {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+    fingerprints = summary_fingerprints(kept, summarizer)
     t0 = time.perf_counter()
     previous = store.load()
     loaded = time.perf_counter()
     res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
     stored = time.perf_counter()
     store.store(state)
+    inputs = inputs_digest(kept, fingerprints)
+    if subclass_store is not None and inputs is not None and res.index is not None:
+        subclass_store.store(StoredSubclasses(inputs, res.index.subclasses.data))
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):
@@ -104,16 +110,41 @@ def index_project(
     excluded=None,
     discovery=None,
     hierarchy_errors: bool = True,
+    subclass_store=None,
 ) -> CheckResult:
     """The project's index and an analyzer that analyses a class when asked, without the findings.
 
     For the commands that look at a few classes (``explain``) or that take the findings
     from elsewhere (``graph``, after the result cache): the same summaries, files,
-    errors and generation sources as ``run_check``, the analysis of no class."""
+    errors and generation sources as ``run_check``, the analysis of no class.
+    ``subclass_store``: the subclass table of the last incremental run (``run_incremental``),
+    read only; installed in the index when it was built from the same summaries."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     index_summaries(kept, settings, res, hierarchy_errors)
+    stored = subclass_store.load() if subclass_store is not None else None
+    if stored is not None and stored.inputs == inputs_digest(kept, summary_fingerprints(kept, summarizer)):
+        res.index.install_subclasses(stored.subclasses)
     return res
+
+
+def summary_fingerprints(kept: list[FileSummary], summarizer) -> dict[str, str]:
+    """path -> what names its summary: the hash of the content ``summarizer`` summarised it from
+    (where it has one), its module and path."""
+    hashes = getattr(summarizer, "content_hashes", {})
+    return {s.path: f"{hashes[s.path]}:{s.module}:{s.is_package}:{s.path}" for s in kept if s.path in hashes}
+
+
+def inputs_digest(kept: list[FileSummary], fingerprints: dict[str, str]) -> str | None:
+    """One digest of the summaries an index is built from, in order (None when one has no
+    fingerprint): equal digests, equal indexes (the run key covers the settings and code)."""
+    if any(s.path not in fingerprints for s in kept):
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    for s in kept:
+        h.update(fingerprints[s.path].encode())
+        h.update(b"\n")
+    return h.hexdigest()
 
 
 def _summarised(

@@ -44,6 +44,21 @@ class AnalysisState:
     graph: GraphRecord | None = None
 
 
+@dataclass
+class StoredSubclasses:
+    """The subclass table a run's index had (``ProjectIndex.subclasses``) and the digest of the
+    summaries it was built from (``api.check.inputs_digest``): a command that keeps no state
+    (``explain``) installs it when its own summaries give the same digest, instead of resolving
+    every class's bases.  A file of its own: reading it does not unpickle the whole state."""
+
+    inputs: str
+    subclasses: dict[str, list[str]]
+
+
+class SubclassStore(ResultStore):
+    subfolder, suffix, holds = "state", "subclasses", StoredSubclasses
+
+
 class StateStore(ResultStore):
     subfolder, suffix, holds = "state", "state", AnalysisState
 
