@@ -58,18 +58,33 @@ class Analyzer:
         self._reach: Memo[str, Reach] = Memo()
         self._built: Memo[tuple[str, int], ClassLiveness | None] = Memo()  # (class, depth) -> see ``liveness``
         self.construction = ConstructionFlow(index, self.liveness)
-        self.ext.construct_sites()
-        sites = self.ext.site_paths
-        self.sites = Recorded("sites", sites)
+        self._sites: tuple[Recorded[str, list[tuple[str, int]]], Recorded[tuple[str, int], set[str]]] | None = None
         self._exports: Recorded[str, str] | None = None
         self._loader_proofs: LoaderProofs | None = None
-        sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
-        for qn, locs in sites.items():
-            for loc in locs:
-                sites_at.setdefault(loc, set()).add(qn)
-        self.sites_at = Recorded("sites_at", sites_at)
 
     # -- helpers -------------------------------------------------------------
+    @property
+    def sites(self) -> Recorded[str, list[tuple[str, int]]]:
+        """Constructed project class -> (path, line) of each construction site."""
+        return self._site_tables()[0]
+
+    @property
+    def sites_at(self) -> Recorded[tuple[str, int], set[str]]:
+        """(path, line) -> the classes constructed there."""
+        return self._site_tables()[1]
+
+    def _site_tables(self) -> tuple[Recorded[str, list[tuple[str, int]]], Recorded[tuple[str, int], set[str]]]:
+        """Built on first use: ``ext.install_sites`` may give the sites before (``api.check.index_project``)."""
+        if self._sites is None:
+            self.ext.construct_sites()
+            sites = self.ext.site_paths
+            sites_at: dict[tuple[str, int], set[str]] = {}
+            for qn, locs in sites.items():
+                for loc in locs:
+                    sites_at.setdefault(loc, set()).add(qn)
+            self._sites = Recorded("sites", sites), Recorded("sites_at", sites_at)
+        return self._sites
+
     def exports(self) -> Recorded[str, str]:
         """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
         if self._exports is None:

@@ -20,7 +20,7 @@ from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries, index_summaries
-from deadinit.runtime.analysis_state import StoredSubclasses
+from deadinit.runtime.analysis_state import StoredTables
 from deadinit.runtime.temp_files import remove_leftovers
 
 
@@ -73,13 +73,13 @@ def run_incremental(
     excluded,
     store,
     discovery=None,
-    subclass_store=None,
+    table_store=None,
 ) -> CheckResult:
     """``run_check`` that analyses only the classes whose inputs changed since the run whose state
     ``store`` (``deadinit.runtime.analysis_state.StateStore``) keeps, and stores this run's state:
     the same result (``deadinit.rules.incremental``).  ``result.analyses`` holds the classes
-    analysed this time only.  ``subclass_store`` (a ``SubclassStore``): receives the subclass
-    table, for ``index_project``."""
+    analysed this time only.  ``table_store`` (a ``TableStore``): receives the subclass table
+    and the construction sites, for ``index_project``."""
     from deadinit.rules.incremental import check_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
@@ -91,8 +91,9 @@ def run_incremental(
     stored = time.perf_counter()
     store.store(state)
     inputs = inputs_digest(kept, fingerprints)
-    if subclass_store is not None and inputs is not None and res.index is not None:
-        subclass_store.store(StoredSubclasses(inputs, res.index.subclasses.data))
+    if table_store is not None and inputs is not None and res.index is not None and res.analyzer is not None:
+        res.analyzer.ext.construct_sites()
+        table_store.store(StoredTables(inputs, dict(res.index.subclasses.data), res.analyzer.ext.site_refs))
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):
@@ -110,21 +111,22 @@ def index_project(
     excluded=None,
     discovery=None,
     hierarchy_errors: bool = True,
-    subclass_store=None,
+    table_store=None,
 ) -> CheckResult:
     """The project's index and an analyzer that analyses a class when asked, without the findings.
 
     For the commands that look at a few classes (``explain``) or that take the findings
     from elsewhere (``graph``, after the result cache): the same summaries, files,
     errors and generation sources as ``run_check``, the analysis of no class.
-    ``subclass_store``: the subclass table of the last incremental run (``run_incremental``),
-    read only; installed in the index when it was built from the same summaries."""
+    ``table_store``: the subclass table and construction sites of the last incremental run
+    (``run_incremental``), read only; installed when they were built from the same summaries."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     index_summaries(kept, settings, res, hierarchy_errors)
-    stored = subclass_store.load() if subclass_store is not None else None
+    stored = table_store.load() if table_store is not None else None
     if stored is not None and stored.inputs == inputs_digest(kept, summary_fingerprints(kept, summarizer)):
         res.index.install_subclasses(stored.subclasses)
+        res.analyzer.ext.install_sites(stored.sites)
     return res
 
 

@@ -88,14 +88,14 @@ def analyse_incremental(paths: list[str], cfg: Config, wrap=None, summarizer=Non
         return analyse(paths, cfg, wrap, summarizer, discovery)
     from deadinit.api.check import run_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
     from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
-    from deadinit.runtime.analysis_state import StateStore, SubclassStore  # noqa: PLC0415 - only a cached run reads it
+    from deadinit.runtime.analysis_state import StateStore, TableStore  # noqa: PLC0415 - only a cached run reads it
 
     excluded = path_filter(cfg)
     folder, key = summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, excluded)
-    store, subclasses = StateStore(folder, key), SubclassStore(folder, key)
+    store, tables = StateStore(folder, key), TableStore(folder, key)
     wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery, subclasses)
+        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery, tables)
     finally:
         wrapped.close()
 
@@ -163,16 +163,16 @@ def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None, hierar
     excluded = path_filter(cfg)
     stats = StatMemo()  # each file stat'ed once: by discovery, and the summarizer reuses it
     disc = _discovered(paths, s, excluded, stats)
-    subclasses = None
+    tables = None
     if getattr(summarizer, "use_cache", False):
         from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
-        from deadinit.runtime.analysis_state import SubclassStore  # noqa: PLC0415 - only a cached run reads it
+        from deadinit.runtime.analysis_state import TableStore  # noqa: PLC0415 - only a cached run reads it
 
-        subclasses = SubclassStore(summarizer.folder(s), results.run_key(paths, s, excluded))
+        tables = TableStore(summarizer.folder(s), results.run_key(paths, s, excluded))
     wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
         with _stats_handed(summarizer, stats):
-            return index_project(paths, s, wrapped, excluded, disc, hierarchy_errors, subclasses)
+            return index_project(paths, s, wrapped, excluded, disc, hierarchy_errors, tables)
     finally:
         if wrapped is not None:
             wrapped.close()

@@ -1,10 +1,11 @@
-"""`explain` after `check`: it installs the subclass table `check` stored while its summaries are
-the ones that table was built from (``api.check.index_project``), builds it otherwise, and prints
-what it prints without the cache either way."""
+"""`explain` after `check`: it installs the subclass table and the construction sites `check`
+stored while its summaries are the ones they were built from (``api.check.index_project``), builds
+them otherwise, and prints what it prints without the cache either way."""
 
 import pytest
 from sample_project import invoke, sample
 
+from deadinit.analysis.external import ExternalReads
 from deadinit.index.project_index import ProjectIndex
 
 QUIET = "class A:\n    pass\n\n\nclass B(A):\n    pass\n"
@@ -13,9 +14,11 @@ EXPLAINED = [["Child"], ["pkg.base.Parent", "--verbose"], ["B"]]
 
 @pytest.fixture
 def tables(monkeypatch) -> dict[str, int]:
-    """How often, from here on, a subclass table is built and a stored one installed."""
-    seen = {"built": 0, "installed": 0}
+    """How often, from here on, the subclass table and the construction sites are built, and
+    stored ones installed."""
+    seen = {"built": 0, "installed": 0, "sites_built": 0, "sites_installed": 0}
     build, install = ProjectIndex.subclass_table, ProjectIndex.install_subclasses
+    sites, install_sites = ExternalReads.construct_sites, ExternalReads.install_sites
 
     def built(self):
         seen["built"] += 1
@@ -25,9 +28,28 @@ def tables(monkeypatch) -> dict[str, int]:
         seen["installed"] += 1
         return install(self, table)
 
+    def sites_built(self):
+        seen["sites_built"] += self._sites is None
+        return sites(self)
+
+    def sites_installed(self, refs):
+        seen["sites_installed"] += 1
+        return install_sites(self, refs)
+
     monkeypatch.setattr(ProjectIndex, "subclass_table", built)
     monkeypatch.setattr(ProjectIndex, "install_subclasses", installed)
+    monkeypatch.setattr(ExternalReads, "construct_sites", sites_built)
+    monkeypatch.setattr(ExternalReads, "install_sites", sites_installed)
     return seen
+
+
+NONE_BUILT = {"built": 0, "installed": 1, "sites_built": 0, "sites_installed": 1}
+ALL_BUILT = {"built": 1, "installed": 0, "sites_built": 1, "sites_installed": 0}
+
+
+def _reset(tables: dict[str, int]) -> None:
+    for k in tables:
+        tables[k] = 0
 
 
 @pytest.fixture
@@ -57,9 +79,9 @@ def _same(got, want) -> None:
 def test_after_a_check_the_stored_table_is_installed_and_nothing_is_built(project, tables, args):
     root, cache = project
     _check(root, cache)
-    tables.update(built=0, installed=0)
+    _reset(tables)
     got = _explain(root, cache, args)
-    assert tables == {"built": 0, "installed": 1}
+    assert tables == NONE_BUILT
     _same(got, _uncached(root, args))
 
 
@@ -69,30 +91,30 @@ def test_after_a_base_changed_the_stored_table_is_not_used(project, tables, args
     _check(root, cache)
     quiet = root / "pkg/quiet.py"
     quiet.write_text(quiet.read_text().replace("class B(A):", "class B:") + "\n\nclass C(B):\n    pass\n")
-    tables.update(built=0, installed=0)
+    _reset(tables)
     got = _explain(root, cache, args)
-    assert tables["installed"] == 0
+    assert tables["installed"] == tables["sites_installed"] == 0
     _same(got, _uncached(root, args))
-    _check(root, cache)  # the next check stores the new table
-    tables.update(built=0, installed=0)
+    _check(root, cache)  # the next check stores the new tables
+    _reset(tables)
     _same(_explain(root, cache, args), got)
-    assert tables == {"built": 0, "installed": 1}
+    assert tables == NONE_BUILT
 
 
-def test_explain_reads_the_stored_table_and_writes_none(project, tables):
+def test_explain_reads_the_stored_tables_and_writes_none(project, tables):
     root, cache = project
     got = _explain(root, cache, ["Child"])  # a cold cache: nothing stored
-    assert tables == {"built": 1, "installed": 0}
-    assert not list(cache.glob("state/*.subclasses"))
+    assert tables == ALL_BUILT
+    assert not list(cache.glob("state/*.tables"))
     _same(got, _uncached(root, ["Child"]))
 
 
-def test_a_damaged_table_file_is_no_table(project, tables):
+def test_a_damaged_tables_file_is_no_tables(project, tables):
     root, cache = project
     _check(root, cache)
-    (stored,) = cache.glob("state/*.subclasses")
+    (stored,) = cache.glob("state/*.tables")
     stored.write_bytes(stored.read_bytes()[:-8])
-    tables.update(built=0, installed=0)
+    _reset(tables)
     got = _explain(root, cache, ["Child"])
-    assert tables == {"built": 1, "installed": 0}
+    assert tables == ALL_BUILT
     _same(got, _uncached(root, ["Child"]))
