@@ -5,15 +5,28 @@ and its findings; per key, the digest of that entry (``deadinit.rules.table_dige
 run key (``result_cache.run_key``: settings, targets, path filter, deadinit's code) under
 ``<cache>/state/``, digest-checked and moved into place atomically like the results file; anything
 wrong with it is no state: a full run, which writes a fresh one.
+
+A run after an edit changes a few classes' records of thousands: it writes what changed (a
+``StateDelta``) to the next file of the state's journal (``<run key>.state.1``, ``.2`` ...) instead
+of the whole state again.  Each delta names the state it applies to (the digest of the file before
+it), so loading applies the journal's deltas in order while each applies to what was loaded so
+far, and stops at the first that does not (a delta of a concurrent run, a damaged or stale file):
+what it has then is the state some run stored, from which the next run starts as correctly.  Once
+the journal is a quarter of the state's size, the whole state is written again and the journal
+removed.
 """
 
 from __future__ import annotations
 
 import gc
+import pickle
 from array import array
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+from deadinit.runtime import file_cache
 
 from deadinit.runtime.result_cache import ResultStore
 
@@ -62,15 +75,110 @@ class TableStore(ResultStore):
     subfolder, suffix, holds = "state", "tables", StoredTables
 
 
+@dataclass
+class StateDelta:
+    """A state as the one it follows (``previous``: that one's file digest) with a few changes."""
+
+    previous: str
+    keys: list[tuple[str, Hashable]]  # appended, with their digests
+    digests: list[Hashable]
+    moved: dict[int, Hashable]  # the digests now of stored keys that moved
+    classes: dict[str, ClassRecord]  # records added or replaced
+    removed: list[str]  # classes no longer there
+    graph: GraphRecord | None
+    graph_changed: bool
+    live: int
+
+    @classmethod
+    def between(cls, old: AnalysisState, new: AnalysisState, previous: str) -> StateDelta | None:
+        """What makes ``new`` of ``old`` (objects that ``new`` took over from ``old`` are
+        unchanged); None when its keys are not ``old``'s with more appended (renumbered)."""
+        n = len(old.keys)
+        if len(new.keys) < n or len(new.digests) != len(new.keys) or new.keys[:n] != old.keys:
+            return None
+        moved = {i: d for i, (was, d) in enumerate(zip(old.digests, new.digests)) if d is not was}
+        classes = {qn: r for qn, r in new.classes.items() if old.classes.get(qn) is not r}
+        removed = [qn for qn in old.classes if qn not in new.classes]
+        changed = new.graph is not old.graph
+        graph = new.graph if changed else None
+        return cls(previous, new.keys[n:], new.digests[n:], moved, classes, removed, graph, changed, new.live)
+
+    def apply(self, state: AnalysisState) -> None:
+        state.keys.extend(self.keys)
+        state.digests.extend(self.digests)
+        for i, d in self.moved.items():
+            state.digests[i] = d
+        for qn in self.removed:
+            state.classes.pop(qn, None)
+        state.classes.update(self.classes)
+        if self.graph_changed:
+            state.graph = self.graph
+        state.live = self.live
+
+
+@dataclass
+class _Loaded:
+    """The state a store loaded last, the digest of its last file and the journal's extent."""
+
+    state: AnalysisState
+    digest: str
+    deltas: int
+    journal_bytes: int
+    state_bytes: int
+
+
+MAX_DELTAS = 64
+JOURNAL_SHARE = 4  # the journal is at most this fraction of the state's size: one over
+
+
 class StateStore(ResultStore):
     subfolder, suffix, holds = "state", "state", AnalysisState
 
+    def __init__(self, folder: Path, key: str):
+        super().__init__(folder, key)
+        self._loaded: _Loaded | None = None
+
+    def _delta_path(self, i: int) -> Path:
+        return self.path.with_name(f"{self.path.name}.{i}")
+
     def load(self) -> AnalysisState | None:
+        """The stored state with its journal applied.  ``store`` writes the next state as a delta
+        of this one (it must not be changed meanwhile)."""
         was = gc.isenabled()
         gc.disable()  # hundreds of thousands of small tuples: no collections while they load
         try:
-            state: AnalysisState | None = super().load()
+            self._loaded = None
+            read = self.read(self.path, AnalysisState)
+            if read is None:
+                return None
+            state, digest, size = read
+            loaded = _Loaded(state, digest, 0, 0, size)
+            while loaded.deltas < MAX_DELTAS:
+                got = self.read(self._delta_path(loaded.deltas + 1), StateDelta)
+                if got is None or got[0].previous != loaded.digest:
+                    break
+                got[0].apply(state)
+                loaded.digest, loaded.deltas, loaded.journal_bytes = got[1], loaded.deltas + 1, loaded.journal_bytes + got[2]
+            self._loaded = loaded
             return state
         finally:
             if was:
                 gc.enable()
+
+    def store(self, state: AnalysisState) -> None:
+        """Store ``state``: as the journal's next delta when it follows the state loaded last and
+        the journal stays small, else whole (and the journal is removed)."""
+        loaded, self._loaded = self._loaded, None
+        delta = StateDelta.between(loaded.state, state, loaded.digest) if loaded is not None else None
+        if loaded is not None and delta is not None and loaded.deltas < MAX_DELTAS:
+            payload = pickle.dumps(delta, protocol=pickle.HIGHEST_PROTOCOL)
+            if (loaded.journal_bytes + len(payload)) * JOURNAL_SHARE <= loaded.state_bytes:
+                self.write_payload(self._delta_path(loaded.deltas + 1), payload)
+                return
+        if self.write(self.path, state) is not None:
+            self._remove_journal()
+
+    def _remove_journal(self) -> None:
+        for p in self.path.parent.glob(f"{self.path.name}.*"):
+            if p.suffix[1:].isdigit():
+                file_cache.unlink_quietly(str(p))

@@ -149,27 +149,43 @@ class ResultStore:
         self.path = self.folder / self.subfolder / f"{key}.{self.suffix}"
 
     def load(self) -> Any:
-        raw = filecache.read_tagged(self.path, MAGIC)
+        read = self.read(self.path, self.holds)
+        return read[0] if read is not None else None
+
+    def store(self, snap: Any) -> None:
+        self.write(self.path, snap)
+
+    def read(self, path: Path, holds: type) -> tuple[Any, str, int] | None:
+        """The object a file at ``path`` holds (an instance of ``holds``), its payload's keyed
+        digest and the payload's size; None when it is missing or not trustworthy."""
+        raw = filecache.read_tagged(path, MAGIC)
         if raw is None:
             return None
         try:
-            digest, payload = raw[:32], raw[33:]
-            if digest.decode() != self._digest(payload):
+            digest, payload = raw[:32].decode(), raw[33:]
+            if digest != self._digest(payload):
                 return None
             snap = pickle.loads(payload)
-            return snap if isinstance(snap, self.holds) else None
+            return (snap, digest, len(payload)) if isinstance(snap, holds) else None
         except Exception:
             return None  # corrupt, truncated, foreign: a full run rewrites it
 
-    def store(self, snap: Any) -> None:
-        payload = pickle.dumps(snap, protocol=pickle.HIGHEST_PROTOCOL)
+    def write(self, path: Path, snap: Any) -> tuple[str, int] | None:
+        """Write ``snap`` to ``path`` atomically; its payload's keyed digest and size (None: not
+        written)."""
+        return self.write_payload(path, pickle.dumps(snap, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def write_payload(self, path: Path, payload: bytes) -> tuple[str, int] | None:
+        """``write`` of an object already pickled."""
+        digest = self._digest(payload)
         try:
             filecache.prepare_folder(self.folder)
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            data = MAGIC + self._digest(payload).encode() + b"\n" + payload
-            filecache.write_atomically(self.path, data, filecache.temp_folder(self.folder))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            data = MAGIC + digest.encode() + b"\n" + payload
+            filecache.write_atomically(path, data, filecache.temp_folder(self.folder))
         except OSError:
-            pass  # read-only or full: the next run is slower, never wrong
+            return None  # read-only or full: the next run is slower, never wrong
+        return digest, len(payload)
 
     @staticmethod
     def _digest(payload: bytes) -> str:
