@@ -45,6 +45,9 @@ _BUILTINS = set(dir(builtins))
 
 # constructed class -> (module number in the index, construct number in its module) of each site
 SiteRefs = dict[str, list[tuple[int, int]]]
+# what a read's receiver may hold: (class it is typed with, its module, target kind, project class) each,
+# or why that is not known
+Receiver = str | tuple[tuple[TypeRef, str, str, str | None], ...]
 
 
 class AttrTyping(NamedTuple):
@@ -87,6 +90,7 @@ class ExternalReads:
         self.site_refs: SiteRefs = {}  # the same sites by number, for a later run over the same summaries
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
+        self._receivers: Memo[tuple[str, int], tuple[Access, Receiver]] = Memo()
         # attributes whose collections some code fills on a receiver other than self (-> the modules that
         # do): elements unknown
         self.filled_elsewhere = Recorded("filled_elsewhere", dict(filled))
@@ -305,24 +309,10 @@ class ExternalReads:
 
     def could_hold(self, access: Access, module: str, cls: str) -> tuple[bool, str]:
         """Whether the receiver of ``access`` could be an instance of ``cls``, and why."""
-        refs: list[tuple[TypeRef, str]] | None
-        if access.self_attr is not None and access.in_class is not None and access.in_class in self.index.classes:
-            refs = self._self_attr_types(access.in_class, access.self_attr)
-        elif access.types is not None:
-            refs = self._expand([(t, module) for t in access.types], access.in_class)
-            if refs is None:
-                return True, f"receiver `{access.receiver}` {_unknown_origin(access.types)}"
-        else:
-            refs = None
-        # a constructor parameter that every construction site fills with the caller's self
-        # is known more precisely from those sites than from its annotation
-        refs = self._from_call_sites(access) or refs
-        if access.through is not None and refs is not None:
-            refs = self._attribute_of(refs, access.through)
-        if refs is None:
-            return True, f"receiver `{access.receiver}` has no known class"
-        for ref, mod in refs:
-            kind, qn = self._ref_target(ref, mod)
+        receiver = self._receiver(access, module)
+        if isinstance(receiver, str):
+            return True, receiver
+        for ref, mod, kind, qn in receiver:
             if kind == "unknown":
                 return True, f"receiver `{access.receiver}` is typed `{ref.dotted}`, which is not resolved"
             if kind == "external" and not ref.exact and self._external_ancestor(ref, mod, cls):
@@ -333,8 +323,36 @@ class ExternalReads:
                 return True, f"receiver `{access.receiver}` may hold {qn.rsplit('.', 1)[-1]}"
             if not ref.exact and self.index.is_subclass(cls, qn):
                 return True, f"receiver `{access.receiver}` is typed {qn.rsplit('.', 1)[-1]}, an ancestor"
-        names = ", ".join(sorted({r.dotted for r, _ in refs})) or "None"
+        names = ", ".join(sorted({ref.dotted for ref, _, _, _ in receiver})) or "None"
         return False, f"receiver `{access.receiver}` holds {names}, unrelated"
+
+    def _receiver(self, access: Access, module: str) -> Receiver:
+        """What the receiver of ``access`` (read in ``module``) may hold, whichever class is asked
+        about: each class it is typed with and that class's target (``_ref_target``), or why that
+        is not known.  A read is asked about for every class of each hierarchy that has a method of
+        its name: worked out once."""
+        # keyed by identity (an Access hashes every field); the entry keeps the read alive, so no
+        # other object takes its id while the entry is there
+        return self._receivers.get_or((module, id(access)), lambda: (access, self._receiver_of(access, module)))[1]
+
+    def _receiver_of(self, access: Access, module: str) -> Receiver:
+        refs: list[tuple[TypeRef, str]] | None
+        if access.self_attr is not None and access.in_class is not None and access.in_class in self.index.classes:
+            refs = self._self_attr_types(access.in_class, access.self_attr)
+        elif access.types is not None:
+            refs = self._expand([(t, module) for t in access.types], access.in_class)
+            if refs is None:
+                return f"receiver `{access.receiver}` {_unknown_origin(access.types)}"
+        else:
+            refs = None
+        # a constructor parameter that every construction site fills with the caller's self
+        # is known more precisely from those sites than from its annotation
+        refs = self._from_call_sites(access) or refs
+        if access.through is not None and refs is not None:
+            refs = self._attribute_of(refs, access.through)
+        if refs is None:
+            return f"receiver `{access.receiver}` has no known class"
+        return tuple((ref, mod, *self._ref_target(ref, mod)) for ref, mod in refs)
 
 
 def _unknown_origin(types: tuple[TypeRef, ...]) -> str:
