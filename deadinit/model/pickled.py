@@ -43,6 +43,15 @@ class PickledMapping(Mapping[str, V], Generic[V]):
     def __getitem__(self, name: str) -> V:
         return self._loaded()[name]
 
+    def get(self, name: str, default: Any = None) -> Any:
+        """``Mapping.get`` without an exception for a missing name, and without unpickling for one."""
+        data = self._data
+        if data is None:
+            if name not in self._names:
+                return default
+            data = self._loaded()
+        return data.get(name, default)
+
     def __contains__(self, name: object) -> bool:
         return name in self._names
 

@@ -88,6 +88,13 @@ def test_pickled_containers_act_as_plain_ones():
     assert lst == data and lst[1:] == [4, 5, 6, 7] and list(lst) == data
 
 
+def test_a_missing_name_is_answered_without_unpickling_the_mapping():
+    back = pickle.loads(pickle.dumps(PickledMapping.of({"a": 1, "b": None})))
+    assert back.get("zz") is None and back.get("zz", 5) == 5
+    assert back._data is None  # still bytes
+    assert back.get("a") == 1 and back.get("b", 5) is None and back.get("zz", 5) == 5
+
+
 def test_what_a_class_says_about_its_attributes_is_unpickled_on_first_read():
     s = _summary(FIXTURES / "backends" / "flash_backend.py")
     fresh = next(c for c in s.classes if c.attr_types)
