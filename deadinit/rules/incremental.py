@@ -173,7 +173,9 @@ def _new_state(
     for qn, (keys, blob) in fresh.items():
         state.classes[qn] = ClassRecord(numbered(keys), blob)
     state.graph = graph.record if graph.reused else graph.new_record(numbered)
-    if previous is None or len(state.keys) > 2 * max(state.live, 1000):
+    if previous is None:
+        state.live = len(state.keys)  # numbered as the records first read them: as compacted
+    elif len(state.keys) > 2 * max(state.live, 1000):
         state = _compacted(state)
     return state
 
