@@ -18,6 +18,8 @@ class Reach:
     dynamic: list[tuple[str, str, str, int, Pattern]] = field(
         default_factory=list
     )  # (owner, method, reason, line, pattern)
+    # attribute -> the method it names on ``mro`` (``ProjectIndex.resolve_method``), as looked up
+    resolved: dict[str, tuple[str, MethodSummary] | None] = field(default_factory=dict, repr=False, compare=False)
 
 
 def method_reads(
@@ -26,6 +28,7 @@ def method_reads(
     """Follow self calls, callbacks and super() calls from ``start``; collect reads."""
     reach = reach or Reach(mro[0], mro)
     stack = [(o, m, why) for o, m in start]
+    found = reach.resolved if mro is reach.mro else {}
     while stack:
         owner, m, why = stack.pop()
         key = (owner, m.name)
@@ -35,7 +38,7 @@ def method_reads(
         for reason, line, pattern in m.dynamic:
             reach.dynamic.append((owner, m.name, reason, line, pattern))
         for attr, line, _col in m.reads:
-            r = index.resolve_method(mro, attr)
+            r = found[attr] if attr in found else found.setdefault(attr, index.resolve_method(mro, attr))
             if r is not None:
                 stack.append((r[0], r[1], f"self.{attr} from {short(owner)}.{m.name}"))
             else:
