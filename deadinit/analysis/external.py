@@ -43,6 +43,9 @@ from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
 
+# constructed class -> (module number in the index, construct number in its module) of each site
+SiteRefs = dict[str, list[tuple[int, int]]]
+
 
 class AttrTyping(NamedTuple):
     """What one class says about one of its attributes, for typing receivers (no lines)."""
@@ -81,6 +84,7 @@ class ExternalReads:
         self.by_attr: Recorded[str, list[Read]] = Recorded("attr", self.reads)
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
+        self.site_refs: SiteRefs = {}  # the same sites by number, for a later run over the same summaries
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         # attributes whose collections some code fills on a receiver other than self (-> the modules that
@@ -253,20 +257,33 @@ class ExternalReads:
         return [(t, fmodule) for t in types] if types is not None else None
 
     def construct_sites(self) -> Recorded[str, list[Construct]]:
-        """Constructed project class -> its construction sites."""
+        """Constructed project class -> its construction sites (recorded as ``constructs``: the
+        analysis reads who passes its self where, never their lines, which ``site_paths`` holds)."""
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
             resolved: dict[tuple[str, str], str | None] = {}
             with paused():
-                for mod, s in self.index.modules.items():
-                    for c in s.constructs:
+                for m, (mod, s) in enumerate(self.index.modules.items()):
+                    for i, c in enumerate(s.constructs):
                         key = (mod, c.callee)
                         qn = resolved[key] if key in resolved else resolved.setdefault(key, self.index.resolve(*key))
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
                             self.site_paths.setdefault(qn, []).append((s.path, c.line))
-            self._sites = Recorded("sites", found)
+                            self.site_refs.setdefault(qn, []).append((m, i))
+            self._sites = Recorded("constructs", found)
         return self._sites
+
+    def install_sites(self, refs: SiteRefs) -> None:
+        """The construction sites ``site_refs`` gave in a run over the same summaries, in the same
+        order (``api.check.index_project``), instead of resolving every construction's callee."""
+        modules = list(self.index.modules.data.values())
+        found: dict[str, list[Construct]] = {}
+        for qn, places in refs.items():
+            sites = found[qn] = [modules[m].constructs[i] for m, i in places]
+            self.site_paths[qn] = [(modules[m].path, c.line) for (m, _), c in zip(places, sites, strict=True)]
+        self.site_refs = refs
+        self._sites = Recorded("constructs", found)
 
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""

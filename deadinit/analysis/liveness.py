@@ -10,6 +10,7 @@ workspace used only to build dead wrappers is dead too.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,6 +44,8 @@ class ClassAnalysis:
 
 
 MODULE_ENTRY_POINTS = ("forward", "extra_repr")
+# where each constructed class is built (path, line), which classes each place builds, on how many lines
+_SiteTables = tuple[Recorded[str, list[tuple[str, int]]], Recorded[tuple[str, int], set[str]], Recorded[str, int]]
 
 
 class Analyzer:
@@ -58,18 +61,40 @@ class Analyzer:
         self._reach: Memo[str, Reach] = Memo()
         self._built: Memo[tuple[str, int], ClassLiveness | None] = Memo()  # (class, depth) -> see ``liveness``
         self.construction = ConstructionFlow(index, self.liveness)
-        self.ext.construct_sites()
-        sites = self.ext.site_paths
-        self.sites = Recorded("sites", sites)
+        self._sites: _SiteTables | None = None
         self._exports: Recorded[str, str] | None = None
         self._loader_proofs: LoaderProofs | None = None
-        sites_at: dict[tuple[str, int], set[str]] = {}  # where -> the classes constructed there
-        for qn, locs in sites.items():
-            for loc in locs:
-                sites_at.setdefault(loc, set()).add(qn)
-        self.sites_at = Recorded("sites_at", sites_at)
 
     # -- helpers -------------------------------------------------------------
+    @property
+    def sites(self) -> Recorded[str, list[tuple[str, int]]]:
+        """Constructed project class -> (path, line) of each construction site."""
+        return self._site_tables()[0]
+
+    @property
+    def sites_at(self) -> Recorded[tuple[str, int], set[str]]:
+        """(path, line) -> the classes constructed there."""
+        return self._site_tables()[1]
+
+    @property
+    def site_lines(self) -> Recorded[str, int]:
+        """Constructed project class -> on how many lines: with ``sites_at``, whether every site lies in a
+        set of lines, without a read of where the others are (a line moved elsewhere changes nothing)."""
+        return self._site_tables()[2]
+
+    def _site_tables(self) -> _SiteTables:
+        """Built on first use: ``ext.install_sites`` may give the sites before (``api.check.index_project``)."""
+        if self._sites is None:
+            self.ext.construct_sites()
+            sites = self.ext.site_paths
+            sites_at: dict[tuple[str, int], set[str]] = {}
+            for qn, locs in sites.items():
+                for loc in locs:
+                    sites_at.setdefault(loc, set()).add(qn)
+            lines = {qn: len(set(locs)) for qn, locs in sites.items()}
+            self._sites = Recorded("sites", sites), Recorded("sites_at", sites_at), Recorded("site_lines", lines)
+        return self._sites
+
     def exports(self) -> Recorded[str, str]:
         """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
         if self._exports is None:
@@ -249,12 +274,8 @@ class Analyzer:
                 if c.stmt.kind in ("assign", "fill") and i not in effective
                 for ln in range(c.stmt.line, c.stmt.end_line + 1)
             }
-            out = set()
-            candidates = {qn for loc in dead_lines for qn in self.sites_at.get(loc, ())}
-            for qn in candidates:  # only classes constructed somewhere on a dead line
-                if all(s in dead_lines for s in self.sites[qn]):
-                    out.add(qn)
-            return out
+            built_on = Counter(qn for loc in dead_lines for qn in self.sites_at.get(loc, ()))
+            return {qn for qn, n in built_on.items() if n == self.site_lines[qn]}  # every site on a dead line
 
         ext_cache: dict[tuple[str, frozenset[str]], str | None] = {}
 

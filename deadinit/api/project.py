@@ -87,16 +87,24 @@ def analyse_incremental(paths: list[str], cfg: Config, wrap=None, summarizer=Non
     if not getattr(summarizer, "use_cache", False):
         return analyse(paths, cfg, wrap, summarizer, discovery)
     from deadinit.api.check import run_incremental  # noqa: PLC0415 - the analysis: a warm cached check never loads it
-    from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
-    from deadinit.runtime.analysis_state import StateStore  # noqa: PLC0415 - only a cached run reads it
 
     excluded = path_filter(cfg)
-    store = StateStore(summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, excluded))
+    store, tables = _stores(paths, cfg, summarizer)
     wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
-        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery=discovery)
+        return run_incremental(paths, cfg.settings, wrapped, excluded, store, discovery, tables)
     finally:
         wrapped.close()
+
+
+def _stores(paths: list[str], cfg: Config, summarizer):
+    """Where a cached run over ``paths`` keeps its analysis state and the tables ``explain`` reads
+    (``runtime.analysis_state``: a ``StateStore`` and a ``TableStore``)."""
+    from deadinit.runtime import result_cache as results  # noqa: PLC0415 - only a cached run reads it
+    from deadinit.runtime.analysis_state import StateStore, TableStore  # noqa: PLC0415 - only a cached run reads it
+
+    folder, key = summarizer.folder(cfg.settings), results.run_key(paths, cfg.settings, path_filter(cfg))
+    return StateStore(folder, key), TableStore(folder, key)
 
 
 def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list | None = None) -> CheckResult:
@@ -146,6 +154,7 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
             index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure, *result.suppressed]),
             analyzer=None,
             analyses=[],
+            baseline=None,
         )
         store.store(results.Snapshot(items, notes, states, lite))
     return result
@@ -162,12 +171,11 @@ def load_index(paths: list[str], cfg: Config, wrap=None, summarizer=None, hierar
     excluded = path_filter(cfg)
     stats = StatMemo()  # each file stat'ed once: by discovery, and the summarizer reuses it
     disc = _discovered(paths, s, excluded, stats)
+    tables = _stores(paths, cfg, summarizer)[1] if getattr(summarizer, "use_cache", False) else None
     wrapped = wrap(summarizer) if wrap is not None else summarizer
     try:
         with _stats_handed(summarizer, stats):
-            return index_project(
-                paths, s, summarizer=wrapped, excluded=excluded, discovery=disc, hierarchy_errors=hierarchy_errors
-            )
+            return index_project(paths, s, wrapped, excluded, disc, hierarchy_errors, tables)
     finally:
         if wrapped is not None:
             wrapped.close()
@@ -207,7 +215,9 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
     come through the result cache (``analyse_cached``: on a miss, the incremental analysis,
     which stores them for ``check``), the index and analyzer from the cached summaries, and
     ``analyses_complete`` is False: the planners analyse the classes they look at
-    (``deadinit.fixes.analyses``) instead of every hierarchy being analysed again."""
+    (``deadinit.fixes.analyses``) instead of every hierarchy being analysed again.  ``baseline``:
+    the analysis state ``check`` stored (a hit) or this run's (a miss), which the re-analysis of
+    a plan starts from (None when there is none: it analyses every class)."""
     if not getattr(summarizer, "use_cache", False):
         return analyse_full(paths, cfg, wrap, summarizer)
     walked: list = []
@@ -216,13 +226,27 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
         from deadinit.api.check import index_project  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
         disc = walked[0] if walked else None
+        store, tables = _stores(paths, cfg, summarizer)
         indexed = index_project(  # the stored result has the error lines
-            paths, cfg.settings, summarizer, path_filter(cfg), discovery=disc, hierarchy_errors=False
+            paths, cfg.settings, summarizer, path_filter(cfg), disc, hierarchy_errors=False, table_store=tables
         )
         summarizer.close()
-        result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer)
+        baseline = _stored_baseline(store, summarizer, indexed)
+        result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer, baseline=baseline)
     result.analyses_complete = False
     return result
+
+
+def _stored_baseline(store, summarizer, indexed: CheckResult):
+    """The analysis state ``store`` keeps with the fingerprints of ``indexed``'s summaries
+    (``summarizer`` made them last), or None when no state is stored."""
+    from deadinit.rules.incremental import Baseline, content_fingerprints  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    state = store.load()
+    if state is None:
+        return None
+    summaries = list(indexed.index.modules.data.values())
+    return Baseline(state, content_fingerprints(summaries, summarizer.content_hashes))
 
 
 def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:

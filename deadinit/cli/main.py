@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from types import FrameType
+from typing import NoReturn
 
 
 def _interrupted_at_startup(_signum: int, _frame: FrameType | None) -> None:  # pragma: no cover - timing dependent
@@ -71,8 +72,7 @@ class _Main(click.Group):
             raise
         except BaseException as e:
             if _interrupted(e):
-                click.echo("deadinit: interrupted", err=True)
-                sys.exit(130)
+                _exit_interrupted()
             if os.environ.get("DEADINIT_TRACEBACK"):
                 raise
             click.echo(
@@ -81,6 +81,18 @@ class _Main(click.Group):
                 err=True,
             )
             sys.exit(2)
+
+
+def _exit_interrupted() -> NoReturn:
+    """``deadinit: interrupted`` and exit status 130.
+
+    CPython 3.11 notes a ``KeyboardInterrupt`` that escapes code run by ``exec`` of a string (as
+    ``dataclasses`` and ``namedtuple`` make their methods while a module imports) in a flag that a
+    later ``exec`` of a string clears; under ``python -m`` a set flag turns the exit status into a
+    kill by SIGINT.  An ``exec`` that completes clears it."""
+    click.echo("deadinit: interrupted", err=True)
+    exec("pass")  # a constant string: clears the flag above
+    sys.exit(130)
 
 
 def _interrupted(e: BaseException) -> bool:

@@ -8,8 +8,9 @@ Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writ
   encoding (coding cookie, BOM) and line endings are the old ones, and every byte
   outside the regions the strategy declared it edits is unchanged;
 * ``reanalyse`` / ``compare``: the analysis re-run on the rewritten project (only
-  the changed files are summarised again, in memory) no longer reports the findings
-  a change targets and reports nothing new;
+  the changed files are summarised again, in memory, and, from the analysis state of the
+  project as it is, only the classes they affect analysed again) no longer reports the
+  findings a change targets and reports nothing new;
 * ``write_files``: temp file in the same folder, fsync, ``os.replace``, the old
   mode kept; all or nothing: a failed write restores the files already replaced.
 """
@@ -24,8 +25,11 @@ import threading
 
 from deadinit.frontends.parse import FileError, source_encoding, summarize_source
 from deadinit.model.fix import Change, FilePlan
+from deadinit.model.result import CheckResult
 from deadinit.rules.engine import check_summaries
+from deadinit.rules.incremental import check_incremental, content_fingerprint
 from deadinit.runtime import temp_files
+from deadinit.runtime.file_cache import content_hash
 
 BOM = b"\xef\xbb\xbf"
 
@@ -114,8 +118,12 @@ def _in_order(segments: list[bytes], new: bytes) -> bool:
 
 
 def reanalyse(result, files: list[FilePlan], settings):
-    """The findings of the project as it would be after ``files`` are written (in memory)."""
+    """The findings of the project as it would be after ``files`` are written (in memory).
 
+    From ``result.baseline`` when it has one (the analysis state of the project as it is), only
+    the classes whose inputs the rewrite changes are analysed again
+    (``deadinit.rules.incremental``: the same findings); no state is built or stored for the
+    rewritten project, which is not on disk.  Else every class is analysed."""
     changed = {fp.path: fp.new for fp in files}
     summaries = []
     for s in result.index.modules.values():
@@ -126,7 +134,17 @@ def reanalyse(result, files: list[FilePlan], settings):
             summaries.append(r)
         else:
             summaries.append(s)
-    return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
+    baseline = result.baseline
+    if baseline is None:
+        return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
+    fingerprints = dict(baseline.fingerprints)
+    for s in summaries:
+        if s.path in changed:
+            fingerprints[s.path] = content_fingerprint(s, content_hash(changed[s.path]))
+    after, _, _ = check_incremental(
+        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, next_state=False
+    )
+    return after
 
 
 def compare(before, after, changes: list[Change]) -> tuple[dict, list]:

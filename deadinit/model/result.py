@@ -23,3 +23,6 @@ class CheckResult:
     used_suppressions: set[tuple[str, int]] = field(default_factory=set)
     skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out
     generation_sources: dict[str, str] = field(default_factory=dict)  # generated file's path -> its source's path
+    # where an incremental analysis of a variant of the project starts (``rules.incremental.Baseline``):
+    # set by a cached analysis, for ``fix``'s re-analysis of its plan; never stored with the result
+    baseline: Any | None = None

@@ -353,8 +353,10 @@ def _unpickled_file(*values: Any) -> FileSummary:
 ReadTally = tuple[int, bytes, bytes]
 
 
-# what a read is and how it is made, without where (an ``Access`` without its line)
-read_shape = operator.attrgetter(*(f.name for f in fields(Access) if f.name != "line"))
+# what a read is and how it is made, without where (an ``Access`` without its line and column): an
+# edit that moves a read (a line inserted above it, a statement indented) leaves its shape as it was;
+# the analysis names a read's line through a recorded ``attr_line`` key and never reads its column
+read_shape = operator.attrgetter(*(f.name for f in fields(Access) if f.name not in ("line", "col")))
 
 
 def object_read_tally(accesses: Sequence[Access]) -> Mapping[str, ReadTally]:

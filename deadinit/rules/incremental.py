@@ -42,17 +42,41 @@ def summary_fingerprint(summary: FileSummary) -> str:
     return hashlib.blake2b(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), digest_size=16).hexdigest()
 
 
+def content_fingerprint(summary: FileSummary, content_hash: str) -> str:
+    """The fingerprint of a summary made from content that hashes to ``content_hash``
+    (``runtime.file_cache.content_hash``), with what else it is made from: its module, package
+    flag and path.  Cheaper than ``summary_fingerprint``, which pickles the summary."""
+    return f"{content_hash}:{summary.module}:{summary.is_package}:{summary.path}"
+
+
+def content_fingerprints(summaries: list[FileSummary], hashes: Mapping[str, str]) -> dict[str, str]:
+    """Path -> ``content_fingerprint``, for each summary whose content's hash ``hashes`` knows."""
+    return {s.path: content_fingerprint(s, hashes[s.path]) for s in summaries if s.path in hashes}
+
+
+@dataclasses.dataclass
+class Baseline:
+    """What analysing a variant of a project (``deadinit fix``'s plan, in memory) starts from:
+    the analysis state of the project as it is, and the fingerprints of its summaries."""
+
+    state: AnalysisState
+    fingerprints: Mapping[str, str]
+
+
 def check_incremental(
     summaries: list[FileSummary],
     settings: Settings,
     result: CheckResult,
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
-) -> tuple[CheckResult, AnalysisState, dict[str, Any]]:
+    next_state: bool = True,
+) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
-    ``previous`` (None: every class is analysed).  ``fingerprints``: path -> a hash of the content its
-    summary was made from, where known (else the summary is hashed).  ``result.analyses`` holds the
-    analyses of the classes analysed this time only; the stats count classes analysed and reused."""
+    ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
+    hash of the content its summary was made from, where known (else the summary is hashed).
+    ``next_state`` False: no state is built (None), for summaries that no run will start from.
+    ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
+    classes analysed and reused."""
     clock = [time.perf_counter()]
     times: dict[str, float] = {}
 
@@ -102,7 +126,7 @@ def check_incremental(
     findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
     sort_findings(res, ordered_findings(index, findings), settings)
     lap("combine")
-    state = _new_state(previous, kept, fresh, now, digests, graph)
+    state = _new_state(previous, kept, fresh, now, digests, graph) if next_state else None
     lap("state")
     whole = sum(1 for keys, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
     stats = {

@@ -71,11 +71,14 @@ class TableDigests:
             # what is read and how, without where (a line moved); "attr_line": where
             "attr": (self._attr_origin, self._attr_reads),
             "attr_line": (self._read_at, None),
-            "sites": (
-                self._sites_origin,
-                lambda qn: _hashed((an.sites.data.get(qn), an.ext.construct_sites().data.get(qn))),
-            ),
+            "sites": (self._sites_origin, lambda qn: _hashed(an.sites.data.get(qn))),
             "sites_at": (lambda loc: tuple(sorted(an.sites_at.data.get(loc, ()))), None),
+            "site_lines": (lambda qn: an.site_lines.data.get(qn), None),
+            # who passes its self where, without where the constructions are (lines moved)
+            "constructs": (
+                self._sites_origin,
+                lambda qn: _hashed([(c.in_class, c.self_args) for c in an.ext.construct_sites().data.get(qn, ())]),
+            ),
             "exports": (lambda qn: an.exports().data.get(qn), None),
             "env": (lambda name: _hashed(an.sizes.values.env_defaults.data.get(name)), None),
             "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
@@ -102,6 +105,8 @@ class TableDigests:
             "attr": lambda: an.ext.by_attr.data,
             "sites": lambda: an.sites.data,
             "sites_at": lambda: an.sites_at.data,
+            "site_lines": lambda: an.site_lines.data,
+            "constructs": lambda: an.ext.construct_sites().data,
             "exports": lambda: an.exports().data,
             "env": lambda: an.sizes.values.env_defaults.data,
             "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),

@@ -44,6 +44,24 @@ class AnalysisState:
     graph: GraphRecord | None = None
 
 
+@dataclass
+class StoredTables:
+    """The whole-project tables a run built from every class's bases and every construction's
+    callee: the subclass table (``ProjectIndex.subclasses``) and the construction sites by number
+    (``ExternalReads.site_refs``), with the digest of the summaries they were built from
+    (``api.check.inputs_digest``).  A command that keeps no state (``explain``) installs them when
+    its own summaries give the same digest, instead of resolving those names again.  A file of
+    its own: reading it does not unpickle the whole state."""
+
+    inputs: str
+    subclasses: dict[str, list[str]]
+    sites: dict[str, list[tuple[int, int]]]
+
+
+class TableStore(ResultStore):
+    subfolder, suffix, holds = "state", "tables", StoredTables
+
+
 class StateStore(ResultStore):
     subfolder, suffix, holds = "state", "state", AnalysisState
 

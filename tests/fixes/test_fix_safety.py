@@ -1,6 +1,8 @@
 """Shared safety checks: parse/compile, bytes outside edits, encoding, line endings, atomic writes, re-analysis."""
 
+import dataclasses
 import os
+import pickle
 import re
 import stat
 
@@ -8,11 +10,17 @@ import pytest
 from codemod_helpers import fix
 from hypothesis import given
 from hypothesis import strategies as st
+from incremental_runs import copy_fixtures
+from sample_project import invoke, sample
 
+from deadinit.analysis.liveness import Analyzer
+from deadinit.api import project
 from deadinit.api.check import run_check
 from deadinit.fixes import driver, safety
 from deadinit.fixes.driver import run_fix
+from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan
+from deadinit.runtime.summarizer import ProjectSummarizer
 
 SRC = """import torch
 
@@ -142,14 +150,96 @@ class E(P):
         (lambda old: old + NEW_SUBCLASS, False, "new finding DI001 E.ws"),
     ],
 )
-def test_driver_refuses_plans_the_reanalysis_rejects(rewrite, claims, why, tmp_path, monkeypatch):
+@pytest.mark.parametrize("cached", [False, True], ids=["full", "incremental"])
+def test_driver_refuses_plans_the_reanalysis_rejects(rewrite, claims, why, cached, tmp_path, monkeypatch):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg/__init__.py").write_text("")
     (tmp_path / "pkg/m.py").write_text(SRC)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(driver, "load_strategies", lambda: {"fake": _fake_strategy(rewrite, claims)})
-    out = run_fix(run_check(["pkg"]), "fake", FixOptions())
+    if cached:  # re-analysed from the analysis state of the project on disk
+        result = project.analyse_for_fix(["pkg"], project.configure(["pkg"]), None, ProjectSummarizer(jobs=1))
+        assert result.baseline is not None
+    else:
+        result = run_check(["pkg"])
+    out = run_fix(result, "fake", FixOptions())
     assert not out.written and not out.plan.files
     (r,) = out.rejected
     assert r.kind == "unsafe-rewrite" and why in r.reason
     assert (tmp_path / "pkg/m.py").read_text() == SRC
+
+
+QUIET = "class A:\n    def __init__(self):\n        self.n = 1\n\n\nclass B(A):\n    pass\n"
+
+
+def _findings(result) -> list:
+    return [[f.to_json() for f in fs] for fs in (result.findings, result.unsure, result.suppressed)]
+
+
+@pytest.mark.parametrize(
+    "project_of, strategy, unsafe",
+    [
+        ("sample", "skip-flag", False),
+        ("fixtures", "skip-flag", False),
+        ("fixtures", "skip-flag", True),
+        ("fixtures", "direct-base", False),
+    ],
+)
+def test_incremental_reanalysis_gives_the_full_reanalysis_findings(project_of, strategy, unsafe, tmp_path, monkeypatch):
+    """A plan re-analysed from the stored analysis state (a miss: the state this run made; a hit:
+    the one ``check`` stored) finds what every class analysed again finds, and analyses fewer."""
+    analysed: list[str] = []
+    real = Analyzer.analyse
+    monkeypatch.setattr(Analyzer, "analyse", lambda self, cls: analysed.append(cls) or real(self, cls))
+    if project_of == "sample":
+        for rel, src in sample(extra={"pkg/quiet.py": QUIET}).items():
+            (tmp_path / "proj" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / "proj" / rel).write_text(src)
+        root = tmp_path / "proj"
+    else:
+        root = copy_fixtures(tmp_path)
+    monkeypatch.chdir(root)
+    cfg = project.configure(["."])
+    for run in ("miss", "hit"):
+        summarizer = ProjectSummarizer(jobs=1, cache_dir=str(tmp_path / "cache"))
+        result = project.analyse_for_fix(["."], cfg, None, summarizer)
+        assert result.baseline is not None, run
+        plan = load_strategies()[strategy](result, FixOptions(settings=cfg.settings, unsafe_fixes=unsafe))
+        assert plan.files, run
+        stored = pickle.dumps(result.baseline.state)
+        analysed.clear()
+        incremental = safety.reanalyse(result, plan.files, cfg.settings)
+        some = len(analysed)
+        assert pickle.dumps(result.baseline.state) == stored, run  # the next attempt starts from it again
+        analysed.clear()
+        full = safety.reanalyse(dataclasses.replace(result, baseline=None), plan.files, cfg.settings)
+        assert _findings(incremental) == _findings(full), run
+        assert incremental.used_suppressions == full.used_suppressions, run
+        assert some < len(analysed), run
+
+
+def _stored_runs(cache) -> dict:
+    """The stored results and analysis states, with their modification times."""
+    files = [p for folder in ("results", "state") for p in (cache / folder).rglob("*") if p.is_file()]
+    return {p.relative_to(cache): (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+
+
+def test_fix_diff_stores_no_state_or_result_of_the_rewritten_tree(tmp_path):
+    """The re-analysis of a plan is of files not on disk: ``fix --diff`` after ``check`` leaves the
+    stored results and states as they were, and ``check`` afterwards is answered by them."""
+    root = tmp_path / "proj"
+    for rel, src in sample().items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(src)
+        os.utime(root / rel, ns=(1_600_000_000 * 10**9,) * 2)  # old enough to be trusted at once
+    cache = tmp_path / "cache"
+    checked = invoke(["check", ".", "--cache-dir", cache, "--format", "concise"], cwd=root)
+    assert checked.exit_code == 1, checked.stderr
+    before = _stored_runs(cache)
+    assert {p.parts[0] for p in before} == {"results", "state"}
+    for args in (["fix", "--diff"], ["fix", "--diff", "--unsafe-fixes"]):
+        res = invoke([*args, ".", "--cache-dir", cache, "--color", "never"], cwd=root)
+        assert res.exit_code == 1 and res.stdout.startswith("--- a/"), res.stderr
+        assert _stored_runs(cache) == before, args
+    again = invoke(["check", ".", "--cache-dir", cache, "--format", "concise"], cwd=root)
+    assert again.stdout == checked.stdout and _stored_runs(cache) == before
