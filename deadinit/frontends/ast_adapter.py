@@ -25,6 +25,7 @@ class AstAdapter:
         self.src = SourceText(text)
         if text.isascii():  # byte columns are character columns
             self._at = _BYTE_POSITION  # type: ignore[method-assign]
+            self._wide: frozenset[int] = frozenset()
         else:
             self._wide = self.src.wide_lines
 
@@ -174,19 +175,22 @@ class AstAdapter:
 
     # -- expressions -------------------------------------------------------------
     def expr(self, n: ast.expr) -> sx.Expr:
+        """Names, attributes and constants off the lines with wide characters take CPython's positions as they are."""
         t = type(n)
+        if t is not _NAME and t is not _ATTRIBUTE and t is not _CONSTANT:
+            return self.compound(n)
+        line = n.lineno
+        at = self._at(n) if line in self._wide else (line, n.col_offset, n.end_lineno)  # type: ignore[attr-defined]
         if t is _NAME:
-            return _SX_NAME(*self._at(n), n.id)
-        if t is _ATTRIBUTE:
-            v = n.value
-            if type(v) is _NAME:  # ``a.b``, the most common chain: its name made here, not by a call
-                return _SX_ATTRIBUTE(*self._at(n), _SX_NAME(*self._at(v), v.id), n.attr)
-            return _SX_ATTRIBUTE(*self._at(n), self.expr(v), n.attr)
+            return _SX_NAME(*at, n.id)  # type: ignore[attr-defined]
+        v = n.value  # type: ignore[attr-defined]
         if t is _CONSTANT:
-            v = n.value
-            if v is None or v is True or v is False:
-                return _SX_NAME(*self._at(n), KEYWORDS[v])
-            return _SX_CONST(*self._at(n), v)
+            return _SX_NAME(*at, KEYWORDS[v]) if v is None or v is True or v is False else _SX_CONST(*at, v)
+        return _SX_ATTRIBUTE(*at, self.expr(v), n.attr)  # type: ignore[attr-defined]
+
+    def compound(self, n: ast.expr) -> sx.Expr:
+        """Any expression but a name, an attribute or a constant."""
+        t = type(n)
         at = self._at(n)
         e = self.expr
         if t is _CALL:
@@ -372,7 +376,7 @@ class _AsciiAdapter(AstAdapter):
             if v is None or v is True or v is False:
                 return _SX_NAME(n.lineno, n.col_offset, n.end_lineno, KEYWORDS[v])
             return _SX_CONST(n.lineno, n.col_offset, n.end_lineno, v)
-        return AstAdapter.expr(self, n)
+        return self.compound(n)
 
 
 def to_syntax(tree: ast.Module, text: str) -> sx.Module:

@@ -132,8 +132,11 @@ class ValueTyping:
 
     def _call_elements(self, node: sx.Call, depth: int) -> Types | None:
         fn = dotted(node.func)
-        if fn is None or any(a.keyword is not None or a.star for a in node.args):
+        if fn is None:
             return None
+        for a in node.args:
+            if a.keyword is not None or a.star:
+                return None
         if fn in _ELEMENT_PRESERVING or self.canon(fn) in _MODULE_LISTS:
             if len(node.args) != 1:
                 return () if not node.args else None

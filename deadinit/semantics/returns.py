@@ -6,8 +6,10 @@ binding that is not), so ``if buf is None: buf = torch.zeros(n)`` / ``return buf
 returns no allocation.  Each ``return`` gives what its value allocates: an
 allocation, a call the analysis follows project-wide (kind ``call``), a tuple of
 those element by element (kind ``tuple``), or None.  Generators and coroutines
-return no allocation.  Calling a parameter builds what its default or annotation
-names (``norm_layer=nn.LayerNorm``, ``Callable[..., nn.Module]``), else nothing known.
+return no allocation: ``generator_mark`` finds what makes one, and the summary builder,
+whose walk meets every node of the body, drops what ``run`` gives for one.  Calling a
+parameter builds what its default or annotation names (``norm_layer=nn.LayerNorm``,
+``Callable[..., nn.Module]``), else nothing known.
 """
 
 from __future__ import annotations
@@ -79,8 +81,6 @@ class ReturnsInference:
         if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
         if all(v is None for v in self.values) and annotated is None:
-            return None
-        if _makes_generator(self.func.body):  # walks every expression: only when there is something to return
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
 
@@ -238,19 +238,7 @@ def _returns_value(body: sx.Body) -> bool:
     return False
 
 
-_NOT_SEARCHED = frozenset({sx.FunctionDef, sx.ClassDef, sx.Lambda, sx.Name, sx.Const, type(None)})
-
-
-def _makes_generator(body: sx.Body) -> bool:
-    """A ``yield`` or ``await`` in the body (not in nested functions or classes)."""
-    stack: list[sx.Node] = list(body)
-    pop, push = stack.pop, stack.extend
-    while stack:
-        n = pop()
-        t = type(n)
-        if t in _NOT_SEARCHED:  # nested scopes, and leaves
-            continue
-        if t is sx.Other and n.what.lower().startswith(_GENERATOR_MARKS):  # type: ignore[attr-defined]
-            return True
-        push(n.children())
-    return False
+def generator_mark(node: sx.Other) -> bool:
+    """A ``yield`` or ``await``: one in a function's body (not in a nested function, class or lambda)
+    makes it a generator or coroutine, whose call returns no allocation."""
+    return node.what.lower().startswith(_GENERATOR_MARKS)

@@ -8,20 +8,15 @@ reads with what is known of the receiver's class, constructor calls and
 here.
 
 The walk's state is in ``summary_scope``, the visitors of expressions in
-``summary_expressions``; statements, classes and functions are visited here.
+``summary_expressions``, of imports in ``summary_imports``; statements, classes and
+functions are visited here.
 """
 
 from __future__ import annotations
 
 from typing import cast
 
-from deadinit.model.summary import (
-    Access,
-    ClassSummary,
-    FileSummary,
-    Import,
-    MethodSummary,
-)
+from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.construction_args import param_flow
@@ -31,9 +26,10 @@ from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
 from deadinit.semantics.raises import method_checks
-from deadinit.semantics.returns import ReturnsInference
+from deadinit.semantics.returns import ReturnsInference, generator_mark
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary_expressions import ExpressionFacts
+from deadinit.semantics.summary_imports import ImportFacts
 from deadinit.semantics.summary_scope import (
     CLASS_SCOPE,
     FUNCTION_SCOPE,
@@ -45,7 +41,7 @@ from deadinit.semantics.summary_scope import (
 from deadinit.semantics.weight_loaders import skips_unknown_weights
 
 
-class SummaryBuilder(ExpressionFacts):
+class SummaryBuilder(ExpressionFacts, ImportFacts):
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
@@ -108,12 +104,21 @@ class SummaryBuilder(ExpressionFacts):
         elif t is sx.Names and self.functions:  # ``global x``: other functions may bind it to anything
             for name in node.names:  # type: ignore[attr-defined]
                 self.never_typed(self.functions[-1], name)
-        elif t is sx.Lambda and self.functions:  # its parameters shadow the function's names
-            for p in node.params:  # type: ignore[attr-defined]
-                self.bind_local(self.functions[-1], p.name, None, None)
-        elif t is sx.Other and node.stores:  # type: ignore[attr-defined]
+        elif t is sx.Lambda:
+            if self.functions:  # its parameters shadow the function's names
+                for p in node.params:  # type: ignore[attr-defined]
+                    self.bind_local(self.functions[-1], p.name, None, None)
+            self.yields_to.append(None)
+            for c in node.children():
+                if type(c) not in _LEAVES:
+                    self.visit(c)
+            self.yields_to.pop()
+            return
+        elif t is sx.Other:
             for target in node.stores:  # type: ignore[attr-defined]
                 self.bind_unknown(self.functions[-1] if self.functions else None, target)
+            if self.yields_to and self.yields_to[-1] is not None and generator_mark(node):  # type: ignore[arg-type]
+                self.yields_to[-1].generator = True
         elif t is sx.Comprehension:
             for g in node.generators:  # type: ignore[attr-defined]
                 self.loop(g.target, g.iter)
@@ -123,33 +128,7 @@ class SummaryBuilder(ExpressionFacts):
             if type(c) not in _LEAVES:
                 self.visit(c)
 
-    # -- imports and module constants --------------------------------------------
-    def import_(self, node: sx.Import) -> None:
-        if node.module is None:
-            for a in node.names:
-                self.module_names.plain_import(a.name, a.asname)
-                if a.asname is not None:
-                    self.import_map.setdefault(a.asname, a.name)
-                    self.s.imports.append(Import(a.asname, a.name, None, 0, node.line))
-                else:
-                    head = a.name.split(".")[0]
-                    self.import_map.setdefault(head, head)
-                    self.s.imports.append(Import(head, a.name, None, 0, node.line))
-            return
-        mod, level = node.module, node.level
-        if node.star:
-            self.s.imports.append(Import("*", mod, "*", level, node.line))
-            return
-        for a in node.names:
-            local = a.asname if a.asname is not None else a.name
-            self.module_names.bound_otherwise(local)
-            self.s.imports.append(Import(local, mod, a.name, level, node.line))
-            if level == 0:  # first binding wins: ``try: import torch / except ImportError: import stub as torch``
-                self.import_map.setdefault(local, f"{mod}.{a.name}" if mod else a.name)
-            else:
-                dots = "." * level
-                self.import_map.setdefault(local, f"{dots}{mod}.{a.name}" if mod else f"{dots}{a.name}")
-
+    # -- module constants and assignments ----------------------------------------
     def assign(self, node: sx.Assign) -> None:
         for t in node.targets:
             self._mark_store(t)
@@ -277,8 +256,10 @@ class SummaryBuilder(ExpressionFacts):
         self.s.classes.append(cls)
         self.classes.append(cls)
         self.scopes.append(CLASS_SCOPE)
+        self.yields_to.append(None)
         for c in node.children():
             self.visit(c)
+        self.yields_to.pop()
         self.classes.pop()
         self.scopes.pop()
 
@@ -316,11 +297,11 @@ class SummaryBuilder(ExpressionFacts):
             method = self.functions[-1].method  # a nested function: its reads count for the method
         elif not self.scopes[:-1]:
             self.module_defs[node.name] = self.module_defs.get(node.name, 0) + 1
+        returns = None  # a module-level function's, recorded once its body is known not to yield
         if not self.scopes[:-1] and followable(decos):
             returns = ReturnsInference(node, None, self.classifier, self.parse).run()
             if returns is not None:
                 returns.params = tuple(signature_param(p, self.parse) for p in node.params)
-                self.s.functions.setdefault(node.name, returns)
             types = annotation_types(node.returns, self.parse) if node.returns is not None else None
             if types is not None:
                 self.s.return_types.setdefault(node.name, types)
@@ -333,11 +314,20 @@ class SummaryBuilder(ExpressionFacts):
         for p in node.params:
             self.declare_local(ctx, p.name, p.annotation if not p.star else None)
         self.functions.append(ctx)
+        self.yields_to.append(None)  # decorators, parameters and annotation: the enclosing scope's
+        first = node.body[0] if node.body else None
         for c in node.children():
+            if c is first:
+                self.yields_to[-1] = ctx
             self.visit(c)
+        self.yields_to.pop()
         self.functions.pop()
         self.scopes.pop()
         self._flush(ctx)
+        if ctx.generator and in_class_body:
+            cast(MethodSummary, method).returns = None
+        if returns is not None and not ctx.generator:
+            self.s.functions.setdefault(node.name, returns)
 
     def _flush(self, ctx: FunctionScope) -> None:
         for record in ctx.deferred:

@@ -28,6 +28,7 @@ class FunctionScope:
         "declared",
         "deferred",
         "elements",
+        "generator",
         "isinst",
         "loop_names",
         "method",
@@ -57,6 +58,7 @@ class FunctionScope:
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.bound: set[str] = set()  # names the function binds (parameters, assignment and loop targets)
         self.typing: ValueTyping | None = None  # made once, by ``FlowTyping.typing``
+        self.generator = False  # its body yields or awaits (``returns.generator_mark``)
 
 
 class BuilderState:
@@ -71,6 +73,8 @@ class BuilderState:
         self.classes: list[ClassSummary] = []
         self.functions: list[FunctionScope] = []
         self.scopes: list[str] = []
+        # the function a ``yield``/``await`` met now is in (None: in a class body, a lambda, a header)
+        self.yields_to: list[FunctionScope | None] = []
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.import_map: dict[str, str] = {}

@@ -182,3 +182,37 @@ def test_followed_calls_keep_their_arguments_and_functions_their_parameters(adap
     ]
     assert s.functions["spread"].values[0].star_args
     assert [p.name for p in s.classes[0].methods["build"].returns.params] == ["k"]  # without self
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_generators_and_coroutines_return_no_allocation(adapter):
+    s = summary(
+        """
+        import torch
+        class M:
+            def gen(self, n):
+                yield n
+                return torch.zeros(n)
+            async def coro(self, n):
+                await n
+                return torch.zeros(n)
+            def plain(self, n):
+                def inner():
+                    yield n
+                later = lambda: (yield)
+                return torch.zeros(n)
+        def gen(n):
+            return torch.zeros(n) if n else (yield n)
+        def plain(n):
+            class K:
+                def m(self):
+                    yield 1
+            return torch.zeros(n)
+        """,
+        adapter,
+    )
+    methods = s.classes[0].methods
+    assert methods["gen"].returns is None and methods["coro"].returns is None
+    assert kinds(methods["plain"].returns.values) == ["tensor"]  # the yields are a nested function's, a lambda's
+    assert "gen" not in s.functions
+    assert kinds(s.functions["plain"].values) == ["tensor"]  # the yield is a nested class's method's
