@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, SupportsIndex
 
 from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
+from deadinit.model.read_tally import DIGEST_SIZE, ReadTallies, ReadTally
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
 Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
@@ -333,11 +334,6 @@ def _unpickled_file(*values: Any) -> FileSummary:
     return s
 
 
-# per attribute: how many reads, a digest of what they are (``read_shape``), and their lines
-# (``array('I')`` bytes, in source order)
-ReadTally = tuple[int, bytes, bytes]
-
-
 # what a read is and how it is made, without where (an ``Access`` without its line and column): an
 # edit that moves a read (a line inserted above it, a statement indented) leaves its shape as it was;
 # the analysis names a read's line through a recorded ``attr_line`` key and never reads its column
@@ -371,13 +367,14 @@ def group_object_reads(accesses: Sequence[Access]) -> dict[str, list[Access]]:
     return groups
 
 
-def _tally(groups: dict[str, list[Access]]) -> dict[str, ReadTally]:
-    out = {}
-    for attr, reads in groups.items():
-        shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
-        lines = array("I", [a.line for a in reads]).tobytes()
-        out[attr] = (len(reads), hashlib.blake2b(shapes, digest_size=8).digest(), lines)
-    return out
+def _tally(groups: dict[str, list[Access]]) -> ReadTallies:
+    return ReadTallies.of((attr, _tally_of(reads)) for attr, reads in groups.items())
+
+
+def _tally_of(reads: list[Access]) -> ReadTally:
+    shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
+    lines = array("I", [a.line for a in reads]).tobytes()
+    return len(reads), hashlib.blake2b(shapes, digest_size=DIGEST_SIZE).digest(), lines
 
 
 def read_line(tally: ReadTally, i: int) -> int:
