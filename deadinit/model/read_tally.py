@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import accumulate
 from typing import Any
 
 ReadTally = tuple[int, bytes, bytes]  # how many reads, the digest of their shapes, their lines
@@ -30,7 +31,7 @@ class ReadTallies(Mapping[str, ReadTally]):
         self._digests = digests  # ``DIGEST_SIZE`` bytes per attribute
         self._lines = lines  # every attribute's lines, one after the other
         self._numbers: dict[str, int] | None = None
-        self._starts: array[int] | None = None  # per attribute, where its lines start (in lines)
+        self._starts: array[int] | None = None  # where each attribute's lines start (in lines), then the end
 
     @classmethod
     def of(cls, tallies: Iterable[tuple[str, ReadTally]]) -> ReadTallies:
@@ -51,16 +52,11 @@ class ReadTallies(Mapping[str, ReadTally]):
 
     def __getitem__(self, attr: str) -> ReadTally:
         i = self._numbered()[attr]
-        counts = array("I", self._counts)
         if self._starts is None:
-            starts, at = array("I"), 0
-            for n in counts:
-                starts.append(at)
-                at += n
-            self._starts = starts
-        n, start = counts[i], self._starts[i]
+            self._starts = array("I", accumulate(array("I", self._counts), initial=0))
+        start, end = self._starts[i], self._starts[i + 1]
         digest = self._digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE]
-        return n, digest, self._lines[start * _LINE : (start + n) * _LINE]
+        return end - start, digest, self._lines[start * _LINE : end * _LINE]
 
     def __contains__(self, attr: object) -> bool:
         return attr in self._numbered()
