@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import builtins
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import NamedTuple
 
 from deadinit.analysis.reads_table import Read, ReadsByAttr
 from deadinit.index.dependencies import Memo, Recorded, note, paused
+from deadinit.index.lazy_tables import BuiltOnRead
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import Access, ClassSummary, Construct, TypeRef
 from deadinit.semantics.elements import ELEMENT_OF
@@ -86,7 +88,7 @@ class ExternalReads:
         self.reads = ReadsByAttr(index.modules.data)  # an attribute of a module is no object's attribute
         self.by_attr: Recorded[str, list[Read]] = Recorded("attr", self.reads)
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
-        self.site_paths: dict[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
+        self.site_paths: Mapping[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
         self.site_refs: SiteRefs = {}  # the same sites by number, for a later run over the same summaries
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
@@ -265,6 +267,7 @@ class ExternalReads:
         analysis reads who passes its self where, never their lines, which ``site_paths`` holds)."""
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
+            paths: dict[str, list[tuple[str, int]]] = {}
             resolved: dict[tuple[str, str], str | None] = {}
             with paused():
                 for m, (mod, s) in enumerate(self.index.modules.items()):
@@ -273,21 +276,28 @@ class ExternalReads:
                         qn = resolved[key] if key in resolved else resolved.setdefault(key, self.index.resolve(*key))
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
-                            self.site_paths.setdefault(qn, []).append((s.path, c.line))
+                            paths.setdefault(qn, []).append((s.path, c.line))
                             self.site_refs.setdefault(qn, []).append((m, i))
+            self.site_paths = paths
             self._sites = Recorded("constructs", found)
         return self._sites
 
     def install_sites(self, refs: SiteRefs) -> None:
         """The construction sites ``site_refs`` gave in a run over the same summaries, in the same
-        order (``api.check.index_project``), instead of resolving every construction's callee."""
+        order (``api.check.index_project``), instead of resolving every construction's callee; a
+        class's sites are taken from their modules when first read (the others' constructions
+        stay unpickled)."""
         modules = list(self.index.modules.data.values())
-        found: dict[str, list[Construct]] = {}
-        for qn, places in refs.items():
-            sites = found[qn] = [modules[m].constructs[i] for m, i in places]
-            self.site_paths[qn] = [(modules[m].path, c.line) for (m, _), c in zip(places, sites, strict=True)]
+
+        def sites(places: list[tuple[int, int]]) -> list[Construct]:
+            return [modules[m].constructs[i] for m, i in places]
+
+        def lines(places: list[tuple[int, int]]) -> list[tuple[str, int]]:
+            return [(modules[m].path, modules[m].constructs[i].line) for m, i in places]
+
+        self.site_paths = BuiltOnRead(refs, lines)
         self.site_refs = refs
-        self._sites = Recorded("constructs", found)
+        self._sites = Recorded("constructs", BuiltOnRead(refs, sites))
 
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:
         """A constructor parameter that every construction site fills with the caller's ``self``."""

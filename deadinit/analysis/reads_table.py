@@ -4,6 +4,8 @@ Each summary tallies its reads by attribute (``model.summary.object_read_tally``
 table knows which modules read an attribute, and how often, from the tallies alone; a
 module's reads of an attribute are unpickled the first time that attribute is asked for.  An
 incremental run that analyses a few classes unpickles the reads of their attributes only.
+The table is built from the tallies' names (which modules read each attribute); an attribute's
+tallies are taken from its modules when it is first asked for.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from deadinit.model.pickled import PickledGroups
+from deadinit.model.read_tally import ReadTally
 from deadinit.model.summary import (
     Access,
     FileSummary,
-    ReadTally,
     group_object_reads,
     object_read_tally,
     object_reads,
@@ -29,10 +31,17 @@ class ReadsByAttr(Mapping[str, list[Read]]):
 
     def __init__(self, modules: Mapping[str, FileSummary]) -> None:
         self._modules = modules
+        self._tallies = [(mod, object_read_tally(s.accesses)) for mod, s in modules.items()]
+        where: dict[str, list[int]] = {}  # attribute -> the numbers (in ``_tallies``) of the modules that read it
+        for k, (_, tallies) in enumerate(self._tallies):
+            for attr in tallies:
+                got = where.get(attr)
+                if got is None:
+                    where[attr] = [k]
+                else:
+                    got.append(k)
+        self._where = where
         self._places: dict[str, list[tuple[str, ReadTally]]] = {}  # attribute -> (module, its reads' tally)
-        for mod, s in modules.items():
-            for attr, tally in object_read_tally(s.accesses).items():
-                self._places.setdefault(attr, []).append((mod, tally))
         self._built: dict[str, list[Read]] = {}
         self._plain: dict[str, dict[str, list[Access]]] = {}
 
@@ -48,21 +57,27 @@ class ReadsByAttr(Mapping[str, list[Read]]):
     def __getitem__(self, attr: str) -> list[Read]:
         got = self._built.get(attr)
         if got is None:
-            got = self._built[attr] = [(a, mod) for mod, _ in self._places[attr] for a in self._reads_in(mod, attr)]
+            if attr not in self._where:
+                raise KeyError(attr)
+            got = self._built[attr] = [(a, mod) for mod, _ in self.places(attr) for a in self._reads_in(mod, attr)]
         return got
 
     def __contains__(self, attr: object) -> bool:
-        return attr in self._places
+        return attr in self._where
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._places)
+        return iter(self._where)
 
     def __len__(self) -> int:
-        return len(self._places)
+        return len(self._where)
 
     def places(self, attr: str) -> list[tuple[str, ReadTally]]:
         """(module, the tally of its reads of ``attr``), in module order; nothing unpickled."""
-        return self._places.get(attr, [])
+        got = self._places.get(attr)
+        if got is None:
+            tallies = self._tallies
+            got = self._places[attr] = [(tallies[k][0], tallies[k][1][attr]) for k in self._where.get(attr, ())]
+        return got
 
     def line_at(self, attr: str, i: int) -> tuple[str, int] | None:
         """The module and line of ``self[attr][i]``, from the tallies (None past the end)."""

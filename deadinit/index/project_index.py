@@ -6,11 +6,13 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from deadinit.index import lazy_tables
 from deadinit.index.c3 import c3_merge
 from deadinit.index.dependencies import Memo, Recorded, note, paused
+from deadinit.index.lazy_tables import BuiltOnRead, Function, ModuleFunctions
 from deadinit.index.module_names import absolute_module, module_prefixes
 from deadinit.model.kinds import BaseKind
-from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary, Returns
+from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
@@ -47,25 +49,15 @@ class ProjectIndex:
         # what the class graph reads of a class: its bases as written (not its lines)
         self.class_bases = Recorded("class_bases", {qn: (c.bases, c.base_text) for qn, c in classes.items()})
         self.paths = Recorded("path", {m: s.path for m, s in modules.items()})
-        self.constants = Recorded("constants", {m: s.constants for m, s in modules.items()})
         self._packages = Recorded("package", {m: s.is_package for m, s in modules.items()})
-        self._imports = Recorded(
-            "imports", {m: {i.local: i for i in s.imports if i.local != "*"} for m, s in modules.items()}
-        )
-        self._stars = Recorded("stars", {m: [i for i in s.imports if i.local == "*"] for m, s in modules.items()})
-        top = {m: {c.name: c.qualname for c in s.classes if c.qualname == f"{m}.{c.name}"} for m, s in modules.items()}
-        self._toplevel = Recorded("toplevel", top)
-        functions = {m: {name: f"{m}.{name}" for name in (*s.functions, *s.return_types)} for m, s in modules.items()}
-        self._functions = Recorded("functions_in", functions)
-        self.functions: Recorded[str, tuple[str, str, Returns]] = Recorded(
-            "function",
-            {
-                qn: (m, name, modules[m].functions[name])
-                for m, fs in functions.items()
-                for name, qn in fs.items()
-                if name in modules[m].functions
-            },
-        )  # qualname -> (module, name, what it returns), for the functions that return allocations
+        # what each module binds: built for a module when a name is first resolved in it (``lazy_tables``)
+        self.constants = Recorded("constants", BuiltOnRead(modules, lazy_tables.constants))
+        self._imports = Recorded("imports", BuiltOnRead(modules, lazy_tables.imports))
+        self._stars = Recorded("stars", BuiltOnRead(modules, lazy_tables.star_imports))
+        self._toplevel = Recorded("toplevel", BuiltOnRead(modules, lazy_tables.toplevel_classes))
+        self._functions = Recorded("functions_in", BuiltOnRead(modules, lazy_tables.function_names))
+        # qualname -> (module, name, what it returns), for the functions that return allocations
+        self.functions: Recorded[str, Function] = Recorded("function", ModuleFunctions(modules))
         self._bases: Memo[str, list[Base]] = Memo()
         self._mro: Memo[str, list[str] | None] = Memo()
         self._full_mro: Memo[str, list[str] | None] = Memo()

@@ -150,46 +150,48 @@ class PickledGroups(Sequence[V], Generic[V]):
 LAZY_BLOB = "_pickled_fields"  # the key, in an object's ``__dict__``, of its lazy fields' blob
 
 
-def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """``state`` (``obj``'s pickled ``__dict__``) with the fields ``names`` as one blob, kept on
-    ``obj`` too (pickling it again reuses the bytes); an object whose fields came from a blob
-    keeps that blob.  The class reads them back with ``unpickled_on_first_read``."""
-    blob = state.get(LAZY_BLOB)
+def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...], key: str = LAZY_BLOB) -> dict[str, Any]:
+    """``state`` (``obj``'s pickled ``__dict__``) with the fields ``names`` as one blob under
+    ``key``, kept on ``obj`` too (pickling it again reuses the bytes); an object whose fields
+    came from a blob keeps that blob.  The class reads them back with ``unpickled_on_first_read``
+    (an object may keep several such groups of fields, each under its own key)."""
+    blob = state.get(key)
     if blob is None:
         blob = pickle.dumps({n: state[n] for n in names}, protocol=pickle.HIGHEST_PROTOCOL)
-        obj.__dict__[LAZY_BLOB] = blob
+        obj.__dict__[key] = blob
     for n in names:
         state.pop(n, None)
-    state[LAZY_BLOB] = blob
+    state[key] = blob
     return state
 
 
-def unpickled_on_first_read(cls: type, names: tuple[str, ...]) -> None:
+def unpickled_on_first_read(cls: type, names: tuple[str, ...], key: str = LAZY_BLOB) -> None:
     """Make the fields ``names`` of ``cls`` (a dataclass; each with a ``default_factory``, so
-    no class attribute of its name) read an unpickled object's blob (``lazy_fields``) on first
-    read.  A descriptor on the class, which an instance's own value hides: reading a field of
-    an object that has it costs nothing more, and unpickling an object looks for no
-    ``__setstate__`` through a ``__getattr__`` (a Python call per object)."""
+    no class attribute of its name) read an unpickled object's blob (``lazy_fields``, the same
+    ``key``) on first read.  A descriptor on the class, which an instance's own value hides:
+    reading a field of an object that has it costs nothing more, and unpickling an object looks
+    for no ``__setstate__`` through a ``__getattr__`` (a Python call per object)."""
     for name in names:
         if name in cls.__dict__:
             raise TypeError(f"{cls.__name__}.{name} has a class attribute")
-        setattr(cls, name, _LazyField(name))
+        setattr(cls, name, _LazyField(name, key))
 
 
 class _LazyField:
-    """A non-data descriptor: the field ``name`` of an object whose lazy fields are still a blob."""
+    """A non-data descriptor: the field ``name`` of an object whose lazy fields are still a blob (``key``)."""
 
-    __slots__ = ("name",)
+    __slots__ = ("key", "name")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, key: str) -> None:
         self.name = name
+        self.key = key
 
     def __get__(self, obj: object, owner: type | None = None) -> Any:
         if obj is None:
             return self
         d = obj.__dict__
-        if self.name not in d and LAZY_BLOB in d:
-            d.update(pickle.loads(d[LAZY_BLOB]))
+        if self.name not in d and self.key in d:
+            d.update(pickle.loads(d[self.key]))
         try:
             return d[self.name]
         except KeyError:

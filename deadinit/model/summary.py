@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, SupportsIndex
 
 from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
+from deadinit.model.read_tally import DIGEST_SIZE, ReadTallies, ReadTally
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
 _SET = object.__setattr__  # how a frozen record sets its fields
@@ -325,32 +326,43 @@ class FileSummary:
             rest = [a for a in reads if a.on_module]
             # kept on the summary too: pickling it again reuses the bytes and the tally
             state["accesses"] = self.accesses = PickledGroups.of(list(reads), groups, rest, _tally(groups))
-        return state
+        lazy_fields(self, state, MODULE_NAMES, NAMES_BLOB)
+        return lazy_fields(self, state, MODULE_CONSTRUCTS, CONSTRUCTS_BLOB)
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
-        """A call with the fields' values (see ``model.record_pickling.built_by_init``)."""
+        """A call with the fields' values (see ``_unpickled_file``)."""
         state = self.__getstate__()
-        if state.keys() != _FILE_FIELDS:  # something more was set on it: pickled whole
+        if state.keys() != _FILE_STATE_KEYS:  # something more was set on it: pickled whole
             return super().__reduce_ex__(protocol)
         # a set pickles in its iteration order, which unpickling it may not give back: sorted,
         # a summary pickles to the same bytes however often it went through a pickle
         state["element_writes"] = sorted(state["element_writes"])
-        return (_unpickled_file, tuple(state[name] for name in _FILE_ORDER))
+        return (_unpickled_file, tuple(state[name] for name in _FILE_STATE))
 
 
-_FILE_ORDER = tuple(f.name for f in fields(FileSummary))
-_FILE_FIELDS = frozenset(_FILE_ORDER)
+# what a module binds and what it constructs, read only for the modules a run resolves names in
+# (most of them stay bytes in an ``explain``): each group pickled as one blob, unpickled on the
+# first read of one of its fields (``model.pickled.lazy_fields``)
+MODULE_NAMES = ("imports", "constants", "functions", "return_types")
+MODULE_CONSTRUCTS = ("constructs",)
+NAMES_BLOB, CONSTRUCTS_BLOB = "_pickled_names", "_pickled_constructs"
+unpickled_on_first_read(FileSummary, MODULE_NAMES, NAMES_BLOB)
+unpickled_on_first_read(FileSummary, MODULE_CONSTRUCTS, CONSTRUCTS_BLOB)
+# what a file summary pickles as, in this order (``_unpickled_file``'s parameters)
+_FILE_STATE = (
+    *(f.name for f in fields(FileSummary) if f.name not in MODULE_NAMES + MODULE_CONSTRUCTS),
+    NAMES_BLOB,
+    CONSTRUCTS_BLOB,
+)
+_FILE_STATE_KEYS = frozenset(_FILE_STATE)
 
 
 def _unpickled_file(*values: Any) -> FileSummary:
-    s = FileSummary(*values)
+    """A file summary from what it pickled as: its attributes set one by one, as ``_unpickled_class``."""
+    s = _new_object(FileSummary)
+    s.__dict__.update(zip(_FILE_STATE, values, strict=True))
     s.element_writes = set(s.element_writes)
     return s
-
-
-# per attribute: how many reads, a digest of what they are (``read_shape``), and their lines
-# (``array('I')`` bytes, in source order)
-ReadTally = tuple[int, bytes, bytes]
 
 
 # what a read is and how it is made, without where (an ``Access`` without its line and column): an
@@ -386,13 +398,14 @@ def group_object_reads(accesses: Sequence[Access]) -> dict[str, list[Access]]:
     return groups
 
 
-def _tally(groups: dict[str, list[Access]]) -> dict[str, ReadTally]:
-    out = {}
-    for attr, reads in groups.items():
-        shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
-        lines = array("I", [a.line for a in reads]).tobytes()
-        out[attr] = (len(reads), hashlib.blake2b(shapes, digest_size=8).digest(), lines)
-    return out
+def _tally(groups: dict[str, list[Access]]) -> ReadTallies:
+    return ReadTallies.of((attr, _tally_of(reads)) for attr, reads in groups.items())
+
+
+def _tally_of(reads: list[Access]) -> ReadTally:
+    shapes = repr([read_shape(a) for a in reads]).encode()  # by value: equal reads, equal digest
+    lines = array("I", [a.line for a in reads]).tobytes()
+    return len(reads), hashlib.blake2b(shapes, digest_size=DIGEST_SIZE).digest(), lines
 
 
 def read_line(tally: ReadTally, i: int) -> int:
