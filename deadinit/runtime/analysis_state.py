@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from deadinit.runtime import file_cache
-
 from deadinit.runtime.result_cache import ResultStore
 
 
@@ -96,7 +95,7 @@ class StateDelta:
         n = len(old.keys)
         if len(new.keys) < n or len(new.digests) != len(new.keys) or new.keys[:n] != old.keys:
             return None
-        moved = {i: d for i, (was, d) in enumerate(zip(old.digests, new.digests)) if d is not was}
+        moved = {i: d for i, (was, d) in enumerate(zip(old.digests, new.digests, strict=False)) if d is not was}
         classes = {qn: r for qn, r in new.classes.items() if old.classes.get(qn) is not r}
         removed = [qn for qn in old.classes if qn not in new.classes]
         changed = new.graph is not old.graph
@@ -157,8 +156,10 @@ class StateStore(ResultStore):
                 got = self.read(self._delta_path(loaded.deltas + 1), StateDelta)
                 if got is None or got[0].previous != loaded.digest:
                     break
-                got[0].apply(state)
-                loaded.digest, loaded.deltas, loaded.journal_bytes = got[1], loaded.deltas + 1, loaded.journal_bytes + got[2]
+                delta, loaded.digest, size = got
+                delta.apply(state)
+                loaded.deltas += 1
+                loaded.journal_bytes += size
             self._loaded = loaded
             return state
         finally:
