@@ -8,6 +8,7 @@ import pickle
 from pathlib import Path
 
 import pytest
+from corpus_paths import FIXTURES
 
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
@@ -21,7 +22,6 @@ from deadinit.model.summary import (
     TypeRef,
 )
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))
 LAZY = (*MODULE_NAMES, *MODULE_CONSTRUCTS)
 
