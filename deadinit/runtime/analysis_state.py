@@ -126,8 +126,8 @@ class _Loaded:
     state_bytes: int
 
 
-MAX_DELTAS = 64
-JOURNAL_SHARE = 4  # the journal is at most this fraction of the state's size: one over
+MAX_DELTAS = 64  # files in a journal at most: loading reads each
+JOURNAL_SHARE = 4  # a journal stays within 1 / JOURNAL_SHARE of the whole state's size
 
 
 class StateStore(ResultStore):
