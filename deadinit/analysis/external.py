@@ -97,9 +97,6 @@ class ExternalReads:
         # do): elements unknown
         self.filled_elsewhere = Recorded("filled_elsewhere", dict(filled))
 
-    def names(self) -> set[str]:
-        return set(self.by_attr)
-
     def _ref_target(self, ref: TypeRef, module: str) -> tuple[str, str | None]:
         """("project", qualname) | ("external", None) | ("unknown", None)."""
         if ref.dotted in self.index.classes:
