@@ -18,19 +18,20 @@ from deadinit.frontends.cst_adapter import CstAdapter
 from deadinit.semantics import syntax as sx
 
 
-def _adapter(module: cst.Module) -> CstAdapter:
+def _adapter(module: cst.Module, line_offset: int) -> CstAdapter:
     """The libcst adapter of ``module`` with positions from ``fixes.positions`` (libcst's, computed faster)."""
     adapter = CstAdapter(None)  # no position pass here
-    adapter.module, adapter.pos = module, Positions(module)  # type: ignore[assignment]
+    adapter.module, adapter.pos = module, Positions(module, line_offset)  # type: ignore[assignment]
     return adapter
 
 
 class ParsedModule:
-    def __init__(self, path: str, source: bytes | str, module: cst.Module) -> None:
+    def __init__(self, path: str, source: bytes | str, module: cst.Module, line_offset: int = 0) -> None:
+        """``line_offset``: where ``module``'s lines are in the file (``fixes.lone_function``), 0 for a whole file."""
         self.path = path
         self.source = source  # as read: bytes for skip-flag, text for direct-base
         self.module = module
-        self.adapter = _adapter(module)
+        self.adapter = _adapter(module, line_offset)
         self._inits: dict[int, InitBody] = {}
 
     def code_range(self, node: cst.CSTNode) -> CodeRange:

@@ -76,18 +76,21 @@ class _Syntactic:
 class Positions:
     """node -> ``CodeRange``, as ``MetadataWrapper(module).resolve(PositionProvider)`` maps them."""
 
-    def __init__(self, module: cst.Module) -> None:
+    def __init__(self, module: cst.Module, line_offset: int = 0) -> None:
+        """``line_offset``: added to every line (``module`` holds lines of a file that start later)."""
         recorded = _Recorded({})
         state = _State(default_indent=module.default_indent, default_newline=module.default_newline, provider=recorded)
         module._codegen(state)
         self._spans = recorded.spans
+        self._offset = line_offset
         self._ranges: dict[cst.CSTNode, CodeRange] = {}
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         r = self._ranges.get(node)
         if r is None:
             (sl, sc), (el, ec) = self._spans[node]
-            r = self._ranges[node] = CodeRange(CodePosition(sl, sc), CodePosition(el, ec))
+            off = self._offset
+            r = self._ranges[node] = CodeRange(CodePosition(sl + off, sc), CodePosition(el + off, ec))
         return r
 
     def get(self, node: cst.CSTNode, default: CodeRange | None = None) -> CodeRange | None:

@@ -237,6 +237,8 @@ class ClassSummary:
     attr_elements: dict[str, list[TypeRef]] = field(default_factory=dict)  # from assignments and fills
     attr_elements_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_elements_unknown: set[str] = field(default_factory=set)  # assigned or filled with unknown elements
+    # the lines (decorators included) of the ``__init__`` its body defines last, the one a rewrite edits
+    init_lines: tuple[int, int] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -281,6 +283,7 @@ def _unpickled_class(
     keywords: list[str],
     decorators: tuple[str, ...],
     methods: Mapping[str, MethodSummary],
+    init_lines: tuple[int, int] | None,
     blob: bytes,
 ) -> ClassSummary:
     """A class summary from what it pickled as: its attributes set one by one (in CPython an
@@ -288,6 +291,7 @@ def _unpickled_class(
     c = _new_object(ClassSummary)
     c.name, c.qualname, c.line, c.col, c.end_line = name, qualname, line, col, end_line
     c.bases, c.base_text, c.keywords, c.decorators, c.methods = bases, base_text, keywords, decorators, methods
+    c.init_lines = init_lines
     setattr(c, LAZY_BLOB, blob)
     return c
 

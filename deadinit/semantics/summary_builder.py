@@ -251,6 +251,9 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
             keywords,
             decorator_names(node.decorators),
         )
+        inits = [st for st in node.body if isinstance(st, sx.FunctionDef) and st.name == "__init__"]
+        if inits:
+            cls.init_lines = inits[-1].lines()
         if not self.functions and not self.classes:
             self.module_names.bound_otherwise(node.name)
         self.s.classes.append(cls)

@@ -325,6 +325,10 @@ class FunctionDef(Stmt):
         tail: tuple[Node, ...] = (self.returns,) if self.returns is not None else ()
         return (*self.decorators, *self.params, *tail, *self.body)
 
+    def lines(self) -> tuple[int, int]:
+        """Its first line (of its decorators, if any) and its last."""
+        return min((self.line, *(d.line for d in self.decorators))), self.end_line
+
 
 class ClassDef(Stmt):
     """``bases`` are the header's arguments (keywords included); ``texts`` each one's source."""

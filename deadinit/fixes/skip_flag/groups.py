@@ -24,7 +24,7 @@ from deadinit.fixes.init_units import IF, LINE, LOOP, InitUnit, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
-from deadinit.fixes.skip_flag.source import InitLocator, module_reads_outside
+from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -159,7 +159,7 @@ class GroupBuilder:
                 else:
                     moves[id(u.node)] = dest
         globs = {n for u in walk_units(src.units) for n in u.globals_declared}
-        forbidden = module_reads_outside(self.inits.file_of(owner), src, globs) if globs else set()
+        forbidden = self.inits.module_reads_outside(owner, src, globs) if globs else set()
         done = {id(u.node) for u in walk_units(src.units) if g.reuse and _guarded_by(u, g.reuse)}
         live = solve(src.units, attrs, keep, forbidden, done, set(moves))
         where = f"{short(owner)}.__init__"

@@ -207,21 +207,21 @@ class _Planner:
         self._touched: set = set()
         self._files: dict = {}
         for path, es in sorted(by_file.items()):
-            sf = self.inits.file(path)
-            repl, originals, regions, ids = {}, [], [], set()
+            source = self.inits.source(path)
+            repl, regions, ids = {}, [], set()
             for e in es:
                 src = self.inits.init(e.cls)
+                where = self.inits.parsed(src.func)
                 new, regs = rewrite_function(
-                    src.func, e, sf.code_range, line_limit(sf.source), sf.module.default_indent
+                    src.func, e, where.code_range, line_limit(source), where.module.default_indent
                 )
                 repl[id(src.func)] = new
-                originals.append(src.func)
                 regions += regs
                 ids |= self._owners.get(e.cls, set())
-            new_source = sf.module.visit(_ReplaceFunctions(repl, originals, sf.adapter.pos)).bytes
-            if new_source == sf.source:
+            new_source = self.inits.rewritten(path, repl)
+            if new_source == source:
                 continue
-            self.plan.files.append(FilePlan(path, sf.source, new_source, sorted(regions), sorted(ids)))
+            self.plan.files.append(FilePlan(path, source, new_source, sorted(regions), sorted(ids)))
             self._touched |= ids
             for i in ids:
                 self._files.setdefault(i, set()).add(path)
@@ -280,34 +280,6 @@ class _Planner:
             reads=reads,
             notes=notes,
         )
-
-
-class _ReplaceFunctions(cst.CSTTransformer):
-    """Puts the rewritten functions in place, descending only into the nodes that
-    enclose one (by position): the rest of the module is neither visited nor rebuilt."""
-
-    def __init__(self, repl: dict, originals: list, pos) -> None:
-        self.repl = repl
-        self.pos = pos
-        self.spans = [_span(pos[f]) for f in originals]
-
-    def on_visit(self, node) -> bool:
-        if id(node) in self.repl:
-            return False  # replaced whole when left
-        if isinstance(node, cst.Module):
-            return True
-        r = self.pos.get(node)
-        if r is None:
-            return False
-        start, end = _span(r)
-        return any(start <= s and e <= end for s, e in self.spans)
-
-    def on_leave(self, original, updated):
-        return self.repl.get(id(original), updated)
-
-
-def _span(r) -> tuple:
-    return (r.start.line, r.start.column), (r.end.line, r.end.column)
 
 
 def _uniq(items) -> list:

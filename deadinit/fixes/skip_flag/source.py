@@ -1,8 +1,10 @@
-"""Parsed files for the skip-flag rewrite: one parse per file, ``__init__`` bodies found by class.
+"""The ``__init__`` functions a skip-flag rewrite edits, each parsed once, and the files with them replaced.
 
-Findings name classes and statements by qualified name and line; ``InitLocator`` finds
-the libcst ``__init__`` of a class (also under ``if TYPE_CHECKING:`` / ``try:``) and
-keeps its units (``deadinit.fixes.init_units``).
+Findings name classes by qualified name; a class's summary says where the ``__init__`` its body
+defines last is (``ClassSummary.init_lines``).  That function is parsed alone
+(``fixes.lone_function``): the rest of its file is never parsed with libcst.  A file whose layout
+libcst's parse of the whole file could not be matched this way (an encoding other than UTF-8) is
+parsed whole, and the function found there by its lines.
 """
 
 from __future__ import annotations
@@ -10,69 +12,144 @@ from __future__ import annotations
 import libcst as cst
 
 from deadinit.fixes.init_units import InitBody
+from deadinit.fixes.lone_function import LoneFunction, LoneFunctions, layout
 from deadinit.fixes.parsed import ParsedModule
+from deadinit.frontends.parse import syntax_of
+from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
+
+
+class _WholeFile:
+    """A file parsed whole: its functions found by their lines."""
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.parsed = ParsedModule(path, data, cst.parse_module(data))
+
+    def parse(self, first: int, last: int) -> LoneFunction:
+        func = _init_on(self.parsed.syntax, (first, last))
+        if func is None:
+            raise ValueError(f"{self.parsed.path}:{first}: no __init__ on these lines")
+        return LoneFunction(self.parsed, self.parsed.adapter.origins[id(func)], 0, 0)  # type: ignore[arg-type]
 
 
 class InitLocator:
     def __init__(self, index) -> None:
         self.index = index
-        self.files: dict[str, ParsedModule] = {}
-        self.errors: dict[str, str] = {}
+        self._files: dict[str, LoneFunctions | _WholeFile | None] = {}
+        self._data: dict[str, bytes] = {}
         self._inits: dict[str, InitBody | None] = {}
+        self._lone: dict[int, LoneFunction] = {}  # id(libcst function) -> where it was parsed
+        self._syntax: dict[str, sx.Module | None] = {}
 
-    def file(self, path: str) -> ParsedModule | None:
-        if path in self.files or path in self.errors:
-            return self.files.get(path)
-        try:
-            with open(path, "rb") as f:
-                data = f.read()
-            self.files[path] = ParsedModule(path, data, cst.parse_module(data))
-        except (OSError, cst.ParserSyntaxError, UnicodeDecodeError, ValueError) as e:
-            self.errors[path] = f"cannot read or parse {path}: {e}"
-            return None
-        return self.files[path]
+    def source(self, path: str) -> bytes:
+        """The bytes of ``path`` as read for this plan."""
+        return self._data[path]
 
-    def file_of(self, qualname: str) -> ParsedModule | None:
-        return self.file(self.index.file_of(qualname).path)
+    def _file(self, path: str) -> LoneFunctions | _WholeFile | None:
+        if path not in self._files:
+            try:
+                with open(path, "rb") as f:
+                    data = f.read()
+                self._data[path] = data
+                shape = layout(data)
+                self._files[path] = LoneFunctions(path, data, shape) if shape is not None else _WholeFile(path, data)
+            except (OSError, cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
+                self._files[path] = None
+        return self._files[path]
 
     def init(self, qualname: str) -> InitBody | None:
         """The ``__init__`` defined in the body of class ``qualname`` (None when it has none)."""
         if qualname in self._inits:
             return self._inits[qualname]
-        sf = self.file_of(qualname)
-        if sf is None:
-            return None
-        module = self.index.class_module[qualname]
-        func = _find_init(sf.module.body, qualname[len(module) + 1 :].split("."))
-        self._inits[qualname] = sf.init_body(func) if func is not None else None
-        return self._inits[qualname]
+        body = None
+        cls = self.index.classes.data.get(qualname)
+        lines = cls.init_lines if cls is not None and "<locals>" not in qualname else None
+        source = self._file(self.index.path_of(qualname)) if lines is not None else None
+        if source is not None and lines is not None:
+            try:
+                lone = source.parse(*lines)
+            except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
+                lone = None
+            if lone is not None:
+                self._lone[id(lone.func)] = lone
+                body = lone.parsed.init_body(lone.func)
+        self._inits[qualname] = body
+        return body
+
+    def parsed(self, func: cst.FunctionDef) -> ParsedModule:
+        """Where ``func``, an ``__init__`` this locator gave, was parsed: its positions and indent."""
+        return self._lone[id(func)].parsed
 
     def super_call(self, qualname: str, line: int) -> cst.Call | None:
         """The ``super().__init__(...)`` / ``Base.__init__(self, ...)`` call starting on ``line``."""
         body = self.init(qualname)
         return body.init_call_at(line) if body is not None else None
 
+    def module_reads_outside(self, qualname: str, body: InitBody, names: set) -> set:
+        """Which of ``names`` the module of ``qualname`` loads outside ``body``'s function
+        (globals other code reads); all of them when the module cannot be read."""
+        path = self.index.path_of(qualname)
+        lone = self._lone[id(body.func)]
+        if isinstance(self._files.get(path), _WholeFile):
+            return set(loads(lone.parsed.syntax, None, skip=body.syntax).names) & names
+        if path not in self._syntax:
+            made = syntax_of(self._data[path], path)
+            self._syntax[path] = made[0] if isinstance(made, tuple) else None
+        module = self._syntax[path]
+        skip = _init_on(module, body.syntax.lines()) if module is not None else None
+        if module is None or skip is None:
+            return set(names)
+        return set(loads(module, None, skip=skip).names) & names
 
-def _find_init(body, parts: list[str]) -> cst.FunctionDef | None:
-    for st in body:
-        if isinstance(st, cst.ClassDef) and st.name.value == parts[0]:
-            inner = st.body.body if isinstance(st.body, cst.IndentedBlock) else []
-            if len(parts) > 1:
-                return _find_init(inner, parts[1:])
-            inits = [s for s in inner if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"]
-            return inits[-1] if inits else None
-        if isinstance(st, (cst.If, cst.Try)):  # classes defined under ``if TYPE_CHECKING`` / try
-            orelse = getattr(st, "orelse", None)
-            blocks = [st.body] + ([orelse.body] if orelse is not None and not isinstance(orelse, cst.If) else [])
-            for blk in blocks:
-                if isinstance(blk, cst.IndentedBlock):
-                    r = _find_init(blk.body, parts)
-                    if r is not None:
-                        return r
+    def rewritten(self, path: str, new: dict[int, cst.FunctionDef]) -> bytes:
+        """``path`` with each ``__init__`` this locator gave replaced: id(old function) -> new one."""
+        source = self._files[path]
+        olds = [self._lone[i] for i in new]
+        if isinstance(source, _WholeFile):
+            module = source.parsed.module.visit(
+                _ReplaceFunctions(new, [o.func for o in olds], source.parsed.adapter.pos)
+            )
+            return module.bytes
+        assert isinstance(source, LoneFunctions)
+        return source.replaced(
+            [(o, o.parsed.module.visit(_ReplaceFunctions(new, [o.func], o.parsed.adapter.pos))) for o in olds]
+        )
+
+
+def _init_on(module: sx.Module, lines: tuple[int, int]) -> sx.FunctionDef | None:
+    """The ``__init__`` of ``module`` that spans ``lines`` (``sx.FunctionDef.lines``)."""
+    stack: list[sx.Node] = [module]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.FunctionDef) and n.name == "__init__" and n.lines() == lines:
+            return n
+        stack.extend(n.children())
     return None
 
 
-def module_reads_outside(sf: ParsedModule, body: InitBody, names: set) -> set:
-    """Which of ``names`` the module loads outside ``body``'s function (globals other code reads)."""
-    return set(loads(sf.syntax, None, skip=body.syntax).names) & names
+class _ReplaceFunctions(cst.CSTTransformer):
+    """Puts the rewritten functions in place, descending only into the nodes that
+    enclose one (by position): the rest of the module is neither visited nor rebuilt."""
+
+    def __init__(self, repl: dict, originals: list, pos) -> None:
+        self.repl = repl
+        self.pos = pos
+        self.spans = [_span(pos[f]) for f in originals]
+
+    def on_visit(self, node) -> bool:
+        if id(node) in self.repl:
+            return False  # replaced whole when left
+        if isinstance(node, cst.Module):
+            return True
+        r = self.pos.get(node)
+        if r is None:
+            return False
+        start, end = _span(r)
+        return any(start <= s and e <= end for s, e in self.spans)
+
+    def on_leave(self, original, updated):
+        return self.repl.get(id(original), updated)
+
+
+def _span(r) -> tuple:
+    return (r.start.line, r.start.column), (r.end.line, r.end.column)
