@@ -16,11 +16,13 @@ import hashlib
 import pickle
 import time
 from array import array
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from deadinit.analysis.external import SiteRefs
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
@@ -79,11 +81,14 @@ def check_incremental(
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
     next_state: bool = True,
+    sites: Callable[[ProjectIndex], SiteRefs | None] | None = None,
 ) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
     hash of the content its summary was made from, where known (else the summary is hashed).
     ``next_state`` False: no state is built (None), for summaries that no run will start from.
+    ``sites``: the construction sites of the index built from ``summaries``, where the caller can
+    tell them (None: it cannot), installed instead of resolving every construction's callee.
     ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
     classes analysed and reused."""
     clock = [time.perf_counter()]
@@ -96,6 +101,9 @@ def check_incremental(
 
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
+    refs = sites(index) if sites is not None else None
+    if refs is not None:
+        analyzer.ext.install_sites(refs)
     lap("index")
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
