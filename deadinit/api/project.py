@@ -241,7 +241,8 @@ def _stored_baseline(store, summarizer, indexed: CheckResult):
     """The analysis state ``store`` keeps with the fingerprints of ``indexed``'s summaries
     (``summarizer`` made them last), or None when no state is stored.  It is current when it
     analysed an index of the same summaries (``api.check.index_digest``): not so after an edit that
-    left every summary as it was (a comment), or when the run that stored it failed to."""
+    left every summary as it was (a comment: the stored findings still hold), or when the last
+    run's state could not be written or its journal stops early (an older state is loaded)."""
     from deadinit.api.check import index_digest  # noqa: PLC0415 - the analysis: a warm cached check never loads it
     from deadinit.rules.incremental import Baseline, content_fingerprints  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
