@@ -10,7 +10,7 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
@@ -94,9 +94,10 @@ def run_incremental(
     loaded = time.perf_counter()
     res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
     stored = time.perf_counter()
-    store.store(state)
-    res.baseline = Baseline(state, fingerprints)
     inputs = inputs_digest(kept, fingerprints)
+    state.inputs = index_digest(res.index, fingerprints)
+    store.store(state)
+    res.baseline = Baseline(state, fingerprints, current=True)
     if table_store is not None and inputs is not None and res.index is not None and res.analyzer is not None:
         res.analyzer.ext.construct_sites()
         table_store.store(StoredTables(inputs, dict(res.index.subclasses.data), res.analyzer.ext.site_refs))
@@ -143,7 +144,7 @@ def _inputs_now(kept: list[FileSummary], summarizer) -> str | None:
     return inputs_digest(kept, content_fingerprints(kept, getattr(summarizer, "content_hashes", {})))
 
 
-def inputs_digest(kept: list[FileSummary], fingerprints: dict[str, str]) -> str | None:
+def inputs_digest(kept: list[FileSummary], fingerprints: Mapping[str, str]) -> str | None:
     """One digest of the summaries an index is built from, in order (None when one has no
     fingerprint): equal digests, equal indexes (the run key covers the settings and code)."""
     if any(s.path not in fingerprints for s in kept):
@@ -153,6 +154,12 @@ def inputs_digest(kept: list[FileSummary], fingerprints: dict[str, str]) -> str 
         h.update(fingerprints[s.path].encode())
         h.update(b"\n")
     return h.hexdigest()
+
+
+def index_digest(index, fingerprints: Mapping[str, str]) -> str | None:
+    """``inputs_digest`` of the summaries ``index`` holds (one per module), which are all that an
+    analysis of its classes reads of the files: equal digests, every class analysed the same."""
+    return inputs_digest(list(index.modules.data.values()), fingerprints)
 
 
 def _summarised(

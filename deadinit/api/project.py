@@ -239,14 +239,20 @@ def analyse_for_fix(paths: list[str], cfg: Config, wrap, summarizer) -> CheckRes
 
 def _stored_baseline(store, summarizer, indexed: CheckResult):
     """The analysis state ``store`` keeps with the fingerprints of ``indexed``'s summaries
-    (``summarizer`` made them last), or None when no state is stored."""
+    (``summarizer`` made them last), or None when no state is stored.  It is current when it
+    analysed an index of the same summaries (``api.check.index_digest``): not so after an edit that
+    left every summary as it was (a comment: the stored findings still hold), or when the last
+    run's state could not be written or its journal stops early (an older state is loaded)."""
+    from deadinit.api.check import index_digest  # noqa: PLC0415 - the analysis: a warm cached check never loads it
     from deadinit.rules.incremental import Baseline, content_fingerprints  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     state = store.load()
     if state is None:
         return None
     summaries = list(indexed.index.modules.data.values())
-    return Baseline(state, content_fingerprints(summaries, summarizer.content_hashes))
+    fingerprints = content_fingerprints(summaries, summarizer.content_hashes)
+    digest = index_digest(indexed.index, fingerprints)
+    return Baseline(state, fingerprints, current=digest is not None and digest == state.inputs)
 
 
 def analyse_indexed(paths: list[str], cfg: Config, wrap, summarizer) -> CheckResult:

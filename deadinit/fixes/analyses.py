@@ -6,7 +6,9 @@ starts from the stored findings instead (``api.project.analyse_for_fix``) and it
 ``analyses_complete = False``: the analyses it holds are only those the run made.  Planners ask
 ``PlanAnalyses`` either way and get what the full run's list holds: the analysis of one class
 (``get``), those whose chain is broken (``broken``), or all of them (``everything``), each made
-by the result's analyzer on first use, which gives what the full run gives.
+by the result's analyzer on first use, which gives what the full run gives.  Which chains are
+broken, the analysis state the result carries says when it is the project's as it is (each class's
+record), instead of every candidate's chain being walked.
 """
 
 from __future__ import annotations
@@ -25,13 +27,20 @@ class PlanAnalyses:
     def __init__(self, result) -> None:
         self.index, self.analyzer = result.index, result.analyzer
         self.complete = getattr(result, "analyses_complete", True)
+        self.baseline = getattr(result, "baseline", None)
         self._made: dict[str, ClassAnalysis | None] = {an.cls: an for an in result.analyses}
+        self._classes: list[str] | None = None
         self._candidates: set[str] | None = None
         self._broken: list[ClassAnalysis] | None = None
 
+    def _candidate_classes(self) -> list[str]:
+        if self._classes is None:
+            self._classes = candidate_classes(self.index)
+        return self._classes
+
     def _is_candidate(self, cls: str) -> bool:
         if self._candidates is None:
-            self._candidates = set(candidate_classes(self.index))
+            self._candidates = set(self._candidate_classes())
         return cls in self._candidates
 
     def get(self, cls: str) -> ClassAnalysis | None:
@@ -54,20 +63,26 @@ class PlanAnalyses:
             if self.complete:
                 found = [an for an in self._made.values() if an is not None]
             else:  # the chain alone says whether it is broken: only those classes are analysed
-                found = [
-                    an
-                    for cls in candidate_classes(self.index)
-                    if init_chain(self.index, cls).broken is not None and (an := self.get(cls)) is not None
-                ]
+                found = [an for cls in self._broken_classes() if (an := self.get(cls)) is not None]
             self._broken = [an for an in found if an.chain.broken is not None]
         return self._broken
+
+    def _broken_classes(self) -> list[str]:
+        """The candidate classes whose chain is broken, in order: from the records of the analysis
+        state when it is the project's as it is (``rules.incremental.Baseline.broken``), else from
+        each one's chain."""
+        classes = self._candidate_classes()
+        stored = self.baseline.broken(classes) if self.baseline is not None else None
+        if stored is not None:
+            return stored
+        return [cls for cls in classes if init_chain(self.index, cls).broken is not None]
 
     def everything(self) -> list[ClassAnalysis]:
         """The full run's list: every candidate class's analysis it keeps, in class order."""
         if self.complete:
             return [an for an in self._made.values() if an is not None]
         out = []
-        for cls in candidate_classes(self.index):
+        for cls in self._candidate_classes():
             an = self.get(cls)
             if an is not None:
                 out.append(an)

@@ -8,6 +8,7 @@ dict built for all of them would be; a whole-table read builds every entry.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
@@ -109,6 +110,27 @@ def imports(s: FileSummary) -> dict[str, Import]:
 
 def star_imports(s: FileSummary) -> list[Import]:
     return [i for i in s.imports if i.local == "*"]
+
+
+def lineless(value: object) -> object:
+    """An import without its line: resolving a name reads what it binds, not where."""
+    return dataclasses.replace(value, line=0) if isinstance(value, Import) else value
+
+
+def bound_names(s: FileSummary) -> tuple[object, ...]:
+    """What resolving a name (``ProjectIndex.resolve_any``) reads of a module: its name, whether it
+    is a package, its classes (nested ones too) and what its tables bind.  Two summaries whose
+    bound names are equal resolve every name alike, wherever it is resolved from."""
+    return (
+        s.module,
+        s.is_package,
+        [c.qualname for c in s.classes],
+        toplevel_classes(s),
+        function_names(s),
+        {name: lineless(i) for name, i in imports(s).items()},
+        [lineless(i) for i in star_imports(s)],
+        constants(s),
+    )
 
 
 def toplevel_classes(s: FileSummary) -> dict[str, str]:

@@ -16,11 +16,13 @@ import hashlib
 import pickle
 import time
 from array import array
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from deadinit.analysis.external import SiteRefs
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
@@ -61,6 +63,15 @@ class Baseline:
 
     state: AnalysisState
     fingerprints: Mapping[str, str]
+    current: bool = False  # the state is the analysis of the project as it is: every class's record holds
+
+    def broken(self, classes: list[str]) -> list[str] | None:
+        """Those of ``classes`` whose ``__init__`` chain cannot bind, in order, from their records
+        (``ClassRecord.broken``); None unless the state is current and has a record of each."""
+        records = self.state.classes
+        if not self.current or any(qn not in records for qn in classes):
+            return None
+        return [qn for qn in classes if records[qn].broken]
 
 
 def check_incremental(
@@ -70,11 +81,14 @@ def check_incremental(
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
     next_state: bool = True,
+    sites: Callable[[ProjectIndex], SiteRefs | None] | None = None,
 ) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
     hash of the content its summary was made from, where known (else the summary is hashed).
     ``next_state`` False: no state is built (None), for summaries that no run will start from.
+    ``sites``: the construction sites of the index built from ``summaries``, where the caller can
+    tell them (None: it cannot), installed instead of resolving every construction's callee.
     ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
     classes analysed and reused."""
     clock = [time.perf_counter()]
@@ -87,6 +101,9 @@ def check_incremental(
 
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
+    refs = sites(index) if sites is not None else None
+    if refs is not None:
+        analyzer.ext.install_sites(refs)
     lap("index")
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
@@ -104,7 +121,7 @@ def check_incremental(
     lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
     per_class: dict[str, list[list[Finding]]] = {}
-    fresh: dict[str, tuple[set[Key], bytes]] = {}
+    fresh: dict[str, tuple[set[Key], bytes, bool]] = {}
     kept: dict[str, ClassRecord] = {}
     for qn in candidate_classes(index):
         old = previous.classes.get(qn) if previous is not None else None
@@ -120,7 +137,8 @@ def check_incremental(
                 ctx = RuleContext(index, analyzer, [an], settings)
                 found = [list(rule.check(ctx)) for rule in rules]
         keys.add(("class", qn))
-        fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+        broken = an is not None and an.chain.broken is not None
+        fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), broken)
         per_class[qn] = found
     lap("analyse")
     findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
@@ -128,7 +146,7 @@ def check_incremental(
     lap("combine")
     state = _new_state(previous, kept, fresh, now, digests, graph) if next_state else None
     lap("state")
-    whole = sum(1 for keys, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
+    whole = sum(1 for keys, _, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
     stats = {
         "analysed": len(fresh),
         "reused": len(kept),
@@ -143,7 +161,7 @@ def check_incremental(
 def _new_state(
     previous: AnalysisState | None,
     kept: dict[str, ClassRecord],
-    fresh: dict[str, tuple[set[Key], bytes]],
+    fresh: dict[str, tuple[set[Key], bytes, bool]],
     now: list[Hashable],
     digests: TableDigests,
     graph: ClassGraph,
@@ -170,8 +188,8 @@ def _new_state(
 
     for qn, record in kept.items():
         state.classes[qn] = record
-    for qn, (keys, blob) in fresh.items():
-        state.classes[qn] = ClassRecord(numbered(keys), blob)
+    for qn, (keys, blob, broken) in fresh.items():
+        state.classes[qn] = ClassRecord(numbered(keys), blob, broken)
     state.graph = graph.record if graph.reused else graph.new_record(numbered)
     if previous is None:
         state.live = len(state.keys)  # numbered as the records first read them: as compacted
@@ -196,8 +214,9 @@ def _compacted(state: AnalysisState) -> AnalysisState:
         return ids
 
     for qn, record in state.classes.items():
-        out.classes[qn] = ClassRecord(renumbered(record.keys), record.findings)
+        out.classes[qn] = dataclasses.replace(record, keys=renumbered(record.keys))
     if state.graph is not None:
         out.graph = dataclasses.replace(state.graph, keys=renumbered(state.graph.keys))
     out.live = len(out.keys)
+    out.inputs = state.inputs
     return out

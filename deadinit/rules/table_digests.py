@@ -16,7 +16,6 @@ A whole-table read (``ALL``) has no digest: it is always changed.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -25,19 +24,14 @@ from typing import Any
 from deadinit.analysis.external import attr_typing
 from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
+from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Import
 
 Digest = tuple[Hashable, Hashable]
 
 
 def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
-
-
-def _lineless(value: object) -> object:
-    """An import without its line: resolving a name reads what it binds, not where."""
-    return dataclasses.replace(value, line=0) if isinstance(value, Import) else value
 
 
 class TableDigests:
@@ -122,7 +116,7 @@ class TableDigests:
             table = self._tables[base]
             self._kinds[base + INNER] = (
                 lambda entry: self.fps.get(entry[0]),
-                lambda entry, table=table: _hashed(_lineless(table().get(entry[0], {}).get(entry[1]))),
+                lambda entry, table=table: _hashed(lineless(table().get(entry[0], {}).get(entry[1]))),
             )
 
     def compare(self, key: Key, stored: Digest) -> tuple[bool, Digest]:

@@ -34,6 +34,7 @@ from deadinit.runtime.result_cache import ResultStore
 class ClassRecord:
     keys: array[int]  # indexes into ``AnalysisState.keys`` (``array('I')``: a few bytes each, loaded at once)
     findings: bytes  # the pickled findings of each selected rule (a list per rule), before dedupe
+    broken: bool = False  # its ``__init__`` chain cannot bind (``analysis.chain``, DI004), whatever the rules
 
 
 @dataclass
@@ -54,6 +55,9 @@ class AnalysisState:
     classes: dict[str, ClassRecord] = field(default_factory=dict)
     live: int = 0  # keys the classes read when the list was last rebuilt without the others
     graph: GraphRecord | None = None
+    # the digest of the summaries of the index it analysed (``api.check.inputs_digest``; None: not
+    # known): a run over summaries of the same digest finds every class's record as it is
+    inputs: str | None = None
 
 
 @dataclass
@@ -87,6 +91,7 @@ class StateDelta:
     graph: GraphRecord | None
     graph_changed: bool
     live: int
+    inputs: str | None
 
     @classmethod
     def between(cls, old: AnalysisState, new: AnalysisState, previous: str) -> StateDelta | None:
@@ -100,7 +105,9 @@ class StateDelta:
         removed = [qn for qn in old.classes if qn not in new.classes]
         changed = new.graph is not old.graph
         graph = new.graph if changed else None
-        return cls(previous, new.keys[n:], new.digests[n:], moved, classes, removed, graph, changed, new.live)
+        return cls(
+            previous, new.keys[n:], new.digests[n:], moved, classes, removed, graph, changed, new.live, new.inputs
+        )
 
     def apply(self, state: AnalysisState) -> None:
         state.keys.extend(self.keys)
@@ -113,6 +120,7 @@ class StateDelta:
         if self.graph_changed:
             state.graph = self.graph
         state.live = self.live
+        state.inputs = self.inputs
 
 
 @dataclass

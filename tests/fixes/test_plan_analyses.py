@@ -1,16 +1,23 @@
 """A plan made from the stored findings, with the analyses made on demand (``fixes.analyses``), is the
-plan made from a full run that analysed every class: same files, changes, refusals, checks."""
+plan made from a full run that analysed every class: same files, changes, refusals, checks; the
+broken chains read from the stored analysis state are those a walk over every class finds."""
 
 import dataclasses
+import json
 
 import pytest
+from click.testing import CliRunner
 from codemod_helpers import copy_fixtures
 
+from deadinit.api import project
 from deadinit.api.check import index_project, run_check
+from deadinit.cli.main import main
+from deadinit.fixes import analyses
 from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.driver import plan_checked
 from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import FixOptions
+from deadinit.runtime.summarizer import ProjectSummarizer
 
 BROKEN_CALLER = {
     "pkg/__init__.py": "",
@@ -110,3 +117,76 @@ def test_a_call_that_cannot_bind_refuses_the_flag_without_the_full_analysis(writ
     expected = plan(full, options)
     assert any("cannot take (DI004)" in r.reason for r in expected.refusals)
     assert plan_record(plan(lazy(full), options)) == plan_record(expected)
+
+
+def cached_fix_results(root: str, cache: str, select: str = "") -> list:
+    """``fix``'s results (``api.project.analyse_for_fix``) on a cold cache (a miss: this run's state)
+    and then on the warm one (a hit: the state the first run stored)."""
+    cfg = project.configure([root], select=select)
+    return [
+        project.analyse_for_fix([root], cfg, None, ProjectSummarizer(jobs=1, use_cache=True, cache_dir=cache))
+        for _ in range(2)
+    ]
+
+
+def broken_record(an_list) -> list:
+    return [(an.cls, an.chain.broken, [(f.owner, f.attr) for f in an.facts]) for an in an_list]
+
+
+def walked(result) -> list:
+    """``broken()`` from every candidate's chain: the result without its analysis state."""
+    return PlanAnalyses(dataclasses.replace(result, baseline=None)).broken()
+
+
+def without_walk(monkeypatch) -> None:
+    def no_chain(*_):
+        raise AssertionError("walked every class's chain")
+
+    monkeypatch.setattr(analyses, "init_chain", no_chain)
+
+
+SUPPRESSED = {
+    **BROKEN_CALLER,
+    "pkg/child.py": BROKEN_CALLER["pkg/child.py"].replace(
+        "class Broken(Parent):", "class Broken(Parent):  # deadinit: ignore[DI004]"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "select"),
+    [(None, ""), (BROKEN_CALLER, ""), (SUPPRESSED, ""), (BROKEN_CALLER, "DI001,DI002")],
+    ids=["fixtures", "di004", "di004-suppressed", "di004-not-selected"],
+)
+def test_broken_chains_from_the_stored_state_are_the_walks(files, select, write_project, tmp_path_factory, monkeypatch):
+    root = str(copy_fixtures(tmp_path_factory.mktemp("fixtures")) if files is None else write_project(files))
+    results = cached_fix_results(root, str(tmp_path_factory.mktemp("cache")), select)
+    expected = [broken_record(walked(r)) for r in results]
+    assert expected[0] == expected[1] and expected[0]
+    assert all(r.baseline is not None and r.baseline.current for r in results)
+    without_walk(monkeypatch)
+    assert [broken_record(PlanAnalyses(r).broken()) for r in results] == expected
+
+
+def test_a_state_of_other_summaries_is_not_read(write_project, tmp_path, monkeypatch):
+    """After an edit that leaves every summary as it was (a comment), the stored findings still hold
+    (a result-cache hit) but the stored state is of other files: the chains are walked."""
+    root = write_project(BROKEN_CALLER)
+    cache = str(tmp_path / "cache")
+    cached_fix_results(str(root), cache)
+    with open(root / "pkg" / "child.py", "a") as f:
+        f.write("# a comment\n")
+    hit = cached_fix_results(str(root), cache)[0]
+    assert hit.baseline is not None and not hit.baseline.current
+    assert broken_record(PlanAnalyses(hit).broken()) == broken_record(walked(hit))
+    assert [an.cls for an in walked(hit)] == ["pkg.child.Broken"]
+
+
+def test_a_warm_fix_refuses_the_flag_from_the_stored_state(write_project, monkeypatch):
+    monkeypatch.chdir(write_project(BROKEN_CALLER))
+    assert CliRunner().invoke(main, ["check", ".", "-q"], catch_exceptions=False).exit_code == 1
+    without_walk(monkeypatch)
+    args = ["fix", ".", "--diff", "-q", "--unsafe-fixes", "--report", "r.json"]
+    assert CliRunner().invoke(main, args, catch_exceptions=False).exit_code == 0  # the one change is refused
+    refused = json.loads(open("r.json").read())["not_fixed"]
+    assert any("cannot take (DI004)" in x["reason"] for x in refused)

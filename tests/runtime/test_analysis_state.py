@@ -29,14 +29,15 @@ def _next(old: AnalysisState, n: int) -> AnalysisState:
     new.digests.append((f"new{n}", None))
     new.classes["m.C0"] = ClassRecord(array("I", [0, len(new.keys) - 1]), pickle.dumps([[n]]))
     new.classes.pop(next(qn for qn in new.classes if qn != "m.C0"))
-    new.classes[f"m.New{n}"] = ClassRecord(array("I", [2]), b"")
+    new.classes[f"m.New{n}"] = ClassRecord(array("I", [2]), b"", broken=n % 2 == 0)
+    new.inputs = f"inputs{n}"
     return new
 
 
 def _same(a: AnalysisState, b: AnalysisState) -> None:
-    assert (a.keys, a.digests, a.live) == (b.keys, b.digests, b.live)
-    assert {qn: (r.keys, r.findings) for qn, r in a.classes.items()} == {
-        qn: (r.keys, r.findings) for qn, r in b.classes.items()
+    assert (a.keys, a.digests, a.live, a.inputs) == (b.keys, b.digests, b.live, b.inputs)
+    assert {qn: (r.keys, r.findings, r.broken) for qn, r in a.classes.items()} == {
+        qn: (r.keys, r.findings, r.broken) for qn, r in b.classes.items()
     }
     assert pickle.dumps(a.graph) == pickle.dumps(b.graph)
 
