@@ -28,7 +28,6 @@ from deadinit.fixes.parsed import ParsedModule
 NEWLINE = re.compile(rb"\r\n|\r|\n")  # the line ends CPython and libcst count
 _LEADING = re.compile(r"[ \t\f]*")
 _BARE = re.compile(rb"[ \t\f]*(#[^\r\n]*)?(\r\n|\r|\n|$)")  # a blank or comment-only line
-_WRAPPER_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -40,6 +39,9 @@ class Layout:
 
     def wrapper(self) -> str:
         return f"if 1:{self.newline}{self.indent}pass{self.newline}class _:{self.newline}"
+
+    def wrapper_lines(self) -> int:
+        return self.wrapper().count(self.newline)
 
 
 def layout(data: bytes) -> Layout | None:
@@ -98,7 +100,7 @@ class LoneFunctions:
         inner = body.body.body if isinstance(body, cst.ClassDef) else ()
         if len(module.body) != 2 or len(inner) != 1 or not isinstance(inner[0], cst.FunctionDef):
             raise ValueError(f"{self.path}:{first}: not one function")
-        parsed = ParsedModule(self.path, self.data, module, line_offset=first - 1 - _WRAPPER_LINES)
+        parsed = ParsedModule(self.path, self.data, module, line_offset=first - 1 - self.layout.wrapper_lines())
         return LoneFunction(parsed, inner[0], start, stop)
 
     def replaced(self, new: list[tuple[LoneFunction, cst.Module]]) -> bytes:
