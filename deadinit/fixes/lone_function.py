@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from deadinit.fixes.parsed import ParsedModule
+from deadinit.frontends.parse import source_encoding
 
 NEWLINE = re.compile(rb"\r\n|\r|\n")  # the line ends CPython and libcst count
 _LEADING = re.compile(r"[ \t\f]*")
@@ -47,10 +48,9 @@ class Layout:
 def layout(data: bytes) -> Layout | None:
     """The default indent and newline libcst gives ``data`` (its first INDENT token, its first line
     end); None for a file not in UTF-8 or that the tokenizer refuses before its first indent."""
+    if source_encoding(data) != "utf-8":  # a BOM is utf-8 too
+        return None
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        if encoding not in ("utf-8", "utf-8-sig"):
-            return None
         indent = "    "  # libcst's when no line is indented
         for tok in tokenize.tokenize(io.BytesIO(data).readline):
             if tok.type == tokenize.INDENT:

@@ -23,6 +23,7 @@ class _WholeFile:
     """A file parsed whole: its functions found by their lines."""
 
     def __init__(self, path: str, data: bytes) -> None:
+        self.data = data
         self.parsed = ParsedModule(path, data, cst.parse_module(data))
 
     def parse(self, first: int, last: int) -> LoneFunction:
@@ -36,21 +37,21 @@ class InitLocator:
     def __init__(self, index) -> None:
         self.index = index
         self._files: dict[str, LoneFunctions | _WholeFile | None] = {}
-        self._data: dict[str, bytes] = {}
         self._inits: dict[str, InitBody | None] = {}
         self._lone: dict[int, LoneFunction] = {}  # id(libcst function) -> where it was parsed
         self._syntax: dict[str, sx.Module | None] = {}
 
     def source(self, path: str) -> bytes:
         """The bytes of ``path`` as read for this plan."""
-        return self._data[path]
+        source = self._files[path]
+        assert source is not None
+        return source.data
 
     def _file(self, path: str) -> LoneFunctions | _WholeFile | None:
         if path not in self._files:
             try:
                 with open(path, "rb") as f:
                     data = f.read()
-                self._data[path] = data
                 shape = layout(data)
                 self._files[path] = LoneFunctions(path, data, shape) if shape is not None else _WholeFile(path, data)
             except (OSError, cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
@@ -93,7 +94,7 @@ class InitLocator:
         if isinstance(self._files.get(path), _WholeFile):
             return set(loads(lone.parsed.syntax, None, skip=body.syntax).names) & names
         if path not in self._syntax:
-            made = syntax_of(self._data[path], path)
+            made = syntax_of(self.source(path), path)
             self._syntax[path] = made[0] if isinstance(made, tuple) else None
         module = self._syntax[path]
         skip = _init_on(module, body.syntax.lines()) if module is not None else None
