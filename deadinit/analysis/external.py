@@ -45,8 +45,8 @@ from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))
 
-# constructed class -> (module number in the index, construct number in its module) of each site
-SiteRefs = dict[str, list[tuple[int, int]]]
+# constructed class -> (module number in the index, construct number in its module, its line) of each site
+SiteRefs = dict[str, list[tuple[int, int, int]]]
 # what a read's receiver may hold: (class it is typed with, its module, target kind, project class) each,
 # or why that is not known
 Receiver = str | tuple[tuple[TypeRef, str, str, str | None], ...]
@@ -274,7 +274,7 @@ class ExternalReads:
                         if qn is not None:
                             found.setdefault(qn, []).append(c)
                             paths.setdefault(qn, []).append((s.path, c.line))
-                            self.site_refs.setdefault(qn, []).append((m, i))
+                            self.site_refs.setdefault(qn, []).append((m, i, c.line))
             self.site_paths = paths
             self._sites = Recorded("constructs", found)
         return self._sites
@@ -283,16 +283,14 @@ class ExternalReads:
         """The construction sites ``site_refs`` gave in a run over the same summaries, in the same
         order (``api.check.index_project``), instead of resolving every construction's callee; a
         class's sites are taken from their modules when first read (the others' constructions
-        stay unpickled)."""
-        modules = list(self.index.modules.data.values())
+        stay unpickled), their paths and lines from ``refs``."""
+        summaries = list(self.index.modules.data.values())
+        paths = [s.path for s in summaries]
 
-        def sites(places: list[tuple[int, int]]) -> list[Construct]:
-            return [modules[m].constructs[i] for m, i in places]
+        def sites(places: list[tuple[int, int, int]]) -> list[Construct]:
+            return [summaries[m].constructs[i] for m, i, _ in places]
 
-        def lines(places: list[tuple[int, int]]) -> list[tuple[str, int]]:
-            return [(modules[m].path, modules[m].constructs[i].line) for m, i in places]
-
-        self.site_paths = BuiltOnRead(refs, lines)
+        self.site_paths = {qn: [(paths[m], line) for m, _, line in places] for qn, places in refs.items()}
         self.site_refs = refs
         self._sites = Recorded("constructs", BuiltOnRead(refs, sites))
 

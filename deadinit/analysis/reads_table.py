@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 
 from deadinit.model.pickled import PickledGroups
-from deadinit.model.read_tally import ReadTally
+from deadinit.model.read_tally import ReadTallies, ReadTally
 from deadinit.model.summary import (
     Access,
     FileSummary,
@@ -31,7 +31,9 @@ class ReadsByAttr(Mapping[str, list[Read]]):
 
     def __init__(self, modules: Mapping[str, FileSummary]) -> None:
         self._modules = modules
-        self._tallies = [(mod, object_read_tally(s.accesses)) for mod, s in modules.items()]
+        self._tallies: list[tuple[str, ReadTallies]] = [
+            (mod, object_read_tally(s.accesses)) for mod, s in modules.items()
+        ]
         where: dict[str, list[int]] = {}  # attribute -> the numbers (in ``_tallies``) of the modules that read it
         for k, (_, tallies) in enumerate(self._tallies):
             for attr in tallies:
@@ -78,6 +80,12 @@ class ReadsByAttr(Mapping[str, list[Read]]):
             tallies = self._tallies
             got = self._places[attr] = [(tallies[k][0], tallies[k][1][attr]) for k in self._where.get(attr, ())]
         return got
+
+    def counts(self, attr: str) -> list[tuple[str, int]]:
+        """(module, how many reads of ``attr`` it makes), in module order: ``places`` without the
+        tallies' digests and lines."""
+        tallies = self._tallies
+        return [(tallies[k][0], tallies[k][1].count(attr)) for k in self._where.get(attr, ())]
 
     def line_at(self, attr: str, i: int) -> tuple[str, int] | None:
         """The module and line of ``self[attr][i]``, from the tallies (None past the end)."""

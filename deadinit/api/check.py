@@ -20,7 +20,6 @@ from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries, index_summaries
-from deadinit.runtime.analysis_state import StoredTables
 from deadinit.runtime.temp_files import remove_leftovers
 
 
@@ -86,21 +85,26 @@ def run_incremental(
         check_incremental,
         content_fingerprints,
     )
+    from deadinit.rules.stored_sites import stored_sites, stored_tables  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     fingerprints = content_fingerprints(kept, getattr(summarizer, "content_hashes", {}))
     t0 = time.perf_counter()
     previous = store.load()
+    tables = table_store.load() if table_store is not None and previous is not None else None
     loaded = time.perf_counter()
-    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints)
+
+    def sites(index):
+        return stored_sites(tables, index, fingerprints)
+
+    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints, sites=sites)
     stored = time.perf_counter()
     inputs = inputs_digest(kept, fingerprints)
     state.inputs = index_digest(res.index, fingerprints)
     store.store(state)
     res.baseline = Baseline(state, fingerprints, current=True)
     if table_store is not None and inputs is not None and res.index is not None and res.analyzer is not None:
-        res.analyzer.ext.construct_sites()
-        table_store.store(StoredTables(inputs, dict(res.index.subclasses.data), res.analyzer.ext.site_refs))
+        table_store.store(stored_tables(inputs, res.index, res.analyzer.ext, fingerprints, tables))
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):

@@ -9,6 +9,7 @@ dict built for all of them would be; a whole-table read builds every entry.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
@@ -131,6 +132,12 @@ def bound_names(s: FileSummary) -> tuple[object, ...]:
         [lineless(i) for i in star_imports(s)],
         constants(s),
     )
+
+
+def bound_digest(s: FileSummary) -> bytes:
+    """A digest of ``bound_names(s)``, from its ``repr`` (a summary's values print as they are):
+    equal digests, equal bound names, whatever objects the summaries share."""
+    return hashlib.blake2b(repr(bound_names(s)).encode(), digest_size=16).digest()
 
 
 def toplevel_classes(s: FileSummary) -> dict[str, str]:

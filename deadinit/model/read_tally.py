@@ -23,7 +23,7 @@ _LINE = array("I").itemsize
 class ReadTallies(Mapping[str, ReadTally]):
     """attribute -> its ``ReadTally``, in the order the attributes were tallied."""
 
-    __slots__ = ("_counts", "_digests", "_lines", "_names", "_numbers", "_starts")
+    __slots__ = ("_array", "_counts", "_digests", "_lines", "_names", "_numbers", "_starts")
 
     def __init__(self, names: tuple[str, ...], counts: bytes, digests: bytes, lines: bytes) -> None:
         self._names = names
@@ -32,6 +32,7 @@ class ReadTallies(Mapping[str, ReadTally]):
         self._lines = lines  # every attribute's lines, one after the other
         self._numbers: dict[str, int] | None = None
         self._starts: array[int] | None = None  # where each attribute's lines start (in lines), then the end
+        self._array: array[int] | None = None  # the counts
 
     @classmethod
     def of(cls, tallies: Iterable[tuple[str, ReadTally]]) -> ReadTallies:
@@ -53,10 +54,19 @@ class ReadTallies(Mapping[str, ReadTally]):
     def __getitem__(self, attr: str) -> ReadTally:
         i = self._numbered()[attr]
         if self._starts is None:
-            self._starts = array("I", accumulate(array("I", self._counts), initial=0))
+            self._starts = array("I", accumulate(self._counts_array(), initial=0))
         start, end = self._starts[i], self._starts[i + 1]
         digest = self._digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE]
         return end - start, digest, self._lines[start * _LINE : end * _LINE]
+
+    def count(self, attr: str) -> int:
+        """How many reads of ``attr`` (``self[attr][0]``), without slicing its digest and lines."""
+        return self._counts_array()[self._numbered()[attr]]
+
+    def _counts_array(self) -> array[int]:
+        if self._array is None:
+            self._array = array("I", self._counts)
+        return self._array
 
     def __contains__(self, attr: object) -> bool:
         return attr in self._numbered()

@@ -375,11 +375,11 @@ def _unpickled_file(*values: Any) -> FileSummary:
 read_shape = operator.attrgetter(*(f.name for f in fields(Access) if f.name not in ("line", "col")))
 
 
-def object_read_tally(accesses: Sequence[Access]) -> Mapping[str, ReadTally]:
+def object_read_tally(accesses: Sequence[Access]) -> ReadTallies:
     """Per attribute of an object (not of a module) that ``accesses`` reads: how many reads, a
     digest of their shapes (``read_shape``) and their lines, known without unpickling them."""
     if isinstance(accesses, PickledGroups):
-        tally: Mapping[str, ReadTally] = accesses.tally
+        tally: ReadTallies = accesses.tally
         return tally
     return _tally(group_object_reads(accesses))
 

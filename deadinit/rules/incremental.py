@@ -153,6 +153,7 @@ def check_incremental(
         "changed_keys": len(changed),
         "whole_table_reads": whole,
         "class_graph": "reused" if graph.reused else "built",
+        "sites": "given" if refs is not None else "resolved",
         "seconds": times,
     }
     return res, state, stats

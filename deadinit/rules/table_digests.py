@@ -195,7 +195,7 @@ class TableDigests:
         """The multiset of (module, fingerprint) the reads of ``name`` come from: modules keep their
         relative order in every run, so an equal multiset is an equal value."""
         total, count = 0, 0
-        for m, (n, _, _) in self.analyzer.ext.reads.places(name):
+        for m, n in self.analyzer.ext.reads.counts(name):
             total += self._token(m) * n
             count += n
         return (total & 0xFFFFFFFFFFFFFFFF, count)

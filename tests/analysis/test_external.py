@@ -30,4 +30,5 @@ def test_installed_sites_are_the_resolved_ones():
     assert _tables(again.analyzer) == _tables(built.analyzer)
     modules = list(again.index.modules.data.values())  # the second index's own constructions
     for qn, sites in again.analyzer.ext.construct_sites().data.items():
-        assert all(c is modules[m].constructs[i] for c, (m, i) in zip(sites, refs[qn], strict=True))
+        assert all(c is modules[m].constructs[i] for c, (m, i, _) in zip(sites, refs[qn], strict=True))
+        assert [line for _, _, line in refs[qn]] == [c.line for c in sites]

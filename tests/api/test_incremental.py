@@ -54,6 +54,7 @@ def test_fixtures_random_edits_fast(tmp_path):
     analysed = [s["analysed"] for s in steps]
     assert min(analysed) < max(analysed)  # some edits re-analyse less than others
     assert {s["class_graph"] for s in steps} == {"reused", "built"}  # the class graph kept or built again
+    assert {s["sites"] for s in steps} == {"given", "resolved"}  # the stored sites kept, or all resolved again
 
 
 @pytest.mark.slow

@@ -1,0 +1,66 @@
+"""The construction sites of a ``check`` after an edit, from the tables the last run stored: those
+resolving every construction gives when the changed modules bind what they bound, else none."""
+
+import pytest
+from site_projects import HOLDER, PROJECT, SAME_NAMES, resolved, sites_after
+
+from deadinit.analysis.external import ExternalReads
+from deadinit.index.lazy_tables import bound_digest
+from deadinit.index.project_index import ProjectIndex
+from deadinit.rules import stored_sites as stored_sites_module
+from deadinit.rules.incremental import summary_fingerprint
+from deadinit.rules.stored_sites import stored_sites, stored_tables
+from deadinit.runtime.analysis_state import StoredTables
+
+
+def fingerprints_of(index: ProjectIndex) -> dict[str, str]:
+    """Path -> a fingerprint of its summary (as ``rules.incremental.summary_fingerprint``)."""
+    return {s.path: summary_fingerprint(s) for s in index.modules.data.values()}
+
+
+def stored_before(before: ProjectIndex, refs) -> StoredTables:
+    ext = ExternalReads(before)
+    ext.install_sites(refs)
+    return stored_tables("inputs", before, ext, fingerprints_of(before), None)
+
+
+def test_stored_sites_after_an_edit_binding_the_same_names_are_the_resolved_ones(write_project):
+    before, refs, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, refs)
+    got = stored_sites(stored, after, fingerprints_of(after))
+    expected = resolved(after)
+    assert got == expected and list(got) == list(expected)
+    assert stored_sites(stored, before, fingerprints_of(before)) == refs  # nothing changed: the stored ones
+
+
+@pytest.mark.parametrize(
+    ("rel", "text"),
+    [("pkg/b.py", "import sys\n" + HOLDER), ("pkg/a.py", PROJECT["pkg/a.py"] + "\n\nB = A\n")],
+    ids=["import", "constant"],
+)
+def test_stored_sites_after_an_edit_binding_other_names_are_none(write_project, rel, text):
+    before, refs, after, _ = sites_after(write_project(PROJECT), {rel: text})
+    assert stored_sites(stored_before(before, refs), after, fingerprints_of(after)) is None
+
+
+def test_stored_sites_need_the_same_modules_and_every_fingerprint(write_project):
+    before, refs, _, _ = sites_after(write_project(PROJECT), {})
+    stored = stored_before(before, refs)
+    fewer = ProjectIndex([s for s in before.modules.data.values() if s.module != "pkg.c"])
+    assert stored_sites(stored, fewer, fingerprints_of(fewer)) is None
+    partial = fingerprints_of(before)
+    partial.pop(next(iter(partial)))
+    assert stored_sites(stored, before, partial) is None
+    assert stored_sites(None, before, fingerprints_of(before)) is None
+
+
+def test_stored_tables_keep_the_bound_digests_of_unchanged_modules(write_project, monkeypatch):
+    before, refs, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, refs)
+    assert stored.bound == tuple(bound_digest(s) for s in before.modules.data.values())
+    digested = []
+    monkeypatch.setattr(stored_sites_module, "bound_digest", lambda s: digested.append(s.module) or bound_digest(s))
+    ext = ExternalReads(after)
+    again = stored_tables("inputs", after, ext, fingerprints_of(after), stored)
+    assert digested == ["pkg.b"] and again.bound == stored.bound  # the same names bound
+    assert again.sites == resolved(after) and again.modules == stored.modules

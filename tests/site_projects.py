@@ -1,0 +1,65 @@
+"""A small project whose construction sites the variant-sites tests resolve, and how they rewrite it."""
+
+from deadinit.analysis.external import ExternalReads
+from deadinit.api.check import summarize
+from deadinit.frontends.parse import summarize_source
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.settings import Settings
+
+PROJECT = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": """class A:
+    def __init__(self):
+        self.x = 1
+
+
+class B(A):
+    pass
+""",
+    "pkg/b.py": """from pkg.a import A, B
+
+
+class Holder:
+    def __init__(self):
+        self.a = A()
+        self.b = B()
+
+
+import os  # after the class: an edit above it moves its line
+""",
+    "pkg/c.py": """from pkg.a import A
+from pkg.b import Holder
+
+h = Holder()
+a = A()
+""",
+}
+HOLDER = PROJECT["pkg/b.py"]
+
+SAME_NAMES = HOLDER.replace(
+    "        self.a = A()\n",
+    "        self.first = Holder()\n        self.a = A()\n        if self.a:\n            self.again = B()\n",
+)
+
+
+def sites_after(root, rewrites: dict[str, str]):
+    """(the project's index and complete sites, the rewritten index, the rewritten modules)."""
+    settings = Settings()
+    summaries, errors, _ = summarize([str(root)], settings)
+    assert not errors
+    before = ProjectIndex(summaries)
+    ext = ExternalReads(before)
+    ext.construct_sites()
+    paths = {str(root / rel): text for rel, text in rewrites.items()}
+    after = [
+        summarize_source(paths[s.path].encode(), s.path, s.module, s.is_package, settings) if s.path in paths else s
+        for s in summaries
+    ]
+    changed = {s.module for s in after if s.path in paths}
+    return before, ext.site_refs, ProjectIndex(after), changed
+
+
+def resolved(index: ProjectIndex) -> dict:
+    ext = ExternalReads(index)
+    ext.construct_sites()
+    return ext.site_refs
