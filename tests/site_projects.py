@@ -29,9 +29,11 @@ import os  # after the class: an edit above it moves its line
 """,
     "pkg/c.py": """from pkg.a import A
 from pkg.b import Holder
+from pkg.b import B as Again
 
 h = Holder()
 a = A()
+b = Again()
 """,
 }
 HOLDER = PROJECT["pkg/b.py"]
@@ -43,7 +45,8 @@ SAME_NAMES = HOLDER.replace(
 
 
 def sites_after(root, rewrites: dict[str, str]):
-    """(the project's index and complete sites, the rewritten index, the rewritten modules)."""
+    """(the project's index and complete sites with their visits, the rewritten index, the
+    rewritten modules)."""
     settings = Settings()
     summaries, errors, _ = summarize([str(root)], settings)
     assert not errors
@@ -56,10 +59,11 @@ def sites_after(root, rewrites: dict[str, str]):
         for s in summaries
     ]
     changed = {s.module for s in after if s.path in paths}
-    return before, ext.site_refs, ProjectIndex(after), changed
+    return before, (ext.site_refs, ext.site_visits), ProjectIndex(after), changed
 
 
-def resolved(index: ProjectIndex) -> dict:
+def resolved(index: ProjectIndex) -> tuple[dict, list]:
+    """The sites resolving every construction gives, and the modules each module's resolution visited."""
     ext = ExternalReads(index)
     ext.construct_sites()
-    return ext.site_refs
+    return ext.site_refs, ext.site_visits

@@ -47,6 +47,9 @@ _BUILTINS = set(dir(builtins))
 
 # constructed class -> (module number in the index, construct number in its module, its line) of each site
 SiteRefs = dict[str, list[tuple[int, int, int]]]
+# per module number: the numbers of the other modules whose names resolving its constructions looked
+# up (``ProjectIndex.resolve_visiting``)
+SiteVisits = list[tuple[int, ...]]
 # what a read's receiver may hold: (class it is typed with, its module, target kind, project class) each,
 # or why that is not known
 Receiver = str | tuple[tuple[TypeRef, str, str, str | None], ...]
@@ -78,6 +81,29 @@ def attr_typing(c: ClassSummary | None, attr: str) -> AttrTyping | None:
     )
 
 
+def module_sites(
+    index: ProjectIndex, module: str, constructs: list[Construct]
+) -> tuple[list[tuple[int, str]], set[str]]:
+    """(number, class built) of each of ``module``'s constructions that builds a project class,
+    and the modules whose names resolving them looked up (``ProjectIndex.resolve_visiting``)."""
+    resolved: dict[str, str | None] = {}
+    visits: set[str] = set()
+    built = []
+    for i, c in enumerate(constructs):
+        if c.callee in resolved:
+            qn = resolved[c.callee]
+        else:
+            qn = resolved[c.callee] = index.resolve_visiting(module, c.callee, visits)
+        if qn is not None:
+            built.append((i, qn))
+    return built, visits
+
+
+def visited(visits: set[str], numbers: dict[str, int], own: int) -> tuple[int, ...]:
+    """The numbers of the project's modules among ``visits``, but ``own``, in order."""
+    return tuple(sorted(k for k in map(numbers.get, visits) if k is not None and k != own))
+
+
 class ExternalReads:
     def __init__(self, index: ProjectIndex):
         self.index = index
@@ -90,6 +116,7 @@ class ExternalReads:
         self._sites: Recorded[str, list[Construct]] | None = None  # constructed class -> its construction sites
         self.site_paths: Mapping[str, list[tuple[str, int]]] = {}  # constructed class -> (path, line) of each site
         self.site_refs: SiteRefs = {}  # the same sites by number, for a later run over the same summaries
+        self.site_visits: SiteVisits = []  # the modules resolving them looked up
         self._attr_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._element_cache: Memo[tuple[str, str], list[tuple[TypeRef, str]] | None] = Memo()
         self._receivers: Memo[tuple[str, int], tuple[Access, Receiver]] = Memo()
@@ -265,25 +292,25 @@ class ExternalReads:
         if self._sites is None:
             found: dict[str, list[Construct]] = {}
             paths: dict[str, list[tuple[str, int]]] = {}
-            resolved: dict[tuple[str, str], str | None] = {}
+            numbers = {mod: m for m, mod in enumerate(self.index.modules.data)}
             with paused():
                 for m, (mod, s) in enumerate(self.index.modules.items()):
-                    for i, c in enumerate(s.constructs):
-                        key = (mod, c.callee)
-                        qn = resolved[key] if key in resolved else resolved.setdefault(key, self.index.resolve(*key))
-                        if qn is not None:
-                            found.setdefault(qn, []).append(c)
-                            paths.setdefault(qn, []).append((s.path, c.line))
-                            self.site_refs.setdefault(qn, []).append((m, i, c.line))
+                    built, visits = module_sites(self.index, mod, s.constructs)
+                    for i, qn in built:
+                        c = s.constructs[i]
+                        found.setdefault(qn, []).append(c)
+                        paths.setdefault(qn, []).append((s.path, c.line))
+                        self.site_refs.setdefault(qn, []).append((m, i, c.line))
+                    self.site_visits.append(visited(visits, numbers, m))
             self.site_paths = paths
             self._sites = Recorded("constructs", found)
         return self._sites
 
-    def install_sites(self, refs: SiteRefs) -> None:
+    def install_sites(self, refs: SiteRefs, visits: SiteVisits) -> None:
         """The construction sites ``site_refs`` gave in a run over the same summaries, in the same
-        order (``api.check.index_project``), instead of resolving every construction's callee; a
-        class's sites are taken from their modules when first read (the others' constructions
-        stay unpickled), their paths and lines from ``refs``."""
+        order (``api.check.index_project``), and ``site_visits``, instead of resolving every
+        construction's callee; a class's sites are taken from their modules when first read (the
+        others' constructions stay unpickled), their paths and lines from ``refs``."""
         summaries = list(self.index.modules.data.values())
         paths = [s.path for s in summaries]
 
@@ -292,6 +319,7 @@ class ExternalReads:
 
         self.site_paths = {qn: [(paths[m], line) for m, _, line in places] for qn, places in refs.items()}
         self.site_refs = refs
+        self.site_visits = visits
         self._sites = Recorded("constructs", BuiltOnRead(refs, sites))
 
     def _from_call_sites(self, access: Access) -> list[tuple[TypeRef, str]] | None:

@@ -137,7 +137,7 @@ def index_project(
     stored = table_store.load() if table_store is not None else None
     if stored is not None and stored.inputs == _inputs_now(kept, summarizer):
         res.index.install_subclasses(stored.subclasses)
-        res.analyzer.ext.install_sites(stored.sites)
+        res.analyzer.ext.install_sites(stored.sites, stored.visits)
     return res
 
 

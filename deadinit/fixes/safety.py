@@ -147,10 +147,10 @@ def reanalyse(result, files: list[FilePlan], settings):
     rewritten = {s.module for s in summaries if s.path in changed}
     ext = result.analyzer.ext
     ext.construct_sites()  # its sites by number are complete once constructed (or installed)
-    refs = ext.site_refs
+    given = ext.site_refs, ext.site_visits
 
     def sites(index):
-        return variant_sites(result.index, refs, index, rewritten)
+        return variant_sites(result.index, given, index, rewritten)
 
     after, _, _ = check_incremental(
         summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, sites

@@ -63,6 +63,7 @@ class ProjectIndex:
         self._full_mro: Memo[str, list[str] | None] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
+        self._visits: set[str] | None = None  # see ``resolve_visiting``
 
     @property
     def subclasses(self) -> Recorded[str, list[str]]:
@@ -93,6 +94,15 @@ class ProjectIndex:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""
         r = self.resolve_any(module, dotted, _depth)
         return r[1] if r and r[0] == "class" else None
+
+    def resolve_visiting(self, module: str, dotted: str, visits: set[str]) -> str | None:
+        """``resolve``, adding to ``visits`` every module whose names the resolution looked up: one
+        whose visited modules still bind what they bound resolves as it did (with the same modules)."""
+        self._visits = visits
+        try:
+            return self.resolve(module, dotted)
+        finally:
+            self._visits = None
 
     def canonical(self, module: str, dotted: str) -> str:
         """Best-effort fully qualified dotted name (through imports), also for external names."""
@@ -135,6 +145,8 @@ class ProjectIndex:
         return target
 
     def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
+        if self._visits is not None:
+            self._visits.add(module)
         local = self._toplevel.inner(module, name)
         if local:
             return ("class", str(local))
@@ -169,6 +181,8 @@ class ProjectIndex:
 
     def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
         sub = f"{module}.{name}" if module else name
+        if self._visits is not None:
+            self._visits.add(module)
         if module in self._packages:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
             if r is not None:

@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from deadinit.analysis.external import SiteRefs
+from deadinit.analysis.variant_sites import Sites
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
 from deadinit.index.project_index import ProjectIndex
@@ -81,7 +81,7 @@ def check_incremental(
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
     next_state: bool = True,
-    sites: Callable[[ProjectIndex], SiteRefs | None] | None = None,
+    sites: Callable[[ProjectIndex], Sites | None] | None = None,
 ) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
@@ -101,9 +101,9 @@ def check_incremental(
 
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
-    refs = sites(index) if sites is not None else None
-    if refs is not None:
-        analyzer.ext.install_sites(refs)
+    given = sites(index) if sites is not None else None
+    if given is not None:
+        analyzer.ext.install_sites(*given)
     lap("index")
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
@@ -153,7 +153,7 @@ def check_incremental(
         "changed_keys": len(changed),
         "whole_table_reads": whole,
         "class_graph": "reused" if graph.reused else "built",
-        "sites": "given" if refs is not None else "resolved",
+        "sites": "given" if given is not None else "resolved",
         "seconds": times,
     }
     return res, state, stats

@@ -2,8 +2,9 @@
 
 The last run stored, with its construction sites, each module's fingerprint and the digest of
 the names it binds (``index.lazy_tables.bound_digest``).  The fingerprints tell which modules
-changed; when each binds what it bound, only their constructions are resolved again
-(``analysis.variant_sites.resited``).
+changed, the digests which of those bind other names; the constructions of the changed modules,
+and of those whose resolution looked up one that binds other names, are resolved again
+(``analysis.variant_sites``).
 """
 
 from __future__ import annotations
@@ -11,29 +12,28 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
-from deadinit.analysis.external import ExternalReads, SiteRefs
-from deadinit.analysis.variant_sites import resited
+from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.variant_sites import Sites, resited, visitors
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
 from deadinit.runtime.analysis_state import StoredTables
 
 
-def stored_sites(stored: StoredTables | None, index: ProjectIndex, fingerprints: Mapping[str, str]) -> SiteRefs | None:
+def stored_sites(stored: StoredTables | None, index: ProjectIndex, fingerprints: Mapping[str, str]) -> Sites | None:
     """The construction sites of ``index`` from the tables a run stored (``stored_tables``): None
-    when there are none, they hold other modules or another order, a summary has no fingerprint,
-    or a module that changed binds other names."""
+    when there are none, they hold other modules or another order, or a summary has no fingerprint."""
     if stored is None or tuple(index.modules.data) != stored.modules:
         return None
-    redone = set()
+    redone, rebound = set(), set()
     for k, s in enumerate(index.modules.data.values()):
         fp = fingerprints.get(s.path)
         if fp is None:
             return None
         if short_digest(fp) != stored.fingerprints[k]:
-            if bound_digest(s) != stored.bound[k]:
-                return None
             redone.add(k)
-    return resited(stored.sites, index, redone)
+            if bound_digest(s) != stored.bound[k]:
+                rebound.add(k)
+    return resited((stored.sites, stored.visits), index, redone | visitors(stored.visits, rebound))
 
 
 def stored_tables(
@@ -49,7 +49,7 @@ def stored_tables(
     if was is not None:
         known = dict(zip(was.fingerprints, was.bound, strict=True))
     bound = tuple(known.get(fp) or bound_digest(s) for fp, s in zip(fps, index.modules.data.values(), strict=True))
-    return StoredTables(inputs, dict(index.subclasses.data), ext.site_refs, modules, fps, bound)
+    return StoredTables(inputs, dict(index.subclasses.data), ext.site_refs, ext.site_visits, modules, fps, bound)
 
 
 def short_digest(fingerprint: str) -> bytes:

@@ -64,7 +64,7 @@ class AnalysisState:
 class StoredTables:
     """The whole-project tables a run built from every class's bases and every construction's
     callee: the subclass table (``ProjectIndex.subclasses``) and the construction sites by number
-    (``ExternalReads.site_refs``), with the digest of the summaries they were built from
+    (``ExternalReads.site_refs`` and ``site_visits``), with the digest of the summaries they were built from
     (``api.check.inputs_digest``) and, per module in the index's order, a short digest of its
     summary's fingerprint and the digest of the names it binds (``index.lazy_tables.bound_digest``).
     A command that keeps no state (``explain``) installs them when its own summaries give the same
@@ -75,6 +75,7 @@ class StoredTables:
     inputs: str
     subclasses: dict[str, list[str]]
     sites: dict[str, list[tuple[int, int, int]]]
+    visits: list[tuple[int, ...]]  # per module: the modules resolving its constructions looked up
     modules: tuple[str, ...] = ()
     fingerprints: tuple[bytes, ...] = ()
     bound: tuple[bytes, ...] = ()

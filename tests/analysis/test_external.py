@@ -26,7 +26,7 @@ def test_installed_sites_are_the_resolved_ones():
     assert refs and sum(map(len, refs.values())) > 20
     again = index_project([str(FIXTURES)], summarizer=None)
     # the same summaries: the second index's constructions, numbered as in the first
-    again.analyzer.ext.install_sites(refs)
+    again.analyzer.ext.install_sites(refs, built.analyzer.ext.site_visits)
     assert _tables(again.analyzer) == _tables(built.analyzer)
     modules = list(again.index.modules.data.values())  # the second index's own constructions
     for qn, sites in again.analyzer.ext.construct_sites().data.items():

@@ -32,9 +32,9 @@ def tables(monkeypatch) -> dict[str, int]:
         seen["sites_built"] += self._sites is None
         return sites(self)
 
-    def sites_installed(self, refs):
+    def sites_installed(self, refs, visits):
         seen["sites_installed"] += 1
-        return install_sites(self, refs)
+        return install_sites(self, refs, visits)
 
     monkeypatch.setattr(ProjectIndex, "subclass_table", built)
     monkeypatch.setattr(ProjectIndex, "install_subclasses", installed)

@@ -18,34 +18,40 @@ def fingerprints_of(index: ProjectIndex) -> dict[str, str]:
     return {s.path: summary_fingerprint(s) for s in index.modules.data.values()}
 
 
-def stored_before(before: ProjectIndex, refs) -> StoredTables:
+def stored_before(before: ProjectIndex, sites) -> StoredTables:
     ext = ExternalReads(before)
-    ext.install_sites(refs)
+    ext.install_sites(*sites)
     return stored_tables("inputs", before, ext, fingerprints_of(before), None)
 
 
 def test_stored_sites_after_an_edit_binding_the_same_names_are_the_resolved_ones(write_project):
-    before, refs, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
-    stored = stored_before(before, refs)
+    before, sites, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, sites)
     got = stored_sites(stored, after, fingerprints_of(after))
     expected = resolved(after)
-    assert got == expected and list(got) == list(expected)
-    assert stored_sites(stored, before, fingerprints_of(before)) == refs  # nothing changed: the stored ones
+    assert got == expected and list(got[0]) == list(expected[0])
+    assert stored_sites(stored, before, fingerprints_of(before)) == sites  # nothing changed: the stored ones
 
 
 @pytest.mark.parametrize(
     ("rel", "text"),
-    [("pkg/b.py", "import sys\n" + HOLDER), ("pkg/a.py", PROJECT["pkg/a.py"] + "\n\nB = A\n")],
-    ids=["import", "constant"],
+    [
+        ("pkg/b.py", "import sys\n" + HOLDER),
+        ("pkg/b.py", HOLDER.replace("from pkg.a import A, B", "from pkg.a import A\nfrom pkg.a import A as B")),
+        ("pkg/a.py", PROJECT["pkg/a.py"] + "\n\nB = A\n"),
+    ],
+    ids=["import", "rebound", "constant"],
 )
-def test_stored_sites_after_an_edit_binding_other_names_are_none(write_project, rel, text):
-    before, refs, after, _ = sites_after(write_project(PROJECT), {rel: text})
-    assert stored_sites(stored_before(before, refs), after, fingerprints_of(after)) is None
+def test_stored_sites_after_an_edit_binding_other_names_are_the_resolved_ones(write_project, rel, text):
+    before, sites, after, _ = sites_after(write_project(PROJECT), {rel: text})
+    got = stored_sites(stored_before(before, sites), after, fingerprints_of(after))
+    expected = resolved(after)
+    assert got == expected and list(got[0]) == list(expected[0])
 
 
 def test_stored_sites_need_the_same_modules_and_every_fingerprint(write_project):
-    before, refs, _, _ = sites_after(write_project(PROJECT), {})
-    stored = stored_before(before, refs)
+    before, sites, _, _ = sites_after(write_project(PROJECT), {})
+    stored = stored_before(before, sites)
     fewer = ProjectIndex([s for s in before.modules.data.values() if s.module != "pkg.c"])
     assert stored_sites(stored, fewer, fingerprints_of(fewer)) is None
     partial = fingerprints_of(before)
@@ -55,12 +61,12 @@ def test_stored_sites_need_the_same_modules_and_every_fingerprint(write_project)
 
 
 def test_stored_tables_keep_the_bound_digests_of_unchanged_modules(write_project, monkeypatch):
-    before, refs, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
-    stored = stored_before(before, refs)
+    before, sites, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, sites)
     assert stored.bound == tuple(bound_digest(s) for s in before.modules.data.values())
     digested = []
     monkeypatch.setattr(stored_sites_module, "bound_digest", lambda s: digested.append(s.module) or bound_digest(s))
     ext = ExternalReads(after)
     again = stored_tables("inputs", after, ext, fingerprints_of(after), stored)
     assert digested == ["pkg.b"] and again.bound == stored.bound  # the same names bound
-    assert again.sites == resolved(after) and again.modules == stored.modules
+    assert (again.sites, again.visits) == resolved(after) and again.modules == stored.modules
