@@ -58,7 +58,7 @@ class TableDigests:
             "path": (lambda m: ix.paths.data.get(m), None),
             "class": (self._class_origin, lambda qn: _hashed(ix.classes.data.get(qn))),
             "class_module": (lambda qn: ix.class_module.data.get(qn), None),
-            "class_bases": (lambda qn: repr(ix.class_bases.data.get(qn)), None),
+            "class_bases": (lambda qn: ix.class_bases.data.get(qn), None),
             "function": (self._function_origin, lambda qn: _hashed(ix.functions.data.get(qn))),
             "subclasses": (lambda qn: tuple(ix.subclasses.data.get(qn, ())), None),
             "prefix": (lambda name: name in ix.module_prefixes, None),
@@ -66,7 +66,7 @@ class TableDigests:
             "attr": (self._attr_origin, self._attr_reads),
             "attr_line": (self._read_at, None),
             "sites": (self._sites_origin, lambda qn: _hashed(an.sites.data.get(qn))),
-            "sites_at": (lambda loc: tuple(sorted(an.sites_at.data.get(loc, ()))), None),
+            "sites_at": (lambda loc: an.sites_at.data.get(loc), None),
             "site_lines": (lambda qn: an.site_lines.data.get(qn), None),
             # who passes its self where, without where the constructions are (lines moved)
             "constructs": (
@@ -109,6 +109,19 @@ class TableDigests:
         }
         for base, table in self._tables.items():
             self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
+        # kinds whose coarse digest one lookup in a table gives (and no fine one): the lookup, taken
+        # when a stored key of the kind is first compared (building the table then)
+        self._lookups: dict[str, Callable[[], Callable[[Any], Hashable]]] = {
+            "class_module": lambda: ix.class_module.data.get,
+            "class_bases": lambda: ix.class_bases.data.get,
+            "package": lambda: ix._packages.data.get,
+            "path": lambda: ix.paths.data.get,
+            "sites_at": lambda: an.sites_at.data.get,
+            "site_lines": lambda: an.site_lines.data.get,
+        }
+        for base, table in self._tables.items():
+            self._lookups[base + PRESENT] = lambda table=table: table().__contains__
+        self._taken: dict[str, Callable[[Any], Hashable] | None] = {}
         # kinds whose coarse digest is a module's fingerprint: of the entry, of its first part
         self._by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
         self._by_module_inner = frozenset(base + INNER for base in ("imports", "toplevel", "functions_in", "constants"))
@@ -142,9 +155,10 @@ class TableDigests:
     ) -> list[int]:
         """``compare`` for the stored ``keys`` at ``indexes``: their digests now into ``now``, the
         moved ones' indexes into ``changed``; those of a ``deferred`` kind are left for later and
-        their indexes returned.  Most keys are named by a module whose fingerprint did not move:
-        that test runs inline, without a call per key."""
+        their indexes returned.  Most keys are named by a module whose fingerprint did not move, or
+        their coarse digest is one lookup: those tests run inline, without a call per key."""
         fp, by_module, by_module_inner = self.fps.get, self._by_module, self._by_module_inner
+        taken = self._taken
         later = []
         for i in indexes:
             kind, entry = keys[i]
@@ -152,14 +166,26 @@ class TableDigests:
                 later.append(i)
                 continue
             old = stored[i]
-            if entry != ALL and (
-                (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0])
-            ):
-                continue
+            if entry != ALL:
+                lookup = taken[kind] if kind in taken else self._take(kind)
+                if lookup is not None:
+                    value = lookup(entry)
+                    if value != old[0]:
+                        now[i] = (value, None)
+                        changed.add(i)
+                    continue
+                if (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0]):
+                    continue
             moved, now[i] = self.compare(keys[i], old)
             if moved:
                 changed.add(i)
         return later
+
+    def _take(self, kind: str) -> Callable[[Any], Hashable] | None:
+        """The lookup that gives a ``kind`` entry's coarse digest, where one does (``_lookups``)."""
+        make = self._lookups.get(kind)
+        got = self._taken[kind] = make() if make is not None else None
+        return got
 
     def digest(self, key: Key) -> Digest:
         kind, entry = key
