@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
@@ -135,9 +136,23 @@ def bound_names(s: FileSummary) -> tuple[object, ...]:
 
 
 def bound_digest(s: FileSummary) -> bytes:
-    """A digest of ``bound_names(s)``, from its ``repr`` (a summary's values print as they are):
-    equal digests, equal bound names, whatever objects the summaries share."""
-    return hashlib.blake2b(repr(bound_names(s)).encode(), digest_size=16).digest()
+    """A digest of ``bound_names(s)``, from the ``repr`` of the same values (a summary's values print
+    as they are; an import as its fields but its line): equal digests, equal bound names, whatever
+    objects the summaries share."""
+    names = (
+        s.module,
+        s.is_package,
+        [c.qualname for c in s.classes],
+        toplevel_classes(s),
+        function_names(s),
+        [(name, _import_key(i)) for name, i in imports(s).items()],
+        [_import_key(i) for i in star_imports(s)],
+        constants(s),
+    )
+    return hashlib.blake2b(repr(names).encode(), digest_size=16).digest()
+
+
+_import_key = operator.attrgetter(*(f.name for f in dataclasses.fields(Import) if f.name != "line"))
 
 
 def toplevel_classes(s: FileSummary) -> dict[str, str]:

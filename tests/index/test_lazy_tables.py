@@ -1,11 +1,12 @@
 """The index's per-module tables, built per module on first read, hold what tables built for
 every module at once hold; reading one module's entry unpickles that module's names only."""
 
+import dataclasses
 import pickle
 from pathlib import Path
 
 from deadinit.api.check import summarize
-from deadinit.index.lazy_tables import BuiltOnRead, ModuleFunctions
+from deadinit.index.lazy_tables import BuiltOnRead, ModuleFunctions, bound_digest, bound_names
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import MODULE_NAMES
@@ -69,3 +70,21 @@ def test_module_functions_and_built_on_read():
     assert table["b"] == [2] and table["b"] is table["b"] and table.get("c") is None and list(table) == ["a", "b"]
     functions = ModuleFunctions({})
     assert "f" not in functions and ".f" not in functions and functions.get("m.f", 0) == 0 and len(functions) == 0
+
+
+def test_bound_digest_tells_bound_names_apart():
+    summaries = _summaries()
+    fresh, _, _ = summarize([str(FIXTURES)], Settings())
+    for s, again in zip(summaries, fresh, strict=True):  # unpickled or fresh: other objects, the same names
+        assert bound_digest(s) == bound_digest(again)
+    digests = {bound_digest(s): bound_names(s) for s in summaries}
+    assert len(digests) == len(summaries)
+    s = next(s for s in summaries if s.imports and s.classes)
+    moved = dataclasses.replace(s, imports=[dataclasses.replace(i, line=i.line + 7) for i in s.imports])
+    assert bound_names(moved) == bound_names(s) and bound_digest(moved) == bound_digest(s)  # lines are not names
+    first = s.imports[0]
+    for change in ({"local": first.local + "_x"}, {"module": first.module + ".x"}, {"level": first.level + 1}):
+        other = dataclasses.replace(s, imports=[dataclasses.replace(first, **change), *s.imports[1:]])
+        assert bound_names(other) != bound_names(s) and bound_digest(other) != bound_digest(s)
+    with_class = dataclasses.replace(s, classes=[*s.classes, dataclasses.replace(s.classes[0], qualname="x.Y")])
+    assert bound_digest(with_class) != bound_digest(s)
