@@ -137,6 +137,8 @@ class ProjectIndex:
                 target = self._member(name, part, _depth + 1)
             elif kind == "class":
                 nested = f"{name}.{part}"
+                if self._visits is not None:
+                    self._visits.add(name)  # a module of the class's name would define ``nested`` too
                 target = ("class", nested) if nested in self.classes else None
             else:  # an attribute of a function
                 target = None
