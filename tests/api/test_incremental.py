@@ -18,6 +18,8 @@ from corpus_paths import sglang_tree
 from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot, summaries_of
 from production_path import check_result
 
+from deadinit.analysis.external import ExternalReads
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "robustness"))
 from project_edits import Editor
 
@@ -39,6 +41,7 @@ def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
         assert stats.get("full") is False, f"step {step}: {what}: no stored state used"
         want = full_run(root)
         assert snapshot(got) == snapshot(want), f"seed {seed}, step {step}: {what}"
+        assert_sites_resolved(got, f"seed {seed}, step {step}: {what}")
         after = summaries_of(want)
         changed = {m for m in before.keys() | after.keys() if before.get(m) != after.get(m)}
         elsewhere = {an.cls for an in got.analyses if got.index.class_module[an.cls] not in changed}
@@ -47,6 +50,16 @@ def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
     assert sum(1 for s in steps if s["changed"]) >= 0.7 * edits, "most edits must change a summary"
     assert any(s["elsewhere"] for s in steps), "some edits must reach classes of other modules"
     return steps
+
+
+def assert_sites_resolved(result, what: str) -> None:
+    """The construction sites the run installed (stored ones, partly resolved again) are those
+    resolving every construction gives, with the modules each module's resolution visited."""
+    fresh = ExternalReads(result.index)
+    fresh.construct_sites()
+    ext = result.analyzer.ext
+    assert ext.site_refs == fresh.site_refs and list(ext.site_refs) == list(fresh.site_refs), what
+    assert ext.site_visits == fresh.site_visits, what
 
 
 def test_fixtures_random_edits_fast(tmp_path):
