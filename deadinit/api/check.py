@@ -130,22 +130,23 @@ def index_project(
     from elsewhere (``graph``, after the result cache): the same summaries, files,
     errors and generation sources as ``run_check``, the analysis of no class.
     ``table_store``: the subclass table and construction sites of the last incremental run
-    (``run_incremental``), read only; installed when they were built from the same summaries."""
+    (``run_incremental``), read only: the table installed when it was built from the same
+    summaries, the sites with those of the changed modules resolved again (``rules.stored_sites``)."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     index_summaries(kept, settings, res, hierarchy_errors)
     stored = table_store.load() if table_store is not None else None
-    if stored is not None and stored.inputs == _inputs_now(kept, summarizer):
-        res.index.install_subclasses(stored.subclasses)
-        res.analyzer.ext.install_sites(stored.sites, stored.visits)
+    if stored is not None:
+        from deadinit.rules.incremental import content_fingerprints  # noqa: PLC0415 - only with stored tables
+        from deadinit.rules.stored_sites import stored_sites  # noqa: PLC0415 - only with stored tables
+
+        fingerprints = content_fingerprints(kept, getattr(summarizer, "content_hashes", {}))
+        if stored.inputs == inputs_digest(kept, fingerprints):
+            res.index.install_subclasses(stored.subclasses)
+        sites = stored_sites(stored, res.index, fingerprints)
+        if sites is not None:
+            res.analyzer.ext.install_sites(*sites)
     return res
-
-
-def _inputs_now(kept: list[FileSummary], summarizer) -> str | None:
-    """``inputs_digest`` of ``kept``, as ``run_incremental`` fingerprints them."""
-    from deadinit.rules.incremental import content_fingerprints  # noqa: PLC0415 - the analysis: a warm cached check never loads it
-
-    return inputs_digest(kept, content_fingerprints(kept, getattr(summarizer, "content_hashes", {})))
 
 
 def inputs_digest(kept: list[FileSummary], fingerprints: Mapping[str, str]) -> str | None:

@@ -33,6 +33,8 @@ def stored_sites(stored: StoredTables | None, index: ProjectIndex, fingerprints:
             redone.add(k)
             if bound_digest(s) != stored.bound[k]:
                 rebound.add(k)
+    if not redone:
+        return stored.sites, stored.visits
     return resited((stored.sites, stored.visits), index, redone | visitors(stored.visits, rebound))
 
 
