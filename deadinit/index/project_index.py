@@ -1,4 +1,5 @@
-"""Project index: resolve names across modules and build the class graph (C3 MRO)."""
+"""Project index: the tables built from every summary, and the class graph (C3 MRO); names are
+resolved across modules by ``index.name_resolution``."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ from dataclasses import dataclass
 
 from deadinit.index import lazy_tables
 from deadinit.index.c3 import c3_merge
-from deadinit.index.dependencies import Memo, Recorded, note, paused
+from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.lazy_tables import BuiltOnRead, Function, ModuleFunctions
-from deadinit.index.module_names import absolute_module, module_prefixes
+from deadinit.index.module_names import module_prefixes
+from deadinit.index.name_resolution import NameResolution
 from deadinit.model.kinds import BaseKind
-from deadinit.model.summary import ClassSummary, Expr, FileSummary, Import, MethodSummary
+from deadinit.model.summary import ClassSummary, Expr, FileSummary, MethodSummary
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
@@ -28,7 +30,7 @@ class Base:
     name: str  # qualname for project classes, canonical dotted name otherwise
 
 
-class ProjectIndex:
+class ProjectIndex(NameResolution):
     def __init__(self, summaries: Iterable[FileSummary]):
         """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
         class's analysis reads of them is its incremental dependencies (``deadinit.rules.table_digests``
@@ -63,7 +65,6 @@ class ProjectIndex:
         self._full_mro: Memo[str, list[str] | None] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
-        self._visits: set[str] | None = None  # see ``resolve_visiting``
 
     @property
     def subclasses(self) -> Recorded[str, list[str]]:
@@ -85,118 +86,6 @@ class ProjectIndex:
     def install_subclasses(self, table: dict[str, list[str]]) -> None:
         """The subclass table of a run whose class graph had the same inputs (``rules.incremental``)."""
         self._subclasses = Recorded("subclasses", table)
-
-    # -- name resolution ---------------------------------------------------
-    def _abs_module(self, module: str, imp: Import) -> str:
-        return absolute_module(module, bool(self._packages.get(module)), imp)
-
-    def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
-        """Qualified name of the project class ``dotted`` names in ``module``, else None."""
-        r = self.resolve_any(module, dotted, _depth)
-        return r[1] if r and r[0] == "class" else None
-
-    def resolve_visiting(self, module: str, dotted: str, visits: set[str]) -> str | None:
-        """``resolve``, adding to ``visits`` every module whose names the resolution looked up: one
-        whose visited modules still bind what they bound resolves as it did (with the same modules)."""
-        self._visits = visits
-        try:
-            return self.resolve(module, dotted)
-        finally:
-            self._visits = None
-
-    def canonical(self, module: str, dotted: str) -> str:
-        """Best-effort fully qualified dotted name (through imports), also for external names."""
-        r = self.resolve_any(module, dotted)
-        if r is not None:
-            return r[1]
-        head, _, rest = dotted.partition(".")
-        imp = self.import_of(module, head)
-        if imp is None:
-            return dotted
-        mod = self._abs_module(module, imp)
-        full = f"{mod}.{imp.name}" if imp.name else (imp.module if imp.local != imp.module.split(".")[0] else imp.local)
-        return full + ("." + rest if rest else "")
-
-    def resolve_function(self, module: str, dotted: str) -> str | None:
-        """Qualified name of the module-level project function ``dotted`` names in ``module``, else None."""
-        r = self.resolve_any(module, dotted)
-        return r[1] if r and r[0] == "function" else None
-
-    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> tuple[str, str] | None:
-        """("class", qualname), ("function", qualname) or ("module", name) for a dotted name as seen from
-        ``module``."""
-        if _depth > 20:
-            return None
-        head, _, rest = dotted.partition(".")
-        target = self._lookup_name(module, head, _depth)
-        if target is None:
-            return None
-        for part in rest.split(".") if rest else []:
-            kind, name = target
-            if kind == "module":
-                target = self._member(name, part, _depth + 1)
-            elif kind == "class":
-                nested = f"{name}.{part}"
-                if self._visits is not None:
-                    self._visits.add(name)  # a module of the class's name would define ``nested`` too
-                target = ("class", nested) if nested in self.classes else None
-            else:  # an attribute of a function
-                target = None
-            if target is None:
-                return None
-        return target
-
-    def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
-        if self._visits is not None:
-            self._visits.add(module)
-        local = self._toplevel.inner(module, name)
-        if local:
-            return ("class", str(local))
-        function = self._functions.inner(module, name)
-        if function:
-            return ("function", str(function))
-        imp = self.import_of(module, name)
-        if imp is not None:
-            if imp.name is None:  # import a.b [as m]
-                target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
-                return ("module", target) if self._is_module(target) else None
-            base = self._abs_module(module, imp)
-            return self._member(base, imp.name, depth + 1)
-        for star in self._stars.get(module, []):
-            base = self._abs_module(module, star)
-            r = self._member(base, name, depth + 1)
-            if r is not None:
-                return r
-        alias = self.constant_of(module, name)
-        if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
-            return self.resolve_any(module, alias[1], depth + 1)
-        return None
-
-    def import_of(self, module: str, local: str) -> Import | None:
-        """The import that binds ``local`` in ``module`` (``import *`` aside)."""
-        found = self._imports.inner(module, local)
-        return found if isinstance(found, Import) else None
-
-    def constant_of(self, module: str, name: str) -> Expr | None:
-        """The value of the module-level constant ``name`` of ``module``."""
-        return self.constants.inner(module, name)  # type: ignore[return-value]
-
-    def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
-        sub = f"{module}.{name}" if module else name
-        if self._visits is not None:
-            self._visits.add(module)
-        if module in self._packages:
-            r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
-            if r is not None:
-                return r
-        if self._is_module(sub):
-            return ("module", sub)
-        return None
-
-    def _is_module(self, name: str) -> bool:
-        """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
-        note(("prefix", name))
-        return name in self.module_prefixes
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
