@@ -119,37 +119,28 @@ def lineless(value: object) -> object:
     return dataclasses.replace(value, line=0) if isinstance(value, Import) else value
 
 
-def bound_names(s: FileSummary) -> tuple[object, ...]:
-    """What resolving a name (``ProjectIndex.resolve_any``) reads of a module: its name, whether it
-    is a package, its classes (nested ones too) and what its tables bind.  Two summaries whose
-    bound names are equal resolve every name alike, wherever it is resolved from."""
+def bound_names(s: FileSummary, import_key: Callable[[Import], object] = lineless) -> tuple[object, ...]:
+    """What resolving a name (``index.name_resolution``) reads of a module: its name, whether it
+    is a package, its classes (nested ones too) and what its tables bind, each import as
+    ``import_key`` gives it (without its line).  Two summaries whose bound names are equal resolve
+    every name alike, wherever it is resolved from."""
     return (
         s.module,
         s.is_package,
         [c.qualname for c in s.classes],
         toplevel_classes(s),
         function_names(s),
-        {name: lineless(i) for name, i in imports(s).items()},
-        [lineless(i) for i in star_imports(s)],
+        {name: import_key(i) for name, i in imports(s).items()},
+        [import_key(i) for i in star_imports(s)],
         constants(s),
     )
 
 
 def bound_digest(s: FileSummary) -> bytes:
-    """A digest of ``bound_names(s)``, from the ``repr`` of the same values (a summary's values print
-    as they are; an import as its fields but its line): equal digests, equal bound names, whatever
-    objects the summaries share."""
-    names = (
-        s.module,
-        s.is_package,
-        [c.qualname for c in s.classes],
-        toplevel_classes(s),
-        function_names(s),
-        [(name, _import_key(i)) for name, i in imports(s).items()],
-        [_import_key(i) for i in star_imports(s)],
-        constants(s),
-    )
-    return hashlib.blake2b(repr(names).encode(), digest_size=16).digest()
+    """A digest of ``bound_names(s)``, from the ``repr`` of its values with each import as its
+    fields but its line (a summary's values print as they are): equal digests, equal bound names,
+    whatever objects the summaries share."""
+    return hashlib.blake2b(repr(bound_names(s, _import_key)).encode(), digest_size=16).digest()
 
 
 _import_key = operator.attrgetter(*(f.name for f in dataclasses.fields(Import) if f.name != "line"))
