@@ -28,6 +28,7 @@ from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex
 
 Digest = tuple[Hashable, Hashable]
+_UNTAKEN = object()
 
 
 def _hashed(value: object) -> str:
@@ -54,11 +55,7 @@ class TableDigests:
             "toplevel": (self.fps.get, lambda m: _hashed(ix._toplevel.data.get(m))),
             "functions_in": (self.fps.get, lambda m: _hashed(ix._functions.data.get(m))),
             "constants": (self.fps.get, lambda m: _hashed(ix.constants.data.get(m))),
-            "package": (lambda m: ix._packages.data.get(m), None),
-            "path": (lambda m: ix.paths.data.get(m), None),
             "class": (self._class_origin, lambda qn: _hashed(ix.classes.data.get(qn))),
-            "class_module": (lambda qn: ix.class_module.data.get(qn), None),
-            "class_bases": (lambda qn: ix.class_bases.data.get(qn), None),
             "function": (self._function_origin, lambda qn: _hashed(ix.functions.data.get(qn))),
             "subclasses": (lambda qn: tuple(ix.subclasses.data.get(qn, ())), None),
             "prefix": (lambda name: name in ix.module_prefixes, None),
@@ -66,8 +63,6 @@ class TableDigests:
             "attr": (self._attr_origin, self._attr_reads),
             "attr_line": (self._read_at, None),
             "sites": (self._sites_origin, lambda qn: _hashed(an.sites.data.get(qn))),
-            "sites_at": (lambda loc: an.sites_at.data.get(loc), None),
-            "site_lines": (lambda qn: an.site_lines.data.get(qn), None),
             # who passes its self where, without where the constructions are (lines moved)
             "constructs": (
                 self._sites_origin,
@@ -103,24 +98,19 @@ class TableDigests:
             "constructs": lambda: an.ext.construct_sites().data,
             "exports": lambda: an.exports().data,
             "env": lambda: an.sizes.values.env_defaults.data,
-            "class_attr": (self._class_attr_origin, lambda e: _hashed(attr_typing(ix.classes.data.get(e[0]), e[1]))),
             "filled_elsewhere": lambda: an.ext.filled_elsewhere.data,
             "constructed_by": lambda: an.loader_proofs().constructed_by().data,
         }
-        for base, table in self._tables.items():
-            self._kinds[base + PRESENT] = (lambda entry, table=table: entry in table(), None)
-        # kinds whose coarse digest one lookup in a table gives (and no fine one): the lookup, taken
-        # when a stored key of the kind is first compared (building the table then)
-        self._lookups: dict[str, Callable[[], Callable[[Any], Hashable]]] = {
-            "class_module": lambda: ix.class_module.data.get,
-            "class_bases": lambda: ix.class_bases.data.get,
-            "package": lambda: ix._packages.data.get,
-            "path": lambda: ix.paths.data.get,
-            "sites_at": lambda: an.sites_at.data.get,
-            "site_lines": lambda: an.site_lines.data.get,
-        }
+        # kinds whose coarse digest (and no fine one) is one lookup in a table: the entry's value, or
+        # whether there is one (PRESENT); the lookup is taken when a key of the kind is first compared
+        # (building the table then), and ``compare_stored`` makes it inline
+        self._lookups: dict[str, Callable[[], Callable[[Any], Hashable]]] = {}
+        for base in ("class_module", "class_bases", "package", "path", "sites_at", "site_lines"):
+            self._lookups[base] = lambda table=self._tables[base]: table().get
         for base, table in self._tables.items():
             self._lookups[base + PRESENT] = lambda table=table: table().__contains__
+        for kind in self._lookups:
+            self._kinds[kind] = (lambda entry, kind=kind: self._lookup(kind)(entry), None)
         self._taken: dict[str, Callable[[Any], Hashable] | None] = {}
         # kinds whose coarse digest is a module's fingerprint: of the entry, of its first part
         self._by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
@@ -167,7 +157,7 @@ class TableDigests:
                 continue
             old = stored[i]
             if entry != ALL:
-                lookup = taken[kind] if kind in taken else self._take(kind)
+                lookup = taken[kind] if kind in taken else self._lookup(kind)
                 if lookup is not None:
                     value = lookup(entry)
                     if value != old[0]:
@@ -181,11 +171,13 @@ class TableDigests:
                 changed.add(i)
         return later
 
-    def _take(self, kind: str) -> Callable[[Any], Hashable] | None:
+    def _lookup(self, kind: str) -> Callable[[Any], Hashable] | None:
         """The lookup that gives a ``kind`` entry's coarse digest, where one does (``_lookups``)."""
-        make = self._lookups.get(kind)
-        got = self._taken[kind] = make() if make is not None else None
-        return got
+        got = self._taken.get(kind, _UNTAKEN)
+        if got is _UNTAKEN:
+            make = self._lookups.get(kind)
+            got = self._taken[kind] = make() if make is not None else None
+        return got  # type: ignore[return-value]
 
     def digest(self, key: Key) -> Digest:
         kind, entry = key

@@ -76,9 +76,9 @@ class StoredTables:
     subclasses: dict[str, list[str]]
     sites: dict[str, list[tuple[int, int, int]]]
     visits: list[tuple[int, ...]]  # per module: the modules resolving its constructions looked up
-    modules: tuple[str, ...] = ()
-    fingerprints: tuple[bytes, ...] = ()
-    bound: tuple[bytes, ...] = ()
+    modules: tuple[str, ...]
+    fingerprints: tuple[bytes, ...]
+    bound: tuple[bytes, ...]
 
 
 class TableStore(ResultStore):
