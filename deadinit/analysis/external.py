@@ -40,7 +40,8 @@ from deadinit.analysis.reads_table import Read, ReadsByAttr
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.lazy_tables import BuiltOnRead
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.summary import Access, ClassSummary, Construct, TypeRef
+from deadinit.model.access import Access, TypeRef
+from deadinit.model.summary import ClassSummary, Construct
 from deadinit.semantics.elements import ELEMENT_OF
 
 _BUILTINS = set(dir(builtins))

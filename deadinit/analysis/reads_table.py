@@ -12,16 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from deadinit.model.access import Access, group_object_reads, object_read_tally, object_reads, read_line
 from deadinit.model.pickled import PickledGroups
 from deadinit.model.read_tally import ReadTallies, ReadTally
-from deadinit.model.summary import (
-    Access,
-    FileSummary,
-    group_object_reads,
-    object_read_tally,
-    object_reads,
-    read_line,
-)
+from deadinit.model.summary import FileSummary
 
 Read = tuple[Access, str]  # the read and the module it is in
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from deadinit.analysis.reach import short
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.access import object_read_tally, object_reads
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.settings import Settings
-from deadinit.model.summary import object_read_tally, object_reads
 
 MAX_DEPTH = 4
 STATE_LOADER = "load_state_dict"

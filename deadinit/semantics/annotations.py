@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from deadinit.model.summary import TypeRef
+from deadinit.model.access import TypeRef
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from deadinit.model.summary import TypeRef
+from deadinit.model.access import TypeRef
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import target_names
 from deadinit.semantics.exprs import capitalised, dotted

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from deadinit.model.summary import Access
+from deadinit.model.access import Access
 
 
 class ModuleNames:

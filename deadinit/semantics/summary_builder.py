@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSummary
+from deadinit.model.access import Access
+from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.construction_args import param_flow

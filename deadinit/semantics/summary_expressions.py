@@ -4,7 +4,8 @@ calls, parent calls and ``isinstance`` checks."""
 
 from __future__ import annotations
 
-from deadinit.model.summary import Access, Construct, TypeRef
+from deadinit.model.access import Access, TypeRef
+from deadinit.model.summary import Construct
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from deadinit.model.access import Access, TypeRef
 from deadinit.model.settings import Settings
-from deadinit.model.summary import Access, ClassSummary, FileSummary, MethodSummary, Param, Pattern, TypeRef
+from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Param, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types

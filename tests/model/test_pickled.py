@@ -8,16 +8,10 @@ from pathlib import Path
 import pytest
 
 from deadinit.frontends.parse import summarize_source
+from deadinit.model.access import group_object_reads, object_read_tally, object_reads, read_line
 from deadinit.model.pickled import PickledGroups, PickledMapping, unpickled_on_first_read
 from deadinit.model.settings import Settings
-from deadinit.model.summary import (
-    CLASS_BODY,
-    ClassSummary,
-    group_object_reads,
-    object_read_tally,
-    object_reads,
-    read_line,
-)
+from deadinit.model.summary import CLASS_BODY, ClassSummary
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 SOURCES = sorted(FIXTURES.rglob("*.py"))

@@ -8,11 +8,11 @@ import pickle
 
 import pytest
 
+from deadinit.model.access import Access, TypeRef
 from deadinit.model.pickled import LAZY_BLOB
 from deadinit.model.record_pickling import built_by_init, without_defaults
 from deadinit.model.summary import (
     _CLASS_STATE,
-    Access,
     AllocInfo,
     ClassSummary,
     Construct,
@@ -22,7 +22,6 @@ from deadinit.model.summary import (
     MethodSummary,
     Param,
     Returns,
-    TypeRef,
     _unpickled_class,
 )
 

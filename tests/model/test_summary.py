@@ -11,16 +11,9 @@ import pytest
 from corpus_paths import FIXTURES
 
 from deadinit.frontends.parse import summarize_source
+from deadinit.model.access import Access, TypeRef
 from deadinit.model.settings import Settings
-from deadinit.model.summary import (
-    CONSTRUCTS_BLOB,
-    MODULE_CONSTRUCTS,
-    MODULE_NAMES,
-    NAMES_BLOB,
-    Access,
-    FileSummary,
-    TypeRef,
-)
+from deadinit.model.summary import CONSTRUCTS_BLOB, MODULE_CONSTRUCTS, MODULE_NAMES, NAMES_BLOB, FileSummary
 
 SOURCES = sorted(FIXTURES.rglob("*.py"))
 LAZY = (*MODULE_NAMES, *MODULE_CONSTRUCTS)

@@ -9,8 +9,9 @@ import textwrap
 import pytest
 
 from deadinit.frontends.parse import summarize_source
+from deadinit.model.access import TypeRef
 from deadinit.model.settings import Settings
-from deadinit.model.summary import FileSummary, TypeRef
+from deadinit.model.summary import FileSummary
 
 ADAPTERS = ("cst", "ast")
 
