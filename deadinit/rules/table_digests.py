@@ -44,7 +44,7 @@ class TableDigests:
         self.fps = fingerprints
         self._class_origins: dict[str, list[tuple[str, str]]] | None = None
         self._path_module: dict[str, str] | None = None
-        self._tokens: dict[str, int] = {}
+        self._tokens: list[int] | None = None  # per module number of the reads table (``_attr_origin``)
         per_module = (self.fps.get, None)
         ix, an = index, analyzer
         # kind -> (coarse digest, fine digest or None) of an entry
@@ -103,7 +103,7 @@ class TableDigests:
         }
         # kinds whose coarse digest (and no fine one) is one lookup in a table: the entry's value, or
         # whether there is one (PRESENT); the lookup is taken when a key of the kind is first compared
-        # (building the table then), and ``compare_stored`` makes it inline
+        # (building the table then), and ``compare_stored`` makes them all at once
         self._lookups: dict[str, Callable[[], Callable[[Any], Hashable]]] = {}
         for base in ("class_module", "class_bases", "package", "path", "sites_at", "site_lines"):
             self._lookups[base] = lambda table=self._tables[base]: table().get
@@ -145,31 +145,59 @@ class TableDigests:
     ) -> list[int]:
         """``compare`` for the stored ``keys`` at ``indexes``: their digests now into ``now``, the
         moved ones' indexes into ``changed``; those of a ``deferred`` kind are left for later and
-        their indexes returned.  Most keys are named by a module whose fingerprint did not move, or
-        their coarse digest is one lookup: those tests run inline, without a call per key."""
-        fp, by_module, by_module_inner = self.fps.get, self._by_module, self._by_module_inner
-        taken = self._taken
-        later = []
+        their indexes returned.  The keys are taken kind by kind: most are named by a module whose
+        fingerprint did not move, or their coarse digest is one lookup, and those of a kind are
+        tested together (``_bulk``), without a call per key."""
+        by_kind: dict[tuple[str, bool], list[int]] = {}  # (kind, a whole-table read) -> its keys
         for i in indexes:
             kind, entry = keys[i]
+            group = by_kind.get((kind, entry == ALL))
+            if group is None:
+                by_kind[kind, entry == ALL] = [i]
+            else:
+                group.append(i)
+        later: list[int] = []
+        for (kind, whole), ids in by_kind.items():
             if kind in deferred:
-                later.append(i)
+                later.extend(ids)
                 continue
-            old = stored[i]
-            if entry != ALL:
-                lookup = taken[kind] if kind in taken else self._lookup(kind)
-                if lookup is not None:
-                    value = lookup(entry)
-                    if value != old[0]:
+            if not whole:
+                ids = self._bulk(kind, [keys[i][1] for i in ids], ids, stored, now, changed)
+            for i in ids:
+                moved, now[i] = self.compare(keys[i], stored[i])
+                if moved:
+                    changed.add(i)
+        return later
+
+    def _bulk(
+        self,
+        kind: str,
+        entries: list[Any],
+        ids: list[int],
+        stored: Sequence[Digest],
+        now: list[Hashable],
+        changed: set[int],
+    ) -> list[int]:
+        """The keys ``ids`` of one kind (their ``entries``) whose coarse digest is one lookup, compared
+        at once: the moved ones into ``now`` and ``changed``; or, for a kind whose coarse digest is a
+        module's fingerprint, those whose module's moved, returned for ``compare``.  Any other kind:
+        every key returned."""
+        lookup = self._lookup(kind)
+        if lookup is not None:
+            values = list(map(lookup, entries))
+            olds = [stored[i][0] for i in ids]
+            if values != olds:
+                for i, value, old in zip(ids, values, olds, strict=True):
+                    if value != old:
                         now[i] = (value, None)
                         changed.add(i)
-                    continue
-                if (kind in by_module and fp(entry) == old[0]) or (kind in by_module_inner and fp(entry[0]) == old[0]):
-                    continue
-            moved, now[i] = self.compare(keys[i], old)
-            if moved:
-                changed.add(i)
-        return later
+            return []
+        if kind in self._by_module_inner:
+            entries = [entry[0] for entry in entries]
+        elif kind not in self._by_module:
+            return ids
+        fps = list(map(self.fps.get, entries))
+        return [i for i, fp in zip(ids, fps, strict=True) if fp != stored[i][0]]
 
     def _lookup(self, kind: str) -> Callable[[Any], Hashable] | None:
         """The lookup that gives a ``kind`` entry's coarse digest, where one does (``_lookups``)."""
@@ -201,21 +229,18 @@ class TableDigests:
         f = self.index.functions.data.get(qn)
         return (f[0], self.fps[f[0]]) if f is not None else None
 
-    def _token(self, module: str) -> int:
-        """A number for (module, fingerprint), stable across processes."""
-        token = self._tokens.get(module)
-        if token is None:
-            raw = hashlib.blake2b(f"{module}\0{self.fps[module]}".encode(), digest_size=8).digest()
-            token = self._tokens[module] = int.from_bytes(raw, "little")
-        return token
-
     def _attr_origin(self, name: str) -> Hashable:
-        """The multiset of (module, fingerprint) the reads of ``name`` come from: modules keep their
-        relative order in every run, so an equal multiset is an equal value."""
-        total, count = 0, 0
-        for m, n in self.analyzer.ext.reads.counts(name):
-            total += self._token(m) * n
-            count += n
+        """The multiset of (module, fingerprint) the reads of ``name`` come from, as the sum of each
+        reading module's token (a number for its name and fingerprint, stable across processes)
+        times its reads: modules keep their relative order in every run, so an equal multiset is an
+        equal value."""
+        reads = self.analyzer.ext.reads
+        if self._tokens is None:
+            self._tokens = [
+                int.from_bytes(hashlib.blake2b(f"{m}\0{self.fps[m]}".encode(), digest_size=8).digest(), "little")
+                for m in reads.modules()
+            ]
+        total, count = reads.weighted(name, self._tokens)
         return (total & 0xFFFFFFFFFFFFFFFF, count)
 
     def _read_at(self, entry: tuple[str, int]) -> Hashable:
