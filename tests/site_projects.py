@@ -1,13 +1,16 @@
-"""A small project whose construction sites the variant-sites tests resolve, and how they rewrite it."""
+"""A small project whose construction sites and exports the variant-sites tests resolve, and how
+they rewrite it."""
 
+from deadinit.analysis.exports import export_parts
 from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.variant_sites import Resolved
 from deadinit.api.check import summarize
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 
 PROJECT = {
-    "pkg/__init__.py": "",
+    "pkg/__init__.py": "from pkg.b import Holder\n",
     "pkg/a.py": """class A:
     def __init__(self):
         self.x = 1
@@ -34,6 +37,8 @@ from pkg.b import B as Again
 h = Holder()
 a = A()
 b = Again()
+
+__all__ = ["Again", "a"]
 """,
 }
 HOLDER = PROJECT["pkg/b.py"]
@@ -45,8 +50,8 @@ SAME_NAMES = HOLDER.replace(
 
 
 def sites_after(root, rewrites: dict[str, str]):
-    """(the project's index and complete sites with their visits, the rewritten index, the
-    rewritten modules)."""
+    """(the project's index, its complete sites and exports with their visits, the rewritten index,
+    the rewritten modules)."""
     settings = Settings()
     summaries, errors, _ = summarize([str(root)], settings)
     assert not errors
@@ -59,11 +64,12 @@ def sites_after(root, rewrites: dict[str, str]):
         for s in summaries
     ]
     changed = {s.module for s in after if s.path in paths}
-    return before, (ext.site_refs, ext.site_visits), ProjectIndex(after), changed
+    return before, Resolved((ext.site_refs, ext.site_visits), export_parts(before)), ProjectIndex(after), changed
 
 
-def resolved(index: ProjectIndex) -> tuple[dict, list]:
-    """The sites resolving every construction gives, and the modules each module's resolution visited."""
+def resolved(index: ProjectIndex) -> Resolved:
+    """The sites and exports resolving every construction and exported name gives, with the modules
+    each module's resolution visited."""
     ext = ExternalReads(index)
     ext.construct_sites()
-    return ext.site_refs, ext.site_visits
+    return Resolved((ext.site_refs, ext.site_visits), export_parts(index))

@@ -166,22 +166,3 @@ def _public_reader(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -
                     f"it on {short(fact.cls)}, code outside the project could"
                 )
     return ""
-
-
-def exported_classes(index: ProjectIndex) -> dict[str, str]:
-    """Project classes offered to code outside the project: qualname -> where (``mod.__all__``, a package
-    ``__init__``)."""
-    out: dict[str, str] = {}
-    for mod, s in index.modules.items():
-        for name in s.exports:
-            qn = index.resolve(mod, name)
-            if qn is not None:
-                out.setdefault(qn, f"{mod}.__all__")
-        if s.is_package:
-            for imp in s.imports:
-                if imp.name is None or imp.local.startswith("_"):
-                    continue
-                qn = index.resolve(mod, imp.local)
-                if qn is not None and index.class_module.get(qn) != mod:
-                    out.setdefault(qn, f"re-exported by package {mod}")
-    return out

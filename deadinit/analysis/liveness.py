@@ -16,15 +16,17 @@ from dataclasses import dataclass
 
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
+from deadinit.analysis.exports import ProjectExports
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
-from deadinit.analysis.fix_level import exported_classes, fix_level
+from deadinit.analysis.fix_level import fix_level
 from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
+from deadinit.analysis.variant_sites import Resolved
 from deadinit.analysis.weight_loaders import LoaderProofs
-from deadinit.index.dependencies import Memo, Recorded, note, paused
+from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
@@ -62,7 +64,7 @@ class Analyzer:
         self._built: Memo[tuple[str, int], ClassLiveness | None] = Memo()  # (class, depth) -> see ``liveness``
         self.construction = ConstructionFlow(index, self.liveness)
         self._sites: _SiteTables | None = None
-        self._exports: Recorded[str, str] | None = None
+        self.exported = ProjectExports(index)
         self._loader_proofs: LoaderProofs | None = None
 
     # -- helpers -------------------------------------------------------------
@@ -95,12 +97,15 @@ class Analyzer:
             self._sites = Recorded("sites", sites), Recorded("sites_at", sites_at), Recorded("site_lines", lines)
         return self._sites
 
+    def install(self, resolved: Resolved) -> None:
+        """Take the construction sites and (where known) exports a variant of the project kept."""
+        self.ext.install_sites(*resolved.sites)
+        if resolved.exports is not None:
+            self.exported.install(resolved.exports)
+
     def exports(self) -> Recorded[str, str]:
-        """Project classes offered to code outside the project, and where (``fix_level.exported_classes``)."""
-        if self._exports is None:
-            with paused():
-                self._exports = Recorded("exports", exported_classes(self.index))
-        return self._exports
+        """Project classes offered to code outside the project, and where (``analysis.exports``)."""
+        return self.exported.table()
 
     def loader_proofs(self) -> LoaderProofs:
         """Which classes' weights only loaders that skip unknown names load (``analysis.weight_loaders``)."""

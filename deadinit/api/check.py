@@ -85,7 +85,7 @@ def run_incremental(
         check_incremental,
         content_fingerprints,
     )
-    from deadinit.rules.stored_sites import stored_sites, stored_tables  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+    from deadinit.rules.stored_sites import stored_resolved, stored_tables  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     fingerprints = content_fingerprints(kept, getattr(summarizer, "content_hashes", {}))
@@ -94,17 +94,18 @@ def run_incremental(
     tables = table_store.load() if table_store is not None and previous is not None else None
     loaded = time.perf_counter()
 
-    def sites(index):
-        return stored_sites(tables, index, fingerprints)
+    def resolved(index):
+        return stored_resolved(tables, index, fingerprints)
 
-    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints, sites=sites)
+    res, state, stats = check_incremental(kept, settings, res, previous, fingerprints, resolved=resolved)
     stored = time.perf_counter()
     inputs = inputs_digest(kept, fingerprints)
     state.inputs = index_digest(res.index, fingerprints)
     store.store(state)
     res.baseline = Baseline(state, fingerprints, current=True)
     if table_store is not None and inputs is not None and res.index is not None and res.analyzer is not None:
-        table_store.store(stored_tables(inputs, res.index, res.analyzer.ext, fingerprints, tables))
+        exports = res.analyzer.exported.parts()
+        table_store.store(stored_tables(inputs, res.index, res.analyzer.ext, exports, fingerprints, tables))
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
     if isinstance(getattr(summarizer, "stats", None), dict):
@@ -129,23 +130,24 @@ def index_project(
     For the commands that look at a few classes (``explain``) or that take the findings
     from elsewhere (``graph``, after the result cache): the same summaries, files,
     errors and generation sources as ``run_check``, the analysis of no class.
-    ``table_store``: the subclass table and construction sites of the last incremental run
+    ``table_store``: the subclass table, construction sites and exports of the last incremental run
     (``run_incremental``), read only: the table installed when it was built from the same
-    summaries, the sites with those of the changed modules resolved again (``rules.stored_sites``)."""
+    summaries, the sites and exports with those of the changed modules resolved again
+    (``rules.stored_sites``)."""
     settings = settings or Settings()
     res, kept = _summarised(list(paths), settings, summarizer, excluded, None, discovery)
     index_summaries(kept, settings, res, hierarchy_errors)
     stored = table_store.load() if table_store is not None else None
     if stored is not None:
         from deadinit.rules.incremental import content_fingerprints  # noqa: PLC0415 - only with stored tables
-        from deadinit.rules.stored_sites import stored_sites  # noqa: PLC0415 - only with stored tables
+        from deadinit.rules.stored_sites import stored_resolved  # noqa: PLC0415 - only with stored tables
 
         fingerprints = content_fingerprints(kept, getattr(summarizer, "content_hashes", {}))
         if stored.inputs == inputs_digest(kept, fingerprints):
             res.index.install_subclasses(stored.subclasses)
-        sites = stored_sites(stored, res.index, fingerprints)
-        if sites is not None:
-            res.analyzer.ext.install_sites(*sites)
+        resolved = stored_resolved(stored, res.index, fingerprints)
+        if resolved is not None:
+            res.analyzer.install(resolved)
     return res
 
 

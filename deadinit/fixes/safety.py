@@ -23,7 +23,7 @@ import signal
 import stat
 import threading
 
-from deadinit.analysis.variant_sites import variant_sites
+from deadinit.analysis.variant_sites import Resolved, variant_resolved
 from deadinit.frontends.parse import FileError, source_encoding, summarize_source
 from deadinit.model.fix import Change, FilePlan
 from deadinit.model.result import CheckResult
@@ -124,9 +124,9 @@ def reanalyse(result, files: list[FilePlan], settings):
     From ``result.baseline`` when it has one (the analysis state of the project as it is), only
     the classes whose inputs the rewrite changes are analysed again
     (``deadinit.rules.incremental``: the same findings); no state is built or stored for the
-    rewritten project, which is not on disk; the construction sites of the modules not rewritten
-    are taken from the project as it is when the rewrite binds no other names
-    (``analysis.variant_sites``).  Else every class is analysed."""
+    rewritten project, which is not on disk; the construction sites and exports of the modules
+    not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
+    module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
     changed = {fp.path: fp.new for fp in files}
     summaries = []
     for s in result.index.modules.values():
@@ -145,15 +145,15 @@ def reanalyse(result, files: list[FilePlan], settings):
         if s.path in changed:
             fingerprints[s.path] = content_fingerprint(s, content_hash(changed[s.path]))
     rewritten = {s.module for s in summaries if s.path in changed}
-    ext = result.analyzer.ext
-    ext.construct_sites()  # its sites by number are complete once constructed (or installed)
-    given = ext.site_refs, ext.site_visits
+    analyzer = result.analyzer
+    analyzer.ext.construct_sites()  # its sites by number are complete once constructed (or installed)
+    given = Resolved((analyzer.ext.site_refs, analyzer.ext.site_visits), analyzer.exported.parts())
 
-    def sites(index):
-        return variant_sites(result.index, given, index, rewritten)
+    def resolved(index):
+        return variant_resolved(result.index, given, index, rewritten)
 
     after, _, _ = check_incremental(
-        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, sites
+        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, resolved
     )
     return after
 

@@ -19,7 +19,7 @@ from array import array
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from deadinit.analysis.variant_sites import Sites
+from deadinit.analysis.variant_sites import Resolved
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
 from deadinit.index.project_index import ProjectIndex
@@ -81,14 +81,15 @@ def check_incremental(
     previous: AnalysisState | None,
     fingerprints: Mapping[str, str] | None = None,
     next_state: bool = True,
-    sites: Callable[[ProjectIndex], Sites | None] | None = None,
+    resolved: Callable[[ProjectIndex], Resolved | None] | None = None,
 ) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
     hash of the content its summary was made from, where known (else the summary is hashed).
     ``next_state`` False: no state is built (None), for summaries that no run will start from.
-    ``sites``: the construction sites of the index built from ``summaries``, where the caller can
-    tell them (None: it cannot), installed instead of resolving every construction's callee.
+    ``resolved``: the construction sites and exports of the index built from ``summaries``, where the
+    caller can tell them (None: it cannot), installed instead of resolving every construction's
+    callee and every exported name.
     ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
     classes analysed and reused."""
     clock = [time.perf_counter()]
@@ -101,9 +102,9 @@ def check_incremental(
 
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
-    given = sites(index) if sites is not None else None
+    given = resolved(index) if resolved is not None else None
     if given is not None:
-        analyzer.ext.install_sites(*given)
+        analyzer.install(given)
     lap("index")
     known = fingerprints or {}
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
@@ -154,6 +155,7 @@ def check_incremental(
         "whole_table_reads": whole,
         "class_graph": "reused" if graph.reused else "built",
         "sites": "given" if given is not None else "resolved",
+        "exports": "given" if given is not None and given.exports is not None else "resolved",
         "seconds": times,
     }
     return res, state, stats

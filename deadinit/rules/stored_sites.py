@@ -1,10 +1,10 @@
-"""The construction sites of a ``check`` after an edit, from the tables the last run stored.
+"""The construction sites and exports of a ``check`` after an edit, from the tables the last run stored.
 
-The last run stored, with its construction sites, each module's fingerprint and the digest of
-the names it binds (``index.lazy_tables.bound_digest``).  The fingerprints tell which modules
-changed, the digests which of those bind other names; the constructions of the changed modules,
-and of those whose resolution looked up one that binds other names, are resolved again
-(``analysis.variant_sites``).
+The last run stored, with its construction sites and exports, each module's fingerprint and the
+digest of the names it binds (``index.lazy_tables.bound_digest``).  The fingerprints tell which
+modules changed, the digests which of those bind other names; the constructions and exports of the
+changed modules, and of those whose resolution looked up one that binds other names, are resolved
+again (``analysis.variant_sites``).
 """
 
 from __future__ import annotations
@@ -12,16 +12,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
+from deadinit.analysis.exports import Exports
 from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.variant_sites import Sites, resited, visitors
+from deadinit.analysis.variant_sites import Resolved, redone_in
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
 from deadinit.runtime.analysis_state import StoredTables
 
 
-def stored_sites(stored: StoredTables | None, index: ProjectIndex, fingerprints: Mapping[str, str]) -> Sites | None:
-    """The construction sites of ``index`` from the tables a run stored (``stored_tables``): None
-    when there are none, they hold other modules or another order, or a summary has no fingerprint."""
+def stored_resolved(
+    stored: StoredTables | None, index: ProjectIndex, fingerprints: Mapping[str, str]
+) -> Resolved | None:
+    """The construction sites and exports of ``index`` from the tables a run stored (``stored_tables``):
+    None when there are none, they hold other modules or another order, or a summary has no fingerprint."""
     if stored is None or tuple(index.modules.data) != stored.modules:
         return None
     redone, rebound = set(), set()
@@ -33,17 +36,21 @@ def stored_sites(stored: StoredTables | None, index: ProjectIndex, fingerprints:
             redone.add(k)
             if bound_digest(s) != stored.bound[k]:
                 rebound.add(k)
-    if not redone:
-        return stored.sites, stored.visits
-    return resited((stored.sites, stored.visits), index, redone | visitors(stored.visits, rebound))
+    was = Resolved((stored.sites, stored.visits), (stored.exports, stored.export_visits))
+    return redone_in(was, index, redone, rebound) if redone else was
 
 
 def stored_tables(
-    inputs: str, index: ProjectIndex, ext: ExternalReads, fingerprints: Mapping[str, str], was: StoredTables | None
+    inputs: str,
+    index: ProjectIndex,
+    ext: ExternalReads,
+    exports: Exports,
+    fingerprints: Mapping[str, str],
+    was: StoredTables | None,
 ) -> StoredTables:
-    """What ``stored_sites`` and ``api.check.index_project`` start from: the subclass table, the
-    construction sites (resolved now unless installed) and each module's digests; a module whose
-    fingerprint ``was`` holds keeps its bound-names digest from there."""
+    """What ``stored_resolved`` and ``api.check.index_project`` start from: the subclass table, the
+    construction sites (resolved now unless installed), the ``exports`` and each module's digests; a
+    module whose fingerprint ``was`` holds keeps its bound-names digest from there."""
     ext.construct_sites()
     modules = tuple(index.modules.data)
     fps = tuple(short_digest(fingerprints[s.path]) for s in index.modules.data.values())
@@ -51,7 +58,8 @@ def stored_tables(
     if was is not None:
         known = dict(zip(was.fingerprints, was.bound, strict=True))
     bound = tuple(known.get(fp) or bound_digest(s) for fp, s in zip(fps, index.modules.data.values(), strict=True))
-    return StoredTables(inputs, dict(index.subclasses.data), ext.site_refs, ext.site_visits, modules, fps, bound)
+    subclasses = dict(index.subclasses.data)
+    return StoredTables(inputs, subclasses, ext.site_refs, ext.site_visits, *exports, modules, fps, bound)
 
 
 def short_digest(fingerprint: str) -> bytes:

@@ -148,22 +148,26 @@ class TableDigests:
         their indexes returned.  The keys are taken kind by kind: most are named by a module whose
         fingerprint did not move, or their coarse digest is one lookup, and those of a kind are
         tested together (``_bulk``), without a call per key."""
-        by_kind: dict[tuple[str, bool], list[int]] = {}  # (kind, a whole-table read) -> its keys
+        by_kind: dict[str, list[int]] = {}
         for i in indexes:
-            kind, entry = keys[i]
-            group = by_kind.get((kind, entry == ALL))
+            kind = keys[i][0]
+            group = by_kind.get(kind)
             if group is None:
-                by_kind[kind, entry == ALL] = [i]
+                by_kind[kind] = [i]
             else:
                 group.append(i)
         later: list[int] = []
-        for (kind, whole), ids in by_kind.items():
+        for kind, ids in by_kind.items():
             if kind in deferred:
                 later.extend(ids)
                 continue
-            if not whole:
-                ids = self._bulk(kind, [keys[i][1] for i in ids], ids, stored, now, changed)
-            for i in ids:
+            entries = [keys[i][1] for i in ids]
+            whole: list[int] = []  # whole-table reads: always changed (``compare``)
+            if ALL in entries:
+                whole = [i for i, entry in zip(ids, entries, strict=True) if entry == ALL]
+                ids = [i for i, entry in zip(ids, entries, strict=True) if entry != ALL]
+                entries = [entry for entry in entries if entry != ALL]
+            for i in [*whole, *self._bulk(kind, entries, ids, stored, now, changed)]:
                 moved, now[i] = self.compare(keys[i], stored[i])
                 if moved:
                     changed.add(i)

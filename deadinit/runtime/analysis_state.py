@@ -62,20 +62,23 @@ class AnalysisState:
 
 @dataclass
 class StoredTables:
-    """The whole-project tables a run built from every class's bases and every construction's
-    callee: the subclass table (``ProjectIndex.subclasses``) and the construction sites by number
-    (``ExternalReads.site_refs`` and ``site_visits``), with the digest of the summaries they were built from
+    """The whole-project tables a run built from every class's bases and every name it resolved:
+    the subclass table (``ProjectIndex.subclasses``), the construction sites by number
+    (``ExternalReads.site_refs`` and ``site_visits``) and the exported classes per module
+    (``analysis.exports``), with the digest of the summaries they were built from
     (``api.check.inputs_digest``) and, per module in the index's order, a short digest of its
     summary's fingerprint and the digest of the names it binds (``index.lazy_tables.bound_digest``).
     A command that keeps no state (``explain``) installs them when its own summaries give the same
-    digest; a ``check`` after an edit resolves only the changed modules' constructions when they bind
-    what they bound (``analysis.variant_sites``).  A file of its own: reading it does not unpickle
-    the whole state."""
+    digest; a ``check`` after an edit resolves only the changed modules' constructions and exports
+    when they bind what they bound (``analysis.variant_sites``).  A file of its own: reading it does
+    not unpickle the whole state."""
 
     inputs: str
     subclasses: dict[str, list[str]]
     sites: dict[str, list[tuple[int, int, int]]]
     visits: list[tuple[int, ...]]  # per module: the modules resolving its constructions looked up
+    exports: list[tuple[tuple[str, str], ...]]  # per module: the classes it offers (``analysis.exports``)
+    export_visits: list[tuple[int, ...]]  # per module: the modules resolving its exports looked up
     modules: tuple[str, ...]
     fingerprints: tuple[bytes, ...]
     bound: tuple[bytes, ...]

@@ -18,6 +18,7 @@ from corpus_paths import sglang_tree
 from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot, summaries_of
 from production_path import check_result
 
+from deadinit.analysis.exports import export_parts
 from deadinit.analysis.external import ExternalReads
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "robustness"))
@@ -53,13 +54,15 @@ def run_edits(root: Path, cache: Path, edits: int, seed: int) -> list[dict]:
 
 
 def assert_sites_resolved(result, what: str) -> None:
-    """The construction sites the run installed (stored ones, partly resolved again) are those
-    resolving every construction gives, with the modules each module's resolution visited."""
+    """The construction sites and exports the run installed (stored ones, partly resolved again) are
+    those resolving every construction and exported name gives, with the modules each module's
+    resolution visited."""
     fresh = ExternalReads(result.index)
     fresh.construct_sites()
     ext = result.analyzer.ext
     assert ext.site_refs == fresh.site_refs and list(ext.site_refs) == list(fresh.site_refs), what
     assert ext.site_visits == fresh.site_visits, what
+    assert result.analyzer.exported.parts() == export_parts(result.index), what
 
 
 def test_fixtures_random_edits_fast(tmp_path):
@@ -68,6 +71,7 @@ def test_fixtures_random_edits_fast(tmp_path):
     assert min(analysed) < max(analysed)  # some edits re-analyse less than others
     assert {s["class_graph"] for s in steps} == {"reused", "built"}  # the class graph kept or built again
     assert {s["sites"] for s in steps} == {"given", "resolved"}  # the stored sites kept, or all resolved again
+    assert {s["exports"] for s in steps} == {"given", "resolved"}  # so the stored exports
 
 
 @pytest.mark.slow

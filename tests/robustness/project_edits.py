@@ -58,6 +58,7 @@ class Editor:
             self.file_renamed,
             self.syntax_error,
             self.syntax_fixed,
+            self.export_added,
         ]
 
     # -- what the project holds ------------------------------------------------
@@ -260,6 +261,20 @@ class Editor:
         code = self.rng.choice(["", "[DI001]", "[DI002]", "[DI003]"])
         self._replace(path, i + 1, lines[i] + f"  # deadinit: ignore{code}")
         return f"{path.name}: suppression{code} at line {i + 1}"
+
+    def export_added(self) -> str | None:
+        """A class offered by a package's ``__init__`` (under its name or another) or by its module's ``__all__``."""
+        site = self._pick(self._top_level())
+        packages = [p for p in self.files() if p.name == "__init__.py"]
+        if site is None:
+            return None
+        if packages and self.rng.random() < 0.6:
+            init = self._pick(packages)
+            alias = self.rng.choice(["", f" as {self._name('Offered')}"])
+            self._append(init, f"from {self.module_of(site.path)} import {site.name}{alias}\n")
+            return f"{init.parent.name}/__init__.py re-exports {site.name}{alias}"
+        self._append(site.path, f"\n__all__ = [{site.name!r}]\n")
+        return f"{site.path.name}: __all__ names {site.name}"
 
     def comment_appended(self) -> str:
         path = self._pick(self.files())

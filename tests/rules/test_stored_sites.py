@@ -1,5 +1,5 @@
-"""The construction sites of a ``check`` after an edit, from the tables the last run stored: those
-resolving every construction gives when the changed modules bind what they bound, else none."""
+"""The construction sites and exports of a ``check`` after an edit, from the tables the last run
+stored: those resolving every construction and exported name gives."""
 
 import pytest
 from site_projects import HOLDER, PROJECT, SAME_NAMES, resolved, sites_after
@@ -9,7 +9,7 @@ from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
 from deadinit.rules import stored_sites as stored_sites_module
 from deadinit.rules.incremental import summary_fingerprint
-from deadinit.rules.stored_sites import stored_sites, stored_tables
+from deadinit.rules.stored_sites import stored_resolved, stored_tables
 from deadinit.runtime.analysis_state import StoredTables
 
 
@@ -18,19 +18,19 @@ def fingerprints_of(index: ProjectIndex) -> dict[str, str]:
     return {s.path: summary_fingerprint(s) for s in index.modules.data.values()}
 
 
-def stored_before(before: ProjectIndex, sites) -> StoredTables:
+def stored_before(before: ProjectIndex, was) -> StoredTables:
     ext = ExternalReads(before)
-    ext.install_sites(*sites)
-    return stored_tables("inputs", before, ext, fingerprints_of(before), None)
+    ext.install_sites(*was.sites)
+    return stored_tables("inputs", before, ext, was.exports, fingerprints_of(before), None)
 
 
 def test_stored_sites_after_an_edit_binding_the_same_names_are_the_resolved_ones(write_project):
-    before, sites, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
-    stored = stored_before(before, sites)
-    got = stored_sites(stored, after, fingerprints_of(after))
+    before, was, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, was)
+    got = stored_resolved(stored, after, fingerprints_of(after))
     expected = resolved(after)
-    assert got == expected and list(got[0]) == list(expected[0])
-    assert stored_sites(stored, before, fingerprints_of(before)) == sites  # nothing changed: the stored ones
+    assert got == expected and list(got.sites[0]) == list(expected.sites[0])
+    assert stored_resolved(stored, before, fingerprints_of(before)) == was  # nothing changed: the stored ones
 
 
 @pytest.mark.parametrize(
@@ -43,30 +43,31 @@ def test_stored_sites_after_an_edit_binding_the_same_names_are_the_resolved_ones
     ids=["import", "rebound", "constant"],
 )
 def test_stored_sites_after_an_edit_binding_other_names_are_the_resolved_ones(write_project, rel, text):
-    before, sites, after, _ = sites_after(write_project(PROJECT), {rel: text})
-    got = stored_sites(stored_before(before, sites), after, fingerprints_of(after))
+    before, was, after, _ = sites_after(write_project(PROJECT), {rel: text})
+    got = stored_resolved(stored_before(before, was), after, fingerprints_of(after))
     expected = resolved(after)
-    assert got == expected and list(got[0]) == list(expected[0])
+    assert got == expected and list(got.sites[0]) == list(expected.sites[0])
 
 
 def test_stored_sites_need_the_same_modules_and_every_fingerprint(write_project):
-    before, sites, _, _ = sites_after(write_project(PROJECT), {})
-    stored = stored_before(before, sites)
+    before, was, _, _ = sites_after(write_project(PROJECT), {})
+    stored = stored_before(before, was)
     fewer = ProjectIndex([s for s in before.modules.data.values() if s.module != "pkg.c"])
-    assert stored_sites(stored, fewer, fingerprints_of(fewer)) is None
+    assert stored_resolved(stored, fewer, fingerprints_of(fewer)) is None
     partial = fingerprints_of(before)
     partial.pop(next(iter(partial)))
-    assert stored_sites(stored, before, partial) is None
-    assert stored_sites(None, before, fingerprints_of(before)) is None
+    assert stored_resolved(stored, before, partial) is None
+    assert stored_resolved(None, before, fingerprints_of(before)) is None
 
 
 def test_stored_tables_keep_the_bound_digests_of_unchanged_modules(write_project, monkeypatch):
-    before, sites, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
-    stored = stored_before(before, sites)
+    before, was, after, _ = sites_after(write_project(PROJECT), {"pkg/b.py": SAME_NAMES})
+    stored = stored_before(before, was)
     assert stored.bound == tuple(bound_digest(s) for s in before.modules.data.values())
     digested = []
     monkeypatch.setattr(stored_sites_module, "bound_digest", lambda s: digested.append(s.module) or bound_digest(s))
     ext = ExternalReads(after)
-    again = stored_tables("inputs", after, ext, fingerprints_of(after), stored)
+    again = stored_tables("inputs", after, ext, resolved(after).exports, fingerprints_of(after), stored)
     assert digested == ["pkg.b"] and again.bound == stored.bound  # the same names bound
-    assert (again.sites, again.visits) == resolved(after) and again.modules == stored.modules
+    assert ((again.sites, again.visits), (again.exports, again.export_visits)) == resolved(after)
+    assert again.modules == stored.modules

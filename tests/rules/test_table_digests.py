@@ -6,6 +6,7 @@ from corpus_paths import FIXTURES
 
 from deadinit.api.check import summarize
 from deadinit.frontends.parse import summarize_source
+from deadinit.index.dependencies import ALL
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.rules import incremental
@@ -54,7 +55,8 @@ def test_kind_by_kind_finds_what_key_by_key_finds(edit):
     after = _edited(summaries, settings, EDITS[edit])
     assert any(a is not b for a, b in zip(after, summaries, strict=True))
 
-    keys, stored = state.keys, state.digests
+    whole = [(kind, ALL) for kind in ("attr", "class_module", "imports.", "module", "subclasses")]
+    keys, stored = [*state.keys, *whole], [*state.digests, *[(None, None)] * len(whole)]  # read whole: changed
     bulk, now, changed = _digests(after, settings), list(stored), set()
     later = bulk.compare_stored(keys, stored, range(len(keys)), now, changed, GRAPH_DERIVED)
     assert sorted(later) == [i for i, (kind, _) in enumerate(keys) if kind in GRAPH_DERIVED]
@@ -66,4 +68,5 @@ def test_kind_by_kind_finds_what_key_by_key_finds(edit):
             if moved:
                 expected.add(i)
     assert changed == expected and now == expected_now
+    assert set(range(len(state.keys), len(keys) - 1)) <= changed  # the whole-table reads; "subclasses" later
     assert 0 < len(changed) < len(keys)
