@@ -10,7 +10,6 @@ tallies are taken from its modules when it is first asked for.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterator, Mapping, Sequence
 
 from deadinit.model.access import Access, group_object_reads, object_read_tally, object_reads, read_line
@@ -30,18 +29,14 @@ class ReadsByAttr(Mapping[str, list[Read]]):
             (mod, object_read_tally(s.accesses)) for mod, s in modules.items()
         ]
         where: dict[str, list[int]] = {}  # attribute -> the numbers (in ``_tallies``) of the modules that read it
-        many: dict[str, list[int]] = {}  # attribute -> how many reads each of those modules makes
         for k, (_, tallies) in enumerate(self._tallies):
-            for attr, n in tallies.counts():
+            for attr in tallies:
                 got = where.get(attr)
                 if got is None:
                     where[attr] = [k]
-                    many[attr] = [n]
                 else:
                     got.append(k)
-                    many[attr].append(n)
         self._where = where
-        self._many = many
         self._places: dict[str, list[tuple[str, ReadTally]]] = {}  # attribute -> (module, its reads' tally)
         self._built: dict[str, list[Read]] = {}
         self._plain: dict[str, dict[str, list[Access]]] = {}
@@ -84,18 +79,18 @@ class ReadsByAttr(Mapping[str, list[Read]]):
         """The modules in order: a module's number is its place here."""
         return [mod for mod, _ in self._tallies]
 
-    def weighted(self, attr: str, weights: Sequence[int]) -> tuple[int, int]:
-        """The sum over the modules that read ``attr`` of their weight (``weights``, by module number)
-        times how many reads of it they make, and how many reads in all: ``places`` reduced to two
-        numbers without a tally made."""
-        many = self._many.get(attr, ())
-        return sum(map(operator.mul, map(weights.__getitem__, self._where.get(attr, ())), many)), sum(many)
+    def readers_weight(self, attr: str, weights: Sequence[int]) -> tuple[int, int]:
+        """The sum of the weights (``weights``, by module number) of the modules that read ``attr``,
+        and how many they are: which modules read it, reduced to two numbers without a tally made."""
+        readers = self._where.get(attr, ())
+        return sum(map(weights.__getitem__, readers)), len(readers)
 
     def line_at(self, attr: str, i: int) -> tuple[str, int] | None:
         """The module and line of ``self[attr][i]``, from the tallies (None past the end)."""
-        for k, n in zip(self._where.get(attr, ()), self._many.get(attr, ()), strict=True):
+        for k in self._where.get(attr, ()):
+            mod, tallies = self._tallies[k]
+            n = tallies.count(attr)
             if i < n:
-                mod, tallies = self._tallies[k]
                 return mod, read_line(tallies[attr], i)
             i -= n
         return None

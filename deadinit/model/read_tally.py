@@ -59,10 +59,6 @@ class ReadTallies(Mapping[str, ReadTally]):
         digest = self._digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE]
         return end - start, digest, self._lines[start * _LINE : end * _LINE]
 
-    def counts(self) -> Iterator[tuple[str, int]]:
-        """(attribute, how many reads), in the order tallied."""
-        return zip(self._names, self._counts_array(), strict=True)
-
     def count(self, attr: str) -> int:
         """How many reads of ``attr`` (``self[attr][0]``), without slicing its digest and lines."""
         return self._counts_array()[self._numbered()[attr]]

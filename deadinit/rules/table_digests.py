@@ -234,18 +234,18 @@ class TableDigests:
         return (f[0], self.fps[f[0]]) if f is not None else None
 
     def _attr_origin(self, name: str) -> Hashable:
-        """The multiset of (module, fingerprint) the reads of ``name`` come from, as the sum of each
-        reading module's token (a number for its name and fingerprint, stable across processes)
-        times its reads: modules keep their relative order in every run, so an equal multiset is an
-        equal value."""
+        """Which modules, as they are, read ``name``: the sum of the reading modules' tokens (a number
+        for a module's name and fingerprint, stable across processes) and how many they are.  A
+        module's fingerprint tells all it reads, so equal readers are equal reads; modules keep
+        their relative order in every run."""
         reads = self.analyzer.ext.reads
         if self._tokens is None:
             self._tokens = [
                 int.from_bytes(hashlib.blake2b(f"{m}\0{self.fps[m]}".encode(), digest_size=8).digest(), "little")
                 for m in reads.modules()
             ]
-        total, count = reads.weighted(name, self._tokens)
-        return (total & 0xFFFFFFFFFFFFFFFF, count)
+        total, readers = reads.readers_weight(name, self._tokens)
+        return (total & 0xFFFFFFFFFFFFFFFF, readers)
 
     def _read_at(self, entry: tuple[str, int]) -> Hashable:
         """Where the ``i``-th read of an attribute is (its module and line); which read is ``i``-th

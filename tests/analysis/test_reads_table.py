@@ -45,16 +45,16 @@ def test_same_reads_as_the_eager_table():
         assert "no_such_attribute_anywhere" not in table
 
 
-def test_weighted_reads_sum_each_reading_module_by_its_number():
+def test_readers_weight_sums_the_weights_of_the_modules_that_read():
     modules = _modules(pickled=True)
     table = ReadsByAttr(modules)
     assert table.modules() == list(modules)
     weights = [3**k for k in range(len(modules))]  # each module's share can be told apart
     number = {m: k for k, m in enumerate(modules)}
     for attr, reads in _eager(_modules(pickled=False)).items():
-        counts = _counts(reads)
-        assert table.weighted(attr, weights) == (sum(weights[number[m]] * n for m, n in counts), len(reads))
-    assert table.weighted("no_such_attribute_anywhere", weights) == (0, 0)
+        readers = [m for m, _ in _counts(reads)]
+        assert table.readers_weight(attr, weights) == (sum(weights[number[m]] for m in readers), len(readers))
+    assert table.readers_weight("no_such_attribute_anywhere", weights) == (0, 0)
 
 
 def test_only_the_asked_reads_are_unpickled():
