@@ -1,6 +1,6 @@
 """Every ``obj.x`` read of the project by attribute name, built without unpickling the reads.
 
-Each summary tallies its reads by attribute (``model.summary.object_read_tally``), so the
+Each summary tallies its reads by attribute (``model.access.object_read_tally``), so the
 table knows which modules read an attribute, and how often, from the tallies alone; a
 module's reads of an attribute are unpickled the first time that attribute is asked for.  An
 incremental run that analyses a few classes unpickles the reads of their attributes only.
@@ -74,6 +74,12 @@ class ReadsByAttr(Mapping[str, list[Read]]):
             tallies = self._tallies
             got = self._places[attr] = [(tallies[k][0], tallies[k][1][attr]) for k in self._where.get(attr, ())]
         return got
+
+    def shapes(self, attr: str) -> list[tuple[str, bytes]]:
+        """(module, the digest of the shapes of its reads of ``attr``), in module order: ``places``
+        without the counts and lines."""
+        tallies = self._tallies
+        return [(tallies[k][0], tallies[k][1].shapes(attr)) for k in self._where.get(attr, ())]
 
     def modules(self) -> list[str]:
         """The modules in order: a module's number is its place here."""

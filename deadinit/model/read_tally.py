@@ -1,7 +1,7 @@
 """What a summary knows of its reads of each attribute without unpickling them: a tally.
 
 Per attribute of an object a file reads: how many reads, a digest of what they are
-(``model.summary.read_shape``) and their lines (``array('I')`` bytes, in source order).
+(``model.access.read_shape``) and their lines (``array('I')`` bytes, in source order).
 A summary tallies ~25 attributes (sglang's 4,719 summaries ~120,000): a file's tallies are
 kept as the attributes' names and three byte strings (the counts, the digests and the lines,
 each in the names' order), so that unpickling them builds a few objects per file, not a
@@ -58,6 +58,11 @@ class ReadTallies(Mapping[str, ReadTally]):
         start, end = self._starts[i], self._starts[i + 1]
         digest = self._digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE]
         return end - start, digest, self._lines[start * _LINE : end * _LINE]
+
+    def shapes(self, attr: str) -> bytes:
+        """The digest of the shapes of the reads of ``attr`` (``self[attr][1]``), without slicing their lines."""
+        i = self._numbered()[attr]
+        return self._digests[i * DIGEST_SIZE : (i + 1) * DIGEST_SIZE]
 
     def count(self, attr: str) -> int:
         """How many reads of ``attr`` (``self[attr][0]``), without slicing its digest and lines."""

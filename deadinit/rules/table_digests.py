@@ -255,8 +255,8 @@ class TableDigests:
 
     def _attr_reads(self, name: str) -> Hashable:
         """What the reads of ``name`` are and how they are made, without where (each module's
-        tally: ``model.summary.read_shape``)."""
-        return _hashed([(m, shapes) for m, (_, shapes, _) in self.analyzer.ext.reads.places(name)])
+        tally: ``model.access.read_shape``)."""
+        return _hashed(self.analyzer.ext.reads.shapes(name))
 
     def _sites_origin(self, qn: str) -> Hashable:
         """Which constructions name the class (resolution can move one without its module changing)."""

@@ -40,6 +40,7 @@ def test_same_reads_as_the_eager_table():
         for attr, reads in expected.items():
             assert attr in table
             assert [(m, t[0]) for m, t in table.places(attr)] == _counts(reads)
+            assert table.shapes(attr) == [(m, t[1]) for m, t in table.places(attr)]
             assert [table.line_at(attr, i) for i in range(len(reads) + 1)] == [(m, a.line) for a, m in reads] + [None]
             assert table[attr] == reads
         assert "no_such_attribute_anywhere" not in table

@@ -25,6 +25,7 @@ def test_compact_tallies_act_as_the_dict():
     assert back == plain and pickle.dumps(back) == pickle.dumps(tallies)
     assert ReadTallies.of([]) == {}
     assert [tallies.count(attr) for attr in plain] == [2, 1, 4]
+    assert [tallies.shapes(attr) for attr in plain] == [tally[1] for tally in plain.values()]
 
 
 def test_a_malformed_tally_is_refused():
