@@ -1,6 +1,8 @@
 """``TableDigests.compare_stored`` takes the stored keys kind by kind: it finds what ``compare`` finds
 key by key, after edits that move reads, constructions, classes and imports."""
 
+from pathlib import Path
+
 import pytest
 from corpus_paths import FIXTURES
 
@@ -31,7 +33,7 @@ def _digests(summaries, settings) -> TableDigests:
 def _edited(summaries, settings, edit):
     out = []
     for s in summaries:
-        text = open(s.path, encoding="utf-8").read()
+        text = Path(s.path).read_text(encoding="utf-8")
         new = edit(s.module, text)
         out.append(s if new == text else summarize_source(new.encode(), s.path, s.module, s.is_package, settings))
     return out
