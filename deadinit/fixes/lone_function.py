@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from deadinit.fixes.parsed import ParsedModule
+from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.frontends.parse import source_encoding
 
 NEWLINE = re.compile(rb"\r\n|\r|\n")  # the line ends CPython and libcst count
@@ -95,7 +95,7 @@ class LoneFunctions:
         text = self.data[start:stop].decode("utf-8")
         if not _LEADING.match(text).group():  # type: ignore[union-attr]
             raise ValueError(f"{self.path}:{first}: not an indented function")
-        module = cst.parse_module(self.layout.wrapper() + text)
+        module = parse_module_exactly(self.layout.wrapper() + text)
         body = module.body[-1]
         inner = body.body.body if isinstance(body, cst.ClassDef) else ()
         if len(module.body) != 2 or len(inner) != 1 or not isinstance(inner[0], cst.FunctionDef):

@@ -64,3 +64,10 @@ class ParsedModule:
             assert isinstance(syntax, sx.FunctionDef), f"{self.path}: no syntax for {func.name.value}"
             self._inits[id(func)] = init_body(func, syntax, self.adapter)
         return self._inits[id(func)]
+
+
+def parse_module_exactly(source: bytes | str) -> cst.Module:
+    """``cst.parse_module`` whose code is ``source`` again: libcst drops a module's last line end when
+    that is a lone ``\r`` (a file of classic Mac line ends), so it is given one more to drop."""
+    cr = "\r" if isinstance(source, str) else b"\r"
+    return cst.parse_module(source + cr if source.endswith(cr) else source)  # type: ignore[operator, arg-type]

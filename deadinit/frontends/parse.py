@@ -11,8 +11,8 @@ libcst fails too CPython's message (clearer than libcst's) is the one shown.
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
-import io
 import re
 import threading
 import tokenize
@@ -63,17 +63,34 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")  # one line as CPython's tokenizer ends it (a lone "\r" too)
+
+
+def _declared_encoding(data: bytes) -> str:
+    """``tokenize.detect_encoding`` of ``data``, over its first two lines as CPython splits them
+    (``io.BytesIO.readline`` ends a line at "\n" only: a file of lone "\r" line ends is one line)."""
+    lines, pos = [], 0
+    for _ in range(2):
+        line = _LINE.match(data, pos).group()  # type: ignore[union-attr]
+        if not line:
+            break
+        lines.append(line)
+        pos += len(line)
+    read = iter(lines)
+    encoding, _ = tokenize.detect_encoding(lambda: next(read, b""))
+    return encoding
+
+
 def decode(source: bytes) -> str:
     """The text CPython reads (coding cookie or BOM honoured, the BOM itself left out)."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
-    text = source.decode(encoding)
+    text = source.decode(_declared_encoding(source))
     return text[1:] if text.startswith("\ufeff") else text
 
 
 def source_encoding(data: bytes) -> str | None:
     """The encoding Python reads ``data`` in (coding cookie, BOM, else utf-8), None when unreadable."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding = _declared_encoding(data)
     except SyntaxError:
         return None
     return "utf-8" if encoding == "utf-8-sig" else encoding
@@ -125,8 +142,12 @@ def _cst_syntax(source: bytes, path: str, refusal: Refusal | None):
 
     from deadinit.frontends import cst_adapter  # noqa: PLC0415 - imports libcst
 
+    read: bytes | str = source
+    if refusal is None:  # CPython read it: its text, libcst does not look for the coding cookie again
+        with contextlib.suppress(LookupError, SyntaxError, UnicodeDecodeError):
+            read = decode(source)
     try:
-        module = _parse_big_stack(source) if refusal is not None else cst.parse_module(source)
+        module = _parse_big_stack(source) if refusal is not None else cst.parse_module(read)
     except cst.ParserSyntaxError as e:
         if refusal is not None:
             return FileError(path, refusal.message)
@@ -158,7 +179,8 @@ def summarize_source(
     header = generated_header(source)
     if header is not None:
         summary.generated_marker, summary.generated_from = header.marker, header.origin
-    summary.lines = source.count(b"\n") + (1 if source and not source.endswith(b"\n") else 0)
+    ends = source.count(b"\n") + source.count(b"\r") - source.count(b"\r\n")  # as CPython ends lines
+    summary.lines = ends + (1 if source and not source.endswith((b"\n", b"\r")) else 0)
     return summary
 
 

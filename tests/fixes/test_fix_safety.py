@@ -71,12 +71,16 @@ def test_check_file_rejects_what_does_not_parse_or_changes_other_code():
     assert safety.check_file(FilePlan("m.py", old, b"x = 10\ny = 2\n", [(1, 1)])) is None
 
 
-@pytest.mark.parametrize("variant", ["bom-crlf", "latin1-tabs"])
+@pytest.mark.parametrize("variant", ["bom-crlf", "latin1-tabs", "cr"])
 def test_encoding_line_endings_and_mode_are_kept(variant, tmp_path, monkeypatch):
+    """A file of classic Mac line ends (a lone "\r") too: libcst drops a module's last one, and each
+    ``__init__`` parsed alone ends its module ("cr")."""
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg/__init__.py").write_text("")
     if variant == "bom-crlf":
         data = b"\xef\xbb\xbf" + SRC.replace("\n", "\r\n").encode("utf-8")
+    elif variant == "cr":
+        data = SRC.replace("\n", "\r").encode("utf-8")
     else:
         data = ("# -*- coding: latin-1 -*-\n" + SRC.replace("    ", "\t")).encode("latin-1")
     path = tmp_path / "pkg/m.py"
@@ -92,10 +96,27 @@ def test_encoding_line_endings_and_mode_are_kept(variant, tmp_path, monkeypatch)
         assert new.startswith(b"\xef\xbb\xbf") and new.count(b"\n") == new.count(b"\r\n")
         assert "caf\u00e9".encode("utf-8") in new
         assert b"\r\n        if not skip_init_ws:\r\n            self.ws = torch.empty(1 << 20)" in new
+    elif variant == "cr":
+        assert b"\n" not in new and new.endswith(b"        return self.idx\r")
+        assert b"\r        if not skip_init_ws:\r            self.ws = torch.empty(1 << 20)" in new
+        assert b"self.idx = torch.zeros(n)\r\r    def run(self):" in new  # the blank line after it kept
     else:
         assert b"caf\xe9" in new
         assert b"\n\t\tif not skip_init_ws:\n\t\t\tself.ws = torch.empty(1 << 20)" in new
     assert not [p for p in os.listdir(tmp_path / "pkg") if p.endswith(".deadinit-tmp")]
+
+
+def test_a_file_libcst_cannot_read_is_refused_not_a_crash(tmp_path, monkeypatch):
+    """A coding cookie in a file of lone "\r" line ends: CPython and ``check`` read it, libcst finds
+    no cookie (it reads lines up to "\n"), so the rewrite is refused with a reason."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    data = ("# -*- coding: latin-1 -*-\n" + SRC).replace("\n", "\r").encode("latin-1")
+    (tmp_path / "pkg/m.py").write_bytes(data)
+    monkeypatch.chdir(tmp_path)
+    out = fix(paths=["pkg"])
+    assert out.written == [] and (tmp_path / "pkg/m.py").read_bytes() == data
+    assert [r.reason for r in out.plan.refusals] == ["cannot locate C.__init__ in pkg/m.py"]
 
 
 def test_write_files_is_all_or_nothing(tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ import pytest
 from corpus_paths import FIXTURES, REPO, sglang_tree
 
 from deadinit.fixes.lone_function import LoneFunctions, layout
-from deadinit.fixes.parsed import ParsedModule
+from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.semantics import syntax as sx
 
 LAYOUTS = [
@@ -18,6 +18,7 @@ LAYOUTS = [
     "class A:\n    def __init__(self):\n        x = 1\n# at column 0\n        y = 2\n    # footer",
     "x = 1\ny = 2\n",
     "class A:\r    def __init__(self):\r        pass\r",
+    "class A:\r    def __init__(self):\r        pass\r\r    def f(self):\r        pass\r\r",
     "# -*- coding: utf-8 -*-\nclass A:\n    def __init__(self):\n        self.s = 'é'\n",
 ]
 
@@ -67,8 +68,7 @@ def same_as_whole(data: bytes) -> int:
         for a, b in zip(_nodes(got.func), _nodes(origin), strict=True):
             assert got.parsed.code_range(a) == whole.code_range(b), type(a).__name__
         assert got.parsed.module.default_indent == whole.module.default_indent
-        if whole.module.bytes == data:  # libcst drops a last line end "\r" (a file's parse too)
-            assert lone.replaced([(got, got.parsed.module)]) == data
+        assert lone.replaced([(got, got.parsed.module)]) == data  # a last lone "\r" too
         count += 1
     return count
 
@@ -81,6 +81,13 @@ def test_tricky_layouts(source):
 def test_every_fixture_file():
     files = sorted(FIXTURES.rglob("*.py")) + sorted((REPO / "deadinit" / "fixes").rglob("*.py"))
     assert sum(same_as_whole(path.read_bytes()) for path in files) > 100
+
+
+def test_a_module_parsed_exactly_gives_its_code_back():
+    for source in ("x = 1\r", "x = 1\r\r", "x = 1\r# end\r", "x = 1\r\n", "x = 1\n", "x = 1"):
+        assert cst.parse_module(source).code == source or source.endswith("\r")  # libcst drops a last "\r"
+        assert parse_module_exactly(source).code == source
+        assert parse_module_exactly(source.encode()).bytes == source.encode()
 
 
 def test_files_parsed_whole():

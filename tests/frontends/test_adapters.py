@@ -302,10 +302,11 @@ def test_registered_state_has_its_own_kinds(tmp_path):
         b"def f(x):\r\n    return x.y\r\n",
         "s = 'é'; t = x.y\nclass A(B):\n    def __init__(self):\n        self.z = 'ü' + self.w.v\n".encode(),
         b"# coding: latin-1\nx = '\xe9'; y = a.b\n",
+        b"# coding: latin-1\rx = '\xe9'; y = a.b\rclass A:\r    def f(self):\r        return self.c.d\r",
         b"def f(:\n",
         b"x = 1\x00\n",
     ],
-    ids=["bom", "cr", "crlf", "utf8-columns", "latin1", "syntax-error", "nul"],
+    ids=["bom", "cr", "crlf", "utf8-columns", "latin1", "latin1-cr", "syntax-error", "nul"],
 )
 def test_encodings_line_endings_and_errors_are_read_alike(tmp_path, source):
     a, c = _both(tmp_path, source)

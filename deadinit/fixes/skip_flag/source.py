@@ -13,7 +13,7 @@ import libcst as cst
 
 from deadinit.fixes.init_units import InitBody
 from deadinit.fixes.lone_function import LoneFunction, LoneFunctions, layout
-from deadinit.fixes.parsed import ParsedModule
+from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.frontends.parse import syntax_of
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
@@ -24,7 +24,7 @@ class _WholeFile:
 
     def __init__(self, path: str, data: bytes) -> None:
         self.data = data
-        self.parsed = ParsedModule(path, data, cst.parse_module(data))
+        self.parsed = ParsedModule(path, data, parse_module_exactly(data))
 
     def parse(self, first: int, last: int) -> LoneFunction:
         func = _init_on(self.parsed.syntax, (first, last))
@@ -54,7 +54,8 @@ class InitLocator:
                     data = f.read()
                 shape = layout(data)
                 self._files[path] = LoneFunctions(path, data, shape) if shape is not None else _WholeFile(path, data)
-            except (OSError, cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
+            # SyntaxError: libcst finds no coding cookie in a file of lone "\r" line ends
+            except (OSError, SyntaxError, cst.ParserSyntaxError, UnicodeDecodeError, ValueError):
                 self._files[path] = None
         return self._files[path]
 
