@@ -110,6 +110,7 @@ def _big(root: Path) -> str:
 _LATIN1, _LATIN1_LINE = _hier(["# -*- coding: latin-1 -*-", "# caf\xe9 cr\xe8me br\xfbl\xe9e"])
 _BOM, _BOM_LINE = _hier([])
 _CRLF, _CRLF_LINE = _hier(["# windows"], sep="\r\n")
+_CR, _CR_LINE = _hier(["# -*- coding: latin-1 -*-", "# classic Mac, caf\xe9"], sep="\r")
 _MIXED = (
     b"import torch\r\n"
     + b"\n".join(h.encode() for h in HIER[:3])
@@ -129,6 +130,7 @@ BAD_INPUTS = [
     BadInput("utf-8-bom", _file("pkg/bom.py", b"\xef\xbb\xbf" + _BOM), None, [("pkg/bom.py", _BOM_LINE)]),
     BadInput("crlf-line-endings", _file("pkg/crlf.py", _CRLF), None, [("pkg/crlf.py", _CRLF_LINE)]),
     BadInput("mixed-line-endings", _file("pkg/mixed.py", _MIXED), None, [("pkg/mixed.py", 4)]),
+    BadInput("lone-cr-line-endings-latin-1", _file("pkg/mac.py", _CR), None, [("pkg/mac.py", _CR_LINE)]),
     BadInput("nul-bytes", _file("pkg/nul.py", b"x = 1\x00\ny = 2\n"), r"null bytes"),
     BadInput("empty-file", _file("pkg/empty.py", b""), None),
     BadInput("20-MB-generated-file", _big, r"20\.0 MB is larger than max-file-size"),
