@@ -11,6 +11,7 @@ from codemod_helpers import fix
 from hypothesis import given
 from hypothesis import strategies as st
 from incremental_runs import copy_fixtures
+from production_path import fix_run
 from sample_project import invoke, sample
 
 from deadinit.analysis.liveness import Analyzer
@@ -104,6 +105,21 @@ def test_encoding_line_endings_and_mode_are_kept(variant, tmp_path, monkeypatch)
         assert b"caf\xe9" in new
         assert b"\n\t\tif not skip_init_ws:\n\t\t\tself.ws = torch.empty(1 << 20)" in new
     assert not [p for p in os.listdir(tmp_path / "pkg") if p.endswith(".deadinit-tmp")]
+
+
+@pytest.mark.parametrize("end", [b"\r\n", b"\r"], ids=["crlf", "cr"])
+def test_direct_base_keeps_the_line_ends(end, tmp_path, monkeypatch):
+    """direct-base read files with Python's newline translation: a CRLF file's rewrite was LF and
+    refused at the write ("changed on disk"), so the whole run wrote nothing."""
+    root = copy_fixtures(tmp_path)
+    path = root / "backends/trt_mha_backend.py"
+    path.write_bytes(path.read_bytes().replace(b"\n", end))
+    monkeypatch.chdir(root.parent)
+    out = fix_run(["fixtures"], "direct-base", tmp_path / "cache")
+    assert out.written == ["fixtures/backends/trt_mha_backend.py"]
+    new = path.read_bytes()
+    assert new.count(end) == len(new.splitlines()) and (end == b"\r\n" or b"\n" not in new)
+    assert not fix_run(["fixtures"], "direct-base", tmp_path / "cache").plan.files  # nothing left to fix
 
 
 def test_a_file_libcst_cannot_read_is_refused_not_a_crash(tmp_path, monkeypatch):

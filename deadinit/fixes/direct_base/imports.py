@@ -18,6 +18,7 @@ from libcst.metadata import ImportAssignment
 
 from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.source import BUILTINS, ModuleSource, parse
+from deadinit.fixes.parsed import parse_module_exactly
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
     """Add ``specs`` to module source ``text``: merged into an existing ``from M import`` when possible."""
     if not specs:
         return text
-    module = cst.parse_module(text)
+    module = parse_module_exactly(text)
     body = list(module.body)
     need_tc = any(s.guard == "TYPE_CHECKING" for s in specs)
     plain = [s for s in specs if s.guard == ""]

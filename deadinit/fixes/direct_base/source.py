@@ -8,7 +8,7 @@ from functools import cached_property
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
 
-from deadinit.fixes.parsed import ParsedModule
+from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 
 BUILTINS = set(dir(builtins)) | {
     "__name__",
@@ -99,9 +99,9 @@ class ModuleSource(ParsedModule):
 
 def parse(path: str, module_name: str, is_package: bool, text: str | None = None) -> ModuleSource:
     if text is None:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8", newline="") as f:  # its line ends as they are: the rewrite keeps them
             text = f.read()
-    return ModuleSource(path, module_name, is_package, text, cst.parse_module(text))
+    return ModuleSource(path, module_name, is_package, text, parse_module_exactly(text))
 
 
 class ModuleSources:
