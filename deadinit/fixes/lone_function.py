@@ -25,8 +25,8 @@ import libcst as cst
 
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.frontends.parse import source_encoding
+from deadinit.frontends.source_file import LINE_END
 
-NEWLINE = re.compile(rb"\r\n|\r|\n")  # the line ends CPython and libcst count
 _LEADING = re.compile(r"[ \t\f]*")
 _BARE = re.compile(rb"[ \t\f]*(#[^\r\n]*)?(\r\n|\r|\n|$)")  # a blank or comment-only line
 
@@ -58,7 +58,7 @@ def layout(data: bytes) -> Layout | None:
                 break
     except (SyntaxError, tokenize.TokenError, UnicodeDecodeError):
         return None
-    end = NEWLINE.search(data)
+    end = LINE_END.search(data)
     return Layout(indent, end.group().decode() if end is not None else "\n")
 
 
@@ -83,7 +83,7 @@ class LoneFunctions:
     def _line_start(self, line: int) -> int:
         """The byte where ``line`` (1-based) starts; past the last line, the end of the file."""
         if self._starts is None:
-            self._starts = [0, 0, *(m.end() for m in NEWLINE.finditer(self.data))]
+            self._starts = [0, 0, *(m.end() for m in LINE_END.finditer(self.data))]
         return self._starts[line] if line < len(self._starts) else len(self.data)
 
     def parse(self, first: int, last: int) -> LoneFunction:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import gc
+import itertools
 import re
 import threading
 import tokenize
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 from deadinit.frontends import ast_adapter
 from deadinit.frontends.generated import generated_header
-from deadinit.frontends.source_file import read_source
+from deadinit.frontends.source_file import LINE_END, read_source
 from deadinit.model.file_error import FileError
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
@@ -63,20 +64,17 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-_LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")  # one line as CPython's tokenizer ends it (a lone "\r" too)
-
-
 def _declared_encoding(data: bytes) -> str:
     """``tokenize.detect_encoding`` of ``data``, over its first two lines as CPython splits them
     (``io.BytesIO.readline`` ends a line at "\n" only: a file of lone "\r" line ends is one line)."""
-    lines, pos = [], 0
-    for _ in range(2):
-        line = _LINE.match(data, pos).group()  # type: ignore[union-attr]
-        if not line:
+    starts = [0]
+    for end in LINE_END.finditer(data):
+        starts.append(end.end())
+        if len(starts) == 3:
             break
-        lines.append(line)
-        pos += len(line)
-    read = iter(lines)
+    else:
+        starts.append(len(data))
+    read = iter([data[a:b] for a, b in itertools.pairwise(starts) if b > a])
     encoding, _ = tokenize.detect_encoding(lambda: next(read, b""))
     return encoding
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from deadinit.model.file_error import FileError
+
+LINE_END = re.compile(rb"\r\n|\r|\n")  # the line ends CPython (and libcst) count: a lone "\r" too
 
 
 def read_source(path: str) -> bytes | FileError:
