@@ -156,11 +156,8 @@ def inputs_digest(kept: list[FileSummary], fingerprints: Mapping[str, str]) -> s
     fingerprint): equal digests, equal indexes (the run key covers the settings and code)."""
     if any(s.path not in fingerprints for s in kept):
         return None
-    h = hashlib.blake2b(digest_size=16)
-    for s in kept:
-        h.update(fingerprints[s.path].encode())
-        h.update(b"\n")
-    return h.hexdigest()
+    lines = [fingerprints[s.path] for s in kept]
+    return hashlib.blake2b(("\n".join(lines) + "\n" if lines else "").encode(), digest_size=16).hexdigest()
 
 
 def index_digest(index, fingerprints: Mapping[str, str]) -> str | None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from deadinit.model.evidence import Evidence
+from deadinit.model.plain import plain_fields
 
 
 @dataclass
@@ -44,8 +45,7 @@ class Finding:
         return f"{self.code}:{self.cls}:{self.parent}:{self.attribute}"
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["evidence"] = [e.to_json() for e in self.evidence]
+        d = plain_fields(self, evidence=[e.to_json() for e in self.evidence])
         d["class"] = d.pop("cls")
         d.pop("related_lines", None)
         d.pop("size_rank", None)

@@ -9,10 +9,11 @@ with ``deadinit.fixes.safety`` and writes it.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from deadinit.model.kinds import RefusalKind
+from deadinit.model.plain import plain_fields
 from deadinit.model.settings import Settings
 
 
@@ -49,7 +50,7 @@ class Change:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = plain_fields(self)
         d["class"] = d.pop("cls")
         d["flag_name"] = self.flag
         return d
@@ -67,7 +68,7 @@ class Refusal:
     kind: RefusalKind = RefusalKind.REFUSED
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
+        d = plain_fields(self)
         d["class"] = d.pop("cls")
         return d
 

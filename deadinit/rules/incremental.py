@@ -172,11 +172,12 @@ def _new_state(
     """The state after this run: the previous keys in place (the kept records stay as they are),
     new keys appended; rebuilt without the keys no record reads once they are half."""
     state = AnalysisState()
+    ids: dict[Key, int] = {}
     if previous is not None:
         state.keys = list(previous.keys)
         state.digests = now
         state.live = previous.live
-    ids = {k: i for i, k in enumerate(state.keys)}
+        ids = _known_ids(previous, fresh, graph)
 
     def numbered(keys: set[Key]) -> array[int]:
         out = array("I")
@@ -201,18 +202,39 @@ def _new_state(
     return state
 
 
+def _known_ids(previous: AnalysisState, fresh: dict[str, Any], graph: ClassGraph) -> dict[Key, int]:
+    """The stored keys' numbers that the records made this run most likely read again: those their
+    classes' previous records read, and the previous class graph's when the graph was built again.
+    A key read elsewhere only is appended once more (``_compacted`` takes such copies together):
+    numbering every stored key would hash all of them (~90,000 on sglang) on every run."""
+    read = [previous.classes[qn].keys for qn in fresh if qn in previous.classes]
+    if not graph.reused and previous.graph is not None:
+        read.append(previous.graph.keys)
+    ids: dict[Key, int] = {}
+    for numbers in read:
+        ids.update(zip(map(previous.keys.__getitem__, numbers), numbers, strict=True))
+    return ids
+
+
 def _compacted(state: AnalysisState) -> AnalysisState:
+    """``state`` with only the keys its records read, each once (a key appended again by a run that
+    did not look it up, ``_known_ids``, takes its first number)."""
     out = AnalysisState()
     renumber: dict[int, int] = {}
+    first: dict[Key, int] = {}
 
     def renumbered(keys: array[int]) -> array[int]:
         ids = array("I")
         for i in keys:
             j = renumber.get(i)
             if j is None:
-                j = renumber[i] = len(out.keys)
-                out.keys.append(state.keys[i])
-                out.digests.append(state.digests[i])
+                key = state.keys[i]
+                j = first.get(key)
+                if j is None:
+                    j = first[key] = len(out.keys)
+                    out.keys.append(key)
+                    out.digests.append(state.digests[i])
+                renumber[i] = j
             ids.append(j)
         return ids
 
