@@ -113,8 +113,7 @@ def check_incremental(
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
     if previous is not None:
-        everything = range(len(previous.keys))
-        later = digests.compare_stored(previous.keys, previous.digests, everything, now, changed, GRAPH_DERIVED)
+        later = digests.compare_groups(previous.keys, previous.digests, previous.by_kind, now, changed, GRAPH_DERIVED)
     graph = class_graph(index, previous, changed)
     res.errors.extend(problem_lines(index, graph.problems))
     if previous is not None:
@@ -177,6 +176,7 @@ def _new_state(
         state.keys = list(previous.keys)
         state.digests = now
         state.live = previous.live
+        state.by_kind = {kind: array("I", group) for kind, group in previous.by_kind.items()}
         ids = _known_ids(previous, fresh, graph)
 
     def numbered(keys: set[Key]) -> array[int]:
@@ -184,9 +184,7 @@ def _new_state(
         for k in keys:
             i = ids.get(k)
             if i is None:
-                i = ids[k] = len(state.keys)
-                state.keys.append(k)
-                state.digests.append(digests.digest(k))
+                i = ids[k] = state.append(k, digests.digest(k))
             out.append(i)
         return out
 
@@ -231,9 +229,7 @@ def _compacted(state: AnalysisState) -> AnalysisState:
                 key = state.keys[i]
                 j = first.get(key)
                 if j is None:
-                    j = first[key] = len(out.keys)
-                    out.keys.append(key)
-                    out.digests.append(state.digests[i])
+                    j = first[key] = out.append(key, state.digests[i])
                 renumber[i] = j
             ids.append(j)
         return ids

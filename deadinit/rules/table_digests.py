@@ -145,9 +145,7 @@ class TableDigests:
     ) -> list[int]:
         """``compare`` for the stored ``keys`` at ``indexes``: their digests now into ``now``, the
         moved ones' indexes into ``changed``; those of a ``deferred`` kind are left for later and
-        their indexes returned.  The keys are taken kind by kind: most are named by a module whose
-        fingerprint did not move, or their coarse digest is one lookup, and those of a kind are
-        tested together (``_bulk``), without a call per key."""
+        their indexes returned (``compare_groups``, the keys grouped by kind)."""
         by_kind: dict[str, list[int]] = {}
         for i in indexes:
             kind = keys[i][0]
@@ -156,8 +154,23 @@ class TableDigests:
                 by_kind[kind] = [i]
             else:
                 group.append(i)
+        return self.compare_groups(keys, stored, by_kind, now, changed, deferred)
+
+    def compare_groups(
+        self,
+        keys: Sequence[Key],
+        stored: Sequence[Digest],
+        by_kind: Mapping[str, Sequence[int]],
+        now: list[Hashable],
+        changed: set[int],
+        deferred: frozenset[str] = frozenset(),
+    ) -> list[int]:
+        """``compare_stored`` for the keys of each kind at ``by_kind[kind]``.  Most are named by a module
+        whose fingerprint did not move, or their coarse digest is one lookup, and those of a kind are
+        tested together (``_bulk``), without a call per key."""
         later: list[int] = []
-        for kind, ids in by_kind.items():
+        for kind, group in by_kind.items():
+            ids = list(group)
             if kind in deferred:
                 later.extend(ids)
                 continue

@@ -17,6 +17,7 @@ def _state(classes=3, keys=6) -> AnalysisState:
     s.classes = {f"m.C{i}": ClassRecord(array("I", [i]), pickle.dumps([[i]])) for i in range(classes)}
     s.live = keys
     s.graph = GraphRecord(tuple(s.classes), array("I", [0]), {}, [])
+    s.by_kind = analysis_state.grouped(s.keys)
     return s
 
 
@@ -24,9 +25,9 @@ def _next(old: AnalysisState, n: int) -> AnalysisState:
     """What ``rules.incremental`` makes of ``old``: its lists copied, kept records taken over, a
     digest moved, a key appended, one class analysed again, one gone, one new."""
     new = AnalysisState(list(old.keys), list(old.digests), dict(old.classes), old.live, old.graph)
+    new.by_kind = {kind: array("I", group) for kind, group in old.by_kind.items()}
     new.digests[1] = (f"moved{n}", None)
-    new.keys.append(("attr", f"a{n}"))
-    new.digests.append((f"new{n}", None))
+    new.append(("attr", f"a{n}"), (f"new{n}", None))
     new.classes["m.C0"] = ClassRecord(array("I", [0, len(new.keys) - 1]), pickle.dumps([[n]]))
     new.classes.pop(next(qn for qn in new.classes if qn != "m.C0"))
     new.classes[f"m.New{n}"] = ClassRecord(array("I", [2]), b"", broken=n % 2 == 0)
@@ -36,6 +37,7 @@ def _next(old: AnalysisState, n: int) -> AnalysisState:
 
 def _same(a: AnalysisState, b: AnalysisState) -> None:
     assert (a.keys, a.digests, a.live, a.inputs) == (b.keys, b.digests, b.live, b.inputs)
+    assert a.by_kind == b.by_kind == analysis_state.grouped(a.keys)  # the delta's keys grouped too
     assert {qn: (r.keys, r.findings, r.broken) for qn, r in a.classes.items()} == {
         qn: (r.keys, r.findings, r.broken) for qn, r in b.classes.items()
     }
