@@ -9,7 +9,16 @@ from deadinit.api import project
 from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
 from deadinit.api.config import ConfigError
 from deadinit.cli.gc_pause import collections_paused
-from deadinit.cli.output import EXIT_CLEAN, EXIT_ERROR, UsageError, exit_code, fail, make_console, output_stream
+from deadinit.cli.output import (
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    LazyConsole,
+    UsageError,
+    exit_code,
+    fail,
+    make_console,
+    output_stream,
+)
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.speed_options import summarizer
 
@@ -53,7 +62,7 @@ def run(o: CheckOptions) -> int:
 
 
 def _run(o: CheckOptions) -> int:
-    err = make_console(o.color, stderr=True)
+    err = LazyConsole(o.color, stderr=True)
     if o.project_dir is not None:
         targets, scope = [o.project_dir], list(o.paths) or None
     else:
@@ -64,9 +73,9 @@ def _run(o: CheckOptions) -> int:
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
     if fast.use_cache:  # a run over unchanged inputs reads one stored result
-        result = project.analyse_cached(targets, cfg, progress_wrap(err if show_progress else None), fast)
+        result = project.analyse_cached(targets, cfg, progress_wrap(err.made() if show_progress else None), fast)
     else:
-        result = project.analyse(targets, cfg, progress_wrap(err if show_progress else None), summarizer=fast)
+        result = project.analyse(targets, cfg, progress_wrap(err.made() if show_progress else None), summarizer=fast)
     if result.files == 0:
         _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
         raise UsageError(project.no_files_message(targets))

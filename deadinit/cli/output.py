@@ -6,20 +6,24 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
-from rich.console import Console
 
 from deadinit.api.errors import UsageError
 
-__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "UsageError", "fail", "make_console"]
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["EXIT_CLEAN", "EXIT_ERROR", "EXIT_FINDINGS", "LazyConsole", "UsageError", "fail", "make_console"]
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None = None) -> Console:
     """``color``: auto (TTY and NO_COLOR/FORCE_COLOR decide), always, never."""
+    from rich.console import Console  # noqa: PLC0415 - rich loads when a console is made (``LazyConsole``)
+
     kw = dict(highlight=False, soft_wrap=False, stderr=stderr)
     if file is not None:
         kw["file"] = file
@@ -30,6 +34,24 @@ def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None 
     if file is not None and file not in (sys.stdout, sys.stderr):
         return Console(color_system=None, **kw)
     return Console(**kw)
+
+
+class LazyConsole:
+    """``make_console(*args, **kwargs)``, made when first used: a machine-readable run with nothing
+    to say on stderr never imports rich (~25 ms)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._made: Console | None = None
+        self._how = (args, kwargs)
+
+    def made(self) -> Console:
+        if self._made is None:
+            args, kwargs = self._how
+            self._made = make_console(*args, **kwargs)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
 
 
 def fail(message: str) -> NoReturn:

@@ -158,11 +158,11 @@ def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_p
     assert "libcst" not in out.stderr
 
 
-def _check_loading(root, cache, *modules: str) -> tuple[str, str]:
+def _check_loading(root, cache, *modules: str, fmt: str = "concise") -> tuple[str, str]:
     """(stdout, which of ``modules`` the main process of a cached ``check`` imported)."""
     script = (
         "import sys\nfrom deadinit.cli.main import main\n"
-        f"sys.argv = ['deadinit', 'check', '.', '--cache-dir', {str(cache)!r}, '--format', 'concise']\n"
+        f"sys.argv = ['deadinit', 'check', '.', '--cache-dir', {str(cache)!r}, '--format', {fmt!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         f"print('loaded:', sorted(m for m in {modules!r} if m in sys.modules))\n"
     )
@@ -187,6 +187,14 @@ def test_after_an_edit_the_parser_loads_only_in_the_process_that_summarises(warm
     stdout, loaded = _check_loading(root, cache, *parser, *NOT_ON_THE_CACHED_PATH)
     assert loaded == "[]"
     assert "DI001" in stdout  # the run analysed the project and reported
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_a_machine_readable_check_with_nothing_to_say_on_stderr_never_loads_rich(warm, fmt):
+    root, cache = warm
+    stdout, loaded = _check_loading(root, cache, "rich", "rich.console", fmt=fmt)
+    assert loaded == "[]"
+    assert "DI001" in stdout
 
 
 def test_a_check_answered_from_the_result_cache_loads_no_analysis_and_no_worker_pool(warm):
