@@ -26,6 +26,7 @@ from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex
+from deadinit.runtime.analysis_state import grouped
 
 Digest = tuple[Hashable, Hashable]
 _UNTAKEN = object()
@@ -146,15 +147,7 @@ class TableDigests:
         """``compare`` for the stored ``keys`` at ``indexes``: their digests now into ``now``, the
         moved ones' indexes into ``changed``; those of a ``deferred`` kind are left for later and
         their indexes returned (``compare_groups``, the keys grouped by kind)."""
-        by_kind: dict[str, list[int]] = {}
-        for i in indexes:
-            kind = keys[i][0]
-            group = by_kind.get(kind)
-            if group is None:
-                by_kind[kind] = [i]
-            else:
-                group.append(i)
-        return self.compare_groups(keys, stored, by_kind, now, changed, deferred)
+        return self.compare_groups(keys, stored, grouped(keys, indexes), now, changed, deferred)
 
     def compare_groups(
         self,

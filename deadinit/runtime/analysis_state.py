@@ -21,7 +21,7 @@ from __future__ import annotations
 import gc
 import pickle
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,24 +67,24 @@ class AnalysisState:
         i = len(self.keys)
         self.keys.append(key)
         self.digests.append(digest)
-        group = self.by_kind.get(key[0])
-        if group is None:
-            self.by_kind[key[0]] = array("I", [i])
-        else:
-            group.append(i)
+        _add(self.by_kind, key[0], i)
         return i
 
 
-def grouped(keys: list[tuple[str, Hashable]]) -> dict[str, array[int]]:
-    """``AnalysisState.by_kind`` of ``keys``."""
+def grouped(keys: Sequence[tuple[str, Hashable]], indexes: Iterable[int] | None = None) -> dict[str, array[int]]:
+    """The numbers of ``keys`` (those at ``indexes``: all by default) by kind, in order: a state's ``by_kind``."""
     out: dict[str, array[int]] = {}
-    for i, (kind, _) in enumerate(keys):
-        group = out.get(kind)
-        if group is None:
-            out[kind] = array("I", [i])
-        else:
-            group.append(i)
+    for i in range(len(keys)) if indexes is None else indexes:
+        _add(out, keys[i][0], i)
     return out
+
+
+def _add(groups: dict[str, array[int]], kind: str, i: int) -> None:
+    group = groups.get(kind)
+    if group is None:
+        groups[kind] = array("I", [i])
+    else:
+        group.append(i)
 
 
 @dataclass
