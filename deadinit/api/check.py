@@ -24,10 +24,16 @@ from deadinit.runtime.temp_files import remove_leftovers
 
 
 def summarize(
-    paths: Iterable[str], settings: Settings, summarizer: Callable | None = None, excluded=None, discovery=None
+    paths: Iterable[str],
+    settings: Settings,
+    summarizer: Callable | None = None,
+    excluded=None,
+    discovery=None,
+    failed: list[str] | None = None,
 ) -> tuple[list[FileSummary], list[str], int]:
     """``discovery``: what ``discover`` found for these paths, when the caller already walked them
-    (and removed the temporary files a killed run left there)."""
+    (and removed the temporary files a killed run left there).  ``failed`` receives the paths of
+    the files an internal error lost (their line is among the errors too)."""
     disc = discovery
     if disc is None:
         disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
@@ -43,6 +49,8 @@ def summarize(
     for r in results:
         if isinstance(r, FileError):
             errors.append(str(r))
+            if r.internal and failed is not None:
+                failed.append(r.path)
         else:
             summaries.append(r)
     return summaries, errors, len(disc.files)
@@ -172,7 +180,8 @@ def _summarised(
     """A result with the files, errors and generation sources, and the summaries analysed."""
     res = CheckResult()
     if summaries is None:
-        summaries, res.errors, res.files = summarize(paths, settings, summarizer, excluded, discovery)
+        found = summarize(paths, settings, summarizer, excluded, discovery, res.internal_failures)
+        summaries, res.errors, res.files = found
     else:
         res.files = len(summaries)
     sources = find_generation_sources(summaries, named=[p for p in paths if os.path.isfile(p)])

@@ -148,7 +148,8 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
     with _stats_handed(summarizer, stats):
         result = analyse_incremental(paths, cfg, wrap, summarizer, discovery=found[0][0])  # a miss
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
-    if states is not None and len(states) == len(items) and result.index is not None:
+    # a run that an internal error cut short is not kept: the next run tries those files and classes again
+    if states is not None and len(states) == len(items) and result.index is not None and not result.internal_failures:
         lite = dataclasses.replace(
             result,
             index=results.LiteIndex.of(result.index, [*result.findings, *result.unsure, *result.suppressed]),

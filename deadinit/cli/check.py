@@ -120,8 +120,8 @@ def _run(o: CheckOptions) -> int:
     if not o.quiet and o.fmt in HUMAN:
         for n in notes:
             err.print(f"deadinit: {n}", markup=False, style="dim", soft_wrap=True)  # one line, never wrapped
-    if errors and not (result.index and result.index.modules):
-        return EXIT_ERROR
+    if result.internal_failures or (errors and not (result.index and result.index.modules)):
+        return EXIT_ERROR  # an internal error lost a class's findings, or nothing could be analysed
     return exit_code(len(findings), o.exit_zero)
 
 

@@ -28,6 +28,7 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
     """The problems of every class, or of the classes ``only`` names."""
     out: list[HierarchyProblem] = []
     reported: set[str] = set()
+    cycles: dict[str, list[str]] = {}
     for qn in sorted(index.class_bases.data if only is None else only):
         bases, texts = index.class_bases[qn]
         mod = index.class_module[qn]
@@ -42,13 +43,12 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
         if qn in reported or index.mro(qn) is not None:
             continue
         parents = [b.name for b in index.bases(qn) if b.kind == BaseKind.CLASS]
-        if any(index.mro(p) is None and qn not in _cycle(index, p) for p in parents):
+        if any(index.mro(p) is None and qn not in _cycle(index, p, cycles) for p in parents):
             continue  # an ancestor's own line explains it
-        cycle = _cycle(index, qn)
+        cycle = _cycle(index, qn, cycles)
         if cycle:
             reported.update(cycle)
-            names = " -> ".join(c.rsplit(".", 1)[-1] for c in [*cycle, cycle[0]])
-            out.append(HierarchyProblem(qn, "cycle", names))
+            out.append(HierarchyProblem(qn, "cycle", _names(cycle)))
         else:
             out.append(HierarchyProblem(qn, "no-c3"))
     return out
@@ -82,18 +82,41 @@ def problem_lines(index: ProjectIndex, problems: list[HierarchyProblem]) -> list
     return out
 
 
-def _cycle(index: ProjectIndex, start: str) -> list[str]:
-    """The classes of an inheritance cycle through ``start`` (in order), or []."""
-    stack = [(start, [start])]
-    seen = {start}
-    while stack:
-        qn, path = stack.pop()
+def _cycle(index: ProjectIndex, start: str, known: dict[str, list[str]] | None = None) -> list[str]:
+    """The classes of an inheritance cycle through ``start`` (in order), or [].  ``known`` keeps the
+    answers found so far: every class of a cycle gets the cycle's list, so a cycle of thousands of
+    classes is walked once, not once per class."""
+    if known is not None and start in known:
+        return known[start]
+    parent: dict[str, str] = {}
+    stack = [start]
+    found: list[str] = []
+    while stack and not found:
+        qn = stack.pop()
         for b in index.bases(qn):
             if b.kind != BaseKind.CLASS:
                 continue
             if b.name == start:
-                return path
-            if b.name not in seen:
-                seen.add(b.name)
-                stack.append((b.name, [*path, b.name]))
-    return []
+                found = [qn]
+                while found[-1] != start:
+                    found.append(parent[found[-1]])
+                found.reverse()
+                break
+            if b.name not in parent:
+                parent[b.name] = qn
+                stack.append(b.name)
+    if known is not None:
+        if found:
+            for i, member in enumerate(found):
+                known[member] = [*found[i:], *found[:i]]
+        else:
+            known[start] = []
+    return found
+
+
+def _names(cycle: list[str], most: int = 8) -> str:
+    """``A -> B -> C -> A`` by short names; a long cycle shows its first and last classes and a count."""
+    short = [c.rsplit(".", 1)[-1] for c in cycle]
+    if len(short) > most:
+        short = [*short[: most // 2], f"... {len(cycle) - most + 1} more ...", *short[-(most // 2) + 1 :]]
+    return " -> ".join([*short, short[0]])

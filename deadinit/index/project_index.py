@@ -4,7 +4,7 @@ resolved across modules by ``index.name_resolution``."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from deadinit.index import lazy_tables
@@ -63,6 +63,7 @@ class ProjectIndex(NameResolution):
         self._bases: Memo[str, list[Base]] = Memo()
         self._mro: Memo[str, list[str] | None] = Memo()
         self._full_mro: Memo[str, list[str] | None] = Memo()
+        self._external: Memo[str, list[Base]] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
 
@@ -151,7 +152,35 @@ class ProjectIndex(NameResolution):
         return order
 
     def _c3(self, qualname: str) -> list[str] | None:
-        return self._mro.get_or(qualname, lambda: self._c3_of(qualname))
+        return self._mro.get_or(qualname, lambda: None if self._leads_into_cycle(qualname) else self._c3_of(qualname))
+
+    def _leads_into_cycle(self, qualname: str) -> bool:
+        """Whether ``qualname``'s bases lead into an inheritance cycle (or to a class with no MRO),
+        found by walking the ancestors the memo has no entry for, without recursion: a cycle's
+        answer is then kept like any other (it is None whichever class is asked first), and a
+        cycle of thousands of classes costs one walk around it."""
+        path: set[str] = {qualname}
+        stack: list[tuple[str, Iterator[Base]]] = [(qualname, iter(self.bases(qualname)))]
+        done: set[str] = set()
+        while stack:
+            q, rest = stack[-1]
+            b = next(rest, None)
+            if b is None:
+                stack.pop()
+                path.discard(q)
+                done.add(q)
+                continue
+            if b.kind != BaseKind.CLASS or b.name in done:
+                continue
+            if b.name in path:
+                return True
+            if b.name in self._mro:
+                if self._mro[b.name] is None:
+                    return True
+                continue
+            path.add(b.name)
+            stack.append((b.name, iter(self.bases(b.name))))
+        return False
 
     def _c3_of(self, qualname: str) -> list[str] | None:
         seqs = []
@@ -165,7 +194,11 @@ class ProjectIndex(NameResolution):
         return c3_merge(qualname, seqs)
 
     def external_bases(self, qualname: str) -> list[Base]:
-        """Non-project bases anywhere in the MRO (they make the analysis above them blind)."""
+        """Non-project bases anywhere in the MRO (they make the analysis above them blind), kept per
+        class: the analysis asks for them once per class of a chain, for every class of the chain."""
+        return self._external.get_or(qualname, lambda: self._external_of(qualname))
+
+    def _external_of(self, qualname: str) -> list[Base]:
         out: list[Base] = []
         for c in self.mro(qualname) or [qualname]:
             out.extend(b for b in self.bases(c) if b.kind != BaseKind.CLASS)

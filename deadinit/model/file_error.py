@@ -9,6 +9,7 @@ from dataclasses import dataclass
 class FileError:
     path: str
     message: str
+    internal: bool = False  # an internal error of deadinit's, not a problem of the file: the run exits 2
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

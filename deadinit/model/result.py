@@ -14,6 +14,7 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
     errors: list[str] = field(default_factory=list)
+    internal_failures: list[str] = field(default_factory=list)  # files and classes an internal error lost: exit 2
     files: int = 0
     index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
     analyzer: Any | None = None

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
@@ -16,6 +17,7 @@ from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
+from deadinit.rules.isolation import isolated
 from deadinit.rules.registry import reports_attribute, selected_rules
 from deadinit.rules.suppressions import matching_suppression
 
@@ -39,26 +41,49 @@ def new_analyzer(index: ProjectIndex, settings: Settings) -> Analyzer:
 
 
 def analyse(
-    index: ProjectIndex, settings: Settings, only: set | None = None, analyzer: Analyzer | None = None
+    index: ProjectIndex,
+    settings: Settings,
+    only: set | None = None,
+    analyzer: Analyzer | None = None,
+    result: CheckResult | None = None,
 ) -> tuple[Analyzer, list[ClassAnalysis]]:
+    """Every candidate class's analysis (or those ``only`` names); with ``result``, a class whose
+    analysis raises is one error line there (``rules.isolation``) and the others go on."""
     analyzer = analyzer or new_analyzer(index, settings)
     analyses = []
     for qn in candidate_classes(index):
         if only is not None and qn not in only:
             continue
-        an = analyzer.analyse(qn)
+        an = (
+            analyzer.analyse(qn)
+            if result is None
+            else isolated(index, result, qn, functools.partial(analyzer.analyse, qn))
+        )
         if an is not None and (an.facts or an.chain.broken is not None):
             analyses.append(an)
     return analyzer, analyses
 
 
 def findings_for(
-    index: ProjectIndex, analyzer: Analyzer, analyses: list[ClassAnalysis], settings: Settings
+    index: ProjectIndex,
+    analyzer: Analyzer,
+    analyses: list[ClassAnalysis],
+    settings: Settings,
+    result: CheckResult | None = None,
 ) -> list[Finding]:
-    ctx = RuleContext(index, analyzer, analyses, settings)
-    out: list[Finding] = []
-    for rule in selected_rules(settings):
-        out.extend(rule().check(ctx))
+    """The selected rules' findings, class by class; with ``result``, a class whose rules raise loses
+    only its own findings (``rules.isolation``)."""
+    rules = [rule() for rule in selected_rules(settings)]
+    per_rule: list[list[Finding]] = [[] for _ in rules]  # rule by rule, each in class order
+    for an in analyses:
+        ctx = RuleContext(index, analyzer, [an], settings)
+        if result is None:
+            found: list[list[Finding]] | None = [list(rule.check(ctx)) for rule in rules]
+        else:
+            found = isolated(index, result, an.cls, lambda c=ctx: [list(rule.check(c)) for rule in rules])
+        for i, fs in enumerate(found or ()):
+            per_rule[i].extend(fs)
+    out = [f for fs in per_rule for f in fs]
     return ordered_findings(index, out)
 
 
@@ -114,9 +139,9 @@ def check_summaries(
     res = result if result is not None else CheckResult(files=len(summaries))
     res = index_summaries(summaries, settings, res, hierarchy_errors)
     index = res.index
-    analyzer, analyses = analyse(index, settings, analyzer=res.analyzer)
+    analyzer, analyses = analyse(index, settings, analyzer=res.analyzer, result=res)
     res.analyses = analyses
-    sort_findings(res, findings_for(index, analyzer, analyses, settings), settings)
+    sort_findings(res, findings_for(index, analyzer, analyses, settings, res), settings)
     return res
 
 

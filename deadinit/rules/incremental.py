@@ -12,6 +12,7 @@ runs over all findings every time, as in a full run: the result is the full run'
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import pickle
 import time
@@ -19,6 +20,7 @@ from array import array
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.analysis.variant_sites import Resolved
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
@@ -35,6 +37,7 @@ from deadinit.rules.engine import (
     ordered_findings,
     sort_findings,
 )
+from deadinit.rules.isolation import isolated
 from deadinit.rules.registry import selected_rules
 from deadinit.rules.table_digests import TableDigests
 from deadinit.runtime.analysis_state import AnalysisState, ClassRecord
@@ -130,12 +133,15 @@ def check_incremental(
             per_class[qn] = pickle.loads(old.findings)
             continue
         with recording() as keys:
-            an = analyzer.analyse(qn)
-            found: list[list[Finding]] = [[] for _ in rules]
-            if an is not None and (an.facts or an.chain.broken is not None):
-                res.analyses.append(an)
-                ctx = RuleContext(index, analyzer, [an], settings)
-                found = [list(rule.check(ctx)) for rule in rules]
+            done = isolated(index, res, qn, functools.partial(_analysed, analyzer, qn, rules, settings))
+        if done is None:  # an internal error: no findings, no record (the next run tries it again)
+            per_class[qn] = [[] for _ in rules]
+            continue
+        an, found = done
+        if found:
+            res.analyses.append(an)
+        else:
+            found = [[] for _ in rules]
         keys.add(("class", qn))
         broken = an is not None and an.chain.broken is not None
         fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), broken)
@@ -158,6 +164,17 @@ def check_incremental(
         "seconds": times,
     }
     return res, state, stats
+
+
+def _analysed(
+    analyzer: Analyzer, qn: str, rules: list, settings: Settings
+) -> tuple[ClassAnalysis | None, list[list[Finding]]]:
+    """``qn``'s analysis and each rule's findings on it ([] when nothing is reported on it)."""
+    an = analyzer.analyse(qn)
+    if an is None or not (an.facts or an.chain.broken is not None):
+        return an, []
+    ctx = RuleContext(analyzer.index, analyzer, [an], settings)
+    return an, [list(rule.check(ctx)) for rule in rules]
 
 
 def _new_state(

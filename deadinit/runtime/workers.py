@@ -62,4 +62,4 @@ def _stat(path: str):
 
 
 def error(item: tuple, message: str) -> FileError:
-    return FileError(item[0], message)
+    return FileError(item[0], message, internal=True)
