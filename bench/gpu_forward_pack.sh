@@ -7,14 +7,15 @@
 # SKIP_/DIRECT_REWRITTEN_SGLANG are the `sglang/` folders `deadinit fix` rewrote (copies
 # of ~/.cache/sglang-corpus/sglang-0.5.20, whose .py files equal the wheel's). Wheels are
 # fetched into DEV_DIR/whl when it is empty (about 53 MB of the 64 MiB a call carries).
+# DEV_DIR/src holds deadinit/gpu_check and what it imports (deadinit/gpu_check/payload.py).
 set -euo pipefail
 dev="${1:?DEV_DIR}"; skip="${2:?}"; skip_report="${3:?}"; direct="${4:?}"; direct_report="${5:?}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="${CORPUS:-$HOME/.cache/sglang-corpus/sglang-0.5.20/sglang}"
-rm -rf "$dev/src" "$dev/bench" && mkdir -p "$dev/src/deadinit" "$dev/bench" "$dev/whl"
-cp "$repo/deadinit/__init__.py" "$dev/src/deadinit/"
-cp -r "$repo/deadinit/gpu_check" "$dev/src/deadinit/gpu_check"
-find "$dev/src" -name __pycache__ -prune -exec rm -rf {} +
+rm -rf "$dev/src" "$dev/bench" && mkdir -p "$dev/src" "$dev/bench" "$dev/whl"
+# deadinit/gpu_check and the deadinit modules it imports, followed in the code (not a list kept here)
+PYTHONPATH="$repo" python3 -m deadinit.gpu_check.payload "$dev/src" > /dev/null
+echo "payload: $(find "$dev/src" -type f | wc -l) files in $dev/src"
 cp "$repo/bench/gpu_forward_run.sh" "$repo/bench/gpu_jit_probe.py" "$dev/bench/"
 bash "$repo/bench/gpu_check_changes.sh" "$corpus" "$skip" "$dev/skip-flag" "$skip_report"
 bash "$repo/bench/gpu_check_changes.sh" "$corpus" "$direct" "$dev/direct-base" "$direct_report"

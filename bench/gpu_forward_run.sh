@@ -4,7 +4,7 @@
 #   bash bench/gpu_forward_run.sh DEV_DIR
 #
 # DEV_DIR holds what the machine lacks (bench/gpu_forward_pack.sh lays it out):
-#   DEV_DIR/src/deadinit   the package (only gpu_check is used there)
+#   DEV_DIR/src/deadinit   gpu_check and the deadinit modules it imports (deadinit/gpu_check/payload.py)
 #   DEV_DIR/whl/*.whl      bench/gpu_wheels.txt's wheels (sglang 0.5.20 among them)
 #   DEV_DIR/skip-flag/     files `deadinit fix --strategy skip-flag` changed + fix-report.json
 #   DEV_DIR/direct-base/   files `deadinit fix --strategy direct-base` changed + fix-report.json

@@ -28,9 +28,13 @@ class FixOptions:
     exclude: frozenset[str] = frozenset()  # Change.id values a previous attempt rejected
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Change:
-    """One fix: a class that stops paying for some inherited allocations."""
+    """One fix: a class that stops paying for some inherited allocations.
+
+    Built by keyword only: a positional call written before ``new_bases``/``removed_bases``
+    came put the notes in ``new_bases``, which gpu-check reads as the bases to expect.
+    """
 
     id: str  # stable within one run, e.g. "skip-flag:pkg.mod.Child"
     strategy: str
@@ -47,7 +51,7 @@ class Change:
     reads: list[str] = field(default_factory=list)  # inherited allocations the class still reads
     new_bases: list[str] = field(default_factory=list)  # direct-base: the bases after the rewrite
     removed_bases: list[str] = field(default_factory=list)  # direct-base: ancestors no longer in the MRO
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # prose for reviewers: what the rewrite did
 
     def to_json(self) -> dict[str, Any]:
         d = plain_fields(self)

@@ -165,7 +165,11 @@ def _fake_strategy(rewrite, claims):
         keys = [f.key for f in result.findings if f.code == "DI002"] if claims else []
         return Plan(
             [FilePlan(path, old, rewrite(old), [(1, old.count(b"\n"))], ["fake"])],
-            [Change("fake", "fake", "pkg.m.C", path, ["ws"], keys, files=[path])],
+            [
+                Change(
+                    id="fake", strategy="fake", cls="pkg.m.C", file=path, attributes=["ws"], findings=keys, files=[path]
+                )
+            ],
         )
 
     return plan

@@ -28,7 +28,15 @@ def _finding() -> Finding:
 def test_the_fields_come_as_asdict_gives_them_in_the_same_order():
     records = [
         _finding(),
-        Change("skip-flag:pkg.m.C", "skip-flag", "pkg.m.C", "pkg/m.py", ["buf"], ["k"], parents=["pkg.m.P"]),
+        Change(
+            id="skip-flag:pkg.m.C",
+            strategy="skip-flag",
+            cls="pkg.m.C",
+            file="pkg/m.py",
+            attributes=["buf"],
+            findings=["k"],
+            parents=["pkg.m.P"],
+        ),
         Refusal("pkg.m.C", "pkg.m.P", ["buf"], "why", ["k"], RefusalKind.REFUSED),
     ]
     for record in records:
