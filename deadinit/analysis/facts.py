@@ -375,8 +375,5 @@ def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:
 
 
 def _inits(events: list[ChainStmt]) -> list[str]:
-    seen: list[str] = []
-    for c in events:
-        if c.owner not in seen:
-            seen.append(c.owner)
-    return seen
+    """The owners of the chain's statements, each once, in the order they run."""
+    return list(dict.fromkeys(c.owner for c in events))

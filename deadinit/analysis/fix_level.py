@@ -93,7 +93,7 @@ def _keeps_a_value(fact: AttrFact) -> bool:
 
 def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
     """``self.x`` of an ``nn.Module`` holds a registered module, parameter or buffer (or a module container)."""
-    if not any(an.index.derives_from_external(qn, an.settings.module_bases) for qn in mro):
+    if not an.index.mro_derives_from_external(mro, an.settings.module_bases):
         return False
     if fact.kind in REGISTERED_KINDS:
         return True

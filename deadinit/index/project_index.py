@@ -64,6 +64,7 @@ class ProjectIndex(NameResolution):
         self._mro: Memo[str, list[str] | None] = Memo()
         self._full_mro: Memo[str, list[str] | None] = Memo()
         self._external: Memo[str, list[Base]] = Memo()
+        self._subclasses_below: Memo[str, frozenset[str]] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
 
@@ -87,6 +88,7 @@ class ProjectIndex(NameResolution):
     def install_subclasses(self, table: dict[str, list[str]]) -> None:
         """The subclass table of a run whose class graph had the same inputs (``rules.incremental``)."""
         self._subclasses = Recorded("subclasses", table)
+        self._subclasses_below = Memo()
 
     # -- class graph -------------------------------------------------------
     def bases(self, qualname: str) -> list[Base]:
@@ -207,6 +209,13 @@ class ProjectIndex(NameResolution):
     def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
         return any(b.name in names for b in self.external_bases(qualname))
 
+    def mro_derives_from_external(self, mro: list[str], names: tuple[str, ...]) -> bool:
+        """Whether a class of ``mro`` derives from one of ``names``: for a class's own MRO (the list
+        ``mro`` gave) the answer of its first class, else each class's."""
+        if mro and self._mro.values.get(mro[0]) is mro:
+            return self.derives_from_external(mro[0], names)
+        return any(self.derives_from_external(qn, names) for qn in mro)
+
     def resolve_method(self, mro: list[str], name: str, after: str | None = None) -> tuple[str, MethodSummary] | None:
         start = 0
         if after is not None and after in mro:
@@ -313,14 +322,18 @@ class ProjectIndex(NameResolution):
         m = self.mro(a)
         return m is not None and b in m
 
-    def all_subclasses(self, qualname: str) -> set[str]:
+    def all_subclasses(self, qualname: str) -> frozenset[str]:
+        """Every class below ``qualname``, kept per class (the analysis asks once per finding)."""
+        return self._subclasses_below.get_or(qualname, lambda: self._all_subclasses(qualname))
+
+    def _all_subclasses(self, qualname: str) -> frozenset[str]:
         out, stack = set(), [qualname]
         while stack:
             for s in self.subclasses.get(stack.pop(), []):
                 if s not in out:
                     out.add(s)
                     stack.append(s)
-        return out
+        return frozenset(out)
 
     def file_of(self, qualname: str) -> FileSummary:
         return self.modules[self.class_module[qualname]]
