@@ -146,6 +146,12 @@ def _first_allocation(
     return None
 
 
+def allocation_of(an: Analysis, c: ChainStmt, mro: list[str]) -> FirstAllocation | None:
+    """What the chain statement ``c`` allocates, as the facts count an allocation (also through
+    project functions); None when it allocates nothing."""
+    return _first_allocation(an, [c], [0], an.index.class_module[c.owner], mro)
+
+
 def build_facts(
     an: Analysis,
     cls: str,

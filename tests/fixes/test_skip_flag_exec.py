@@ -27,7 +27,9 @@ def test_rewritten_fixtures_run(scenario, fixture_tree, original_probe):
     for c in out.plan.changes:
         before, now = original_probe[short(c.cls)], after[short(c.cls)]
         for a in c.attributes:
-            assert now["attrs"][a] == "None", a
+            # no `else: self.x = None` where an ancestor that stays set it (SpeedMLA: FlashMLA's workspace,
+            # kept for its live prefill wrappers): the attribute keeps that value
+            assert now["attrs"][a] == "None" or (short(c.cls), a) == ("SpeedMLABackend", "workspace_buffer"), a
         for a in c.overwritten + c.reads:
             assert now["attrs"][a] != "None", a
         assert now["bytes"] <= before["bytes"]
@@ -52,7 +54,8 @@ def test_mla_chain_leaf_and_middle(fixture_tree, original_probe):
     assert trt["attrs"]["decode_wrapper"] == trt["attrs"]["indices_updater_decode"] == "None"
     assert trt["attrs"]["workspace_buffer"] != "None"  # its own workspace: it reads it
     assert "FlashMLAIndicesUpdaterDecode" not in trt["created"]
-    assert speed["attrs"]["kv_split_counter"] == speed["attrs"]["workspace_buffer"] == "None"
+    assert speed["attrs"]["kv_split_counter"] == "None"
+    assert speed["attrs"]["workspace_buffer"] == res["FlashMLABackend"]["attrs"]["workspace_buffer"]  # FlashMLA's
     assert speed["buffers"] == ["flash_mla_ws"]  # the parent's, kept for the live prefill wrappers
     assert original_probe["SpeedMLABackend"]["buffers"] == ["flash_mla_ws", "trt_mla_ws"]
 

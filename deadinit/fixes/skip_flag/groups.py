@@ -24,6 +24,7 @@ from deadinit.fixes.init_units import IF, LINE, LOOP, InitUnit, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
+from deadinit.fixes.skip_flag.shape import allocating_units, settled, shape
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
@@ -135,6 +136,17 @@ class GroupBuilder:
                 g.dead[key[0]].discard(key[1])
                 g.dropped[key] = reason
         g.guards = {o: gd for o, gd in g.guards.items() if g.dead.get(o)}
+
+        def skipped(c) -> bool:  # a ``kill`` (both branches assign) no longer holds when one branch is guarded
+            gd = g.guards.get(c.owner)
+            if gd is None:
+                return False
+            if c.stmt.kind == "kill":
+                return gd.live.overlaps(c.stmt.line, c.stmt.end_line)
+            return gd.live.covers(c.stmt.line, c.stmt.end_line)
+
+        for gd in g.guards.values():
+            gd.settled = settled(an, gd.attrs - set(gd.list_iters), skipped)
         owners = [o for o in g.path if g.dead.get(o)]
         if owners and g.reuse is None:  # ancestors above the last owner left would only take the flag
             g.path = g.path[: g.path.index(owners[-1]) + 1]
@@ -189,6 +201,8 @@ class GroupBuilder:
                         (owner, a),
                         f"{where} line {c.stmt.line} mixes building self.{a} with work that stays: it cannot be split",
                     )
+        allocating = allocating_units(self.analyses.analyzer, an, owner, src.units, mro)
+        shape(live, src.units, set(attrs), allocating, set(list_iters))
         return Guard("", live, set(attrs), list_iters, src.by_node, list(moves.values()))
 
     def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:

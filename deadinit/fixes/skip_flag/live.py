@@ -38,6 +38,9 @@ class Liveness:
     def covers(self, line: int, end_line: int) -> bool:
         return any(u.start <= line and end_line <= u.end for u in self.dead_units)
 
+    def overlaps(self, line: int, end_line: int) -> bool:
+        return any(u.start <= end_line and line <= u.end for u in self.dead_units)
+
     def assigned(self) -> list[str]:
         out: list[str] = []
         for u in self.dead_units:

@@ -135,7 +135,7 @@ class _Planner:
             if g.reuse or g.param:
                 g.flag = g.reuse or g.param or ""
                 continue
-            base = self.o.flag_name or tpl.format(name=root_attr(g))
+            base = self.o.flag_name or tpl.format(name=flag_word(root_attr(g)))
             name, k = base, 2
             while not self._free(g, name, taken):
                 name, k = f"{base}_{k}", k + 1
@@ -296,6 +296,13 @@ def root_attr(g: Group) -> str:
         return (-len(feeds), f.code != "DI001", -order.get(f.parent, 0), f.line, f.attribute)
 
     return min((f for f in g.findings if f.attribute in g.dead.get(f.parent, ())), key=key).attribute
+
+
+def flag_word(attr: str) -> str:
+    """The attribute as a word of a flag name: no leading or doubled underscores (``_x`` gives
+    ``skip_init_x``, a name-mangled ``_Cls__x`` gives ``skip_init_x``)."""
+    word = re.sub(r"^_[A-Za-z0-9]+__(?=[A-Za-z0-9])", "", attr) if attr.startswith("_") and "__" in attr else attr
+    return re.sub("_+", "_", word).strip("_") or "attr"
 
 
 def kept_reason(f) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.fixes.init_units import walk_units
+from deadinit.fixes.init_units import IF, LINE, walk_units
 from deadinit.fixes.skip_flag.layout import fit_call, fit_params
 from deadinit.fixes.skip_flag.live import Liveness
 
@@ -27,6 +27,7 @@ class Guard:
     list_iters: dict = field(default_factory=dict)  # attr -> iterable node of the loop that builds it
     units: dict = field(default_factory=dict)  # id(node) -> InitUnit, for the else branch
     moves: list = field(default_factory=list)  # (class, statement to insert after, statement) for the subclass
+    settled: set = field(default_factory=set)  # attributes set on every path without the guarded code
 
 
 @dataclass
@@ -86,22 +87,38 @@ class _Rebuild:
         self.regions.append((start, self.pos(run[-1][0]).end.line))
         guards = [g for g in self.e.guards if g.flag in flags]
         names = sorted(flags, key=[g.flag for g in self.e.guards].index)
+        attrs = self.missing(run, guards)
+        extended = None if attrs else extend_condition(run, guards, names)
+        if extended is not None:
+            out.extend(extended)
+            return
         test = f"not {names[0]}" if len(names) == 1 else "not (" + " or ".join(names) + ")"
         body = [run[0][1].with_changes(leading_lines=[])] + [new for _, new in run[1:]]
-        attrs: list[str] = []
-        for old, _ in run:
-            unit = next((g.units[id(old)] for g in guards if id(old) in g.units), None)
-            for v in walk_units([unit]) if unit else ():
-                attrs.extend(a for a in v.self_assigns if a not in attrs and any(a in g.attrs for g in guards))
         orelse = None
         if attrs:
             lines = [self.else_value(a, guards) for a in attrs]
             orelse = cst.Else(body=cst.IndentedBlock(body=[cst.parse_statement(s) for s in lines]))
+            if _code(cst.IndentedBlock(body=body)) == _code(orelse.body):  # a guard that changes nothing
+                out.extend(new for _, new in run)
+                return
         out.append(
             cst.If(
                 test=cst.parse_expression(test), body=cst.IndentedBlock(body=body), orelse=orelse, leading_lines=lead
             )
         )
+
+    def missing(self, run: list, guards: list) -> list[str]:
+        """The attributes the run assigns that would be missing when it is skipped: set to None in ``else``."""
+        attrs: list[str] = []
+        for old, _ in run:
+            unit = next((g.units[id(old)] for g in guards if id(old) in g.units), None)
+            for v in walk_units([unit]) if unit else ():
+                attrs.extend(
+                    a
+                    for a in v.self_assigns
+                    if a not in attrs and any(a in g.attrs and a not in g.settled for g in guards)
+                )
+        return attrs
 
     def else_value(self, attr: str, guards) -> str:
         for g in guards:
@@ -142,6 +159,29 @@ class _Rebuild:
             final = st.finalbody.with_changes(body=self._suite(st.finalbody.body)) if st.finalbody else None
             return st.with_changes(body=self._suite(st.body), handlers=handlers, orelse=orelse, finalbody=final)
         return st
+
+
+def extend_condition(run: list, guards: list, names: list[str]) -> list | None:
+    """``if <test> and not <flag>:`` for a run that is one ``if`` without ``else`` (after the locals
+    its test reads, which stay as they are), else None."""
+    units = [next((g.units[id(old)] for g in guards if id(old) in g.units), None) for old, _ in run]
+    *locals_, last = units
+    node = run[-1][0]
+    if last is None or last.kind != IF or not last.can_wrap or not isinstance(node, cst.If) or node.orelse:
+        return None
+    if any(u is None or u.kind != LINE or u.self_assigns or u.self_fills or u.untracked_writes for u in locals_):
+        return None
+    flag = names[0] if len(names) == 1 else "(" + " or ".join(names) + ")"
+    test = node.test
+    inner = test.with_changes(lpar=[], rpar=[])
+    if isinstance(inner, (cst.IfExp, cst.Lambda, cst.NamedExpr)) or (
+        isinstance(inner, cst.BooleanOperation) and isinstance(inner.operator, cst.Or)
+    ):
+        inner = inner.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    new_test = cst.BooleanOperation(
+        left=inner, operator=cst.And(), right=cst.parse_expression(f"not {flag}"), lpar=test.lpar, rpar=test.rpar
+    )
+    return [new for _, new in run[:-1]] + [node.with_changes(test=new_test)]
 
 
 def _with_comma_after(elements: list, i: int, template) -> list:

@@ -56,8 +56,6 @@ class FlashBackend(AttentionBackend):
                 )
             else:
                 self.workspace_buffer = ws
-        else:
-            self.workspace_buffer = None
 
         if kv_indptr_buf is None:
             self.kv_indptr = [

@@ -54,7 +54,6 @@ class TrtMLABackend(FlashMLABackend):
                 (runner.max_bs, self.num_q_heads), dtype=torch.int32, device=runner.device
             )
         else:
-            self.workspace_buffer = None
             self.kv_split_counter = None
         self.use_fallback = False
         self.decode_meta = None

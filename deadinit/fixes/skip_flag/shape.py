@@ -1,0 +1,165 @@
+"""The guards a person would write: which of the dead statements an ``__init__`` actually guards.
+
+``skip_flag.live`` finds every statement that only builds what the subclass never uses.  Guarding
+all of them is correct but not what a maintainer writes; this step shapes that set:
+
+* a ``try`` whose body is all skipped is skipped whole (with its handlers, which can then never
+  run), and a compound statement whose blocks all end up skipped is skipped whole;
+* a statement that allocates nothing (the analysis decides: ``analysis.facts.allocation_of``) is
+  not guarded at the edge of a run of guarded statements: ``self.pool = None``, ``self.x = buf``
+  stay as they are.  A local binding stays in the run when a statement of the run reads it (the
+  locals that only feed the skipped allocations go under the same guard); a run left with no
+  allocation is not guarded at all.  A statement that reads a skipped attribute, or a local that a
+  guarded statement binds, stays guarded wherever it is: unguarded it would read what was skipped;
+* ``settled``: the attributes some statement that stays assigns on every run of the subclass's
+  ``__init__`` chain (``self.pool = None`` before the guard, the subclass's own replacement after
+  it): the ``else`` branch needs no ``= None`` for those.
+"""
+
+from __future__ import annotations
+
+from deadinit.analysis.facts import allocation_of
+from deadinit.fixes.init_units import IF, LINE, LOOP, TRY, InitUnit, walk_units
+from deadinit.fixes.skip_flag.live import Liveness
+
+
+def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[str]) -> set[int]:
+    """id(node) of each unit of ``owner``'s ``__init__`` holding a statement that allocates."""
+    lines = sorted(
+        c.stmt.line
+        for c in an.chain.stmts
+        if c.owner == owner and c.stmt.kind in ("assign", "fill") and allocation_of(analyzer, c, mro) is not None
+    )
+    return {id(u.node) for u in walk_units(units) if any(u.start <= ln <= u.end for ln in lines)}
+
+
+def shape(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int], lists: set) -> Liveness:
+    """``live`` with skipped ``try`` statements whole and no guard over statements that allocate nothing.
+    ``lists``: attributes the ``else`` rebuilds as lists of ``None``; the statements that assign them stay
+    with the guard."""
+    allocating = allocating | {id(u.node) for u in walk_units(units) if set(u.self_assigns) & lists}
+    _promote(live, units, attrs)
+    while _trim_pass(live, units, attrs, allocating):
+        pass
+    guarded = {id(u.node) for u in live.dead_units}
+    live.mixed = {id(u.node) for u in walk_units(units) if u.blocks and _holds(u, guarded)}
+    return live
+
+
+def settled(an, attrs: set, skipped) -> set[str]:
+    """The attributes of ``attrs`` a statement that stays (``skipped(chain stmt)`` is False) assigns
+    unconditionally in the chain of ``an``'s class."""
+    out = set()
+    for c in an.chain.stmts:
+        st = c.stmt
+        if st.attr in attrs and st.kind in ("assign", "kill") and c.definite and not st.guards and not skipped(c):
+            out.add(st.attr)
+    return out
+
+
+def _holds(u: InitUnit, guarded: set[int]) -> bool:
+    return any(id(v.node) in guarded for b in u.blocks for v in walk_units(b))
+
+
+# -- whole compound statements --------------------------------------------------------------------
+def _promote(live: Liveness, block: list[InitUnit], attrs: set) -> None:
+    for u in block:
+        if id(u.node) not in live.mixed:
+            continue
+        for b in u.blocks:
+            _promote(live, b, attrs)
+        if _skippable_whole(live, u, attrs):
+            inner = {id(v.node) for v in walk_units([u])}
+            live.dead -= inner
+            live.mixed -= inner
+            live.dead.add(id(u.node))
+            live.dead_units = [v for v in live.dead_units if id(v.node) not in inner] + [u]
+            live.live_units = [v for v in live.live_units if id(v.node) not in inner]
+            live.live_writes = _writes(live.live_units, attrs)
+
+
+def _skippable_whole(live: Liveness, u: InitUnit, attrs: set) -> bool:
+    header_dead = (
+        u.can_wrap
+        and not u.untracked_writes
+        and set(u.self_assigns) <= attrs
+        and u.self_fills <= attrs
+        and u.names_bound <= live.dead_locals
+    )
+    if not header_dead:
+        return False
+    if u.kind == TRY:
+        node = u.node
+        return (
+            getattr(node, "orelse", None) is None
+            and getattr(node, "finalbody", None) is None
+            and _all_dead(live, u.blocks[0])
+        )
+    return u.kind in (IF, LOOP) and all(_all_dead(live, b) for b in u.blocks)
+
+
+def _all_dead(live: Liveness, block: list[InitUnit]) -> bool:
+    dead = [id(v.node) in live.dead for v in block]
+    idle = [v.kind == LINE and v.weight == 0 and not v.untracked_writes for v in block]
+    return any(dead) and all(d or i for d, i in zip(dead, idle, strict=True))
+
+
+def _writes(units: list[InitUnit], attrs: set) -> dict:
+    out: dict = {}
+    for v in units:
+        for a in list(v.self_assigns) + sorted(v.self_fills):
+            if a in attrs:
+                out.setdefault(a, v.start)
+    return out
+
+
+# -- statements that allocate nothing -------------------------------------------------------------
+def _trim_pass(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int]) -> bool:
+    """Take one statement that allocates nothing off a run's edge; True when one was taken."""
+    for run in _runs(live, units):
+        for v in _trimmable(live, run, attrs, allocating):
+            live.dead.discard(id(v.node))
+            live.dead_units = [w for w in live.dead_units if w is not v]
+            live.live_units.append(v)
+            return True
+    return False
+
+
+def _runs(live: Liveness, block: list[InitUnit]):
+    run: list[InitUnit] = []
+    for u in block:
+        if id(u.node) in live.dead:
+            run.append(u)
+            continue
+        if run:
+            yield run
+        run = []
+        for b in u.blocks:
+            yield from _runs(live, b)
+    if run:
+        yield run
+
+
+def _trimmable(live: Liveness, run: list[InitUnit], attrs: set, allocating: set[int]):
+    """The edge statements of ``run`` that can leave the guard (a run without an allocation: any)."""
+    if any(id(v.node) in allocating for v in run):
+        candidates = [run[0], run[-1]] if len(run) > 1 else [run[0]]
+    else:
+        candidates = list(run)
+    for v in candidates:
+        if id(v.node) in allocating or not _free(live, v, attrs):
+            continue
+        rest = [w for w in run if w is not v]
+        feeds = any(v.names_bound & x.names_read for w in rest for x in walk_units([w]))
+        if feeds and v is run[0] and any(id(w.node) in allocating for w in rest):
+            continue  # a local the run's allocations are built from: it stays under the guard
+        yield v
+
+
+def _free(live: Liveness, v: InitUnit, attrs: set) -> bool:
+    """Unguarded, ``v`` reads nothing the guard skips: no skipped attribute, no local a guarded
+    statement binds."""
+    if set(v.self_reads) & attrs or any(set(w.self_reads) & attrs for w in walk_units([v])):
+        return False
+    bound = {n for w in live.dead_units if w is not v for x in walk_units([w]) for n in x.names_bound}
+    return not any(x.names_read & bound for x in walk_units([v]))
