@@ -1,6 +1,7 @@
 """Plan, check, re-plan without what failed, then (optionally) write: the library behind ``deadinit fix``.
 
-A strategy plans every fix it can.  A change that would rewrite a generated file is
+A strategy plans every fix it can; the lines it changes are laid out by the project's formatter
+(``fixes.formatter``) where one is installed.  A change that would rewrite a generated file is
 refused (``safety.generated_files``).  Each file is checked (``safety.check_file``),
 then the whole project is re-analysed as if the plan were applied; a change whose
 file fails a check, whose targeted findings are still reported, or that brings a
@@ -16,9 +17,10 @@ from dataclasses import dataclass, field
 
 from deadinit.analysis.reach import short
 from deadinit.fixes import safety
+from deadinit.fixes.formatter import format_changes
 from deadinit.fixes.registry import load_strategies
 from deadinit.frontends.parse import source_encoding
-from deadinit.model.fix import FixOptions, Plan, Refusal
+from deadinit.model.fix import FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
 
 MAX_ATTEMPTS = 8
@@ -74,6 +76,7 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
     generated = safety.generated_files(result)
     for _ in range(MAX_ATTEMPTS):
         plan = plan_fn(result, dataclasses.replace(options, exclude=frozenset(exclude)))
+        plan.files = [formatted(fp) for fp in plan.files]
         if not plan.files:
             return FixOutcome(strategy, plan, result, None, rejected)
         refused = _generated_problems(plan, generated)
@@ -102,6 +105,16 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
                     Refusal(c.cls, ", ".join(c.parents), c.attributes + c.overwritten, reason, c.findings, kind)
                 )
     return FixOutcome(strategy, Plan(refusals=plan.refusals), result, None, rejected)
+
+
+def formatted(fp: FilePlan) -> FilePlan:
+    """``fp`` with the lines it changes laid out by the project's formatter (``fixes.formatter``),
+    when one is at hand and its result edits only what the strategy declared."""
+    new = format_changes(fp.path, fp.old, fp.new)
+    if new is None or new == fp.new:
+        return fp
+    done = dataclasses.replace(fp, new=new)
+    return done if safety.check_file(done) is None else fp
 
 
 def _generated_problems(plan: Plan, generated: dict[str, str]) -> dict:

@@ -122,3 +122,11 @@ class ClassAttrStatus(StrEnum):
     READ = "read"
     UNREAD = "unread"
     OVERRIDDEN = "overridden"
+
+
+class FormatterKind(StrEnum):
+    """The formatter a project's configuration names (``fixes.formatter``)."""
+
+    RUFF = "ruff"  # [tool.ruff] in pyproject.toml, ruff.toml, .ruff.toml
+    BLACK = "black"  # [tool.black] in pyproject.toml
+    DEFAULT = "default"  # none configured: black's style at 88 columns, which ruff's formatter shares

@@ -2,8 +2,12 @@
 
 import textwrap
 
+import libcst as cst
+import pytest
+
 from deadinit.api.check import run_check
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, remove_unused
+from deadinit.fixes.direct_base.names import free_after
 from deadinit.fixes.direct_base.rewrite import rewrite_class
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.model.settings import Settings
@@ -248,7 +252,41 @@ def test_class_attributes_and_type_checking_imports_move(write_project):
 def test_add_imports_merges_into_parenthesized_list():
     src = "from a import (\n    x,\n    y,\n)\nfrom b import z\n\nX = 1\n"
     out = add_imports(src, [ImportSpec("a", "w", None), ImportSpec("b", "v", None), ImportSpec("c.d", None, "cd")])
-    assert out == "from a import (\n    x,\n    y,\n    w,\n)\nfrom b import z, v\nimport c.d as cd\n\nX = 1\n"
+    assert out == "from a import (\n    w,\n    x,\n    y,\n)\nfrom b import v, z\nimport c.d as cd\n\nX = 1\n"
+
+
+def test_add_imports_keeps_sorted_imports_sorted():
+    src = "import os\n\nfrom pkg.b import B\nfrom pkg.d import y, x\n\nX = 1\n"
+    specs = [ImportSpec("pkg.a", "A", None), ImportSpec("pkg.c", "C", None), ImportSpec("pkg.d", "z", None)]
+    out = add_imports(src, specs)
+    # a new module in its sorted place (the first of the group takes the blank line); names where
+    # they were not sorted go at the end
+    assert (
+        out
+        == "import os\n\nfrom pkg.a import A\nfrom pkg.b import B\nfrom pkg.c import C\nfrom pkg.d import y, x, z\n\nX = 1\n"
+    )
+    unsorted = "from pkg.d import D\nfrom pkg.b import B\n\nX = 1\n"
+    assert add_imports(unsorted, [ImportSpec("pkg.c", "C", None)]) == (
+        "from pkg.d import D\nfrom pkg.b import B\nfrom pkg.c import C\n\nX = 1\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "body, free",
+    [
+        ("x = 1\nsuper().__init__(a)\nprint(x)\n", False),  # bound before, read after: a clash
+        ("super().__init__(a)\nif a:\n    x = 3\n    print(x)\n", True),  # bound again before its read
+        ("super().__init__(a)\nprint(x)\nx = 2\n", False),  # read first: a global or builtin
+        ("super().__init__(x)\nx = 2\n", False),  # passed to the call
+        ("super().__init__(a)\nx = x + 1\n", False),  # reads itself
+        ("super().__init__(a)\nx = 1\nf = lambda: x\n", True),
+        ("super().__init__(a)\nx = 1\ndef g():\n    return x\n", False),  # a nested scope
+    ],
+)
+def test_free_after(body, free):
+    func = cst.parse_statement("def __init__(self, a):\n" + textwrap.indent(body, "    "))
+    call = next(st for st in func.body.body if "super()" in cst.Module([]).code_for_node(st))
+    assert ("x" in free_after(func, call)) == free
 
 
 def test_remove_unused_drops_only_unused_names():

@@ -20,7 +20,7 @@ from deadinit.fixes.direct_base.copy import class_attrs_to_copy, element_appends
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings, plan_imports, remove_unused
 from deadinit.fixes.direct_base.inline import Inliner
 from deadinit.fixes.direct_base.live import StayReads
-from deadinit.fixes.direct_base.names import identifiers, name_loads
+from deadinit.fixes.direct_base.names import free_after, identifiers, name_loads
 from deadinit.fixes.init_units import InitBody, walk_units
 
 
@@ -70,7 +70,7 @@ def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
         target = parent_call.target
         owner = p.init_target(cls, target)
         edit.super_line = line
-        clash = _init_names(own_init)
+        clash = _init_names(own_init) - free_after(own_init.func, line)  # rename only what would clash
         pre_attrs = _attrs_before(own_init, line)
         if owner in p.dropped:
             args = _map_args(p, owner, line.body[0].value, target)

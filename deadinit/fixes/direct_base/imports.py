@@ -195,7 +195,16 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
     for s in plain:
         if s.name is not None and _merge(body, s):
             continue
-        _insert(body, _stmt(s), _last_import(body) + 1)
+        at = _sorted_place(body, s) if s.name is not None else None
+        if at is None:
+            _insert(body, _stmt(s), _last_import(body) + 1)
+        elif at < len(body) and body[at].leading_lines:  # first of its group: it takes the blank line above
+            body[at : at + 1] = [
+                _stmt(s).with_changes(leading_lines=body[at].leading_lines),
+                body[at].with_changes(leading_lines=[]),
+            ]
+        else:
+            body.insert(at, _stmt(s))
     if guarded:
         tc = next(
             (
@@ -244,7 +253,15 @@ def _insert(body: list, stmt, at: int) -> None:
     body.insert(max(at, 0), stmt)
 
 
+def import_key(name: str) -> tuple:
+    """isort's order within ``from m import ...`` (and ruff's): constants, classes, then the rest."""
+    kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
+    return kind, name.lower(), name
+
+
 def _merge(body: list, s: ImportSpec) -> bool:
+    """Add ``s`` to an existing ``from <module> import ...``: in its sorted place when the names
+    there are sorted, else at the end."""
     for i, st in enumerate(body):
         if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1:
             continue
@@ -253,22 +270,48 @@ def _merge(body: list, s: ImportSpec) -> bool:
             continue
         if (dotted(imp.module) if imp.module is not None else "") != s.module:
             continue
-        names = list(imp.names)
         alias = cst.ImportAlias(cst.Name(s.name), asname=cst.AsName(cst.Name(s.asname)) if s.asname else None)
-        last = names[-1]
-        if imp.lpar is not None and len(names) > 1:
-            # parenthesized list: the old last item takes an inner separator, the new one the last's
-            names[-1] = last.with_changes(comma=names[0].comma)
-            names.append(alias.with_changes(comma=last.comma))
-        elif imp.lpar is not None:
-            names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            names.append(alias.with_changes(comma=last.comma))
-        else:
-            names[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            names.append(alias)
-        body[i] = st.with_changes(body=[imp.with_changes(names=names)])
+        body[i] = st.with_changes(body=[imp.with_changes(names=_with_alias(list(imp.names), alias, imp.lpar))])
         return True
     return False
+
+
+def _with_alias(names: list, alias: cst.ImportAlias, lpar) -> list:
+    keys = [import_key(n.evaluated_name) for n in names]
+    at = len(names)
+    if keys == sorted(keys):
+        at = next((k for k, key in enumerate(keys) if import_key(alias.evaluated_name) < key), len(names))
+    last = names[-1]
+    inner = next((n.comma for n in names[:-1] if isinstance(n.comma, cst.Comma)), None)
+    if inner is None:
+        inner = last.comma if lpar is not None and isinstance(last.comma, cst.Comma) else None
+    inner = inner or cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    if at < len(names):
+        return [*names[:at], alias.with_changes(comma=inner), *names[at:]]
+    if lpar is not None:  # parenthesized: the old last item takes an inner separator, the new one the last's
+        return [*names[:-1], last.with_changes(comma=inner), alias.with_changes(comma=last.comma)]
+    return [*names[:-1], last.with_changes(comma=inner), alias]
+
+
+def _sorted_place(body: list, s: ImportSpec) -> int | None:
+    """Where ``from <module> import <name>`` goes among the module's imports when the group of
+    ``from`` imports of the same top-level package is sorted; None when there is no such group."""
+    top = s.module.split(".")[0]
+    group: list[tuple[int, str]] = []
+    for i, st in enumerate(body[: _last_import(body) + 1]):
+        imp = st.body[0] if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 else None
+        if not isinstance(imp, cst.ImportFrom) or imp.relative or imp.module is None:
+            continue
+        mod = dotted(imp.module) or ""
+        if mod.split(".")[0] == top:
+            group.append((i, mod))
+    mods = [m.lower() for _, m in group]
+    if not group or mods != sorted(mods) or group[-1][0] - group[0][0] != len(group) - 1:
+        return None  # not one sorted run of statements: added after the last import, as before
+    for i, mod in group:
+        if s.module.lower() < mod.lower():
+            return i
+    return group[-1][0] + 1
 
 
 def remove_unused(text: str, names: set[str]) -> str:

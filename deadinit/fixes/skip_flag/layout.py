@@ -72,9 +72,3 @@ def fit_params(func: cst.FunctionDef, column: int, limit: int, indent: str) -> c
         if one or not _too_long(_header(new), column, limit):
             return new
     return func  # pragma: no cover
-
-
-def line_limit(source: bytes) -> int:
-    """The file's own limit: 88 (black) unless it already has longer lines, then up to 120."""
-    longest = max((len(ln) for ln in source.decode("utf-8", "replace").splitlines()), default=0)
-    return 88 if longest <= 88 else (100 if longest <= 100 else 120)

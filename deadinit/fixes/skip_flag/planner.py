@@ -42,9 +42,9 @@ import libcst as cst
 
 from deadinit.analysis.reach import short
 from deadinit.fixes.analyses import PlanAnalyses
+from deadinit.fixes.formatter import style_for
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.guard_param import guard_parameter
-from deadinit.fixes.skip_flag.layout import line_limit
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
@@ -213,7 +213,7 @@ class _Planner:
                 src = self.inits.init(e.cls)
                 where = self.inits.parsed(src.func)
                 new, regs = rewrite_function(
-                    src.func, e, where.code_range, line_limit(source), where.module.default_indent
+                    src.func, e, where.code_range, style_for(path).line_length, where.module.default_indent
                 )
                 repl[id(src.func)] = new
                 regions += regs

@@ -85,13 +85,15 @@ class TrtMHAMultiStepDraft:
         )
         self.attn_backends = []
         for i in range(self.num_steps - 1):
-            self.attn_backends.append(TrtMHABackend(
-                runner,
-                skip_prefill=True,
-                kv_indptr_buf=self.kv_indptr[i],
-                kv_last_page_len_buf=self.kv_last_page_len,
-                step_id=i,
-            ))
+            self.attn_backends.append(
+                TrtMHABackend(
+                    runner,
+                    skip_prefill=True,
+                    kv_indptr_buf=self.kv_indptr[i],
+                    kv_last_page_len_buf=self.kv_last_page_len,
+                    step_id=i,
+                )
+            )
 
     def common_template(self, batch, call_fn):
         assert batch.mode == "decode", "draft steps only decode"

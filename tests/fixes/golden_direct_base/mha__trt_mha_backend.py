@@ -9,9 +9,9 @@ try:
 except ImportError:  # CPU stand-in for tests
     from fixtures.backends import fake_torch as torch
 
+from fixtures.backends.base import AttentionBackend
 from fixtures.backends.buffers import get_buffer
 from fixtures.backends.flash_draft import FlashMultiStepDraft
-from fixtures.backends.base import AttentionBackend
 
 TRT_MHA_WORKSPACE_MB = 8
 

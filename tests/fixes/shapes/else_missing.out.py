@@ -13,7 +13,9 @@ class Backend:
     def __init__(self, device, skip_init_workspace_buffer: bool = False):
         self.device = device
         if not skip_init_workspace_buffer:
-            self.workspace_buffer = torch.empty((8 * 1024 * 1024,), dtype=torch.uint8, device=device)
+            self.workspace_buffer = torch.empty(
+                (8 * 1024 * 1024,), dtype=torch.uint8, device=device
+            )
             self.decode_wrapper = Wrapper(self.workspace_buffer)
         else:
             self.decode_wrapper = None

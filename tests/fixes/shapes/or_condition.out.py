@@ -7,7 +7,9 @@ class Model:
     def __init__(self, config, device, skip_init_lm_head: bool = False):
         self.config = config
         self.lm_head = None
-        if (config.tie_embeddings or config.vocab_size > 1000) and not skip_init_lm_head:
+        if (
+            config.tie_embeddings or config.vocab_size > 1000
+        ) and not skip_init_lm_head:
             self.lm_head = torch.empty((config.vocab_size, config.hidden_size), device=device)
 
     def forward(self, x):

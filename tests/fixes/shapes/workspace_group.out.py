@@ -20,7 +20,9 @@ class AttnBackend:
         self.num_wrappers = num_wrappers
         self.decode_wrappers = []
         if not skip_init_workspace_buffer:
-            self.workspace_buffer = torch.empty((128 * 1024 * 1024,), dtype=torch.uint8, device=device)
+            self.workspace_buffer = torch.empty(
+                (128 * 1024 * 1024,), dtype=torch.uint8, device=device
+            )
             self.prefill_wrapper = PrefillWrapper(self.workspace_buffer)
             for _ in range(num_wrappers):
                 self.decode_wrappers.append(DecodeWrapper(self.workspace_buffer))
