@@ -9,12 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rewritten_syntax import guard_problems
 
 from deadinit.api.check import run_check
 from deadinit.fixes.driver import run_fix
 from deadinit.model.fix import FixOptions
 
 SHAPES = Path(__file__).resolve().parent / "shapes"
+REPO = SHAPES.parent.parent.parent
 OPTIONS = {"flag_name": FixOptions(flag_name="skip_sampling_scratch")}
 NAMES = sorted(p.name[: -len(".py")] for p in SHAPES.glob("*.py") if not p.name.endswith(".out.py"))
 
@@ -41,3 +43,10 @@ def test_rewrite_shape(name, tmp_path):
 
 def test_every_shape_has_its_expected_file():
     assert NAMES and all((SHAPES / f"{n}.out.py").exists() for n in NAMES)
+
+
+def test_plain_fix_of_the_fixtures_has_no_empty_or_identical_guard():
+    out = run_fix(run_check([str(REPO / "fixtures")]), "skip-flag", FixOptions(), write=False)
+    flags = {c.flag for c in out.plan.changes if c.flag}
+    assert out.plan.files and flags
+    assert [p for fp in out.plan.files for p in guard_problems(fp.path, fp.new, flags)] == []

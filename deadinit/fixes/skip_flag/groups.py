@@ -202,8 +202,8 @@ class GroupBuilder:
                         f"{where} line {c.stmt.line} mixes building self.{a} with work that stays: it cannot be split",
                     )
         allocating = allocating_units(self.analyses.analyzer, an, owner, src.units, mro)
-        shape(live, src.units, set(attrs), allocating, set(list_iters))
-        return Guard("", live, set(attrs), list_iters, src.by_node, list(moves.values()))
+        pulls = shape(live, src.units, set(attrs), allocating, set(list_iters))
+        return Guard("", live, set(attrs), list_iters, src.by_node, list(moves.values()), pulls=pulls)
 
     def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:
         """Lists a lower class fills element-wise: the loop iterable that gives their length."""

@@ -28,6 +28,7 @@ class Guard:
     units: dict = field(default_factory=dict)  # id(node) -> InitUnit, for the else branch
     moves: list = field(default_factory=list)  # (class, statement to insert after, statement) for the subclass
     settled: set = field(default_factory=set)  # attributes set on every path without the guarded code
+    pulls: dict = field(default_factory=dict)  # id(first statement of a run) -> locals moved to its start
 
 
 @dataclass
@@ -58,8 +59,9 @@ class _Rebuild:
         out: list = []
         run: list = []
         run_flags: frozenset = frozenset()
+        stmts, pulled = self.pulled(list(stmts))
         for st in stmts:
-            full = frozenset(g.flag for g in self.e.guards if id(st) in g.live.dead)
+            full = frozenset(g.flag for g in self.e.guards if id(st) in g.live.dead or id(st) in pulled)
             inner = [g for g in self.e.guards if id(st) in g.live.mixed and g.flag not in full]
             new = self.inside(st, inner) if inner else st
             if full != run_flags:
@@ -74,6 +76,22 @@ class _Rebuild:
                 self.regions.append((end, end))
         self.flush(out, run, run_flags)
         return out
+
+    def pulled(self, stmts: list) -> tuple[list, set]:
+        """``stmts`` with the locals a later guard takes moved to its start (one guard in the function:
+        with several, runs split by flags could leave a moved local outside every guard)."""
+        if len(self.e.guards) != 1 or not self.e.guards[0].pulls:
+            return stmts, set()
+        pulls = self.e.guards[0].pulls
+        here = {id(st) for st in stmts}
+        moved = {id(u.node) for target, us in pulls.items() if target in here for u in us}
+        out: list = []
+        for st in stmts:
+            if id(st) in moved:
+                continue
+            out.extend(u.node for u in pulls.get(id(st), ()))
+            out.append(st)
+        return out, moved
 
     def flush(self, out: list, run: list, flags: frozenset) -> None:
         if not run:

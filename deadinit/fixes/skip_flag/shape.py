@@ -11,6 +11,9 @@ all of them is correct but not what a maintainer writes; this step shapes that s
   locals that only feed the skipped allocations go under the same guard); a run left with no
   allocation is not guarded at all.  A statement that reads a skipped attribute, or a local that a
   guarded statement binds, stays guarded wherever it is: unguarded it would read what was skipped;
+* a local that only feeds a later guarded run of the same block moves to the start of that run
+  (``pulls``), when nothing in between reads or rebinds what it reads or binds, nor does work
+  that could change its value;
 * ``settled``: the attributes some statement that stays assigns on every run of the subclass's
   ``__init__`` chain (``self.pool = None`` before the guard, the subclass's own replacement after
   it): the ``else`` branch needs no ``= None`` for those.
@@ -33,17 +36,21 @@ def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[
     return {id(u.node) for u in walk_units(units) if any(u.start <= ln <= u.end for ln in lines)}
 
 
-def shape(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int], lists: set) -> Liveness:
-    """``live`` with skipped ``try`` statements whole and no guard over statements that allocate nothing.
-    ``lists``: attributes the ``else`` rebuilds as lists of ``None``; the statements that assign them stay
-    with the guard."""
+def shape(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int], lists: set) -> dict:
+    """Shape ``live`` in place: skipped ``try`` statements whole and no guard over statements that
+    allocate nothing.  ``lists``: attributes the ``else`` rebuilds as lists of ``None``; the
+    statements that assign them stay with the guard.  Returns the locals to move under a later
+    guard: id(first statement of the guarded run) -> the units of the locals, in order."""
     allocating = allocating | {id(u.node) for u in walk_units(units) if set(u.self_assigns) & lists}
     _promote(live, units, attrs)
+    feeding = {id(u.node) for u in live.dead_units}
     while _trim_pass(live, units, attrs, allocating):
         pass
     guarded = {id(u.node) for u in live.dead_units}
     live.mixed = {id(u.node) for u in walk_units(units) if u.blocks and _holds(u, guarded)}
-    return live
+    pulls: dict = {}
+    _pulls(live, units, units, feeding, pulls)
+    return pulls
 
 
 def settled(an, attrs: set, skipped) -> set[str]:
@@ -163,3 +170,47 @@ def _free(live: Liveness, v: InitUnit, attrs: set) -> bool:
         return False
     bound = {n for w in live.dead_units if w is not v for x in walk_units([w]) for n in x.names_bound}
     return not any(x.names_read & bound for x in walk_units([v]))
+
+
+# -- locals that feed a later guard ---------------------------------------------------------------
+def _pulls(live: Liveness, units: list[InitUnit], block: list[InitUnit], feeding: set, out: dict) -> None:
+    for i, u in enumerate(block):
+        if u.blocks and id(u.node) in live.mixed:
+            for b in u.blocks:
+                _pulls(live, units, b, feeding, out)
+        if not _pure_local(u) or id(u.node) not in feeding or id(u.node) in live.dead:
+            continue
+        target = _feeds_run(live, units, block, i)
+        if target is not None:
+            out.setdefault(id(target.node), []).append(u)
+
+
+def _pure_local(u: InitUnit) -> bool:
+    return u.kind == LINE and bool(u.names_bound) and not (u.self_assigns or u.self_fills or u.untracked_writes)
+
+
+def _feeds_run(live: Liveness, units: list[InitUnit], block: list[InitUnit], i: int) -> InitUnit | None:
+    """The first unit of the guarded run after ``block[i]`` that alone reads what ``block[i]`` binds,
+    when ``block[i]`` can move there; else None."""
+    u = block[i]
+    start = next((k for k in range(i + 1, len(block)) if id(block[k].node) in live.dead), None)
+    if start is None:
+        return None
+    end = start
+    while end < len(block) and id(block[end].node) in live.dead:
+        end += 1
+    run = {id(x.node) for w in block[start:end] for x in walk_units([w])}
+    readers = [x for x in walk_units(units) if x is not u and x.names_read & u.names_bound]
+    if not readers or any(id(x.node) not in run for x in readers):
+        return None
+    first = block[start]
+    if end - start == 1 and first.kind == IF and getattr(first.node, "orelse", True) is None:
+        return None  # its condition is extended instead: the local stays where it is
+    mine = u.names_bound | u.names_read
+    for w in block[i + 1 : start]:
+        for x in walk_units([w]):
+            if x.untracked_writes or x.names_read & u.names_bound or x.names_bound & mine:
+                return None
+            if (set(x.self_assigns) | x.self_fills) & set(u.self_reads):
+                return None
+    return first

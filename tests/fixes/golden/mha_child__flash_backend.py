@@ -47,12 +47,16 @@ class FlashBackend(AttentionBackend):
             ws = get_buffer(
                 "flash_ws",
                 lambda: torch.empty(
-                    FLASH_WORKSPACE_MB * 1024 * 1024, dtype=torch.uint8, device=runner.device
+                    FLASH_WORKSPACE_MB * 1024 * 1024,
+                    dtype=torch.uint8,
+                    device=runner.device,
                 ),
             )
             if init_new_workspace:
                 self.workspace_buffer = torch.empty(
-                    FLASH_WORKSPACE_MB * 1024 * 1024, dtype=torch.uint8, device=runner.device
+                    FLASH_WORKSPACE_MB * 1024 * 1024,
+                    dtype=torch.uint8,
+                    device=runner.device,
                 )
             else:
                 self.workspace_buffer = ws

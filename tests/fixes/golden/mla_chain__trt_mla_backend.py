@@ -25,7 +25,11 @@ class TrtMLABackend(FlashMLABackend):
         skip_init_workspace_buffer: bool = False,
     ):
         super().__init__(
-            runner, skip_prefill, kv_indptr_buf, q_indptr_decode_buf, skip_init_decode_wrapper=True
+            runner,
+            skip_prefill,
+            kv_indptr_buf,
+            q_indptr_decode_buf,
+            skip_init_decode_wrapper=True,
         )
         self.backend = backend
         self.num_q_heads = runner.num_heads
@@ -38,20 +42,26 @@ class TrtMLABackend(FlashMLABackend):
                 global _trt_dsl_workspace
                 if _trt_dsl_workspace is None:
                     _trt_dsl_workspace = torch.zeros(
-                        TRT_WORKSPACE_MB * 1024 * 1024, dtype=torch.int8, device=runner.device
+                        TRT_WORKSPACE_MB * 1024 * 1024,
+                        dtype=torch.int8,
+                        device=runner.device,
                     )
                 self.workspace_buffer = _trt_dsl_workspace
             else:
                 self.workspace_buffer = get_buffer(
                     "trt_mla_ws",
                     lambda: torch.zeros(
-                        TRT_WORKSPACE_MB * 1024 * 1024, dtype=torch.int8, device=runner.device
+                        TRT_WORKSPACE_MB * 1024 * 1024,
+                        dtype=torch.int8,
+                        device=runner.device,
                     ),
                 )
 
             # Split-k bookkeeping for the decode kernel only.
             self.kv_split_counter = torch.zeros(
-                (runner.max_bs, self.num_q_heads), dtype=torch.int32, device=runner.device
+                (runner.max_bs, self.num_q_heads),
+                dtype=torch.int32,
+                device=runner.device,
             )
         else:
             self.kv_split_counter = None

@@ -1,5 +1,6 @@
-"""Locals that only feed the skipped allocations go under the same guard; those that also feed
-work that stays, and statements that allocate nothing, stay as they are."""
+"""Locals that only feed the skipped allocations go under the same guard: with them when they are
+next to them, moved to its start when work that stays lies between; a local that also feeds
+work that stays stays where it is."""
 
 import torch
 
@@ -14,10 +15,15 @@ class Layer:
         else:
             self.rotary = None
         self.norm_weight = torch.ones((hidden,), device=device)
+        if not skip_init_rotary:
+            scale = getattr(config, "proj_scale", 1)
+            self.proj = torch.empty((hidden * scale, hidden), device=device)
+        else:
+            self.proj = None
         self.hidden = hidden
 
     def forward(self, x):
-        return x * self.norm_weight + self.rotary[0]
+        return x * self.norm_weight + self.rotary[0] + self.proj[0]
 
 
 class NoRopeLayer(Layer):
