@@ -79,6 +79,13 @@ class Fixpoint:
     dead_classes: frozenset[str] = frozenset()  # classes constructed only by statements that are not effective
     # event -> attribute it reads only to hand to constructed objects that never use it -> why (analysis.construction)
     transit: dict[int, dict[str, str]] = field(default_factory=dict)
+    _positions: dict[int, int] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def position(self, stmt: ChainStmt) -> int | None:
+        """Where ``stmt`` (this very statement object) is among the events; None when it is not one."""
+        if self._positions is None:
+            self._positions = {id(c): i for i, c in enumerate(self.events)}
+        return self._positions.get(id(stmt))
 
 
 class Analysis(Protocol):

@@ -9,6 +9,7 @@ analyzer keeps the facts some rule reports.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,21 +32,27 @@ if TYPE_CHECKING:
     from deadinit.analysis.returns import Binding
 
 
-def _context(index: ProjectIndex, events: list[ChainStmt], upto: int) -> Context:
-    """Where the allocation of event ``upto`` is evaluated: its ``__init__``'s parameters and the
-    ``self`` attributes the chain assigned before it."""
+class _Contexts:
+    """Where the allocation of each event is evaluated: its ``__init__``'s parameters and the ``self``
+    attributes the chain assigned before it (each earlier assignment's own context built once)."""
 
-    def at(c: ChainStmt, self_values: dict[str, tuple[Expr, Context]]) -> Context:
-        m = index.classes[c.owner].methods.get("__init__")
+    def __init__(self, index: ProjectIndex, events: list[ChainStmt]) -> None:
+        self.index, self.events = index, events
+        self.at_index: list[int] = []  # the events that assign a value ``self.a`` is then known by
+        self.pairs: list[tuple[str, tuple[Expr, Context]]] = []
+        for i, c in enumerate(events):
+            st = c.stmt
+            if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
+                self.at_index.append(i)
+                self.pairs.append((st.attr, (st.value, self._at(c, {}))))
+
+    def _at(self, c: ChainStmt, self_values: dict[str, tuple[Expr, Context]]) -> Context:
+        m = self.index.classes[c.owner].methods.get("__init__")
         params = {p.name: p for p in m.params} if m is not None else {}
-        return Context(index.class_module[c.owner], {}, c.env, params, self_values)
+        return Context(self.index.class_module[c.owner], {}, c.env, params, self_values)
 
-    vals: dict[str, tuple[Expr, Context]] = {}
-    for c in events[:upto]:
-        st = c.stmt
-        if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
-            vals[st.attr] = (st.value, at(c, {}))
-    return at(events[upto], vals)
+    def of(self, upto: int) -> Context:
+        return self._at(self.events[upto], dict(self.pairs[: bisect_left(self.at_index, upto)]))
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,7 @@ def build_facts(
     facts = []
     names = display_names(index, {cls, *mro, *(c.owner for c in events)})
     shared: ClassEvidence | None = None
+    contexts: _Contexts | None = None
     for (owner, attr), idxs in groups.items():
         live_idxs = [i for i in idxs if i in effective]
         if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
@@ -135,7 +143,9 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        ctx = _context(index, events, rep)
+        if contexts is None:
+            contexts = _Contexts(index, events)
+        ctx = contexts.of(rep)
         if found.followed:
             ctx = an.sizes.followed_context(ctx, found.bindings)
         size = an.sizes.size(alloc, ctx)
