@@ -28,7 +28,7 @@ from deadinit.model.file_error import FileError
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.summary_builder import SummaryBuilder
+from deadinit.semantics.summary.builder import SummaryBuilder
 
 _DEEP = ("too many nested", "too complex", "too many levels of indentation", "too deeply nested")
 _BIG_STACK = 256 * 1024 * 1024
