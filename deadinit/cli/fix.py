@@ -12,7 +12,6 @@ input, or a failed write.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 
@@ -21,7 +20,7 @@ import click
 from deadinit.api import project
 from deadinit.api.config import ConfigError
 from deadinit.cli.gc_pause import collections_paused
-from deadinit.cli.output import UsageError, make_console
+from deadinit.cli.output import UsageError, make_console, write_file
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
@@ -214,8 +213,8 @@ def run(
     if report_file:
         try:
             write_report(report_file, out)
-        except OSError as e:
-            click.echo(f"deadinit: error: cannot write report {report_file}: {e.strerror or e}", err=True)
+        except UsageError as e:
+            click.echo(f"deadinit: error: {e}", err=True)
             return EXIT_ERROR
     if pr_body_file:
         from deadinit.gpu_check.pr_body import write_pr_body  # noqa: PLC0415 - gpu_check only with --pr-body
@@ -259,8 +258,4 @@ def report_dict(out) -> dict:
 
 
 def write_report(path: str, out) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(report_dict(out), f, indent=2)
-        f.write("\n")
+    write_file(path, json.dumps(report_dict(out), indent=2) + "\n", "report")
