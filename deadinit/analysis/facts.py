@@ -296,14 +296,13 @@ def _evidence(
                 )
             )
     checked = sorted({f"{fact.show(o)}.{m}" for o, m in reach.methods})
-    out.append(
-        Evidence(
-            EvidenceKind.CHECKED,
-            f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: "
-            + ", ".join(checked[:40])
-            + (" ..." if len(checked) > 40 else ""),
-        )
+    listed = ", ".join(checked[:40]) + (" ..." if len(checked) > 40 else "")
+    text = (
+        f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: {listed}"
+        if checked
+        else f"no method is reachable on {fact.show(fact.cls)} besides __init__"
     )
+    out.append(Evidence(EvidenceKind.CHECKED, text))
     # reads that exist but do not count
     reached = set(reach.methods)
     for qn in mro:

@@ -146,6 +146,9 @@ def main() -> None:
 )
 @click.option("--select", default="", help="Comma-separated rule codes or names to run (replaces the configured list).")
 @click.option(
+    "--extend-select", default="", help="Comma-separated rule codes or names to run in addition to the selection."
+)
+@click.option(
     "--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list)."
 )
 @click.option("--no-evidence", is_flag=True, help="Text format: hide the evidence chain.")
@@ -181,6 +184,7 @@ def check(
     config,
     show_unsure,
     select,
+    extend_select,
     ignore,
     no_evidence,
     baseline,
@@ -215,6 +219,7 @@ def check(
                 project_dir=project_dir,
                 config=config,
                 select=select,
+                extend_select=extend_select,
                 ignore=ignore,
                 show_unsure=show_unsure,
                 no_evidence=no_evidence,
