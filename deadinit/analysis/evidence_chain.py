@@ -42,12 +42,13 @@ def class_evidence(an: Analysis, fact: AttrFact, fp: Fixpoint, reach: Reach, mro
     owners = dict.fromkeys(c.owner for c in fp.events)
     chain_text = " -> ".join(f"{fact.show(x)}.__init__" for x in owners)
     checked = sorted({f"{fact.show(o)}.{m}" for o, m in reach.methods})
-    checked_line = Evidence(
-        EvidenceKind.CHECKED,
-        f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: "
-        + ", ".join(checked[:40])
-        + (" ..." if len(checked) > 40 else ""),
+    listed = ", ".join(checked[:40]) + (" ..." if len(checked) > 40 else "")
+    text = (
+        f"{len(checked)} methods reachable on {fact.show(fact.cls)} checked: {listed}"
+        if checked
+        else f"no method is reachable on {fact.show(fact.cls)} besides __init__"
     )
+    checked_line = Evidence(EvidenceKind.CHECKED, text)
     method_reads: dict[str, list[MethodRead]] = {}
     for qn in mro:
         for name, m in an.index.classes[qn].methods.items():
