@@ -35,8 +35,6 @@ class Parent:
     def __init__(self, skip_init_workspace: bool = False):
         if not skip_init_workspace:
             self.workspace = torch.empty(512 * 1024 * 1024, dtype=torch.uint8)
-        else:
-            self.workspace = None
 
 
 class Child(Parent):
