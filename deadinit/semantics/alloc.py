@@ -75,33 +75,47 @@ class AllocClassifier:
                     return made
             return self._call(node, local_alloc, self_name)
         if isinstance(node, sx.Sequence):
-            for el in node.elts:
-                inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
-                if inner is not None:
-                    return AllocInfo("container", element=inner, count=("const", len(node.elts)))
-            return None
+            return self._sequence(node, local_alloc, self_name)
         if isinstance(node, sx.Comprehension):
-            inner = self.classify(node.elt, local_alloc, self_name)
-            if inner is None:
-                return None
-            if node.shape == "dict":
-                return AllocInfo("container", element=inner)
-            count = None
-            it = node.generators[0].iter
-            if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
-                count = to_expr(it.args[0].value, self_name)
-            return AllocInfo("container", element=inner, count=count)
+            return self._comprehension(node, local_alloc, self_name)
         if isinstance(node, sx.Dict):
-            for item in node.items:
-                if item.key is not None:
-                    inner = self.classify(item.value, local_alloc, self_name)
-                    if inner is not None:
-                        return AllocInfo("container", element=inner)
-            return None
+            return self._dict(node, local_alloc, self_name)
         if isinstance(node, sx.IfExp):
             return self.classify(node.body, local_alloc, self_name) or self.classify(
                 node.orelse, local_alloc, self_name
             )
+        return None
+
+    def _sequence(self, node: sx.Sequence, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """A list, tuple or set literal: a container of its first element that allocates."""
+        for el in node.elts:
+            inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
+            if inner is not None:
+                return AllocInfo("container", element=inner, count=("const", len(node.elts)))
+        return None
+
+    def _comprehension(
+        self, node: sx.Comprehension, local_alloc: LocalAlloc, self_name: str | None
+    ) -> AllocInfo | None:
+        """A comprehension whose element allocates; counted when it runs over ``range(n)``."""
+        inner = self.classify(node.elt, local_alloc, self_name)
+        if inner is None:
+            return None
+        if node.shape == "dict":
+            return AllocInfo("container", element=inner)
+        count = None
+        it = node.generators[0].iter
+        if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
+            count = to_expr(it.args[0].value, self_name)
+        return AllocInfo("container", element=inner, count=count)
+
+    def _dict(self, node: sx.Dict, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """A dict literal: a container of its first keyed value that allocates."""
+        for item in node.items:
+            if item.key is not None:
+                inner = self.classify(item.value, local_alloc, self_name)
+                if inner is not None:
+                    return AllocInfo("container", element=inner)
         return None
 
     def _call(self, node: sx.Call, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:

@@ -14,7 +14,9 @@ parameter builds what its default or annotation names (``norm_layer=nn.LayerNorm
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
@@ -135,44 +137,55 @@ class ReturnsInference:
             self._stmt(st)
 
     def _stmt(self, st: sx.Stmt) -> None:
-        t = type(st)
-        if t is sx.Return:
-            v = st.value  # type: ignore[attr-defined]
-            if v is not None and not (type(v) is sx.Const and v.value is None):
-                self._returned(v)
-        elif t is sx.Assign or t is sx.AnnAssign:
-            targets = st.targets if t is sx.Assign else (st.target,)  # type: ignore[attr-defined]
-            if t is sx.Assign and any(self._stores_outside(x) for x in targets):
-                self.caches = True
-            if st.value is not None:  # type: ignore[attr-defined]
-                for x in targets:
-                    self._bind(x, st.value)  # type: ignore[attr-defined]
-        elif t is sx.AugAssign:
-            if self._stores_outside(st.target):  # type: ignore[attr-defined]
-                self.caches = True
-            self._unknown(st.target)  # type: ignore[attr-defined]
-        elif t is sx.For:
-            self._unknown(st.target)  # type: ignore[attr-defined]
-            self._block(st.body)  # type: ignore[attr-defined]
-            self._block(st.orelse)  # type: ignore[attr-defined]
-        elif t is sx.While or t is sx.If:
-            self._block(st.body)  # type: ignore[attr-defined]
-            self._block(st.orelse)  # type: ignore[attr-defined]
-        elif t is sx.Try:
-            self._block(st.body)  # type: ignore[attr-defined]
-            for h in st.handlers:  # type: ignore[attr-defined]
-                self._block(h.body)
-            self._block(st.orelse)  # type: ignore[attr-defined]
-            self._block(st.finalbody)  # type: ignore[attr-defined]
-        elif t is sx.With:
-            for item in st.items:  # type: ignore[attr-defined]
-                if item.asname is not None:
-                    self._unknown(item.asname)
-            self._block(st.body)  # type: ignore[attr-defined]
-        elif t is sx.FunctionDef or t is sx.ClassDef:
-            self.locals.setdefault(st.name, _Local()).bindings.append(None)  # type: ignore[attr-defined]
-        elif t is sx.Names:  # global / nonlocal
+        step = _STEPS.get(type(st))
+        if step is not None:  # any other statement: nothing it binds or returns counts
+            step(self, st)
+
+    def _return(self, st: sx.Return) -> None:
+        v = st.value
+        if v is not None and not (type(v) is sx.Const and v.value is None):
+            self._returned(v)
+
+    def _assign(self, st: sx.Assign | sx.AnnAssign) -> None:
+        targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
+        if isinstance(st, sx.Assign) and any(self._stores_outside(x) for x in targets):
             self.caches = True
+        if st.value is not None:
+            for x in targets:
+                self._bind(x, st.value)
+
+    def _aug_assign(self, st: sx.AugAssign) -> None:
+        if self._stores_outside(st.target):
+            self.caches = True
+        self._unknown(st.target)
+
+    def _for(self, st: sx.For) -> None:
+        self._unknown(st.target)
+        self._block(st.body)
+        self._block(st.orelse)
+
+    def _branches(self, st: sx.If | sx.While) -> None:
+        self._block(st.body)
+        self._block(st.orelse)
+
+    def _try(self, st: sx.Try) -> None:
+        self._block(st.body)
+        for h in st.handlers:
+            self._block(h.body)
+        self._block(st.orelse)
+        self._block(st.finalbody)
+
+    def _with(self, st: sx.With) -> None:
+        for item in st.items:
+            if item.asname is not None:
+                self._unknown(item.asname)
+        self._block(st.body)
+
+    def _definition(self, st: sx.FunctionDef | sx.ClassDef) -> None:
+        self.locals.setdefault(st.name, _Local()).bindings.append(None)
+
+    def _declaration(self, st: sx.Names) -> None:  # global / nonlocal
+        self.caches = True
 
     def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
         if isinstance(target, sx.Name):
@@ -216,6 +229,23 @@ class ReturnsInference:
             loc = self.locals.setdefault(n, _Local())
             loc.bindings.append(None)
             loc.from_calls = False
+
+
+# what each kind of statement does to the inference (any other kind: nothing)
+_STEPS: dict[type[sx.Stmt], Callable[[ReturnsInference, Any], None]] = {
+    sx.Return: ReturnsInference._return,
+    sx.Assign: ReturnsInference._assign,
+    sx.AnnAssign: ReturnsInference._assign,
+    sx.AugAssign: ReturnsInference._aug_assign,
+    sx.For: ReturnsInference._for,
+    sx.While: ReturnsInference._branches,
+    sx.If: ReturnsInference._branches,
+    sx.Try: ReturnsInference._try,
+    sx.With: ReturnsInference._with,
+    sx.FunctionDef: ReturnsInference._definition,
+    sx.ClassDef: ReturnsInference._definition,
+    sx.Names: ReturnsInference._declaration,
+}
 
 
 def _returns_value(body: sx.Body) -> bool:
