@@ -73,7 +73,7 @@ class FixSafety(StrEnum):
 
 
 class AttrStatus(StrEnum):
-    """What happens to an attribute an ancestor's ``__init__`` allocates (``AttrFact.status``)."""
+    """What happens to an attribute an ancestor's ``__init__`` allocates (what an ``AttrFact`` says)."""
 
     OVERWRITTEN = "overwritten"  # DI001
     UNREAD = "unread"  # DI002

@@ -1,4 +1,4 @@
-"""Plain, picklable per-file facts produced by the libcst visitor.
+"""Plain, picklable per-file facts, which ``deadinit.semantics.summary`` builds from either parser's tree.
 
 Nothing here holds a CST node: summaries are cached on disk and sent between
 processes.  Small expressions that later stages evaluate (conditions, sizes,
