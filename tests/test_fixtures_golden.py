@@ -98,6 +98,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FusedSteps", "StepBuffers", "index_ptr"),
     ("DI002", "ShortRelaySteps", "StepBuffers", "index_ptr"),
     ("DI002", "FusedKernel", "PagedKernel", "index_ptr"),
+    # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
+    ("DI001", "WideBottleneck", "Bottleneck", "tiles"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",

@@ -184,6 +184,10 @@ class AllocClassifier:
             return self.followed_call(node.body, self_name, local_call) or self.followed_call(
                 node.orelse, self_name, local_call
             )
+        if isinstance(node, sx.Subscript):  # ``build_norm_layer(cfg, c)[1]``: one element of what it returns
+            index = _constant_index(node)
+            whole = self.followed_call(node.value, self_name, local_call) if index is not None else None
+            return AllocInfo("item", element=whole, index=index) if whole is not None else None
         if not isinstance(node, sx.Call):
             return None
         func = node.func
@@ -266,6 +270,19 @@ def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
             args.append(to_expr(a.value, self_name))
     kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
     return {"args": tuple(args), "kwargs": kwargs}
+
+
+def _constant_index(node: sx.Subscript) -> int | None:
+    """``k`` of ``x[k]`` for one integer literal ``k`` (``-1`` too)."""
+    if len(node.items) != 1:
+        return None
+    item = node.items[0]
+    if isinstance(item, sx.UnaryOp) and item.op == "-" and isinstance(item.operand, sx.Const):
+        value = item.operand.value
+        return -value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(item, sx.Const) and isinstance(item.value, int) and not isinstance(item.value, bool):
+        return item.value
+    return None
 
 
 def _followed(callee: str, node: sx.Call, self_name: str | None) -> AllocInfo:

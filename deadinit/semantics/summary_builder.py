@@ -26,6 +26,7 @@ from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
 from deadinit.semantics.init_flow import InitFlattener
 from deadinit.semantics.mangling import mangle_file
+from deadinit.semantics.outside_uses import outside_uses
 from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference, generator_mark
 from deadinit.semantics.stubs import is_stub
@@ -52,6 +53,7 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
                 self.s.functions.pop(name, None)
                 self.s.return_types.pop(name, None)
         mangle_file(self.s)
+        self.s.outside = outside_uses(self.s)
         return self.s
 
     # -- traversal ---------------------------------------------------------------
