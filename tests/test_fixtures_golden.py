@@ -98,6 +98,9 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FusedSteps", "StepBuffers", "index_ptr"),
     ("DI002", "ShortRelaySteps", "StepBuffers", "index_ptr"),
     ("DI002", "FusedKernel", "PagedKernel", "index_ptr"),
+    ("DI001", "NoNormBlock", "NormBlock", "ln1"),  # table R, R23-R25: registered names removed
+    ("DI001", "NoProjBlock", "NormBlock", "proj"),
+    ("DI001", "NoOutBlock", "NormBlock", "out"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
     ("DI001", "WideBottleneck", "Bottleneck", "tiles"),
 }

@@ -23,7 +23,7 @@ from typing import Any
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, substitute, to_expr
+from deadinit.semantics.exprs import dotted, self_attr, substitute, to_expr
 
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
@@ -31,7 +31,12 @@ CHAIN_METHODS = frozenset(
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
 PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
-REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "register_module": "module"}
+REGISTRATIONS = {
+    "register_buffer": "buffer",
+    "register_parameter": "parameter",
+    "register_module": "module",
+    "add_module": "module",
+}
 LocalAlloc = Callable[[str], AllocInfo | None]
 LocalCall = Callable[
     [str], tuple[bool, AllocInfo | None]
@@ -140,9 +145,15 @@ class AllocClassifier:
         return None
 
     def registration(
-        self, call: sx.Call, self_name: str | None, local_alloc: LocalAlloc
+        self,
+        call: sx.Call,
+        self_name: str | None,
+        local_alloc: LocalAlloc,
+        self_literal: Callable[[str], str | None] = lambda _: None,
     ) -> tuple[str, AllocInfo | None, sx.Expr] | None:
-        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends.
+        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends
+        (``self.add_module(name, m)``).  The name is a literal, or ``self.x`` where ``self_literal``
+        says which literal ``self.x`` holds (``self.norm1_name = "bn1"`` just before).
 
         The allocation is a ``buffer`` / ``parameter`` / ``module`` wrapping what ``value``
         allocates; None when the value is no allocation (``register_buffer("x", None)``)."""
@@ -159,15 +170,19 @@ class AllocClassifier:
             if len(positional) > 1
             else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
         )
-        if not (isinstance(name_node, sx.Const) and isinstance(name_node.value, str)) or value is None:
+        held = self_attr(name_node, self_name) if name_node is not None else None
+        name = self_literal(held) if held is not None else None
+        if isinstance(name_node, sx.Const) and isinstance(name_node.value, str):
+            name = name_node.value
+        if name is None or value is None:
             return None
         kind = REGISTRATIONS[func.attr]
         inner = self.classify(value, local_alloc, self_name)
         if inner is None:
-            return name_node.value, None, value
+            return name, None, value
         if kind == "module" or inner.kind == kind:
-            return name_node.value, inner, value
-        return name_node.value, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
+            return name, inner, value
+        return name, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
 
     def _wrapped(
         self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None
