@@ -16,7 +16,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
-from deadinit.semantics.init_flow import Guards
+from deadinit.semantics.init.flow import Guards
 
 __all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "Env", "init_chain"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
-from deadinit.semantics.init_flow import Guards
+from deadinit.semantics.init.flow import Guards
 
 Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
 

@@ -51,6 +51,8 @@ class Analysis(Protocol):
 
     def exports(self) -> Mapping[str, str]: ...
 
+    def first_exported(self, cls: str) -> str | None: ...
+
     def loader_proofs(self) -> LoaderProofs: ...
 
 
@@ -137,8 +139,7 @@ def registration_evidence(an: Analysis, fact: AttrFact, mro: list[str]) -> tuple
 
 def _exported(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
     exports = an.exports()
-    classes = [fact.cls, *sorted(an.index.all_subclasses(fact.cls))]
-    exported = next((qn for qn in classes if qn in exports), None)
+    exported = an.first_exported(fact.cls)
     if exported is None:
         return ""
     head = f"{short(exported)} is exported ({exports[exported]})"

@@ -6,7 +6,7 @@ keys skips a name that names no parameter.  For a class ``C`` that is proven whe
 
 * ``C`` and every subclass that inherits the fix resolve a configured weight-loader
   method (``weight-loaders``) through their MRO, and each one that resolves is a loader
-  ``deadinit.semantics.weight_loaders`` proves skips unknown names;
+  ``deadinit.semantics.loaders.skips`` proves skips unknown names;
 * no ``load_state_dict`` call in the project could be made on one of them (a call on a
   receiver of unknown or related class, or ``self.load_state_dict`` in their methods):
   its default ``strict=True`` raises on an unexpected key;

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from deadinit.model.file_error import FileError
 from deadinit.model.finding import Finding
 from deadinit.model.kinds import LibraryStatus
 
@@ -26,7 +27,8 @@ class CheckResult:
     unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
     errors: list[str] = field(default_factory=list)
     internal_failures: list[str] = field(default_factory=list)  # files and classes an internal error lost: exit 2
-    files: int = 0
+    files: int = 0  # files discovered, those of ``unreadable`` included
+    unreadable: list[FileError] = field(default_factory=list)  # files that could not be summarised (also in errors)
     index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
     analyzer: Any | None = None
     analyses: list[Any] = field(default_factory=list)

@@ -95,7 +95,10 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         summary += f" + {unknown} of unknown size"
     if maybe:
         summary += f" ({maybe} allocated only under a condition, not counted)"
-    summary += f"; {result.files} file(s) analysed"
+    unreadable = len(result.unreadable)
+    summary += f"; {result.files - unreadable} file(s) analysed"
+    if unreadable:
+        summary += f", {unreadable} could not be read (errors above)"
     if result.skipped_sources:
         summary += f"; {len(result.skipped_sources)} code-generation source(s) skipped (--include-generation-sources)"
     if result.unsure:

@@ -154,7 +154,7 @@ def test_the_analysing_commands_but_fix_never_import_libcst(write_project, tmp_p
         check=False,
     )
     assert out.returncode in (0, 1), out.stderr[-2000:]
-    assert "deadinit.semantics.summary_builder" in out.stderr  # files were summarised here
+    assert "deadinit.semantics.summary.builder" in out.stderr  # files were summarised here
     assert "libcst" not in out.stderr
 
 
@@ -183,7 +183,7 @@ def test_after_an_edit_the_parser_loads_only_in_the_process_that_summarises(warm
     root, cache = warm
     target = root / "pkg" / "child.py"
     target.write_text(target.read_text() + "\n\ndef added(x):\n    return x.buf\n")
-    parser = ("deadinit.frontends.parse", "deadinit.semantics.summary_builder")
+    parser = ("deadinit.frontends.parse", "deadinit.semantics.summary.builder")
     stdout, loaded = _check_loading(root, cache, *parser, *NOT_ON_THE_CACHED_PATH)
     assert loaded == "[]"
     assert "DI001" in stdout  # the run analysed the project and reported

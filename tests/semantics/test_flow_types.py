@@ -215,7 +215,7 @@ def test_the_walk_records_every_node_kind_visit_dispatches_on():
     import ast
     import inspect
 
-    from deadinit.semantics import summary_builder
+    from deadinit.semantics.summary import builder as summary_builder
 
     tree = ast.parse(inspect.getsource(summary_builder.SummaryBuilder.visit).strip().replace("\n    ", "\n"))
     dispatched = {

@@ -1,4 +1,4 @@
-"""``deadinit.semantics.weight_loaders``: which ``load_weights`` provably skip checkpoint names that name
+"""``deadinit.semantics.loaders.skips``: which ``load_weights`` provably skip checkpoint names that name
 no parameter.  Every summary is built with both adapters: the verdict must not depend on the parser."""
 
 import textwrap

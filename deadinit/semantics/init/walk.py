@@ -1,4 +1,4 @@
-"""What an ``__init__`` walk (``deadinit.semantics.init_flow``) keeps and emits: its
+"""What an ``__init__`` walk (``deadinit.semantics.init.flow``) keeps and emits: its
 locals (what each one reads and holds) and the ``InitStmt`` list, one effect at a time."""
 
 from __future__ import annotations

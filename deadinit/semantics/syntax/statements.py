@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from deadinit.semantics.syntax_expressions import Arg, Expr, Param
-from deadinit.semantics.syntax_node import Node
+from deadinit.semantics.syntax.expressions import Arg, Expr, Param
+from deadinit.semantics.syntax.node import Node
 
 
 class Stmt(Node):

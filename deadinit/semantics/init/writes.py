@@ -1,4 +1,4 @@
-"""The ``__init__`` statements that write (``deadinit.semantics.init_flow``): assignments
+"""The ``__init__`` statements that write (``deadinit.semantics.init.flow``): assignments
 to ``self`` attributes, locals, subscripts and other objects, fills, ``del``,
 ``setattr``/``delattr``, and the call of a parent's ``__init__``."""
 
@@ -11,9 +11,9 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import access_of
 from deadinit.semantics.effects import filled_attr, init_call, literal_attr_of_self, self_targets, target_names
 from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
-from deadinit.semantics.init_walk import Guards, InitWalk, Local
+from deadinit.semantics.init.unpacking import nested_path, unpacked
+from deadinit.semantics.init.walk import Guards, InitWalk, Local
 from deadinit.semantics.raises import self_call
-from deadinit.semantics.unpacking import nested_path, unpacked
 
 
 class InitWrites(InitWalk):

@@ -1,4 +1,4 @@
-"""What ``SummaryBuilder`` (``deadinit.semantics.summary_builder``) keeps while it walks a
+"""What ``SummaryBuilder`` (``deadinit.semantics.summary.builder``) keeps while it walks a
 module: the summary being built, the enclosing classes and functions, and which nodes
 are stores or keyed storage."""
 
@@ -15,7 +15,7 @@ from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression, annotation_types
 from deadinit.semantics.elements import ValueTyping
 from deadinit.semantics.exprs import dotted, to_expr
-from deadinit.semantics.module_names import ModuleNames
+from deadinit.semantics.summary.module_names import ModuleNames
 from deadinit.semantics.syntax import Expr
 
 CLASS_SCOPE, FUNCTION_SCOPE = "c", "f"

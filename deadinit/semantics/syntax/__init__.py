@@ -12,14 +12,14 @@ Only what the model reads is kept: operators as short strings, identifiers as
 ``str``, literals as Python values; anything the model has no rule for is an
 ``Other`` (expression) or ``OtherStmt`` (statement) that still holds its children.
 
-The nodes are defined in ``syntax_node`` (the base), ``syntax_expressions`` and
-``syntax_statements``; the rest of deadinit reads them through this module
+The nodes are defined in ``node`` (the base), ``expressions`` and
+``statements`` of this package; the rest of deadinit reads them through this module
 (``from deadinit.semantics import syntax as sx``).
 """
 
 from __future__ import annotations
 
-from deadinit.semantics.syntax_expressions import (
+from deadinit.semantics.syntax.expressions import (
     Arg,
     Attribute,
     BinOp,
@@ -43,8 +43,8 @@ from deadinit.semantics.syntax_expressions import (
     Subscript,
     UnaryOp,
 )
-from deadinit.semantics.syntax_node import Node
-from deadinit.semantics.syntax_statements import (
+from deadinit.semantics.syntax.node import Node
+from deadinit.semantics.syntax.statements import (
     AnnAssign,
     Assert,
     Assign,

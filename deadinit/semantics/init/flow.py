@@ -7,7 +7,7 @@ allocates.  An ``if``/``else`` whose branches both assign ``self.x`` on every pa
 adds a synthetic ``kill`` effect so that later stages see a definite overwrite.
 
 Control flow (blocks, branches, loops, ``try``, ``with``) is followed here; the walk's
-state and ``_emit`` are in ``init_walk``, the statements that write in ``init_writes``.
+state and ``_emit`` are in ``walk``, the statements that write in ``writes``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.exprs import to_expr
-from deadinit.semantics.init_walk import STOP, Guards, Local
-from deadinit.semantics.init_writes import InitWrites
+from deadinit.semantics.init.unpacking import leaves_early
+from deadinit.semantics.init.walk import STOP, Guards, Local
+from deadinit.semantics.init.writes import InitWrites
 from deadinit.semantics.raises import raise_condition
-from deadinit.semantics.unpacking import leaves_early
 
 __all__ = ["Guards", "InitFlattener"]
 

@@ -7,8 +7,8 @@ reads with what is known of the receiver's class, constructor calls and
 ``isinstance`` checks.  Private names are mangled as the compiler does, once,
 here.
 
-The walk's state is in ``summary_scope``, the visitors of expressions in
-``summary_expressions``, of imports in ``summary_imports``; statements, classes and
+The walk's state is in ``scope``, the visitors of expressions in
+``expressions``, of imports in ``imports``; statements, classes and
 functions are visited here.
 """
 
@@ -24,15 +24,16 @@ from deadinit.semantics.construction_args import param_flow
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
-from deadinit.semantics.init_flow import InitFlattener
-from deadinit.semantics.mangling import mangle_file
-from deadinit.semantics.outside_uses import outside_uses
+from deadinit.semantics.init.flow import InitFlattener
+from deadinit.semantics.loaders.skips import skips_unknown_weights
 from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference, generator_mark
 from deadinit.semantics.stubs import is_stub
-from deadinit.semantics.summary_expressions import ExpressionFacts
-from deadinit.semantics.summary_imports import ImportFacts
-from deadinit.semantics.summary_scope import (
+from deadinit.semantics.summary.expressions import ExpressionFacts
+from deadinit.semantics.summary.imports import ImportFacts
+from deadinit.semantics.summary.mangling import mangle_file
+from deadinit.semantics.summary.outside_uses import outside_uses
+from deadinit.semantics.summary.scope import (
     CLASS_SCOPE,
     FUNCTION_SCOPE,
     FunctionScope,
@@ -40,7 +41,6 @@ from deadinit.semantics.summary_scope import (
     followable,
     signature_param,
 )
-from deadinit.semantics.weight_loaders import skips_unknown_weights
 
 
 class SummaryBuilder(ExpressionFacts, ImportFacts):

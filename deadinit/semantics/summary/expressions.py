@@ -10,8 +10,8 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
 from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr, to_expr
-from deadinit.semantics.summary_flow import FlowTyping
-from deadinit.semantics.summary_scope import FunctionScope
+from deadinit.semantics.summary.flow import FlowTyping
+from deadinit.semantics.summary.scope import FunctionScope
 
 
 class ExpressionFacts(FlowTyping):

@@ -1,4 +1,4 @@
-"""The expressions of a weight loader's loop, for ``deadinit.semantics.weight_loaders``: which locals carry the
+"""The expressions of a weight loader's loop, for ``deadinit.semantics.loaders.skips``: which locals carry the
 weight's name, whether evaluating an expression may fail because that name is unknown, and which names a test
 proves to be keys of the parameter table."""
 

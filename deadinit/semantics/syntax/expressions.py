@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from deadinit.semantics.syntax_node import Node
+from deadinit.semantics.syntax.node import Node
 
 _IDENTIFIER_TEXT = re.compile(r"\w*")
 

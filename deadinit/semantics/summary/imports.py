@@ -1,4 +1,4 @@
-"""What ``SummaryBuilder`` (``deadinit.semantics.summary_builder``) records of an import
+"""What ``SummaryBuilder`` (``deadinit.semantics.summary.builder``) records of an import
 statement: the summary's ``Import`` facts, the names it binds (``import_map``, which
 ``canon`` reads) and which names are modules (``module_names``)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from deadinit.model.summary import Import
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.summary_scope import BuilderState
+from deadinit.semantics.summary.scope import BuilderState
 
 
 class ImportFacts(BuilderState):

@@ -13,8 +13,8 @@ from deadinit.semantics.annotations import annotation_elements, annotation_types
 from deadinit.semantics.effects import self_targets
 from deadinit.semantics.elements import ELEMENT_ADDERS, ELEMENT_OF, Types, ValueTyping, union
 from deadinit.semantics.exprs import self_attr
-from deadinit.semantics.mangling import mangled
-from deadinit.semantics.summary_scope import BuilderState, FunctionScope
+from deadinit.semantics.summary.mangling import mangled
+from deadinit.semantics.summary.scope import BuilderState, FunctionScope
 
 
 class FlowTyping(BuilderState):

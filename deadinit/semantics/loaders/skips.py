@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import is_name
-from deadinit.semantics.loader_names import MAX_PASSES, Failed, NameFlow, State, merge
+from deadinit.semantics.loaders.names import MAX_PASSES, Failed, NameFlow, State, merge
 from deadinit.semantics.statements import bound_names
 
 
