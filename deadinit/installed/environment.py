@@ -13,7 +13,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.facts import InstalledFacts
 from deadinit.installed.finder import STDLIB, ModuleFinder
 from deadinit.installed.library_index import LibraryIndex
-from deadinit.installed.search_path import search_entries
+from deadinit.installed.search_path import environment_digest, search_entries
 from deadinit.installed.store import LibraryStore, cache_base
 from deadinit.installed.unanalysed import unanalysed
 from deadinit.model.result import Unanalysed
@@ -41,7 +41,8 @@ def attach(index: ProjectIndex, settings: Settings) -> list[Unanalysed]:
 def _library(
     entries: tuple[str, ...], settings: Settings, tops: frozenset[str], readable: Callable[[str], bool]
 ) -> LibraryIndex:
-    key = (entries, settings.summary_key(), settings.max_file_size, tuple(settings.tensor_modules), tops)
+    digest = settings.library_environment or environment_digest(settings)  # a library installed since: read anew
+    key = (entries, digest, settings.summary_key(), settings.max_file_size, tuple(settings.tensor_modules), tops)
     got = _indexes.get(key)
     if got is None:
         while len(_indexes) >= _KEPT:
