@@ -28,6 +28,7 @@ from deadinit.semantics.exprs import dotted, self_attr, substitute, to_expr
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack"})  # new tensors from a sequence
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
 PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
@@ -123,6 +124,10 @@ class AllocClassifier:
         if head in self.s.tensor_modules and (last in self.s.tensor_factories or last.endswith("_like")):
             shape, dtype = shape_and_dtype(node, self_name)
             return AllocInfo("tensor", callee=canon, shape=shape, dtype=dtype)
+        if head in self.s.tensor_modules and last in JOINS and node.args and not node.args[0].star:
+            # ``torch.stack([torch.zeros(n) for _ in ...])``: a new tensor made of allocations
+            parts = self.classify(node.args[0].value, local_alloc, self_name)
+            return AllocInfo("tensor", callee=canon) if parts is not None else None
         if last in self.s.buffer_helpers:
             for a in node.args:
                 if isinstance(a.value, sx.Lambda):

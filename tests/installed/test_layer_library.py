@@ -87,3 +87,28 @@ def test_no_findings_inside_the_library():
     result = run_check([LAYERS], Settings(installed_packages=False, library_paths=(str(SITE),)))
     assert all(f.path.startswith(str(FIXTURES)) or f.path.startswith("fixtures") for f in result.findings)
     assert all("layerlib" not in qn for qn in result.index.classes)
+
+
+def test_the_heavy_class_pattern_is_the_fallback_for_an_unread_class(tmp_path):
+    """An installed ``...Wrapper`` that allocates stays a wrapper; one that does not is no allocation;
+    one no library defines is what the pattern says (README: installed libraries)."""
+    site = tmp_path / "site"
+    (site / "kern").mkdir(parents=True)
+    (site / "kern" / "__init__.py").write_text(
+        "import torch\n\n\nclass PagedWrapper:\n    def __init__(self, n):\n"
+        "        self.ws = torch.empty(n)\n\n\nclass ViewWrapper:\n    def __init__(self, ws):\n"
+        "        self.ws = ws\n"
+    )
+    project = tmp_path / "proj"
+    (project / "app").mkdir(parents=True)
+    (project / "app" / "__init__.py").write_text("")
+    (project / "app" / "m.py").write_text(
+        "from kern import PagedWrapper, ViewWrapper\nfrom missing_lib import RemoteWrapper\n\n\n"
+        "class B:\n    def __init__(self):\n        self.a = PagedWrapper(8)\n        self.b = ViewWrapper(None)\n"
+        "        self.c = RemoteWrapper()\n\n    def use(self):\n        return self.a, self.b, self.c\n\n\n"
+        "class C(B):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.a = self.b = self.c = None\n"
+    )
+    result = run_check([str(project / "app")], Settings(installed_packages=False, library_paths=(str(site),)))
+    assert {(f.attribute, f.kind) for f in result.findings} == {("a", "wrapper"), ("c", "wrapper")}
+    assert [u.package for u in result.unanalysed] == ["missing_lib"]
