@@ -5,7 +5,7 @@ import shutil
 from conftest import SITE
 from sample_project import invoke
 
-PROJECT = '''
+PROJECT = """
 import torch.nn as nn
 from layerlib import build_conv
 
@@ -23,7 +23,7 @@ class Wide(Block):
     def __init__(self, c):
         super().__init__(c)
         self.conv = build_conv(None, c, c, 5)
-'''
+"""
 
 
 def test_installing_the_library_changes_the_cached_result(tmp_path):
