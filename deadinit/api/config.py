@@ -128,6 +128,7 @@ _KEYS = {
     "include-generation-sources": ("include_generation_sources", _bool),
     "parameter-bytes": ("parameter_bytes", _positive_int),
     "weight-loaders": ("weight_loaders", _str_list),
+    "random-stream-unsafe": ("random_stream_unsafe", _bool),
     "library-paths": ("library_paths", _str_list),
     "installed-packages": ("installed_packages", _bool),
 }

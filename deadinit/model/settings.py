@@ -52,6 +52,9 @@ class Settings:
     # where installed libraries are read from (``deadinit.installed``): these folders first (absolute, or
     # relative to ``config_root``), then, unless ``installed_packages`` is False, the active virtual
     # environment's site-packages and the interpreter's ``sys.path``
+    # a fix that skips building a registered layer with parameters changes a seeded model's initial weights:
+    # True makes that fix unsafe (else the note is evidence)
+    random_stream_unsafe: bool = False
     library_paths: tuple[str, ...] = ()
     installed_packages: bool = True
     # not configured: a digest of the folders libraries are read from as they are now (``api.config``
