@@ -15,6 +15,11 @@ something observable; the one-line reason says what:
   the attribute's name is public, or a public method of the class reads it and nothing
   in the project calls that method on the class (``obj.method()`` would find ``None``).
 
+Skipping the construction of a registered layer with parameters also changes how much of
+the random-number stream is used before later layers initialise (a seeded model built from
+scratch gets other initial weights; a checkpoint load does not care): the fix says so, and
+``random_stream_unsafe`` makes it unsafe.
+
 A class that is not exported is reached from outside only through the project's
 internals: its public names are not counted as a way in, or nearly every fix would be
 unsafe again (a public helper that nothing calls is common in application code).
