@@ -33,7 +33,7 @@ class Settings:
     tensor_modules: tuple[str, ...] = ("torch",)
     tensor_factories: tuple[str, ...] = TENSOR_FACTORIES
     buffer_helpers: tuple[str, ...] = ("get_buffer",)
-    heavy_class_pattern: str = HEAVY_CLASS_PATTERN
+    heavy_class_pattern: str = HEAVY_CLASS_PATTERN  # the fallback for classes no installed library defines
     module_bases: tuple[str, ...] = ("torch.nn.Module", "torch.nn.modules.module.Module")
     parameter_bases: tuple[str, ...] = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
     show_unsure: bool = False
