@@ -20,6 +20,7 @@ from deadinit.analysis.evidence_chain import ClassEvidence, class_evidence, fact
 from deadinit.analysis.fact_records import Analysis, AttrFact, Fixpoint, Overwrite
 from deadinit.analysis.naming import display_names
 from deadinit.analysis.reach import Reach
+from deadinit.analysis.symbolic import Size
 from deadinit.analysis.unsure import unsure_for
 from deadinit.analysis.values import Context
 from deadinit.index.project_index import ProjectIndex
@@ -39,12 +40,17 @@ class _Contexts:
     def __init__(self, index: ProjectIndex, events: list[ChainStmt]) -> None:
         self.index, self.events = index, events
         self.at_index: list[int] = []  # the events that assign a value ``self.a`` is then known by
-        self.pairs: list[tuple[str, tuple[Expr, Context]]] = []
-        for i, c in enumerate(events):
-            st = c.stmt
-            if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
-                self.at_index.append(i)
-                self.pairs.append((st.attr, (st.value, self._at(c, {}))))
+        self.pairs: list[tuple[str, tuple[Expr, Context]]] | None = None  # built on first use
+
+    def _assigned(self) -> list[tuple[str, tuple[Expr, Context]]]:
+        if self.pairs is None:
+            self.pairs = []
+            for i, c in enumerate(self.events):
+                st = c.stmt
+                if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
+                    self.at_index.append(i)
+                    self.pairs.append((st.attr, (st.value, self._at(c, {}))))
+        return self.pairs
 
     def _at(self, c: ChainStmt, self_values: dict[str, tuple[Expr, Context]]) -> Context:
         m = self.index.classes[c.owner].methods.get("__init__")
@@ -52,7 +58,8 @@ class _Contexts:
         return Context(self.index.class_module[c.owner], {}, c.env, params, self_values)
 
     def of(self, upto: int) -> Context:
-        return self._at(self.events[upto], dict(self.pairs[: bisect_left(self.at_index, upto)]))
+        pairs = self._assigned()
+        return self._at(self.events[upto], dict(pairs[: bisect_left(self.at_index, upto)]))
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,7 @@ def build_facts(
     facts = []
     names = display_names(index, {cls, *mro, *(c.owner for c in events)})
     shared: ClassEvidence | None = None
-    contexts: _Contexts | None = None
+    contexts = _Contexts(index, events)
     for (owner, attr), idxs in groups.items():
         live_idxs = [i for i in idxs if i in effective]
         if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
@@ -149,14 +156,7 @@ def build_facts(
         )
         if not reported(fact):
             continue
-        if contexts is None:
-            contexts = _Contexts(index, events)
-        ctx = contexts.of(rep)
-        if found.followed:
-            ctx = an.sizes.followed_context(ctx, found.bindings)
-        size = an.sizes.size(alloc, ctx)
-        if alloc.kind not in ("container",) and fills and c.stmt.kind == "fill":
-            size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
+        size = _size(an, contexts, found, c, bool(fills))
         if size is not None and size.exact_bytes == 0:
             continue  # a known-empty allocation wastes nothing worth a finding
         fact.size = size
@@ -168,14 +168,30 @@ def build_facts(
         fact.evidence[len(idxs) : len(idxs)] = found.followed
         fact.unsure = unsure_for(unsure, attr, an.index, mro)
         facts.append(fact)
-    # attributes built from a dead one
+    _mark_feeds(facts, fp)
+    return facts
+
+
+def _size(an: Analysis, contexts: _Contexts, found: FirstAllocation, c: ChainStmt, filled: bool) -> Size | None:
+    """The size of the allocation ``found`` names, evaluated where the chain makes it."""
+    ctx = contexts.of(found.event)
+    if found.followed:
+        ctx = an.sizes.followed_context(ctx, found.bindings)
+    size = an.sizes.size(found.alloc, ctx)
+    if found.alloc.kind not in ("container",) and filled and c.stmt.kind == "fill":
+        size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
+    return size
+
+
+def _mark_feeds(facts: list[AttrFact], fp: Fixpoint) -> None:
+    """Each fact's dead attributes built from it (``AttrFact.feeds``)."""
+    events = fp.events
     dead = {f.attr for f in facts}
     fed_from: dict[str, set[str]] = {}
     for i, r in enumerate(fp.reads):
         fed = events[i].stmt.attr
-        if fed in dead and events[i].stmt.kind in ("assign", "fill") and i not in effective:
+        if fed in dead and events[i].stmt.kind in ("assign", "fill") and i not in fp.effective:
             for a in r & dead:
                 fed_from.setdefault(a, set()).add(fed)
     for f in facts:
         f.feeds = sorted(fed_from.get(f.attr, set()) - {f.attr})
-    return facts

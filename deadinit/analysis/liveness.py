@@ -32,6 +32,7 @@ from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
+from deadinit.semantics.alloc import heavy_kind
 from deadinit.semantics.dynamic import ANY
 
 
@@ -145,12 +146,20 @@ class Analyzer:
                 return "module"
             if qn is not None and self.index.derives_from_external(qn, self.settings.parameter_bases):
                 return "parameter"
+            if qn is None:  # an installed library's class: what its own code says it is
+                outside = self.index.outside.constructed(module, alloc.callee)
+                return outside.kind if outside is not None else None
             return None
         if alloc.kind == "container":
             inner = self.classify(alloc.element, module)
             return f"list of {inner}" if inner else None
         if alloc.kind in ("cached-buffer", "global-singleton"):
             return alloc.kind
+        if alloc.callee and heavy_kind(alloc.callee, self.settings) == alloc.kind:
+            # the heavy-class pattern is the fallback for a class no installed library defines
+            installed = self.index.outside.constructed(module, alloc.callee)
+            if installed is not None:
+                return alloc.kind if installed.kind is not None else None
         return alloc.kind
 
     # -- the analysis --------------------------------------------------------

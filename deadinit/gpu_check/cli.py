@@ -1,6 +1,6 @@
 """``deadinit gpu-check``: build classes from the original and rewritten trees and compare.
 
-Registered by ``deadinit/cli.py`` as the ``gpu-check`` subcommand; also runnable
+Registered by ``deadinit/cli/main.py`` as the ``gpu-check`` subcommand; also runnable
 alone as ``python -m deadinit.gpu_check``. Imports no torch: each measurement runs
 in a fresh child interpreter (``harness.py``).
 """

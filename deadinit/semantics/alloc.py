@@ -23,15 +23,21 @@ from typing import Any
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, substitute, to_expr
+from deadinit.semantics.exprs import dotted, self_attr, substitute, to_expr
 
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack"})  # new tensors from a sequence
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
 PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
-REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "register_module": "module"}
+REGISTRATIONS = {
+    "register_buffer": "buffer",
+    "register_parameter": "parameter",
+    "register_module": "module",
+    "add_module": "module",
+}
 LocalAlloc = Callable[[str], AllocInfo | None]
 LocalCall = Callable[
     [str], tuple[bool, AllocInfo | None]
@@ -75,33 +81,47 @@ class AllocClassifier:
                     return made
             return self._call(node, local_alloc, self_name)
         if isinstance(node, sx.Sequence):
-            for el in node.elts:
-                inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
-                if inner is not None:
-                    return AllocInfo("container", element=inner, count=("const", len(node.elts)))
-            return None
+            return self._sequence(node, local_alloc, self_name)
         if isinstance(node, sx.Comprehension):
-            inner = self.classify(node.elt, local_alloc, self_name)
-            if inner is None:
-                return None
-            if node.shape == "dict":
-                return AllocInfo("container", element=inner)
-            count = None
-            it = node.generators[0].iter
-            if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
-                count = to_expr(it.args[0].value, self_name)
-            return AllocInfo("container", element=inner, count=count)
+            return self._comprehension(node, local_alloc, self_name)
         if isinstance(node, sx.Dict):
-            for item in node.items:
-                if item.key is not None:
-                    inner = self.classify(item.value, local_alloc, self_name)
-                    if inner is not None:
-                        return AllocInfo("container", element=inner)
-            return None
+            return self._dict(node, local_alloc, self_name)
         if isinstance(node, sx.IfExp):
             return self.classify(node.body, local_alloc, self_name) or self.classify(
                 node.orelse, local_alloc, self_name
             )
+        return None
+
+    def _sequence(self, node: sx.Sequence, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """A list, tuple or set literal: a container of its first element that allocates."""
+        for el in node.elts:
+            inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
+            if inner is not None:
+                return AllocInfo("container", element=inner, count=("const", len(node.elts)))
+        return None
+
+    def _comprehension(
+        self, node: sx.Comprehension, local_alloc: LocalAlloc, self_name: str | None
+    ) -> AllocInfo | None:
+        """A comprehension whose element allocates; counted when it runs over ``range(n)``."""
+        inner = self.classify(node.elt, local_alloc, self_name)
+        if inner is None:
+            return None
+        if node.shape == "dict":
+            return AllocInfo("container", element=inner)
+        count = None
+        it = node.generators[0].iter
+        if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
+            count = to_expr(it.args[0].value, self_name)
+        return AllocInfo("container", element=inner, count=count)
+
+    def _dict(self, node: sx.Dict, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """A dict literal: a container of its first keyed value that allocates."""
+        for item in node.items:
+            if item.key is not None:
+                inner = self.classify(item.value, local_alloc, self_name)
+                if inner is not None:
+                    return AllocInfo("container", element=inner)
         return None
 
     def _call(self, node: sx.Call, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
@@ -118,6 +138,10 @@ class AllocClassifier:
         if head in self.s.tensor_modules and (last in self.s.tensor_factories or last.endswith("_like")):
             shape, dtype = shape_and_dtype(node, self_name)
             return AllocInfo("tensor", callee=canon, shape=shape, dtype=dtype)
+        if head in self.s.tensor_modules and last in JOINS and node.args and not node.args[0].star:
+            # ``torch.stack([torch.zeros(n) for _ in ...])``: a new tensor made of allocations
+            parts = self.classify(node.args[0].value, local_alloc, self_name)
+            return AllocInfo("tensor", callee=canon) if parts is not None else None
         if last in self.s.buffer_helpers:
             for a in node.args:
                 if isinstance(a.value, sx.Lambda):
@@ -140,9 +164,15 @@ class AllocClassifier:
         return None
 
     def registration(
-        self, call: sx.Call, self_name: str | None, local_alloc: LocalAlloc
+        self,
+        call: sx.Call,
+        self_name: str | None,
+        local_alloc: LocalAlloc,
+        self_literal: Callable[[str], str | None] = lambda _: None,
     ) -> tuple[str, AllocInfo | None, sx.Expr] | None:
-        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends.
+        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends
+        (``self.add_module(name, m)``).  The name is a literal, or ``self.x`` where ``self_literal``
+        says which literal ``self.x`` holds (``self.norm1_name = "bn1"`` just before).
 
         The allocation is a ``buffer`` / ``parameter`` / ``module`` wrapping what ``value``
         allocates; None when the value is no allocation (``register_buffer("x", None)``)."""
@@ -159,15 +189,19 @@ class AllocClassifier:
             if len(positional) > 1
             else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
         )
-        if not (isinstance(name_node, sx.Const) and isinstance(name_node.value, str)) or value is None:
+        held = self_attr(name_node, self_name) if name_node is not None else None
+        name = self_literal(held) if held is not None else None
+        if isinstance(name_node, sx.Const) and isinstance(name_node.value, str):
+            name = name_node.value
+        if name is None or value is None:
             return None
         kind = REGISTRATIONS[func.attr]
         inner = self.classify(value, local_alloc, self_name)
         if inner is None:
-            return name_node.value, None, value
+            return name, None, value
         if kind == "module" or inner.kind == kind:
-            return name_node.value, inner, value
-        return name_node.value, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
+            return name, inner, value
+        return name, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
 
     def _wrapped(
         self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None
@@ -184,6 +218,10 @@ class AllocClassifier:
             return self.followed_call(node.body, self_name, local_call) or self.followed_call(
                 node.orelse, self_name, local_call
             )
+        if isinstance(node, sx.Subscript):  # ``build_norm_layer(cfg, c)[1]``: one element of what it returns
+            index = _constant_index(node)
+            whole = self.followed_call(node.value, self_name, local_call) if index is not None else None
+            return AllocInfo("item", element=whole, index=index) if whole is not None else None
         if not isinstance(node, sx.Call):
             return None
         func = node.func
@@ -266,6 +304,19 @@ def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
             args.append(to_expr(a.value, self_name))
     kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
     return {"args": tuple(args), "kwargs": kwargs}
+
+
+def _constant_index(node: sx.Subscript) -> int | None:
+    """``k`` of ``x[k]`` for one integer literal ``k`` (``-1`` too)."""
+    if len(node.items) != 1:
+        return None
+    item = node.items[0]
+    if isinstance(item, sx.UnaryOp) and item.op == "-" and isinstance(item.operand, sx.Const):
+        value = item.operand.value
+        return -value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(item, sx.Const) and isinstance(item.value, int) and not isinstance(item.value, bool):
+        return item.value
+    return None
 
 
 def _followed(callee: str, node: sx.Call, self_name: str | None) -> AllocInfo:

@@ -140,48 +140,69 @@ def _bound_names(func: sx.FunctionDef, nodes: list[sx.Node]) -> set[str]:
 def param_flow(func: sx.FunctionDef, self_name: str) -> tuple[ParamFlow, ...]:
     """Where each parameter of ``func`` (an ``__init__``) goes: one entry per mention of it (a
     rebinding, or a mention in a nested function, is a ``PARAM_USE``)."""
-    params = {p.name for p in func.params if not p.star and p.name != self_name}
     nodes = _body_nodes(func.body)
-    inner = _nested_scopes(nodes)
-    bound = _bound_names(func, nodes)
-    classified: set[int] = set()
-    out: list[ParamFlow] = []
-
-    def param(node: sx.Node) -> str | None:
-        return node.id if isinstance(node, sx.Name) and node.id in params and id(node) not in inner else None
-
+    flow = _ParamFlow(func, self_name, nodes)
     for n in nodes:
-        if type(n) in _LEAVES or id(n) in inner:
-            continue
+        if type(n) not in _LEAVES and id(n) not in flow.inner:
+            flow.classify(n)
+    for n in nodes:
+        if isinstance(n, sx.Name) and n.id in flow.params and id(n) not in flow.classified:
+            flow.out.append((n.id, PARAM_USE, "", n.line, ""))
+    return tuple(sorted(set(flow.out), key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4])))
+
+
+class _ParamFlow:
+    """The mentions of an ``__init__``'s parameters classified so far (``classified``: their nodes)."""
+
+    def __init__(self, func: sx.FunctionDef, self_name: str, nodes: list[sx.Node]) -> None:
+        self.self_name = self_name
+        self.params = {p.name for p in func.params if not p.star and p.name != self_name}
+        self.inner = _nested_scopes(nodes)
+        self.bound = _bound_names(func, nodes)
+        self.classified: set[int] = set()
+        self.out: list[ParamFlow] = []
+
+    def param(self, node: sx.Node) -> str | None:
+        return node.id if isinstance(node, sx.Name) and node.id in self.params and id(node) not in self.inner else None
+
+    def classify(self, n: sx.Node) -> None:
         if isinstance(n, (sx.Assign, sx.AnnAssign)) and n.value is not None:
-            targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
-            stored = _stored_param(n.value)
-            attrs = [self_attr(t, self_name) for t in targets]
-            name = param(stored)
-            if name is not None and all(a is not None for a in attrs):
-                classified.add(id(stored))
-                out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
+            self._store(n, n.value)
         elif isinstance(n, sx.Compare) and len(n.ops) == 1 and n.ops[0] in ("is", "is not"):
-            name = param(n.left)
-            if name is not None and is_name(n.comparators[0], "None"):
-                classified.add(id(n.left))
-                out.append((name, PARAM_TEST, "", n.line, ""))
-        elif isinstance(n, sx.Call) and (call := init_call(n, self_name)) is not None:
+            self._test(n)
+        elif isinstance(n, sx.Call) and (call := init_call(n, self.self_name)) is not None:
             for slot, value in _argument_slots(call.args):
-                name = param(value)
+                name = self.param(value)
                 if name is not None:
-                    classified.add(id(value))
-                    out.append((name, PARAM_INIT, slot, n.line, ""))
+                    self.classified.add(id(value))
+                    self.out.append((name, PARAM_INIT, slot, n.line, ""))
         elif isinstance(n, sx.Call) and (callee := dotted(n.func)) is not None and callee != "super":
-            if callee.split(".")[0] in bound:  # self's method, or a local that may hold any callable
-                continue
-            for slot, value in _argument_slots(n.args):
-                whole = value.value if isinstance(value, sx.Subscript) else value
-                name = param(whole)
-                if name is not None:
-                    classified.add(id(whole))
-                    out.append((name, PARAM_CALL, slot, n.line, callee))
-    for n in nodes:
-        if isinstance(n, sx.Name) and n.id in params and id(n) not in classified:
-            out.append((n.id, PARAM_USE, "", n.line, ""))
-    return tuple(sorted(set(out), key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4])))
+            self._call(n, callee)
+
+    def _store(self, n: sx.Assign | sx.AnnAssign, value: sx.Expr) -> None:
+        """``self.a = p`` (``self.a = b = p``, ``self.a = [p]``...): ``p`` stored into ``a``."""
+        targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
+        stored = _stored_param(value)
+        attrs = [self_attr(t, self.self_name) for t in targets]
+        name = self.param(stored)
+        if name is not None and all(a is not None for a in attrs):
+            self.classified.add(id(stored))
+            self.out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
+
+    def _test(self, n: sx.Compare) -> None:
+        """``p is None`` / ``p is not None``: only ``p``'s identity is looked at."""
+        name = self.param(n.left)
+        if name is not None and is_name(n.comparators[0], "None"):
+            self.classified.add(id(n.left))
+            self.out.append((name, PARAM_TEST, "", n.line, ""))
+
+    def _call(self, n: sx.Call, callee: str) -> None:
+        """``p`` (or ``p[...]``) handed to a named callee that is not self's method or a local."""
+        if callee.split(".")[0] in self.bound:  # self's method, or a local that may hold any callable
+            return
+        for slot, value in _argument_slots(n.args):
+            whole = value.value if isinstance(value, sx.Subscript) else value
+            name = self.param(whole)
+            if name is not None:
+                self.classified.add(id(whole))
+                self.out.append((name, PARAM_CALL, slot, n.line, callee))

@@ -89,57 +89,104 @@ def is_name(node: sx.Node | None, name: str | None) -> bool:
 def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Expr:
     if depth > 12:
         return UNKNOWN
-    d = depth + 1
     ok, v = literal(node)
     if ok:
         return ("const", v)
-    if isinstance(node, sx.Name):
-        return ("name", node.id)
-    if isinstance(node, sx.Attribute):
-        if isinstance(node.value, sx.Name) and node.value.id == self_name:
-            return ("self", node.attr)
-        name = dotted(node)
-        return ("dotted", name) if name else UNKNOWN
-    if isinstance(node, sx.UnaryOp) and node.op == "not":
-        return ("not", to_expr(node.operand, self_name, d))
-    if isinstance(node, sx.BoolOp):
-        return (node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
-    if isinstance(node, sx.Compare) and len(node.ops) == 1:
-        left, right, op = to_expr(node.left, self_name, d), to_expr(node.comparators[0], self_name, d), node.ops[0]
-        if op == "is" and right == ("const", None):
-            return ("is_none", left)
-        if op == "is not" and right == ("const", None):
-            return ("is_not_none", left)
-        if op == "==":
-            return ("eq", left, right)
-        if op == "!=":
-            return ("ne", left, right)
+    convert = _CONVERTERS.get(type(node))
+    return UNKNOWN if convert is None else convert(node, self_name, depth + 1)
+
+
+# each converter gets the node, the name of ``self`` and the depth its parts are converted at
+
+
+def _name(node: sx.Name, self_name: str | None, d: int) -> Expr:
+    return ("name", node.id)
+
+
+def _attribute(node: sx.Attribute, self_name: str | None, d: int) -> Expr:
+    if isinstance(node.value, sx.Name) and node.value.id == self_name:
+        return ("self", node.attr)
+    name = dotted(node)
+    return ("dotted", name) if name else UNKNOWN
+
+
+def _unary(node: sx.UnaryOp, self_name: str | None, d: int) -> Expr:
+    return ("not", to_expr(node.operand, self_name, d)) if node.op == "not" else UNKNOWN
+
+
+def _bool(node: sx.BoolOp, self_name: str | None, d: int) -> Expr:
+    return (node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+
+
+_COMPARISONS = {"==": "eq", "!=": "ne"}
+
+
+def _compare(node: sx.Compare, self_name: str | None, d: int) -> Expr:
+    if len(node.ops) != 1:
         return UNKNOWN
-    if isinstance(node, sx.BinOp):
-        if node.op not in _FOLDED_OPS:
-            return UNKNOWN
-        return ("bin", node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
-    if isinstance(node, sx.Call):
-        func = dotted(node.func) if self_attr(node.func, self_name) is None else None
-        args = tuple(to_expr(a.value, self_name, d) for a in node.args if a.keyword is None and not a.star)
-        kwargs = tuple((a.keyword, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
-        return ("call", func or "?", args, kwargs)
-    if isinstance(node, sx.IfExp):
-        return (
-            "ifexp",
-            to_expr(node.test, self_name, d),
-            to_expr(node.body, self_name, d),
-            to_expr(node.orelse, self_name, d),
-        )
-    if isinstance(node, sx.Sequence) and node.shape == "tuple":
-        return ("tuple", tuple(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name, d) for e in node.elts))
-    if isinstance(node, (sx.Sequence, sx.Dict, sx.Comprehension, sx.Lambda)):
-        return NOTNONE
-    if isinstance(node, sx.Const) and isinstance(node.value, str):
-        return NOTNONE
-    if isinstance(node, sx.FString) or (isinstance(node, sx.Other) and node.notnone):
-        return NOTNONE
+    left, right, op = to_expr(node.left, self_name, d), to_expr(node.comparators[0], self_name, d), node.ops[0]
+    if op == "is" and right == ("const", None):
+        return ("is_none", left)
+    if op == "is not" and right == ("const", None):
+        return ("is_not_none", left)
+    if op in _COMPARISONS:
+        return (_COMPARISONS[op], left, right)
     return UNKNOWN
+
+
+def _binary(node: sx.BinOp, self_name: str | None, d: int) -> Expr:
+    if node.op not in _FOLDED_OPS:
+        return UNKNOWN
+    return ("bin", node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+
+
+def _call(node: sx.Call, self_name: str | None, d: int) -> Expr:
+    func = dotted(node.func) if self_attr(node.func, self_name) is None else None
+    args = tuple(to_expr(a.value, self_name, d) for a in node.args if a.keyword is None and not a.star)
+    kwargs = tuple((a.keyword, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
+    return ("call", func or "?", args, kwargs)
+
+
+def _if_exp(node: sx.IfExp, self_name: str | None, d: int) -> Expr:
+    return (
+        "ifexp",
+        to_expr(node.test, self_name, d),
+        to_expr(node.body, self_name, d),
+        to_expr(node.orelse, self_name, d),
+    )
+
+
+def _sequence(node: sx.Sequence, self_name: str | None, d: int) -> Expr:
+    if node.shape != "tuple":
+        return NOTNONE
+    return ("tuple", tuple(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name, d) for e in node.elts))
+
+
+def _not_none(node: sx.Node, self_name: str | None, d: int) -> Expr:
+    return NOTNONE
+
+
+def _other(node: sx.Other, self_name: str | None, d: int) -> Expr:
+    return NOTNONE if node.notnone else UNKNOWN
+
+
+# what ``to_expr`` makes of each kind of node that is not a literal (any other kind: UNKNOWN)
+_CONVERTERS: dict[type[sx.Node], Callable[[Any, str | None, int], Expr]] = {
+    sx.Name: _name,
+    sx.Attribute: _attribute,
+    sx.UnaryOp: _unary,
+    sx.BoolOp: _bool,
+    sx.Compare: _compare,
+    sx.BinOp: _binary,
+    sx.Call: _call,
+    sx.IfExp: _if_exp,
+    sx.Sequence: _sequence,
+    sx.Dict: _not_none,
+    sx.Comprehension: _not_none,
+    sx.Lambda: _not_none,
+    sx.FString: _not_none,
+    sx.Other: _other,
+}
 
 
 def substitute(e: Expr, value_of: Callable[[str], Expr | None], depth: int = 0) -> Expr:

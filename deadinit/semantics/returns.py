@@ -14,7 +14,9 @@ parameter builds what its default or annotation names (``norm_layer=nn.LayerNorm
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
@@ -31,6 +33,7 @@ class _Local:
     bindings: list[AllocInfo | None] = field(default_factory=list)  # what each binding gives, None: not one
     calls: AllocInfo | None = None  # what calling it allocates (a parameter with a class default)
     from_calls: bool = True  # every binding is the result of a call the return annotation may speak for
+    parameter: bool = False
 
     def value(self) -> AllocInfo | None:
         if not self.bindings or any(b is None for b in self.bindings):
@@ -67,22 +70,42 @@ class ReturnsInference:
         self.values: list[AllocInfo | None] = []
         self.calls_only = True  # every return gives the result of a call the annotation may speak for
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
+        # per return: of a tuple, whether the annotation may speak for each element (else ())
+        self.speaking: list[tuple[bool, ...]] = []
 
     def run(self) -> Returns | None:
         if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
             return None
         for p in self.func.params:
             if p.name != self.self_name:
-                self.locals[p.name] = _Local([None], param_call(p, self.cls, self.parse), from_calls=False)
+                self.locals[p.name] = _Local(
+                    [None], param_call(p, self.cls, self.parse), from_calls=False, parameter=True
+                )
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
         annotated = None
         if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
+        elif any(self.speaking):
+            self._tuples_from_annotation(self.cls.annotated(self.func.returns, self.parse))
         if all(v is None for v in self.values) and annotated is None:
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
+
+    def _tuples_from_annotation(self, annotated: AllocInfo | None) -> None:
+        """``return name, layer`` with ``-> tuple[str, nn.Module]``: an element that is the result of a call
+        the annotation may speak for, and is no allocation we know, is what the annotation says it is."""
+        if annotated is None or annotated.kind != "tuple":
+            return
+        for i, (value, speaks) in enumerate(zip(self.values, self.speaking, strict=True)):
+            if value is None or value.kind != "tuple" or len(speaks) != len(annotated.items):
+                continue
+            items = tuple(
+                item if item is not None or not speak else promised
+                for item, speak, promised in zip(value.items, speaks, annotated.items, strict=True)
+            )
+            self.values[i] = AllocInfo("tuple", items=items)
 
     # -- values ------------------------------------------------------------------
     def _local_alloc(self, name: str) -> AllocInfo | None:
@@ -103,11 +126,14 @@ class ReturnsInference:
         if isinstance(node, sx.Sequence) and node.shape == "tuple" and node.elts:
             if any(isinstance(e, sx.Starred) for e in node.elts):
                 self.values.append(None)
+                self.speaking.append(())
                 return
             self.values.append(AllocInfo("tuple", items=tuple(self.value_of(e) for e in node.elts)))
+            self.speaking.append(tuple(self._annotation_may_speak(e) for e in node.elts))
             self.calls_only = False
             return
         self.values.append(self.value_of(node))
+        self.speaking.append(())
         if not self._annotation_may_speak(node):
             self.calls_only = False
 
@@ -119,11 +145,18 @@ class ReturnsInference:
             return loc is not None and loc.from_calls and bool(loc.bindings)
         if not isinstance(node, sx.Call):
             return False
+        if isinstance(node.func, sx.Subscript):  # ``NORMS[kind](c)``: a class looked up at run time
+            return isinstance(node.func.value, sx.Name) and node.func.value.id not in self.locals
         name = dotted(node.func)
         if name is None:
             return False
         head, _, rest = name.partition(".")
-        if head in self.locals or (head == self.self_name and "." in rest):
+        if head in self.locals:
+            # a class or factory looked up at run time (``layer = REGISTRY[kind]``; ``layer(*args)``), not a
+            # parameter and not an object it built (calling a module gives its output)
+            loc = self.locals[head]
+            return not rest and not loc.parameter and loc.value() is None
+        if head == self.self_name and "." in rest:
             return False
         if rest and head != self.self_name and not self.cls.imported(head):
             return False  # a method of a module-level object (``_CACHE.setdefault(...)``), not a factory
@@ -135,44 +168,55 @@ class ReturnsInference:
             self._stmt(st)
 
     def _stmt(self, st: sx.Stmt) -> None:
-        t = type(st)
-        if t is sx.Return:
-            v = st.value  # type: ignore[attr-defined]
-            if v is not None and not (type(v) is sx.Const and v.value is None):
-                self._returned(v)
-        elif t is sx.Assign or t is sx.AnnAssign:
-            targets = st.targets if t is sx.Assign else (st.target,)  # type: ignore[attr-defined]
-            if t is sx.Assign and any(self._stores_outside(x) for x in targets):
-                self.caches = True
-            if st.value is not None:  # type: ignore[attr-defined]
-                for x in targets:
-                    self._bind(x, st.value)  # type: ignore[attr-defined]
-        elif t is sx.AugAssign:
-            if self._stores_outside(st.target):  # type: ignore[attr-defined]
-                self.caches = True
-            self._unknown(st.target)  # type: ignore[attr-defined]
-        elif t is sx.For:
-            self._unknown(st.target)  # type: ignore[attr-defined]
-            self._block(st.body)  # type: ignore[attr-defined]
-            self._block(st.orelse)  # type: ignore[attr-defined]
-        elif t is sx.While or t is sx.If:
-            self._block(st.body)  # type: ignore[attr-defined]
-            self._block(st.orelse)  # type: ignore[attr-defined]
-        elif t is sx.Try:
-            self._block(st.body)  # type: ignore[attr-defined]
-            for h in st.handlers:  # type: ignore[attr-defined]
-                self._block(h.body)
-            self._block(st.orelse)  # type: ignore[attr-defined]
-            self._block(st.finalbody)  # type: ignore[attr-defined]
-        elif t is sx.With:
-            for item in st.items:  # type: ignore[attr-defined]
-                if item.asname is not None:
-                    self._unknown(item.asname)
-            self._block(st.body)  # type: ignore[attr-defined]
-        elif t is sx.FunctionDef or t is sx.ClassDef:
-            self.locals.setdefault(st.name, _Local()).bindings.append(None)  # type: ignore[attr-defined]
-        elif t is sx.Names:  # global / nonlocal
+        step = _STEPS.get(type(st))
+        if step is not None:  # any other statement: nothing it binds or returns counts
+            step(self, st)
+
+    def _return(self, st: sx.Return) -> None:
+        v = st.value
+        if v is not None and not (type(v) is sx.Const and v.value is None):
+            self._returned(v)
+
+    def _assign(self, st: sx.Assign | sx.AnnAssign) -> None:
+        targets = st.targets if isinstance(st, sx.Assign) else (st.target,)
+        if isinstance(st, sx.Assign) and any(self._stores_outside(x) for x in targets):
             self.caches = True
+        if st.value is not None:
+            for x in targets:
+                self._bind(x, st.value)
+
+    def _aug_assign(self, st: sx.AugAssign) -> None:
+        if self._stores_outside(st.target):
+            self.caches = True
+        self._unknown(st.target)
+
+    def _for(self, st: sx.For) -> None:
+        self._unknown(st.target)
+        self._block(st.body)
+        self._block(st.orelse)
+
+    def _branches(self, st: sx.If | sx.While) -> None:
+        self._block(st.body)
+        self._block(st.orelse)
+
+    def _try(self, st: sx.Try) -> None:
+        self._block(st.body)
+        for h in st.handlers:
+            self._block(h.body)
+        self._block(st.orelse)
+        self._block(st.finalbody)
+
+    def _with(self, st: sx.With) -> None:
+        for item in st.items:
+            if item.asname is not None:
+                self._unknown(item.asname)
+        self._block(st.body)
+
+    def _definition(self, st: sx.FunctionDef | sx.ClassDef) -> None:
+        self.locals.setdefault(st.name, _Local()).bindings.append(None)
+
+    def _declaration(self, st: sx.Names) -> None:  # global / nonlocal
+        self.caches = True
 
     def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
         if isinstance(target, sx.Name):
@@ -216,6 +260,23 @@ class ReturnsInference:
             loc = self.locals.setdefault(n, _Local())
             loc.bindings.append(None)
             loc.from_calls = False
+
+
+# what each kind of statement does to the inference (any other kind: nothing)
+_STEPS: dict[type[sx.Stmt], Callable[[ReturnsInference, Any], None]] = {
+    sx.Return: ReturnsInference._return,
+    sx.Assign: ReturnsInference._assign,
+    sx.AnnAssign: ReturnsInference._assign,
+    sx.AugAssign: ReturnsInference._aug_assign,
+    sx.For: ReturnsInference._for,
+    sx.While: ReturnsInference._branches,
+    sx.If: ReturnsInference._branches,
+    sx.Try: ReturnsInference._try,
+    sx.With: ReturnsInference._with,
+    sx.FunctionDef: ReturnsInference._definition,
+    sx.ClassDef: ReturnsInference._definition,
+    sx.Names: ReturnsInference._declaration,
+}
 
 
 def _returns_value(body: sx.Body) -> bool:

@@ -18,8 +18,9 @@ attribute ``x`` (``getattr(self, "x")`` too, as ``effects.reads_of`` counts it);
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import FILL_METHODS, InitCall, init_call, literal_attr_of_self, target_names
@@ -99,35 +100,41 @@ class _LoadWalker:
     def expr(self, n: sx.Node | None, hidden: frozenset[str]) -> None:
         if n is None:
             return
-        if isinstance(n, sx.Name):
-            if n.id not in hidden:
-                self.out.add_name(n.id)
-        elif isinstance(n, sx.Attribute):
-            if self._is_self(n.value, hidden):
-                self.out.add_attr(n.attr)
-            else:
-                self.expr(n.value, hidden)
-        elif isinstance(n, sx.Call):
-            if self.self_name not in hidden:
-                literal = literal_attr_of_self(n, self.self_name, ("getattr", "hasattr"))
-                if literal is not None:
-                    self.out.add_attr(literal)
-            for c in n.children():
-                self.expr(c, hidden)
-        elif isinstance(n, sx.Lambda):
-            for p in n.params:
-                self.expr(p.default, hidden)
-            self.expr(n.body, hidden | {p.name for p in n.params})
-        elif isinstance(n, sx.Comprehension):
-            self._comprehension(n, hidden)
-        elif isinstance(n, sx.Other):
-            for c in n.items:
-                if c in n.stores:  # the ``:=`` target (equal to, not the same node as, the stored one)
-                    self.target(c, hidden)
-                else:
-                    self.node(c, hidden, hidden)
+        walk = _EXPRESSIONS.get(type(n))
+        if walk is not None:
+            walk(self, n, hidden)
         else:
             for c in n.children():
+                self.node(c, hidden, hidden)
+
+    def _name(self, n: sx.Name, hidden: frozenset[str]) -> None:
+        if n.id not in hidden:
+            self.out.add_name(n.id)
+
+    def _attribute(self, n: sx.Attribute, hidden: frozenset[str]) -> None:
+        if self._is_self(n.value, hidden):
+            self.out.add_attr(n.attr)
+        else:
+            self.expr(n.value, hidden)
+
+    def _call(self, n: sx.Call, hidden: frozenset[str]) -> None:
+        if self.self_name not in hidden:
+            literal = literal_attr_of_self(n, self.self_name, ("getattr", "hasattr"))
+            if literal is not None:
+                self.out.add_attr(literal)
+        for c in n.children():
+            self.expr(c, hidden)
+
+    def _lambda(self, n: sx.Lambda, hidden: frozenset[str]) -> None:
+        for p in n.params:
+            self.expr(p.default, hidden)
+        self.expr(n.body, hidden | {p.name for p in n.params})
+
+    def _other(self, n: sx.Other, hidden: frozenset[str]) -> None:
+        for c in n.items:
+            if c in n.stores:  # the ``:=`` target (equal to, not the same node as, the stored one)
+                self.target(c, hidden)
+            else:
                 self.node(c, hidden, hidden)
 
     def _comprehension(self, n: sx.Comprehension, hidden: frozenset[str]) -> None:
@@ -160,49 +167,59 @@ class _LoadWalker:
     def stmt(self, s: sx.Stmt, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
         if s is self.skip:
             return
-        if isinstance(s, (sx.Assign, sx.AnnAssign)):
-            self.expr(s.value, hidden)
-            for t in s.targets if isinstance(s, sx.Assign) else (s.target,):
-                self.target(t, hidden)
-        elif isinstance(s, sx.AugAssign):
-            self.expr(s.value, hidden)
-            self.expr(s.target, hidden)
-        elif isinstance(s, sx.Delete):
-            for t in s.targets:
-                self.expr(t, hidden)  # ``del x`` / ``del self.x`` fail when it is not there
-        elif isinstance(s, (sx.Names, sx.Import, sx.Simple)):
-            return
-        elif isinstance(s, sx.FunctionDef):
-            self._function(s, hidden, fn_hidden)
-        elif isinstance(s, sx.ClassDef):
-            for d in s.decorators:
-                self.expr(d, hidden)
-            for a in s.bases:
-                self.expr(a.value, hidden)
-            own = hidden | _scope_bindings(s.body)
-            for st in s.body:
-                self.stmt(st, own, fn_hidden)
-        elif isinstance(s, sx.For):
-            self.expr(s.iter, hidden)
-            self.target(s.target, hidden)
-            self._blocks((s.body, s.orelse), hidden, fn_hidden)
-        elif isinstance(s, sx.With):
-            for item in s.items:
-                self.expr(item.expr, hidden)
-                self.target(item.asname, hidden)
-            self._blocks((s.body,), hidden, fn_hidden)
-        elif isinstance(s, sx.Try):
-            self._blocks((s.body,), hidden, fn_hidden)
-            for h in s.handlers:
-                self.expr(h.type, hidden)
-                self._blocks((h.body,), hidden, fn_hidden)
-            self._blocks((s.orelse, s.finalbody), hidden, fn_hidden)
-        elif isinstance(s, (sx.If, sx.While)):
-            self.expr(s.test, hidden)
-            self._blocks((s.body, s.orelse), hidden, fn_hidden)
+        walk = _STATEMENTS.get(type(s))
+        if walk is not None:
+            walk(self, s, hidden, fn_hidden)
         else:  # return, raise, assert, expression statements, statements without rules
             for c in s.children():
                 self.node(c, hidden, fn_hidden)
+
+    def _assign(self, s: sx.Assign | sx.AnnAssign, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        self.expr(s.value, hidden)
+        for t in s.targets if isinstance(s, sx.Assign) else (s.target,):
+            self.target(t, hidden)
+
+    def _aug_assign(self, s: sx.AugAssign, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        self.expr(s.value, hidden)
+        self.expr(s.target, hidden)
+
+    def _delete(self, s: sx.Delete, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        for t in s.targets:
+            self.expr(t, hidden)  # ``del x`` / ``del self.x`` fail when it is not there
+
+    def _loads_nothing(self, s: sx.Stmt, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        return
+
+    def _class(self, s: sx.ClassDef, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        for d in s.decorators:
+            self.expr(d, hidden)
+        for a in s.bases:
+            self.expr(a.value, hidden)
+        own = hidden | _scope_bindings(s.body)
+        for st in s.body:
+            self.stmt(st, own, fn_hidden)
+
+    def _for(self, s: sx.For, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        self.expr(s.iter, hidden)
+        self.target(s.target, hidden)
+        self._blocks((s.body, s.orelse), hidden, fn_hidden)
+
+    def _with(self, s: sx.With, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        for item in s.items:
+            self.expr(item.expr, hidden)
+            self.target(item.asname, hidden)
+        self._blocks((s.body,), hidden, fn_hidden)
+
+    def _try(self, s: sx.Try, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        self._blocks((s.body,), hidden, fn_hidden)
+        for h in s.handlers:
+            self.expr(h.type, hidden)
+            self._blocks((h.body,), hidden, fn_hidden)
+        self._blocks((s.orelse, s.finalbody), hidden, fn_hidden)
+
+    def _if(self, s: sx.If | sx.While, hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
+        self.expr(s.test, hidden)
+        self._blocks((s.body, s.orelse), hidden, fn_hidden)
 
     def _blocks(self, blocks: Iterable[sx.Body], hidden: frozenset[str], fn_hidden: frozenset[str]) -> None:
         for block in blocks:
@@ -219,6 +236,33 @@ class _LoadWalker:
         own = fn_hidden | {p.name for p in s.params} | _scope_bindings(s.body)
         for st in s.body:
             self.stmt(st, own, own)
+
+
+# what the walker does at each kind of expression and statement (any other kind: its children)
+_EXPRESSIONS: dict[type[sx.Node], Callable[[_LoadWalker, Any, frozenset[str]], None]] = {
+    sx.Name: _LoadWalker._name,
+    sx.Attribute: _LoadWalker._attribute,
+    sx.Call: _LoadWalker._call,
+    sx.Lambda: _LoadWalker._lambda,
+    sx.Comprehension: _LoadWalker._comprehension,
+    sx.Other: _LoadWalker._other,
+}
+_STATEMENTS: dict[type[sx.Stmt], Callable[[_LoadWalker, Any, frozenset[str], frozenset[str]], None]] = {
+    sx.Assign: _LoadWalker._assign,
+    sx.AnnAssign: _LoadWalker._assign,
+    sx.AugAssign: _LoadWalker._aug_assign,
+    sx.Delete: _LoadWalker._delete,
+    sx.Names: _LoadWalker._loads_nothing,
+    sx.Import: _LoadWalker._loads_nothing,
+    sx.Simple: _LoadWalker._loads_nothing,
+    sx.FunctionDef: _LoadWalker._function,
+    sx.ClassDef: _LoadWalker._class,
+    sx.For: _LoadWalker._for,
+    sx.With: _LoadWalker._with,
+    sx.Try: _LoadWalker._try,
+    sx.If: _LoadWalker._if,
+    sx.While: _LoadWalker._if,
+}
 
 
 def _scope_bindings(body: sx.Body) -> frozenset[str]:
@@ -260,31 +304,29 @@ def bound_names(stmt: sx.Stmt) -> list[str]:
     """Names a statement binds in the scope it runs in, without the statements of its blocks:
     assignment, loop, ``with`` and ``except`` targets, imports, ``def``/``class`` names and
     ``:=`` targets.  A bare annotation binds nothing; ``global x`` declares, it does not bind."""
-    out: list[str] = []
-    if isinstance(stmt, sx.Assign):
-        for t in stmt.targets:
-            out += target_names(t)
-    elif isinstance(stmt, sx.AnnAssign):
-        if stmt.value is not None:
-            out += target_names(stmt.target)
-    elif isinstance(stmt, (sx.AugAssign, sx.For)):
-        out += target_names(stmt.target)
-    elif isinstance(stmt, sx.With):
-        for item in stmt.items:
-            if item.asname is not None:
-                out += target_names(item.asname)
-    elif isinstance(stmt, sx.Try):
-        for h in stmt.handlers:
-            if h.name is not None:
-                out += target_names(h.name)
-    elif isinstance(stmt, (sx.FunctionDef, sx.ClassDef)):
-        out.append(stmt.name)
-    elif isinstance(stmt, sx.Import):
-        for a in stmt.names:
-            out.append(a.asname or (a.name.split(".")[0] if stmt.module is None else a.name))
+    binds = _BINDS.get(type(stmt))
+    out = binds(stmt) if binds is not None else []
     for expr in _header_exprs(stmt):
         out += _walrus_targets(expr)
     return list(dict.fromkeys(out))
+
+
+def _import_binds(stmt: sx.Import) -> list[str]:
+    return [a.asname or (a.name.split(".")[0] if stmt.module is None else a.name) for a in stmt.names]
+
+
+# the names each kind of statement binds itself (its ``:=`` targets aside)
+_BINDS: dict[type[sx.Stmt], Callable[[Any], list[str]]] = {
+    sx.Assign: lambda s: [n for t in s.targets for n in target_names(t)],
+    sx.AnnAssign: lambda s: target_names(s.target) if s.value is not None else [],
+    sx.AugAssign: lambda s: target_names(s.target),
+    sx.For: lambda s: target_names(s.target),
+    sx.With: lambda s: [n for item in s.items if item.asname is not None for n in target_names(item.asname)],
+    sx.Try: lambda s: [n for h in s.handlers if h.name is not None for n in target_names(h.name)],
+    sx.FunctionDef: lambda s: [s.name],
+    sx.ClassDef: lambda s: [s.name],
+    sx.Import: _import_binds,
+}
 
 
 def _header_exprs(stmt: sx.Stmt) -> Iterator[sx.Node]:

@@ -8,18 +8,22 @@ from deadinit.fixes.lone_function import LoneFunctions, layout
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.semantics import syntax as sx
 
+# each layout, with how many indented functions (methods, functions in functions) it has
 LAYOUTS = [
-    "class A:\n  def __init__(self):\n      self.a = 1\n",
-    "class A:\n\tdef __init__(self):\n\t\tif x:\n\t\t    y = 2\n",
-    "class A:\r\n    def __init__(self):\r\n        self.a = (1,\r\n                  2)\r\n",
-    "x = (\n        1)\n# c\n   # d\ns = '''\n  a'''\nclass A:\n   @dec\n   # between\n   def __init__(self):\n     pass\n",
-    "if x:\n        pass\nclass A:\n    def __init__(self): pass\n    def f(self):\n        return 1\n",
-    "class A:\n    class B:\n        def __init__(self):\n            self.b = [\n    1]\n        # trailing\n",
-    "class A:\n    def __init__(self):\n        x = 1\n# at column 0\n        y = 2\n    # footer",
-    "x = 1\ny = 2\n",
-    "class A:\r    def __init__(self):\r        pass\r",
-    "class A:\r    def __init__(self):\r        pass\r\r    def f(self):\r        pass\r\r",
-    "# -*- coding: utf-8 -*-\nclass A:\n    def __init__(self):\n        self.s = 'é'\n",
+    ("class A:\n  def __init__(self):\n      self.a = 1\n", 1),
+    ("class A:\n\tdef __init__(self):\n\t\tif x:\n\t\t    y = 2\n", 1),
+    ("class A:\r\n    def __init__(self):\r\n        self.a = (1,\r\n                  2)\r\n", 1),
+    (
+        "x = (\n        1)\n# c\n   # d\ns = '''\n  a'''\nclass A:\n   @dec\n   # between\n   def __init__(self):\n     pass\n",
+        1,
+    ),
+    ("if x:\n        pass\nclass A:\n    def __init__(self): pass\n    def f(self):\n        return 1\n", 2),
+    ("class A:\n    class B:\n        def __init__(self):\n            self.b = [\n    1]\n        # trailing\n", 1),
+    ("class A:\n    def __init__(self):\n        x = 1\n# at column 0\n        y = 2\n    # footer", 1),
+    ("x = 1\ny = 2\n", 0),
+    ("class A:\r    def __init__(self):\r        pass\r", 1),
+    ("class A:\r    def __init__(self):\r        pass\r\r    def f(self):\r        pass\r\r", 2),
+    ("# -*- coding: utf-8 -*-\nclass A:\n    def __init__(self):\n        self.s = 'é'\n", 1),
 ]
 
 
@@ -73,9 +77,9 @@ def same_as_whole(data: bytes) -> int:
     return count
 
 
-@pytest.mark.parametrize("source", LAYOUTS)
-def test_tricky_layouts(source):
-    same_as_whole(source.encode())
+@pytest.mark.parametrize(("source", "functions"), LAYOUTS)
+def test_tricky_layouts(source, functions):
+    assert same_as_whole(source.encode()) == functions
 
 
 def test_every_fixture_file():

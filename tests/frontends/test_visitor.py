@@ -1,4 +1,4 @@
-"""Per-file facts from the libcst visitor."""
+"""Per-file facts of the summary builder (``deadinit.semantics.summary``), on the ``ast`` adapter's tree."""
 
 import pickle
 

@@ -2,9 +2,19 @@
 (both adapters)."""
 
 import pytest
+from semantic_snippets import function, stmt
 
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
+from deadinit.semantics.construction_args import (
+    PARAM_CALL,
+    PARAM_INIT,
+    PARAM_STORE,
+    PARAM_TEST,
+    PARAM_USE,
+    param_flow,
+    passed_only,
+)
 
 SRC = b"""
 class Kernel(Base):
@@ -66,3 +76,46 @@ def test_a_call_of_a_local_or_parameter_is_a_use(adapter):
     flow = s.classes[0].methods["__init__"].param_flow
     assert ("buf", "call", 0, 5, "Sink") in flow
     assert ("buf", "use", "", 6, "") in flow and ("buf", "use", "", 7, "") in flow
+
+
+# -- the functions themselves, on small trees ---------------------------------------------------
+
+
+def test_passed_only_keeps_attributes_loaded_only_as_whole_arguments(adapter):
+    node = stmt("self.b = Block(self.kv[i], cache=self.cache, n=len(self.n), m=self.m.size)", adapter)
+    got = passed_only(node, "self", frozenset({"kv", "cache", "n", "m"}))
+    assert got == (("cache", "Block", "cache"), ("kv", "Block", 0), ("n", "len", 0))  # ``m``: its ``size`` is read
+    node = stmt("x = self.make(self.kv)", adapter)  # a method of self: not followed
+    assert passed_only(node, "self", frozenset({"kv"})) == ()
+    node = stmt("x = f(self.kv, *rest, self.kv)", adapter)  # the second after ``*rest``: slot unknown
+    assert passed_only(node, "self", frozenset({"kv"})) == ()
+
+
+def test_param_flow_kinds(adapter):
+    init = function(
+        """
+        class K(Base):
+            def __init__(self, a, b, c=None, d=None, *rest, **extra):
+                self.a = a
+                super().__init__(b, size=d)
+                if c is None:
+                    c = 1
+                make = Block
+                Builder(a, key=d)
+                make(b)
+                def inner():
+                    return a
+        """,
+        adapter,
+        "__init__",
+    )
+    got = param_flow(init, "self")
+    by_kind = {(p, kind, target, callee) for p, kind, target, _, callee in got}
+    assert ("a", PARAM_STORE, "a", "") in by_kind
+    assert ("b", PARAM_INIT, 0, "") in by_kind and ("d", PARAM_INIT, "size", "") in by_kind
+    assert ("c", PARAM_TEST, "", "") in by_kind and ("c", PARAM_USE, "", "") in by_kind  # rebound: a use
+    assert ("a", PARAM_CALL, 0, "Builder") in by_kind and ("d", PARAM_CALL, "key", "Builder") in by_kind
+    assert ("b", PARAM_USE, "", "") in by_kind  # ``make`` is a local: any callable
+    assert ("a", PARAM_USE, "", "") in by_kind  # the nested function's mention
+    assert {p for p, *_ in got} == {"a", "b", "c", "d"}  # neither self nor the starred parameters
+    assert list(got) == sorted(got, key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4]))

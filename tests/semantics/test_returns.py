@@ -7,10 +7,13 @@ Every summary is built with both adapters (libcst and stdlib ``ast``): the facts
 import textwrap
 
 import pytest
+from semantic_snippets import PARSE, classifier, function
 
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, FileSummary
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.returns import ReturnsInference, generator_mark, param_call
 
 ADAPTERS = ("cst", "ast")
 
@@ -216,3 +219,48 @@ def test_generators_and_coroutines_return_no_allocation(adapter):
     assert kinds(methods["plain"].returns.values) == ["tensor"]  # the yields are a nested function's, a lambda's
     assert "gen" not in s.functions
     assert kinds(s.functions["plain"].values) == ["tensor"]  # the yield is a nested class's method's
+
+
+# -- the inference itself, on one function at a time --------------------------------------------
+
+
+def returns_of(source: str, adapter: str, self_name: str | None = None):
+    return ReturnsInference(function(source, adapter), self_name, classifier(), PARSE[adapter]).run()
+
+
+def test_inference_of_direct_local_and_tuple_returns(adapter):
+    got = returns_of(
+        "def f(n):\n    if n:\n        return torch.zeros(n)\n    buf = nn.Linear(n, n)\n    return buf\n", adapter
+    )
+    assert kinds(got.values) == ["tensor", "module"] and got.annotated is None
+    got = returns_of("def f(n):\n    a, b = make(n)\n    return nn.Linear(n, n), a\n", adapter)
+    assert kinds(got.values) == ["tuple"] and kinds(got.values[0].items) == ["module", "item"]
+
+
+def test_inference_gives_nothing_for_caches_and_plain_values(adapter):
+    assert returns_of("def f(n):\n    _CACHE[n] = torch.zeros(n)\n    return _CACHE[n]\n", adapter) is None
+    assert returns_of("def f(n):\n    global X\n    return torch.zeros(n)\n", adapter) is None
+    assert returns_of("def f(n):\n    return n + 1\n", adapter) is None
+    assert returns_of("def f(n):\n    return\n", adapter) is None
+    assert returns_of("def f(n):\n    return None\n", adapter) is None
+
+
+def test_inference_of_an_annotation_that_speaks_for_calls(adapter):
+    got = returns_of("def f(n) -> nn.Module:\n    return build(n)\n", adapter)
+    assert got.annotated.kind == "module"
+    assert returns_of("def f(n) -> nn.Module:\n    x = n\n    return x\n", adapter) is None  # a parameter's value
+
+
+def test_param_call(adapter):
+    fn = function(
+        "def f(norm=nn.LayerNorm, act: type[nn.ReLU] = None, flag=True, k: 'Callable[..., nn.GELU]' = None):\n    pass\n",
+        adapter,
+    )
+    made = [param_call(p, classifier(), PARSE[adapter]) for p in fn.params]
+    assert kinds(made) == ["module", "module", None, "module"]
+
+
+def test_generator_mark(adapter):
+    fn = function("def f():\n    yield 1\n", adapter)
+    marks = [n for n in fn.body[0].children() if isinstance(n, sx.Other)]
+    assert marks and all(generator_mark(n) for n in marks)

@@ -4,7 +4,8 @@ to ``self`` attributes, locals, subscripts and other objects, fills, ``del``,
 
 from __future__ import annotations
 
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
@@ -14,6 +15,20 @@ from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init.unpacking import nested_path, unpacked
 from deadinit.semantics.init.walk import Guards, InitWalk, Local
 from deadinit.semantics.raises import self_call
+
+
+@dataclass(frozen=True)
+class _Value:
+    """The right side of an assignment, judged once for all its targets."""
+
+    node: sx.Expr
+    reads: set[str]  # the ``self`` attributes it reads, through locals too
+    passes_self: bool  # it hands ``self`` to a call
+    escapes: dict[str, Any]  # the ``passes_self`` / ``constructs`` fields of what it emits
+    alloc: AllocInfo | None
+    call: AllocInfo | None  # the call whose result it is, for the analysis to follow
+    expr: Expr
+    aug: bool  # ``x += ...``
 
 
 class InitWrites(InitWalk):
@@ -31,103 +46,102 @@ class InitWrites(InitWalk):
         vexpr = to_expr(value, self.self_name)
         if _empty_literal(value):
             vexpr = ("empty",)
-        aug = isinstance(st, sx.AugAssign)
         escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
+        v = _Value(value, reads, bool(r.passes_self), escapes, alloc, call, vexpr, isinstance(st, sx.AugAssign))
         for t in targets:
-            attr = self_attr(t, self.self_name) or self._named_target(t)
-            if attr is not None:
-                if aug:
-                    self._emit(
-                        "fill", st, guards, in_loop, attr=attr, reads=tuple(sorted(reads | {attr})), fill_kind="aug"
-                    )
-                else:
-                    self._emit(
-                        "assign",
-                        st,
-                        guards,
-                        in_loop,
-                        attr=attr,
-                        reads=tuple(sorted(reads)),
-                        alloc=alloc,
-                        value=vexpr,
-                        call=call,
-                        **escapes,
-                    )
-                continue
-            if isinstance(t, sx.Subscript):
-                base = self_attr(t.value, self.self_name)
-                if base is not None:
-                    index_reads = set(self._reads(t.items[0]).attrs) if t.items else set()
-                    self._emit(
-                        "fill",
-                        st,
-                        guards,
-                        in_loop,
-                        attr=base,
-                        reads=tuple(sorted(reads | index_reads)),
-                        alloc=alloc,
-                        fill_kind="setitem",
-                        **escapes,
-                    )
-                    continue
-            if isinstance(t, sx.Name):
-                self._bind(t.id, reads, alloc, vexpr, guards, in_loop, aug)
-                self.locals[t.id].call = None if aug else call
-                if r.passes_self:
-                    self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads)), **escapes)
-                continue
-            if isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not aug:
-                # ``config.x = None`` on a parameter or local: what a parent's guard may read
-                self._emit(
-                    "set",
-                    st,
-                    guards,
-                    in_loop,
-                    attr=f"{t.value.id}.{t.attr}",
-                    reads=tuple(sorted(reads)),
-                    value=vexpr,
-                    **escapes,
-                )
-                continue
-            part = nested_path(t, self.self_name)
-            if part is not None and not aug and part[0] not in reads:
-                # ``self.block.proj = ...`` replaces a part of an object self holds (the load of ``block`` reads it)
-                self._emit(
-                    "nested",
-                    st,
-                    guards,
-                    in_loop,
-                    attr=".".join(part),
-                    reads=tuple(sorted(reads | {part[0]})),
-                    **escapes,
-                )
-                continue
-            # tuple targets, attributes of other objects, subscripts of locals...
-            tr = self._reads(t)
-            for n in target_names(t):
-                self.locals[n] = Local(reads=set(reads))
-            assigned = self_targets(t, self.self_name)
-            parts = unpacked(t, value, self._classify, self._followed) if isinstance(t, sx.Sequence) and not aug else []
-            for el, el_alloc, el_call in parts:
-                if isinstance(el, sx.Name):
-                    self.locals[el.id].alloc, self.locals[el.id].call = el_alloc, el_call
-            made = {self_attr(el, self.self_name): (a, c) for el, a, c in parts}
-            for a in assigned:
-                el_alloc, el_call = made.get(a, (None, None))
-                self._emit(
-                    "assign",
-                    st,
-                    guards,
-                    in_loop,
-                    attr=a,
-                    reads=tuple(sorted(reads)),
-                    value=("?",),
-                    alloc=el_alloc,
-                    call=el_call,
-                )
-            if not assigned and (reads or tr.attrs or r.passes_self):
-                self._emit("effect", st, guards, in_loop, reads=tuple(sorted(reads | set(tr.attrs))), **escapes)
+            self._assign_target(st, t, v, guards, in_loop)
         return None
+
+    def _assign_target(self, st: sx.Stmt, t: sx.Expr, v: _Value, guards: Guards, in_loop: bool) -> None:
+        attr = self_attr(t, self.self_name) or self._named_target(t)
+        if attr is not None:
+            self._assign_attr(st, attr, v, guards, in_loop)
+        elif isinstance(t, sx.Subscript) and self._assign_item(st, t, v, guards, in_loop):
+            pass
+        elif isinstance(t, sx.Name):
+            self._bind(t.id, v.reads, v.alloc, v.expr, guards, in_loop, v.aug)
+            self.locals[t.id].call = None if v.aug else v.call
+            if v.passes_self:
+                self._emit("effect", st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
+        elif isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not v.aug:
+            # ``config.x = None`` on a parameter or local: what a parent's guard may read
+            attr = f"{t.value.id}.{t.attr}"
+            self._emit("set", st, guards, in_loop, attr=attr, reads=tuple(sorted(v.reads)), value=v.expr, **v.escapes)
+        elif not self._assign_nested(st, t, v, guards, in_loop):
+            self._assign_other(st, t, v, guards, in_loop)
+
+    def _assign_attr(self, st: sx.Stmt, attr: str, v: _Value, guards: Guards, in_loop: bool) -> None:
+        """``self.x = ...`` (or ``self.__dict__["x"] = ...``); ``self.x += ...`` fills ``x``."""
+        if v.aug:
+            self._emit("fill", st, guards, in_loop, attr=attr, reads=tuple(sorted(v.reads | {attr})), fill_kind="aug")
+            return
+        self._emit(
+            "assign",
+            st,
+            guards,
+            in_loop,
+            attr=attr,
+            reads=tuple(sorted(v.reads)),
+            alloc=v.alloc,
+            value=v.expr,
+            call=v.call,
+            **v.escapes,
+        )
+
+    def _assign_item(self, st: sx.Stmt, t: sx.Subscript, v: _Value, guards: Guards, in_loop: bool) -> bool:
+        """``self.x[i] = ...`` fills ``x``; False for the subscript of anything else."""
+        base = self_attr(t.value, self.self_name)
+        if base is None:
+            return False
+        index_reads = set(self._reads(t.items[0]).attrs) if t.items else set()
+        self._emit(
+            "fill",
+            st,
+            guards,
+            in_loop,
+            attr=base,
+            reads=tuple(sorted(v.reads | index_reads)),
+            alloc=v.alloc,
+            fill_kind="setitem",
+            **v.escapes,
+        )
+        return True
+
+    def _assign_nested(self, st: sx.Stmt, t: sx.Expr, v: _Value, guards: Guards, in_loop: bool) -> bool:
+        """``self.block.proj = ...`` replaces a part of an object self holds (the load of ``block`` reads it)."""
+        part = nested_path(t, self.self_name)
+        if part is None or v.aug or part[0] in v.reads:
+            return False
+        reads = tuple(sorted(v.reads | {part[0]}))
+        self._emit("nested", st, guards, in_loop, attr=".".join(part), reads=reads, **v.escapes)
+        return True
+
+    def _assign_other(self, st: sx.Stmt, t: sx.Expr, v: _Value, guards: Guards, in_loop: bool) -> None:
+        """Tuple targets, attributes of other objects, subscripts of locals..."""
+        tr = self._reads(t)
+        for n in target_names(t):
+            self.locals[n] = Local(reads=set(v.reads))
+        assigned = self_targets(t, self.self_name)
+        parts = unpacked(t, v.node, self._classify, self._followed) if isinstance(t, sx.Sequence) and not v.aug else []
+        for el, el_alloc, el_call in parts:
+            if isinstance(el, sx.Name):
+                self.locals[el.id].alloc, self.locals[el.id].call = el_alloc, el_call
+        made = {self_attr(el, self.self_name): (a, c) for el, a, c in parts}
+        for a in assigned:
+            el_alloc, el_call = made.get(a, (None, None))
+            self._emit(
+                "assign",
+                st,
+                guards,
+                in_loop,
+                attr=a,
+                reads=tuple(sorted(v.reads)),
+                value=("?",),
+                alloc=el_alloc,
+                call=el_call,
+            )
+        if not assigned and (v.reads or tr.attrs or v.passes_self):
+            self._emit("effect", st, guards, in_loop, reads=tuple(sorted(v.reads | set(tr.attrs))), **v.escapes)
 
     def _named_target(self, t: sx.Expr) -> str | None:
         """``x`` for ``self.__dict__["x"] = ...`` / ``self._modules["x"] = ...``."""
@@ -169,7 +183,7 @@ class InitWrites(InitWalk):
     def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
         """``setattr(self, "x", v)`` and ``self.register_buffer("x", v)`` (``register_parameter``,
         ``register_module``) assign ``x``; ``delattr(self, "x")`` removes it."""
-        registered = self.cls.registration(call, self.self_name, self._local_alloc)
+        registered = self.cls.registration(call, self.self_name, self._local_alloc, self._self_literal)
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
         if registered is not None:
             literal, alloc, value = registered
@@ -198,6 +212,17 @@ class InitWrites(InitWalk):
             constructs=tuple(r.passes_self),
         )
         return True
+
+    def _self_literal(self, attr: str) -> str | None:
+        """The string literal ``self.<attr>`` holds here: its last assignment so far in this
+        ``__init__``, unconditional and outside loops, is of one."""
+        for st in reversed(self.out):
+            if st.attr == attr and st.kind in ("assign", "delete", "kill"):
+                value = st.value if st.kind == "assign" and not st.guards and not st.in_loop else None
+                if value is not None and value[0] == "const" and isinstance(value[1], str):
+                    return value[1]
+                return None
+        return None
 
     def _deletes_named(self, st: sx.Stmt, call: sx.Call, guards: Guards) -> bool:
         """``for name in ("a", "b"): delattr(self, name)`` removes ``a`` and ``b``."""

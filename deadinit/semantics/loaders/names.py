@@ -96,14 +96,7 @@ class NameFlow:
         elif isinstance(e, sx.Call):
             self._call(e, st)
         elif isinstance(e, sx.Subscript):
-            if is_name(e.value, self.table):
-                key = e.items[0] if len(e.items) == 1 else None
-                if not (isinstance(key, sx.Name) and key.id in st.known):
-                    raise Failed
-            else:
-                self.ok(e.value, st)
-                for i in e.items:
-                    self.ok(i, st)
+            self._subscript(e, st)
         elif isinstance(e, sx.BinOp | sx.FString | sx.IfExp | sx.Sequence | sx.Starred | sx.BoolOp | sx.UnaryOp):
             for c in e.children():
                 self.ok(c, st, carrier=True)
@@ -114,6 +107,17 @@ class NameFlow:
         else:
             for c in e.children():
                 self.ok(c.value if isinstance(c, sx.Arg) else c, st)
+
+    def _subscript(self, e: sx.Subscript, st: State) -> None:
+        """``table[k]`` only for a ``k`` known to name a parameter; any other subscript by its parts."""
+        if is_name(e.value, self.table):
+            key = e.items[0] if len(e.items) == 1 else None
+            if not (isinstance(key, sx.Name) and key.id in st.known):
+                raise Failed
+        else:
+            self.ok(e.value, st)
+            for i in e.items:
+                self.ok(i, st)
 
     def _compare(self, e: sx.Compare, st: State) -> None:
         self.ok(e.left, st, carrier=True)

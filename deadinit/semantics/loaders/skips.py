@@ -33,7 +33,9 @@ built once from ``dict(self.named_parameters(...))`` and never passed anywhere, 
 anything the check has no rule for (a walrus, a nested ``def``) is no proof.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import is_name
@@ -58,46 +60,47 @@ class _LoaderCheck(NameFlow):
 
     def stmt(self, s: sx.Stmt, st: State, depth: int) -> State | None:
         self.seen |= st.tainted
-        if isinstance(s, sx.Assign | sx.AnnAssign | sx.AugAssign):
-            return self._assign(s, st)
-        if isinstance(s, sx.ExprStmt):
-            self.ok(s.value, st, carrier=True)
-            return st
-        if isinstance(s, sx.If):
-            return self._if(s, st, depth)
-        if isinstance(s, sx.For | sx.While):
-            return self._loop(s, st, depth)
-        if isinstance(s, sx.With):
-            for item in s.items:
-                self.ok(item.expr, st, carrier=True)
-                if item.asname is not None:
-                    st = self._bind(item.asname, self.carries(item.expr, st), st)
-            return self.body(s.body, st, depth)
-        if isinstance(s, sx.Try):
-            return self._try(s, st, depth)
-        if isinstance(s, sx.Simple):
-            if s.what == "continue":
-                return None
-            if s.what == "break":
-                if depth == 0 and not st.proven:
-                    raise Failed
-                return None
-            return st
-        if isinstance(s, sx.Raise | sx.Assert | sx.Return):
-            if not st.proven:
-                raise Failed
-            for c in s.children():
-                self.ok(c, st, carrier=True)
-            return None if not isinstance(s, sx.Assert) else st
-        if isinstance(s, sx.Delete):
-            for t in s.targets:
-                if not isinstance(t, sx.Name) or t.id == self.table:
-                    raise Failed
-                st = self._bind(t, False, st)
-            return st
-        raise Failed  # a nested def or class, an import, a match...: no rule, no proof
+        step = _STEPS.get(type(s))
+        if step is None:
+            raise Failed  # a nested def or class, an import, a match...: no rule, no proof
+        return step(self, s, st, depth)
 
-    def _assign(self, s: sx.Assign | sx.AnnAssign | sx.AugAssign, st: State) -> State:
+    def _expression(self, s: sx.ExprStmt, st: State, depth: int) -> State:
+        self.ok(s.value, st, carrier=True)
+        return st
+
+    def _with(self, s: sx.With, st: State, depth: int) -> State | None:
+        for item in s.items:
+            self.ok(item.expr, st, carrier=True)
+            if item.asname is not None:
+                st = self._bind(item.asname, self.carries(item.expr, st), st)
+        return self.body(s.body, st, depth)
+
+    def _simple(self, s: sx.Simple, st: State, depth: int) -> State | None:
+        if s.what == "continue":
+            return None
+        if s.what == "break":
+            if depth == 0 and not st.proven:
+                raise Failed
+            return None
+        return st
+
+    def _leave(self, s: sx.Raise | sx.Assert | sx.Return, st: State, depth: int) -> State | None:
+        """``raise``, ``return`` (the loader stops) and ``assert`` (it may): only once the name is known."""
+        if not st.proven:
+            raise Failed
+        for c in s.children():
+            self.ok(c, st, carrier=True)
+        return None if not isinstance(s, sx.Assert) else st
+
+    def _delete(self, s: sx.Delete, st: State, depth: int) -> State:
+        for t in s.targets:
+            if not isinstance(t, sx.Name) or t.id == self.table:
+                raise Failed
+            st = self._bind(t, False, st)
+        return st
+
+    def _assign(self, s: sx.Assign | sx.AnnAssign | sx.AugAssign, st: State, depth: int) -> State:
         value = s.value
         self.ok(value, st, carrier=True)
         carried = self.carries(value, st)
@@ -172,6 +175,25 @@ class _LoaderCheck(NameFlow):
             final = self.body(s.finalbody, weak, depth)
             return None if final is None else end
         return end
+
+
+# what each kind of statement in the loop does to the state (any other kind: no proof)
+_STEPS: dict[type[sx.Stmt], Callable[[_LoaderCheck, Any, State, int], State | None]] = {
+    sx.Assign: _LoaderCheck._assign,
+    sx.AnnAssign: _LoaderCheck._assign,
+    sx.AugAssign: _LoaderCheck._assign,
+    sx.ExprStmt: _LoaderCheck._expression,
+    sx.If: _LoaderCheck._if,
+    sx.For: _LoaderCheck._loop,
+    sx.While: _LoaderCheck._loop,
+    sx.With: _LoaderCheck._with,
+    sx.Try: _LoaderCheck._try,
+    sx.Simple: _LoaderCheck._simple,
+    sx.Raise: _LoaderCheck._leave,
+    sx.Assert: _LoaderCheck._leave,
+    sx.Return: _LoaderCheck._leave,
+    sx.Delete: _LoaderCheck._delete,
+}
 
 
 def _stored_names(node: sx.Node) -> frozenset[str]:

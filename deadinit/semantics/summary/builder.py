@@ -7,31 +7,32 @@ reads with what is known of the receiver's class, constructor calls and
 ``isinstance`` checks.  Private names are mangled as the compiler does, once,
 here.
 
-The walk's state is in ``scope``, the visitors of expressions in
-``expressions``, of imports in ``imports``; statements, classes and
-functions are visited here.
+The walk's state is in ``scope``, what it records of expressions in
+``expressions``, of imports in ``imports``, of statements that bind or remove
+names in ``bindings``; the walk itself (``_RECORDS``: what it does at each kind of
+node), classes and functions are here.
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from typing import Any, cast
 
 from deadinit.model.access import Access
-from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary
+from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Returns
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.construction_args import param_flow
-from deadinit.semantics.dynamic import loop_names
-from deadinit.semantics.effects import self_targets, store_nodes
-from deadinit.semantics.exprs import dotted, is_name, literal_strings, self_attr, to_expr
+from deadinit.semantics.exprs import dotted
 from deadinit.semantics.init.flow import InitFlattener
 from deadinit.semantics.loaders.skips import skips_unknown_weights
 from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference, generator_mark
 from deadinit.semantics.stubs import is_stub
-from deadinit.semantics.summary.expressions import ExpressionFacts
+from deadinit.semantics.summary.bindings import BindingFacts
 from deadinit.semantics.summary.imports import ImportFacts
 from deadinit.semantics.summary.mangling import mangle_file
+from deadinit.semantics.summary.outside_uses import outside_uses
 from deadinit.semantics.summary.scope import (
     CLASS_SCOPE,
     FUNCTION_SCOPE,
@@ -42,7 +43,7 @@ from deadinit.semantics.summary.scope import (
 )
 
 
-class SummaryBuilder(ExpressionFacts, ImportFacts):
+class SummaryBuilder(BindingFacts, ImportFacts):
     def build(self, module: sx.Module) -> FileSummary:
         for st in module.body:
             self.visit(st)
@@ -52,180 +53,97 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
                 self.s.functions.pop(name, None)
                 self.s.return_types.pop(name, None)
         mangle_file(self.s)
+        self.s.outside = outside_uses(self.s)
         return self.s
 
     # -- traversal ---------------------------------------------------------------
     def visit(self, node: sx.Node) -> None:
         t = type(node)
-        if t not in _RECORDED:  # most nodes: nothing of their own to record
-            if t is not sx.Name and t is not sx.Const:  # leaves
-                for c in node.children():
-                    if type(c) not in _LEAVES:
-                        self.visit(c)
-            return
-        if t is sx.Attribute:
-            self.attribute(node)  # type: ignore[arg-type]
-            value = node.value  # type: ignore[attr-defined]
-            if type(value) not in _LEAVES:
-                self.visit(value)
-            return
-        if t is sx.Call:
-            self.call(node)  # type: ignore[arg-type]
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) not in _LEAVES:
-                self.visit(func)
-            for a in node.args:  # type: ignore[attr-defined]
-                value = a.value  # an ``Arg`` records nothing of its own: its value is visited directly
-                if type(value) not in _LEAVES:
-                    self.visit(value)
-            return
-        if t is sx.FunctionDef:
-            self.function(node)  # type: ignore[arg-type]
-            return
-        elif t is sx.ClassDef:
-            self.class_(node)  # type: ignore[arg-type]
-            return
-        elif t is sx.Assign:
-            self.assign(node)  # type: ignore[arg-type]
-        elif t is sx.AnnAssign:
-            self.ann_assign(node)  # type: ignore[arg-type]
-        elif t is sx.AugAssign:
-            self.aug_assign(node)  # type: ignore[arg-type]
-        elif t is sx.Import:
-            self.import_(node)  # type: ignore[arg-type]
-            return  # the names an import statement spells are no attribute reads
-        elif t is sx.Subscript:
-            self.keyed_access(node)
-        elif t is sx.For:
-            self.loop(node.target, node.iter)  # type: ignore[attr-defined]
-        elif t is sx.WithItem:
-            self.bind_unknown(self.functions[-1] if self.functions else None, node.asname)  # type: ignore[attr-defined]
-        elif t is sx.Handler:
-            self.bind_unknown(self.functions[-1] if self.functions else None, node.name)  # type: ignore[attr-defined]
-        elif t is sx.Names and self.functions:  # ``global x``: other functions may bind it to anything
-            for name in node.names:  # type: ignore[attr-defined]
-                self.never_typed(self.functions[-1], name)
-        elif t is sx.Lambda:
-            if self.functions:  # its parameters shadow the function's names
-                for p in node.params:  # type: ignore[attr-defined]
-                    self.bind_local(self.functions[-1], p.name, None, None)
-            self.yields_to.append(None)
-            for c in node.children():
-                if type(c) not in _LEAVES:
-                    self.visit(c)
-            self.yields_to.pop()
-            return
-        elif t is sx.Other:
-            for target in node.stores:  # type: ignore[attr-defined]
-                self.bind_unknown(self.functions[-1] if self.functions else None, target)
-            if self.yields_to and self.yields_to[-1] is not None and generator_mark(node):  # type: ignore[arg-type]
-                self.yields_to[-1].generator = True
-        elif t is sx.Comprehension:
-            for g in node.generators:  # type: ignore[attr-defined]
-                self.loop(g.target, g.iter)
-        elif t is sx.Delete:
-            self.delete(node)  # type: ignore[arg-type]
+        record = _RECORDS.get(t)
+        if record is not None:
+            record(self, node)
+        elif t is not sx.Name and t is not sx.Const:  # most nodes: nothing of their own to record
+            self._visit_children(node)
+
+    def _visit_children(self, node: sx.Node) -> None:
         for c in node.children():
             if type(c) not in _LEAVES:
                 self.visit(c)
 
-    # -- module constants and assignments ----------------------------------------
-    def assign(self, node: sx.Assign) -> None:
-        for t in node.targets:
-            self._mark_store(t)
-        if len(node.targets) == 1 and isinstance(node.targets[0], sx.Name):
-            name = node.targets[0].id
-            if self._module_level():
-                self.s.constants[name] = to_expr(node.value, None)
-                if name == "__all__":
-                    self.s.exports = literal_strings(node.value)
-            elif self.classes and not self.functions:
-                self.classes[-1].class_values[name] = to_expr(node.value, None)
-                self.classes[-1].attr_elements_unknown.add(name)  # a class-level collection: not followed
-            if not self.functions:
-                self.env_default(name, node.value)
-        if self.functions:
-            self._bind_targets(self.functions[-1], node)
+    def _at_attribute(self, node: sx.Attribute) -> None:
+        self.attribute(node)
+        if type(node.value) not in _LEAVES:
+            self.visit(node.value)
 
-    def _bind_targets(self, ctx: FunctionScope, node: sx.Assign) -> None:
-        for t in node.targets:
-            if isinstance(t, sx.Name):
-                self.bind_value(ctx, t.id, node.value)
-            elif isinstance(t, sx.Subscript):  # ``items[i] = v`` / ``items[a:b] = vs``
-                many = len(t.items) == 1 and isinstance(t.items[0], sx.Other) and t.items[0].what == "slice"
-                self.stored_into(ctx, t.value, node.value, many)
-            else:
-                self.bind_unknown(ctx, t)
-            if self.classes and ctx.method is not None and not isinstance(t, (sx.Name, sx.Subscript)):
-                self.self_attr_assigned(ctx, t, node.value)
+    def _at_call(self, node: sx.Call) -> None:
+        self.call(node)
+        if type(node.func) not in _LEAVES:
+            self.visit(node.func)
+        for a in node.args:
+            value = a.value  # an ``Arg`` records nothing of its own: its value is visited directly
+            if type(value) not in _LEAVES:
+                self.visit(value)
 
-    def ann_assign(self, node: sx.AnnAssign) -> None:
-        self._mark_store(node.target)
-        t = node.target
-        ctx = self.functions[-1] if self.functions else None
-        if ctx is not None and isinstance(t, sx.Name):
-            self.declare_local(ctx, t.id, node.annotation)
-        if self.classes and ctx is not None and ctx.method is not None:
-            attr = self_attr(t, ctx.self_name)
-            if attr is not None:
-                types = annotation_types(node.annotation, self.parse)
-                cls = self.classes[-1]
-                if types is None:
-                    cls.attr_unknown.add(attr)
-                else:
-                    cls.attr_declared.setdefault(attr, []).extend(types)
-                self.self_attr_annotated(attr, node.annotation)
-                if node.value is not None:
-                    self.self_attr_assigned(ctx, t, node.value)
-        elif self.classes and not self.functions and isinstance(t, sx.Name):
-            types = annotation_types(node.annotation, self.parse)
-            cls = self.classes[-1]
-            cls.class_attrs.setdefault(t.id, node.line)
-            if node.value is not None:
-                cls.class_values[t.id] = to_expr(node.value, None)
-            if types is not None:
-                cls.attr_declared.setdefault(t.id, []).extend(types)
-            self.self_attr_annotated(t.id, node.annotation)
-            if node.value is not None:
-                cls.attr_elements_unknown.add(t.id)  # a class-level collection: not followed
-        if isinstance(t, sx.Name) and node.value is not None:
-            if self._module_level():
-                self.s.constants[t.id] = to_expr(node.value, None)
-            if not self.functions:
-                self.env_default(t.id, node.value)
+    def _at_import(self, node: sx.Import) -> None:
+        self.import_(node)  # the names an import statement spells are no attribute reads
 
-    def aug_assign(self, node: sx.AugAssign) -> None:
-        ctx = self.functions[-1] if self.functions else None
-        if ctx is not None and ctx.method is not None:
-            attr = self_attr(node.target, ctx.self_name)
-            if attr is not None:
-                ctx.method.reads.append((attr, node.target.line, node.target.col))
-                ctx.method.writes.append((attr, node.target.line, node.target.col))
-                self.stores.add(id(node.target))
-        if isinstance(node.target, sx.Name) and ctx is not None:  # ``items += [B()]``: the same object, grown
-            self.bind_local(ctx, node.target.id, None, self.typing(ctx).collection(node.value))
-        elif node.op in ("+", "|"):
-            self.stored_into(ctx, node.target, node.value, True)
+    def _at_lambda(self, node: sx.Lambda) -> None:
+        if self.functions:  # its parameters shadow the function's names
+            for p in node.params:
+                self.bind_local(self.functions[-1], p.name, None, None)
+        self.yields_to.append(None)
+        self._visit_children(node)
+        self.yields_to.pop()
 
-    def _bind_name(self, name: str, ctx: FunctionScope | None) -> None:
-        if ctx is not None:
-            ctx.bound.add(name)
-        elif not self.classes:
-            self.module_names.bound_otherwise(name)
+    def _at_assign(self, node: sx.Assign) -> None:
+        self.assign(node)
+        self._visit_children(node)
 
-    def _mark_store(self, target: sx.Expr) -> None:
-        ctx = self.functions[-1] if self.functions else None
-        if isinstance(target, sx.Subscript):
-            self.stores.add(id(target))  # ``self.__dict__["x"] = ...`` writes ``x``
-        for t in store_nodes(target):
-            if isinstance(t, sx.Attribute):
-                self.stores.add(id(t))
-                if ctx is not None and ctx.method is not None and is_name(t.value, ctx.self_name):
-                    ctx.method.writes.append((t.attr, t.line, t.col))
-            elif isinstance(t, sx.Name) and self.classes and not self.functions:
-                self.classes[-1].class_attrs.setdefault(t.id, t.line)
-            if isinstance(t, sx.Name):
-                self._bind_name(t.id, ctx)
+    def _at_ann_assign(self, node: sx.AnnAssign) -> None:
+        self.ann_assign(node)
+        self._visit_children(node)
+
+    def _at_aug_assign(self, node: sx.AugAssign) -> None:
+        self.aug_assign(node)
+        self._visit_children(node)
+
+    def _at_subscript(self, node: sx.Subscript) -> None:
+        self.keyed_access(node)
+        self._visit_children(node)
+
+    def _at_for(self, node: sx.For) -> None:
+        self.loop(node.target, node.iter)
+        self._visit_children(node)
+
+    def _at_comprehension(self, node: sx.Comprehension) -> None:
+        for g in node.generators:
+            self.loop(g.target, g.iter)
+        self._visit_children(node)
+
+    def _at_with_item(self, node: sx.WithItem) -> None:
+        self.bind_unknown(self.functions[-1] if self.functions else None, node.asname)
+        self._visit_children(node)
+
+    def _at_handler(self, node: sx.Handler) -> None:
+        self.bind_unknown(self.functions[-1] if self.functions else None, node.name)
+        self._visit_children(node)
+
+    def _at_names(self, node: sx.Names) -> None:
+        if self.functions:  # ``global x``: other functions may bind it to anything
+            for name in node.names:
+                self.never_typed(self.functions[-1], name)
+        self._visit_children(node)
+
+    def _at_other(self, node: sx.Other) -> None:
+        for target in node.stores:
+            self.bind_unknown(self.functions[-1] if self.functions else None, target)
+        if self.yields_to and self.yields_to[-1] is not None and generator_mark(node):
+            self.yields_to[-1].generator = True
+        self._visit_children(node)
+
+    def _at_delete(self, node: sx.Delete) -> None:
+        self.delete(node)
+        self._visit_children(node)
 
     # -- classes and functions ---------------------------------------------------
     def class_(self, node: sx.ClassDef) -> None:
@@ -275,42 +193,61 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
         decos = decorator_names(node.decorators)
         plist = [p for p in node.params if p.group in ("posonly", "normal") and not p.star]
         if in_class_body:
-            static = "staticmethod" in decos
-            self_name = None if static or not plist else plist[0].name
-            method = MethodSummary(
-                node.name, node.line, node.col, node.end_line, decos, self_name=self_name, is_stub=is_stub(node)
-            )
-            skip = plist[0] if plist and not static else None
-            for p in node.params:
-                if p is not skip:
-                    method.params.append(signature_param(p, self.parse))
-            cast("dict[str, MethodSummary]", self.classes[-1].methods).setdefault(node.name, method)  # built here
-            if node.name == "__init__" and self_name:
-                method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
-                method.param_flow = param_flow(node, self_name)
-            elif followable(decos):
-                method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
-                if method.returns is not None:
-                    method.returns.params = tuple(method.params)
-            if node.name != "__init__" and self_name:
-                method.ensures, method.calls = method_checks(node, self_name)
-                method.skips_unknown_weights = skips_unknown_weights(node, self_name)
-            if node.returns is not None and followable(decos):
-                method.return_types = annotation_types(node.returns, self.parse)
+            method, self_name = self._method(node, decos, plist)
         elif self.functions and self.functions[-1].method is not None:
             method = self.functions[-1].method  # a nested function: its reads count for the method
         elif not self.scopes[:-1]:
             self.module_defs[node.name] = self.module_defs.get(node.name, 0) + 1
         returns = None  # a module-level function's, recorded once its body is known not to yield
         if not self.scopes[:-1] and followable(decos):
-            returns = ReturnsInference(node, None, self.classifier, self.parse).run()
-            if returns is not None:
-                returns.params = tuple(signature_param(p, self.parse) for p in node.params)
-            types = annotation_types(node.returns, self.parse) if node.returns is not None else None
-            if types is not None:
-                self.s.return_types.setdefault(node.name, types)
-        ctx = FunctionScope(node.name, self_name, method)
+            returns = self._module_function_returns(node)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
+        ctx = self._walk_function(node, FunctionScope(node.name, self_name, method), rest)
+        if ctx.generator and in_class_body:
+            cast(MethodSummary, method).returns = None
+        if returns is not None and not ctx.generator:
+            self.s.functions.setdefault(node.name, returns)
+
+    def _method(
+        self, node: sx.FunctionDef, decos: tuple[str, ...], plist: list[sx.Param]
+    ) -> tuple[MethodSummary, str | None]:
+        """The summary of a method (recorded in its class) and the name its instance goes by."""
+        static = "staticmethod" in decos
+        self_name = None if static or not plist else plist[0].name
+        method = MethodSummary(
+            node.name, node.line, node.col, node.end_line, decos, self_name=self_name, is_stub=is_stub(node)
+        )
+        skip = plist[0] if plist and not static else None
+        for p in node.params:
+            if p is not skip:
+                method.params.append(signature_param(p, self.parse))
+        cast("dict[str, MethodSummary]", self.classes[-1].methods).setdefault(node.name, method)  # built here
+        if node.name == "__init__" and self_name:
+            method.init_flow = InitFlattener(node, self_name, self.classifier, self.parse).run(node.body)
+            method.param_flow = param_flow(node, self_name)
+        elif followable(decos):
+            method.returns = ReturnsInference(node, self_name, self.classifier, self.parse).run()
+            if method.returns is not None:
+                method.returns.params = tuple(method.params)
+        if node.name != "__init__" and self_name:
+            method.ensures, method.calls = method_checks(node, self_name)
+            method.skips_unknown_weights = skips_unknown_weights(node, self_name)
+        if node.returns is not None and followable(decos):
+            method.return_types = annotation_types(node.returns, self.parse)
+        return method, self_name
+
+    def _module_function_returns(self, node: sx.FunctionDef) -> Returns | None:
+        """What a followable module-level function returns (its annotation recorded now)."""
+        returns = ReturnsInference(node, None, self.classifier, self.parse).run()
+        if returns is not None:
+            returns.params = tuple(signature_param(p, self.parse) for p in node.params)
+        types = annotation_types(node.returns, self.parse) if node.returns is not None else None
+        if types is not None:
+            self.s.return_types.setdefault(node.name, types)
+        return returns
+
+    def _walk_function(self, node: sx.FunctionDef, ctx: FunctionScope, rest: list[sx.Param]) -> FunctionScope:
+        """Walk a function's parts in its own scope ``ctx`` (``rest``: its parameters but ``self``)."""
         ctx.params = {p.name: i for i, p in enumerate(rest)}
         ctx.bound.update(p.name for p in node.params)
         if not self.functions and not self.classes:
@@ -328,10 +265,7 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
         self.functions.pop()
         self.scopes.pop()
         self._flush(ctx)
-        if ctx.generator and in_class_body:
-            cast(MethodSummary, method).returns = None
-        if returns is not None and not ctx.generator:
-            self.s.functions.setdefault(node.name, returns)
+        return ctx
 
     def _flush(self, ctx: FunctionScope) -> None:
         for record in ctx.deferred:
@@ -353,37 +287,27 @@ class SummaryBuilder(ExpressionFacts, ImportFacts):
             candidate(len(reads), text, scopes)
             reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through))
 
-    # -- statements that bind or remove ------------------------------------------
-    def loop(self, target: sx.Expr, iterable: sx.Expr) -> None:
-        """``for n in <names>`` (a statement or a comprehension): ``n`` holds one of those attribute names."""
-        ctx = self.functions[-1] if self.functions else None
-        for t in store_nodes(target):
-            if isinstance(t, sx.Name):
-                self._bind_name(t.id, ctx)
-        if ctx is not None:
-            self.bind_loop(ctx, target, iterable)
-            if self.classes and ctx.method is not None:
-                self.self_attr_assigned(ctx, target, None)  # ``for self.a in ...``: holds what nothing types
-        if ctx is not None and isinstance(target, sx.Name):
-            names = loop_names(iterable, ctx.self_name)
-            if names is not None:
-                ctx.loop_names[target.id] = names
-            else:
-                ctx.loop_names.pop(target.id, None)
 
-    def delete(self, node: sx.Delete) -> None:
-        """``del self.x`` removes ``x``: it reads nothing."""
-        ctx = self.functions[-1] if self.functions else None
-        if ctx is not None and ctx.self_name:
-            for t in node.targets:
-                if self_targets(t, ctx.self_name):
-                    self.stores.update(id(n) for n in store_nodes(t))
-
-
-# the nodes ``SummaryBuilder.visit`` records something of (every other node: only its children)
-_RECORDED = frozenset(
-    {sx.Attribute, sx.Call, sx.FunctionDef, sx.ClassDef, sx.Assign, sx.AnnAssign, sx.AugAssign, sx.Import}
-    | {sx.Subscript, sx.For, sx.Comprehension, sx.Delete, sx.WithItem, sx.Handler, sx.Names, sx.Lambda, sx.Other}
-)
+# what ``SummaryBuilder.visit`` does at the nodes it records something of (each also walks the node's
+# children, or the part of them that holds more to record); every other node: only its children
+_RECORDS: dict[type[sx.Node], Callable[[SummaryBuilder, Any], None]] = {
+    sx.Attribute: SummaryBuilder._at_attribute,
+    sx.Call: SummaryBuilder._at_call,
+    sx.FunctionDef: SummaryBuilder.function,
+    sx.ClassDef: SummaryBuilder.class_,
+    sx.Assign: SummaryBuilder._at_assign,
+    sx.AnnAssign: SummaryBuilder._at_ann_assign,
+    sx.AugAssign: SummaryBuilder._at_aug_assign,
+    sx.Import: SummaryBuilder._at_import,
+    sx.Subscript: SummaryBuilder._at_subscript,
+    sx.For: SummaryBuilder._at_for,
+    sx.Comprehension: SummaryBuilder._at_comprehension,
+    sx.Delete: SummaryBuilder._at_delete,
+    sx.WithItem: SummaryBuilder._at_with_item,
+    sx.Handler: SummaryBuilder._at_handler,
+    sx.Names: SummaryBuilder._at_names,
+    sx.Lambda: SummaryBuilder._at_lambda,
+    sx.Other: SummaryBuilder._at_other,
+}
 
 _LEAVES = frozenset({sx.Name, sx.Const})  # nothing to record, no children: not visited

@@ -2,7 +2,7 @@
 
 Inside ``class K``, ``self.__x`` names the attribute ``_K__x``: a subclass that
 assigns ``self.__x`` sets its own ``_C__x`` and leaves the parent's untouched, and
-``def __helper`` defines ``_K__helper``.  The visitor records names as written;
+``def __helper`` defines ``_K__helper``.  The summary builder records names as written;
 ``mangle_file`` renames every class-private name (``__x``, not ``__x__``) recorded
 inside a class to its mangled form, as the compiler does, so that a subclass's
 ``self.__x = ...`` is not taken for an overwrite of the parent's ``self.__x``

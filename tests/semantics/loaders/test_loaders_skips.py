@@ -4,10 +4,12 @@ no parameter.  Every summary is built with both adapters: the verdict must not d
 import textwrap
 
 import pytest
+from semantic_snippets import function
 
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
+from deadinit.semantics.loaders.skips import skips_unknown_weights
 
 ADAPTERS = ("cst", "ast")
 HEAD = """
@@ -161,3 +163,22 @@ def test_the_line_is_the_guard_that_proves_it(adapter):
 )
 def test_the_shape_of_the_loader(head, adapter):
     assert verdict(PROVEN["not-in-continue"], adapter, head) is None
+
+
+def test_the_proof_on_one_function(adapter):
+    fn = function(
+        """
+        def load_weights(self, weights):
+            params_dict = dict(self.named_parameters())
+            for name, w in weights:
+                if name not in params_dict:
+                    continue
+                params_dict[name].copy_(w)
+        """,
+        adapter,
+    )
+    assert skips_unknown_weights(fn, "self") == 5  # the line of the test that skips
+    unproven = function(
+        "def load_weights(self, weights):\n    for name, w in weights:\n        self.p[name] = w\n", adapter
+    )
+    assert skips_unknown_weights(unproven, "self") is None

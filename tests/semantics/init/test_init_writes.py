@@ -1,0 +1,90 @@
+"""``deadinit.semantics.init.writes``: the ``__init__`` statements that write, and what each one emits."""
+
+from init_snippets import effects, flatten
+from semantic_snippets import PARSE, classifier, function
+
+from deadinit.semantics.init.writes import InitWrites
+
+
+def test_assignments_to_self(adapter):
+    got = flatten("self.a = torch.zeros(n)\nself.b = self.a\nself.c = []\nself.d = make(n)\n", adapter)
+    assert [(s.kind, s.attr) for s in got] == [("assign", "a"), ("assign", "b"), ("assign", "c"), ("assign", "d")]
+    assert got[0].alloc.kind == "tensor" and got[0].value[0] == "call"
+    assert got[1].reads == ("a",)
+    assert got[2].value == ("empty",)
+    assert got[3].call.kind == "call" and got[3].call.callee == "make"
+
+
+def test_fills_and_augmented_assignments(adapter):
+    got = flatten("self.xs[0] = torch.ones(1)\nself.ys.append(make())\nself.n += 1\n", adapter)
+    assert [(s.kind, s.attr, s.fill_kind) for s in got] == [
+        ("fill", "xs", "setitem"),
+        ("fill", "ys", "append"),
+        ("fill", "n", "aug"),
+    ]
+    assert got[0].alloc.kind == "tensor" and got[2].reads == ("n",)
+
+
+def test_locals_carry_their_reads_and_allocations(adapter):
+    got = flatten("buf = torch.zeros(n)\nself.a = buf\nx = self.w\nself.b = x\n", adapter)
+    assert [(s.kind, s.attr) for s in got] == [("assign", "a"), ("assign", "b")]
+    assert got[0].alloc.kind == "tensor"  # through the local
+    assert got[1].reads == ("w",)
+
+
+def test_other_targets(adapter):
+    got = flatten("cfg.x = None\nself.block.proj = make()\nself.p, self.q = build(n)\nitems[0] = self.r\n", adapter)
+    assert [(s.kind, s.attr) for s in got] == [
+        ("set", "cfg.x"),
+        ("nested", "block.proj"),
+        ("assign", "p"),
+        ("assign", "q"),
+        ("effect", None),
+    ]
+    assert got[2].value == ("?",) and got[4].reads == ("r",)
+
+
+def test_named_writes_and_deletes(adapter):
+    got = effects(
+        """
+        setattr(self, "a", torch.zeros(1))
+        self.register_buffer("mask", torch.ones(n))
+        delattr(self, "a")
+        del self.mask
+        for name in ("x", "y"):
+            delattr(self, name)
+        """,
+        adapter,
+    )
+    assert got == [
+        ("assign", "a"),
+        ("assign", "mask"),
+        ("delete", "a"),
+        ("delete", "mask"),
+        ("effect", None),  # the loop's iterable
+        ("delete", "x"),
+        ("delete", "y"),
+    ]
+
+
+def test_parent_init_calls(adapter):
+    got = flatten("base = Parent\nbase.__init__(self, n, k=cfg)\nsuper(K, self).__init__(*a)\n", adapter)
+    calls = [s for s in got if s.kind == "super_init"]
+    assert [(s.target, s.start, s.args, s.kwargs, s.star_args) for s in calls] == [
+        ("Parent", None, (("name", "n"),), (("k", ("name", "cfg")),), False),
+        ("super", "K", (), (), True),
+    ]
+
+
+def test_method_calls_and_escapes(adapter):
+    got = flatten("self.setup(n)\nregister(self)\n", adapter)
+    assert [(s.kind, s.method) for s in got] == [("effect", "setup"), ("effect", None)]
+    assert got[1].passes_self and got[1].constructs == ("register",)
+
+
+def test_one_assignment_under_guards(adapter):
+    init = function("class K:\n    def __init__(self, n):\n        self.a, self.b = torch.zeros(n), None\n", adapter)
+    writes = InitWrites(init, "self", classifier(), PARSE[adapter])
+    writes._assign(init.body[0], (("name", "n"),), True)
+    got = [(s.kind, s.attr, s.alloc.kind if s.alloc else None, s.guards, s.in_loop) for s in writes.out]
+    assert got == [("assign", "a", "tensor", (("name", "n"),), True), ("assign", "b", None, (("name", "n"),), True)]

@@ -1,0 +1,97 @@
+"""``deadinit.semantics.summary.expressions``: what the summary records of expressions."""
+
+from semantic_snippets import PARSE, expr
+from summary_snippets import method, summarize
+
+from deadinit.model.access import TypeRef
+from deadinit.model.settings import Settings
+from deadinit.model.summary import FileSummary
+from deadinit.semantics.dynamic import ANY
+from deadinit.semantics.summary.expressions import ExpressionFacts
+
+
+def test_reads_writes_and_dynamic_access_of_self(adapter):
+    s = summarize(
+        """
+        class K(Base):
+            def run(self, k):
+                a = self.a
+                b = getattr(self, "b")
+                c = self.__dict__["c"]
+                self._modules["d"] = a
+                d = getattr(self, k)
+                e = hasattr(self, "e")
+                return vars(self)
+        """,
+        adapter,
+    )
+    m = method(s, "K", "run")
+    assert [r[0] for r in m.reads] == ["a", "b", "c", "__dict__", "_modules", "e"]  # keyed storage is loaded too
+    assert [w[0] for w in m.writes] == ["d"]
+    assert [(reason, pattern) for reason, _, pattern in m.dynamic] == [
+        ("getattr(self, <computed>) with any name", ANY),
+        ("vars(self)", ANY),
+    ]
+
+
+def test_super_and_parent_calls(adapter):
+    s = summarize(
+        """
+        class K(Base):
+            def run(self):
+                super().run()
+                super(K, self).step()
+                Base.run(self)
+        """,
+        adapter,
+    )
+    m = method(s, "K", "run")
+    assert m.super_calls == [("run", None), ("step", "K")]
+    assert m.parent_calls == [("Base", "run")]
+
+
+def test_reads_of_other_objects_with_their_receivers(adapter):
+    s = summarize(
+        """
+        import pkg.layers
+        cfg.size
+        def f(model: Model, i):
+            model.weight
+            items[i].bias
+            pkg.layers.mlp
+        """,
+        adapter,
+    )
+    reads = {a.attr: a for a in s.accesses}
+    assert reads["size"].in_function is None and reads["size"].receiver == "cfg"
+    assert reads["weight"].types == (TypeRef("Model", False),) and reads["weight"].param == (0, "model")
+    assert reads["bias"].receiver == "<expr>"
+    assert reads["mlp"].on_module  # an attribute of a module, not of an object
+
+
+def test_constructions_isinstance_and_env_defaults(adapter):
+    s = summarize(
+        """
+        LIMIT = EnvInt(8)
+        class K:
+            def __init__(self, x):
+                self.b = Block(self, key=self)
+                if isinstance(x, (A, B)):
+                    pass
+        """,
+        adapter,
+    )
+    assert [(c.callee, c.in_class, c.in_function, c.self_args) for c in s.constructs] == [
+        ("EnvInt", None, None, ()),
+        ("Block", "pkg.m.K", "__init__", (0, "key")),
+    ]
+    assert [name for name, _ in s.isinstance_checks] == ["A", "B"]
+    assert s.env_defaults == {"LIMIT": ("const", 8)}
+
+
+def test_one_call_and_one_read_at_module_level(adapter):
+    facts = ExpressionFacts(FileSummary("m.py", "m", False), Settings(), PARSE[adapter])
+    facts.call(expr("Block(n)", adapter))
+    facts.attribute(expr("cfg.size", adapter))
+    assert [(c.callee, c.in_class, c.in_function) for c in facts.s.constructs] == [("Block", None, None)]
+    assert [(a.attr, a.receiver, a.types) for a in facts.reads] == [("size", "cfg", None)]

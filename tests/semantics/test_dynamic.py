@@ -1,0 +1,97 @@
+"""``deadinit.semantics.dynamic``: access to ``self``'s attributes by name, and which names it may reach."""
+
+import pytest
+from semantic_snippets import expr
+
+from deadinit.semantics.dynamic import (
+    ANY,
+    access_of,
+    describe,
+    keyed_access,
+    loop_names,
+    matches,
+    name_pattern,
+    storage_of,
+    wholesale_use,
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "storage"),
+    [("self.__dict__", True), ("self._modules", True), ("vars(self)", True), ("self.other", False), ("vars(x)", False)],
+)
+def test_storage_of(source, storage, adapter):
+    node = expr(source, adapter)
+    assert (storage_of(node, "self") is node) is storage
+
+
+@pytest.mark.parametrize(
+    ("source", "key"),
+    [
+        ("self.__dict__['w']", "w"),
+        ("self._modules.get('w')", "w"),
+        ("self._buffers.pop('w')", "w"),
+        ("vars(self)['w']", "w"),
+        ("getattr(self, 'w')", "w"),
+        ("getattr(self, 'w', None)", "w"),
+    ],
+)
+def test_keyed_access_finds_the_key(source, key, adapter):
+    _, k = keyed_access(expr(source, adapter), "self")
+    assert k.value == key
+
+
+@pytest.mark.parametrize("source", ["self.items['w']", "getattr(other, 'w')", "self._modules.keys()", "getattr(self)"])
+def test_not_keyed_access(source, adapter):
+    assert keyed_access(expr(source, adapter), "self") is None
+
+
+def test_name_pattern(adapter):
+    assert name_pattern(expr("'w'", adapter)) == ("names", ("w",))
+    assert name_pattern(expr("n", adapter)) == ANY
+    assert name_pattern(expr("n", adapter), {"n": ("names", ("a", "b"))}.get) == ("names", ("a", "b"))
+    assert name_pattern(expr("'pre_' + n", adapter)) == ("affix", "pre_", "")
+    assert name_pattern(expr("n + '_buf'", adapter)) == ("affix", "", "_buf")
+    assert name_pattern(expr("f'{k}_buffer'", adapter)) == ("affix", "", "_buffer")
+    assert name_pattern(expr("a + b", adapter)) == ANY
+
+
+def test_loop_names(adapter):
+    assert loop_names(expr("('a', 'b')", adapter), "self") == ("names", ("a", "b"))
+    assert loop_names(expr("['a', x]", adapter), "self") is None
+    assert loop_names(expr("self._names", adapter), "self") == ("class-names", "_names")
+    assert loop_names(expr("names", adapter), "self") is None
+
+
+def test_describe_and_matches():
+    listed = {"_names": ("w1", "w2")}.get
+    cases = [
+        (("names", ("a", "b")), "one of a, b", {"a": True, "c": False}),
+        (("affix", "w", ""), "a name starting with 'w'", {"w1": True, "x": False}),
+        (("affix", "", "_b"), "a name ending with '_b'", {"x_b": True, "x": False}),
+        (("class-names", "_names"), "a name listed in self._names", {"w2": True, "q": False}),
+        (("class-names", "_other"), "a name listed in self._other", {"q": True}),  # unknown list: anything
+        (ANY, "any name", {"q": True}),
+    ]
+    for pattern, text, reach in cases:
+        assert describe(pattern) == text
+        for attr, want in reach.items():
+            assert matches(pattern, attr, listed) is want, (pattern, attr)
+
+
+def test_access_of_reads_a_literal_name_and_describes_a_computed_one(adapter):
+    event, _ = access_of(expr("self.__dict__['w']", adapter), "self")
+    assert event == ("read", "w")
+    event, store = access_of(expr("getattr(self, name)", adapter), "self")
+    assert event == ("dynamic", "getattr(self, <computed>) with any name", ANY) and store.id == "self"
+    event, _ = access_of(expr("self._modules.get(k + '_proj')", adapter), "self")
+    assert event == ("dynamic", "self._modules.get(<computed>) with a name ending with '_proj'", ("affix", "", "_proj"))
+    event, _ = access_of(expr("vars(self)[k]", adapter), "self", {"k": ("names", ("a",))}.get)
+    assert event == ("dynamic", "vars(self)[<computed>] with one of a", ("names", ("a",)))
+    assert access_of(expr("self.x[k]", adapter), "self") is None
+
+
+def test_wholesale_use(adapter):
+    assert wholesale_use(expr("self.__dict__", adapter), "self") == "self.__dict__"
+    assert wholesale_use(expr("vars(self)", adapter), "self") == "vars(self)"
+    assert wholesale_use(expr("self.x", adapter), "self") is None
