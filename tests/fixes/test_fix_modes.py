@@ -51,11 +51,31 @@ def test_write_then_second_run_changes_nothing(fixture_tree, original_probe):
     assert all(rec["paths"] == "ok" for rec in res.values())
     for untouched in ("FlashBackend", "FlashMLABackend", "FlashMultiStepDraft", "FlashMLAMultiStepDraft"):
         assert res[untouched] == original_probe[untouched]
-    # the second write changes nothing: it lists only what the first left unfixed, as the first did
+    # the second write changes nothing: it lists only what the first left unfixed, in the same words.
+    # A row may go: a not-fixable overwrite that the first rewrite put under a flag (TrtMLABackend's own
+    # workspace, now set only when SpeedMLA does not skip it) is no longer a definite overwrite
     assert r3.exit_code == 1
     assert r3.stdout.startswith("not fixed")
-    unfixed = r.stdout[r.stdout.index("not fixed") :]
-    assert re.sub(r"\d+", "N", r3.stdout) == re.sub(r"\d+", "N", unfixed)  # the same table, at moved lines
+    unfixed = rows(r.stdout[r.stdout.index("not fixed") :])
+    again = rows(r3.stdout)
+    assert again and set(again) <= set(unfixed)
+    assert all(again[k] == unfixed[k] for k in again)  # the same reasons, at moved lines
+
+
+def rows(table: str) -> dict:
+    """(class, parent, attributes) -> reason of each row of a rich table (cells wrap onto more lines)."""
+    out: dict = {}
+    key = None
+    for line in re.sub(r"\d+", "N", table).splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if len(cells) != 4:
+            continue
+        if all(cells[:3]):  # a new row names its class, parent and attribute; wrapped lines leave some empty
+            key = (cells[0], cells[1], cells[2])
+            out[key] = cells[3]
+        elif key is not None:
+            out[key] += " " + cells[3]
+    return out
 
 
 def test_report_is_consumable_by_gpu_check(fixture_tree):
