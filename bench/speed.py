@@ -16,7 +16,9 @@ private copy of sglang 0.5.23, it times:
 * ``explain CLASS`` and ``fix --diff`` on the warm cache;
 * vulture, and ``ruff check --no-cache`` (default rules).
 
-Then deadinit cold on 0.5.5, 0.5.20 and 0.5.23, in lines per second.  Prints a
+Then deadinit cold on 0.5.5, 0.5.20 and 0.5.23, in lines per second, and the
+generated trees of ``bench/synthetic_scaling.py`` (depth, width, many files) with
+their fitted exponents.  Prints a
 table of medians, ratios against vulture and ruff measured in the same rounds, the
 targets met or missed, peak RSS (largest process; whole process tree summed) and
 peak PSS of the tree summed (shared pages split: what the run really holds).
@@ -38,6 +40,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+import synthetic_scaling  # bench/ is on sys.path when this runs as a script
 
 CORPUS = Path(os.environ.get("SGLANG_CORPUS_DIR", Path.home() / ".cache" / "sglang-corpus"))
 CHANGED = "srt/layers/attention/flashinfer_backend.py"
@@ -188,6 +192,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--skip-scaling", action="store_true")
+    ap.add_argument("--skip-synthetic", action="store_true", help="leave out the generated trees' scaling rows")
     ap.add_argument("--skip-cold", action="store_true", help="leave out the cold and vulture runs (a quick look)")
     ap.add_argument("--json", type=Path, help="also write every measurement here")
     ap.add_argument("--table", type=Path, help="print the table of a --json file (a run cut short) and stop")
@@ -260,6 +265,8 @@ def main() -> None:
     if a.json:
         a.json.write_text(json.dumps({"runs": data, "scaling": scaling}, indent=1))
     print(table(data, scaling, lines_of(src)))
+    if not a.skip_synthetic:  # after the timed rounds, so they do not share the machine with it
+        print("\n" + synthetic_scaling.table(synthetic_scaling.measure()))
 
 
 def _s(seconds: float) -> str:

@@ -98,6 +98,15 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FusedSteps", "StepBuffers", "index_ptr"),
     ("DI002", "ShortRelaySteps", "StepBuffers", "index_ptr"),
     ("DI002", "FusedKernel", "PagedKernel", "index_ptr"),
+    ("DI001", "NoNormBlock", "NormBlock", "ln1"),  # table R, R23-R25: registered names removed
+    ("DI001", "NoProjBlock", "NormBlock", "proj"),
+    ("DI001", "NoOutBlock", "NormBlock", "out"),
+    ("DI001", "NoRopeTables", "RopeTables", "cos_sin"),  # table R, R26-R27: tensors joined from allocations
+    ("DI001", "NoRopeTables", "RopeTables", "offsets"),
+    ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
+    ("DI002", "SpreadTable", "InitTable", "init_table"),
+    # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
+    ("DI001", "WideBottleneck", "Bottleneck", "tiles"),
 }
 UNSURE = {  # fixtures/EXPECTED.md, table C, with --show-unsure: attribute -> the one access that could name it
     ("KVBufChild", "k_buf"): "KVBufChild._pick uses getattr(self, <computed>) with a name ending with '_buf' (line 39)",

@@ -79,8 +79,11 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
 def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env) -> Env:
     env: Env = {}
     params = [p for p in method.params if p.kind in ("posonly", "normal")]
-    if call.star_args:
-        return {p.name: UNKNOWN for p in method.params}
+    if call.star_args:  # ``*args, **kwargs, weight_init="skip"``: only the explicit keywords are known
+        env = {p.name: UNKNOWN for p in method.params}
+        named = {p.name for p in method.params if p.kind in ("normal", "kwonly")}
+        env.update((name, value_of(a, caller_env, self_env)) for name, a in call.kwargs if name in named)
+        return env
     for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):

@@ -215,12 +215,13 @@ class ConstructionFlow:
 def handing_on(fact: AttrFact, fp: Fixpoint) -> list[int]:
     """The statements that stay and hand the fact's value, between its allocation and its replacement, to
     constructed objects that never use it (``Fixpoint.transit``)."""
-    where = {id(c): i for i, c in enumerate(fp.events)}
-    starts = [where[id(c)] for c in fact.stmts if id(c) in where]
+    starts = [i for c in fact.stmts if (i := fp.position(c)) is not None]
     if fact.part_of or not starts:  # a part of another object: not one of this chain's bindings
         return []
     start = min(starts)
-    end = where.get(id(fact.killer), len(fp.events)) if fact.killer is not None else len(fp.events)
+    end = len(fp.events)
+    if fact.killer is not None and (k := fp.position(fact.killer)) is not None:
+        end = k
     return [
         j
         for j, passes in sorted(fp.transit.items())

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Set
 
 from deadinit.analysis.external import visited
-from deadinit.index.dependencies import Recorded, paused
+from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import FileSummary
 
@@ -74,9 +74,10 @@ class ProjectExports:
         self.index = index
         self._parts: Exports | None = None
         self._table: Recorded[str, str] | None = None
+        self._first_below: Memo[str, str | None] = Memo()
 
     def install(self, parts: Exports) -> None:
-        self._parts, self._table = parts, None
+        self._parts, self._table, self._first_below = parts, None, Memo()
 
     def parts(self) -> Exports:
         if self._parts is None:
@@ -87,3 +88,12 @@ class ProjectExports:
         if self._table is None:
             self._table = Recorded("exports", exported_from(self.parts()[0]))
         return self._table
+
+    def first_at_or_below(self, cls: str) -> str | None:
+        """``cls`` when it is exported, else the first (by name) exported class below it; kept per class."""
+
+        def find() -> str | None:
+            table = self.table()
+            return next((qn for qn in (cls, *sorted(self.index.all_subclasses(cls))) if qn in table), None)
+
+        return self._first_below.get_or(cls, find)

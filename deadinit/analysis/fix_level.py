@@ -15,6 +15,11 @@ something observable; the one-line reason says what:
   the attribute's name is public, or a public method of the class reads it and nothing
   in the project calls that method on the class (``obj.method()`` would find ``None``).
 
+Skipping the construction of a registered layer with parameters also changes how much of
+the random-number stream is used before later layers initialise (a seeded model built from
+scratch gets other initial weights; a checkpoint load does not care): the fix says so, and
+``random_stream_unsafe`` makes it unsafe.
+
 A class that is not exported is reached from outside only through the project's
 internals: its public names are not counted as a way in, or nearly every fix would be
 unsafe again (a public helper that nothing calls is common in application code).
@@ -51,6 +56,8 @@ class Analysis(Protocol):
 
     def exports(self) -> Mapping[str, str]: ...
 
+    def first_exported(self, cls: str) -> str | None: ...
+
     def loader_proofs(self) -> LoaderProofs: ...
 
 
@@ -61,8 +68,35 @@ class FixLevel:
     evidence: tuple[Evidence, ...] = ()
 
 
+RANDOM_STREAM = (
+    "skipping the construction of `{attr}` changes how much of the random-number stream is used before later "
+    "layers initialise: a model built from scratch with a fixed seed gets other initial weights (loading a "
+    "checkpoint is unaffected)"
+)
+
+
 def fix_level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> FixLevel:
-    """The level of the fix of ``fact`` on ``fact.cls`` ."""
+    """The level of the fix of ``fact`` on ``fact.cls``, with the random-stream note for a registered layer
+    with parameters (``random_stream_unsafe``: the note makes the fix unsafe)."""
+    level = _level(an, fact, reach, mro)
+    if not (level.evidence and _initialises_parameters(fact)):
+        return level
+    note = RANDOM_STREAM.format(attr=fact.attr)
+    if not level.safe:
+        return FixLevel(False, f"{level.reason}; {note}", level.evidence)
+    if an.settings.random_stream_unsafe:
+        return FixLevel(False, note, level.evidence)
+    first = fact.stmts[0]
+    return FixLevel(True, "", (*level.evidence, Evidence(EvidenceKind.REGISTERED, note, first.path, first.stmt.line)))
+
+
+def _initialises_parameters(fact: AttrFact) -> bool:
+    """A registered module or parameter, not one known to hold nothing (a layer without parameters)."""
+    kind = fact.kind.removeprefix("list of ")
+    return kind in (AllocKind.MODULE, AllocKind.PARAMETER) and fact.estimated_bytes != 0
+
+
+def _level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> FixLevel:
     evidence = registration_evidence(an, fact, mro)
     if fact.unsure:
         return FixLevel(False, f"the analysis is unsure: {fact.unsure[0]}", evidence)
@@ -137,8 +171,7 @@ def registration_evidence(an: Analysis, fact: AttrFact, mro: list[str]) -> tuple
 
 def _exported(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str:
     exports = an.exports()
-    classes = [fact.cls, *sorted(an.index.all_subclasses(fact.cls))]
-    exported = next((qn for qn in classes if qn in exports), None)
+    exported = an.first_exported(fact.cls)
     if exported is None:
         return ""
     head = f"{short(exported)} is exported ({exports[exported]})"

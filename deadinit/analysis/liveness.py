@@ -10,10 +10,12 @@ workspace used only to build dead wrappers is dead too.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from deadinit.analysis.binding_fate import binds, own_if_kill, replaces_elements, touching_events
 from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.exports import ProjectExports
@@ -30,6 +32,7 @@ from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
+from deadinit.semantics.alloc import heavy_kind
 from deadinit.semantics.dynamic import ANY
 
 
@@ -107,6 +110,9 @@ class Analyzer:
         """Project classes offered to code outside the project, and where (``analysis.exports``)."""
         return self.exported.table()
 
+    def first_exported(self, cls: str) -> str | None:
+        return self.exported.first_at_or_below(cls)
+
     def loader_proofs(self) -> LoaderProofs:
         """Which classes' weights only loaders that skip unknown names load (``analysis.weight_loaders``)."""
         if self._loader_proofs is None:
@@ -140,12 +146,20 @@ class Analyzer:
                 return "module"
             if qn is not None and self.index.derives_from_external(qn, self.settings.parameter_bases):
                 return "parameter"
+            if qn is None:  # an installed library's class: what its own code says it is
+                outside = self.index.outside.constructed(module, alloc.callee)
+                return outside.kind if outside is not None else None
             return None
         if alloc.kind == "container":
             inner = self.classify(alloc.element, module)
             return f"list of {inner}" if inner else None
         if alloc.kind in ("cached-buffer", "global-singleton"):
             return alloc.kind
+        if alloc.callee and heavy_kind(alloc.callee, self.settings) == alloc.kind:
+            # the heavy-class pattern is the fallback for a class no installed library defines
+            installed = self.index.outside.constructed(module, alloc.callee)
+            if installed is not None:
+                return alloc.kind if installed.kind is not None else None
         return alloc.kind
 
     # -- the analysis --------------------------------------------------------
@@ -300,30 +314,11 @@ class Analyzer:
             ext_cache[key] = why
             return why
 
+        touching = touching_events(events, counted)
         effective: set[int] = set()
         killed: dict[int, int] = {}
         kept: dict[int, list[str]] = {}
         read_between: dict[int, list[str]] = {}
-
-        def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
-            """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
-            a, b = c.stmt, k.stmt
-            return (
-                a.kind == "fill"
-                and a.fill_kind == "append"
-                and b.kind == "fill"
-                and b.fill_kind == "setitem"
-                and a.attr == b.attr
-                and k.owner != c.owner
-                and a.loop_iter is not None
-                and a.loop_iter == b.loop_iter
-                and k.guards_hold is True
-                and not b.after_return
-                and b.alloc is not None
-            )
-
-        def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:
-            return k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line
 
         while True:
             dead_classes = frozenset(dead_built(effective))
@@ -337,8 +332,9 @@ class Analyzer:
                 y = st.attr
                 used = None
                 holders: list[str] = []
-                replaced = next((j for j in range(i + 1, len(events)) if replaces_elements(c, events[j])), None)
-                for j in range(i + 1, len(events)):
+                after = touching[y][bisect_right(touching[y], i) :]
+                replaced = next((j for j in after if replaces_elements(c, events[j])), None)
+                for j in after:
                     k = events[j]
                     if replaced is not None and j < replaced and y in counted[j]:
                         holders.append(f"(read) {k.stmt.attr or 'effect'} at line {k.stmt.line}")
@@ -385,9 +381,7 @@ class Analyzer:
                 effective.add(i)
                 changed = True
                 for a in counted[i]:
-                    if a not in live and not any(
-                        e.stmt.attr == a and e.stmt.kind in ("assign", "fill") for e in events
-                    ):
+                    if a not in live and not binds(events, touching, a):
                         mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
             if not changed:
                 break

@@ -154,7 +154,8 @@ class ReturnResolver:
             return index.class_module[owner], f"{short(owner)}.{name}", method.returns, index.path_of(owner)
         qn = index.resolve_function(module, callee)
         if qn is None or qn not in index.functions:
-            return None
+            outside = index.outside.function(module, callee) if qn is None else None  # an installed library's
+            return tuple(outside) if outside is not None else None  # type: ignore[return-value]
         fmodule, name, returns = index.functions[qn]
         return fmodule, name, returns, index.paths[fmodule]
 

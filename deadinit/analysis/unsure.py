@@ -10,6 +10,8 @@ from deadinit.semantics.dynamic import matches
 def unsure_for(unsure: list[tuple[str, Pattern]], attr: str, index: ProjectIndex, mro: list[str]) -> list[str]:
     """The reasons of the accesses in ``unsure`` (reason, pattern) that could reach ``attr`` on a class
     with this MRO (a class attribute that lists names is read from the nearest class setting it)."""
+    if not unsure:
+        return []
     values = index.class_values(mro)
 
     def listed(name: str) -> tuple[str, ...] | None:

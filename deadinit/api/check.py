@@ -30,10 +30,12 @@ def summarize(
     excluded=None,
     discovery=None,
     failed: list[str] | None = None,
+    unreadable: list[FileError] | None = None,
 ) -> tuple[list[FileSummary], list[str], int]:
     """``discovery``: what ``discover`` found for these paths, when the caller already walked them
     (and removed the temporary files a killed run left there).  ``failed`` receives the paths of
-    the files an internal error lost (their line is among the errors too)."""
+    the files an internal error lost, ``unreadable`` every file that could not be summarised
+    (their lines are among the errors too)."""
     disc = discovery
     if disc is None:
         disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
@@ -49,6 +51,8 @@ def summarize(
     for r in results:
         if isinstance(r, FileError):
             errors.append(str(r))
+            if unreadable is not None:
+                unreadable.append(r)
             if r.internal and failed is not None:
                 failed.append(r.path)
         else:
@@ -180,7 +184,7 @@ def _summarised(
     """A result with the files, errors and generation sources, and the summaries analysed."""
     res = CheckResult()
     if summaries is None:
-        found = summarize(paths, settings, summarizer, excluded, discovery, res.internal_failures)
+        found = summarize(paths, settings, summarizer, excluded, discovery, res.internal_failures, res.unreadable)
         summaries, res.errors, res.files = found
     else:
         res.files = len(summaries)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.installed.search_path import environment_digest
 from deadinit.model.settings import Settings
 
 if sys.version_info >= (3, 11):
@@ -127,6 +128,9 @@ _KEYS = {
     "include-generation-sources": ("include_generation_sources", _bool),
     "parameter-bytes": ("parameter_bytes", _positive_int),
     "weight-loaders": ("weight_loaders", _str_list),
+    "random-stream-unsafe": ("random_stream_unsafe", _bool),
+    "library-paths": ("library_paths", _str_list),
+    "installed-packages": ("installed_packages", _bool),
 }
 _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)
@@ -247,8 +251,8 @@ def parse_table(table: dict, path: Path | None, root: Path, base: Settings | Non
             raise ConfigError(f"{where}[tool.deadinit] {raw_key}: {e}") from None
         if attr in _CONFIG_FIELDS:
             setattr(cfg, attr, parsed)
-        elif attr == "roots":
-            settings.roots = tuple(str((root / r).resolve()) for r in parsed)
+        elif attr in ("roots", "library_paths"):
+            setattr(settings, attr, tuple(str((root / r).resolve()) for r in parsed))
         else:
             setattr(settings, attr, parsed)
     settings.config_root = str(root)
@@ -267,4 +271,6 @@ def load_config(paths: Iterable[str] = (), config_file: str | None = None) -> Co
         path = find_config(paths)
         table = _table(path, _read(path), explicit=False) if path else {}
     root = path.resolve().parent if path else Path.cwd()
-    return parse_table(table, path, root)
+    cfg = parse_table(table, path, root)
+    cfg.settings.library_environment = environment_digest(cfg.settings)
+    return cfg

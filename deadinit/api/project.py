@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -33,16 +34,21 @@ def configure(
     ignore: str = "",
     show_unsure: bool = False,
     include_generation_sources: bool | None = None,
+    extend_select: str = "",
 ) -> Config:
     """The run's configuration: the file's, then command-line overrides.
 
-    ``--select`` replaces the configured selection; ``--ignore`` adds to it;
+    ``--select`` replaces the configured selection; ``--extend-select`` and ``--ignore`` add to
+    the selection and to the ignored list;
     ``include_generation_sources`` (None: as configured) replaces the configured value.
     """
     cfg = load_config(paths, config_file)
     s = cfg.settings
     if select.strip():
         s.select = split_codes("--select", select)
+    extended = split_codes("--extend-select", extend_select) if extend_select.strip() else ()
+    if extended and s.select:  # an empty selection is every rule already
+        s.select = tuple(dict.fromkeys(s.select + extended))
     if ignore.strip():
         s.ignore = tuple(dict.fromkeys(s.ignore + split_codes("--ignore", ignore)))
     if show_unsure:
@@ -310,6 +316,9 @@ def resolve_class(result: CheckResult, name: str) -> str:
         return matches[0]
     if not matches:
         hint = " (code-generation sources were skipped: --include-generation-sources)" if result.skipped_sources else ""
+        close = difflib.get_close_matches(name, sorted({q.rsplit(".", 1)[-1] for q in classes}), n=1)
+        if close:
+            hint = f" (did you mean {close[0]!r}?){hint}"
         raise UsageError(f"no class {name!r} in the analysed files{hint}")
     shown = ", ".join(matches[:5]) + (" ..." if len(matches) > 5 else "")
     raise UsageError(f"class name {name!r} is ambiguous: {shown}")

@@ -33,6 +33,7 @@ class CheckOptions:
     project_dir: str | None = None
     config: str | None = None
     select: str = ""
+    extend_select: str = ""
     ignore: str = ""
     show_unsure: bool = False
     no_evidence: bool = False
@@ -68,7 +69,9 @@ def _run(o: CheckOptions) -> int:
     else:
         targets, scope = list(o.paths) or ["."], None
     project.require_paths(targets + (scope or []))
-    cfg = project.configure(targets, o.config, o.select, o.ignore, o.show_unsure, o.include_generation_sources)
+    cfg = project.configure(
+        targets, o.config, o.select, o.ignore, o.show_unsure, o.include_generation_sources, o.extend_select
+    )
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
@@ -77,8 +80,12 @@ def _run(o: CheckOptions) -> int:
     else:
         result = project.analyse(targets, cfg, progress_wrap(err.made() if show_progress else None), summarizer=fast)
     if result.files == 0:
-        _errors(err, result.errors, o)  # why each path gave nothing (too large, a dangling link...)
-        raise UsageError(project.no_files_message(targets))
+        if result.errors:  # why each path gave nothing (too large, a dangling link...)
+            _errors(err, result.errors, o)
+            raise UsageError(project.no_files_message(targets))
+        err.print(f"deadinit: warning: {project.no_files_message(targets)}", markup=False, soft_wrap=True)
+        if o.fmt in HUMAN:
+            return EXIT_CLEAN  # as ruff: nothing to check is not an error
 
     findings = list(result.findings)
     if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:

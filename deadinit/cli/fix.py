@@ -3,25 +3,27 @@
 Strategy-agnostic: a strategy plans (``deadinit.fixes.registry``), the driver
 checks and writes (``deadinit.fixes.driver``); this module only talks to the user.
 
-Exit status: 0 when nothing is left to report (``--diff``: when nothing would
-change), 1 when findings remain after the fix (``--diff``: when files would change;
-``--exit-non-zero-on-fix``: when files changed), 2 for bad usage, configuration or
-input, or a failed write.
+Exit status, ruff's meaning, the same with and without ``--diff``: 0 when no finding is left
+in the tree once the command has run, 1 when some are (``--diff`` writes nothing, so every
+finding is left), also 1 with ``--exit-non-zero-on-fix`` when files changed (or would change),
+0 with ``--exit-zero`` whatever is left; 2 for bad usage, configuration or input, or a failed
+write.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
+from dataclasses import dataclass
 
 import click
 
 from deadinit.api import project
 from deadinit.api.config import ConfigError
+from deadinit.cli.fix_notes import fixed_lines, other_strategy_hint, table_names
 from deadinit.cli.gc_pause import collections_paused
-from deadinit.cli.output import UsageError, make_console
+from deadinit.cli.output import UsageError, make_console, write_file
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
@@ -67,13 +69,23 @@ class _Strategies(click.Choice):
 )
 @click.option("--select", default="", help="Comma-separated rule codes or names to fix (default: DI001,DI002).")
 @click.option(
+    "--extend-select", default="", help="Comma-separated rule codes or names to fix in addition to the selection."
+)
+@click.option(
     "--report",
     "report_file",
     metavar="FILE",
     type=click.Path(),
     help='Write a JSON record of every change ({"changes": [...]}) for reviewers and `deadinit gpu-check`.',
 )
-@click.option("--unsafe-fixes", is_flag=True, help="Also apply fixes that rest on judging reads outside the hierarchy.")
+@click.option(
+    "--unsafe-fixes",
+    is_flag=True,
+    help="Also apply fixes that may change what code can observe: where the analysis is unsure, where a "
+    "registered nn.Module part would go (checkpoint keys change), where an exported class's public attribute "
+    "or method is involved, where the allocation is made inside a project function (skipping the call skips "
+    "its other effects), and every direct-base rewrite (the bases change).",
+)
 @click.option("--flag-name", metavar="NAME", help="Name of the new parameter (default: skip_init_<attribute>).")
 @click.option(
     "--max-copy-lines",
@@ -83,6 +95,8 @@ class _Strategies(click.Choice):
 )
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are left (errors still exit 2).")
+@click.option("--show-fixes", is_flag=True, help="List the findings fixed (with --diff: that would be fixed), by file.")
 @click.option(
     "--pr-body",
     "pr_body_file",
@@ -101,138 +115,128 @@ class _Strategies(click.Choice):
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @generation_sources_option
 @speed_options
-def fix(
-    paths,
-    strategy,
-    diff_only,
-    classes,
-    select,
-    report_file,
-    unsafe_fixes,
-    flag_name,
-    max_copy_lines,
-    config,
-    exit_non_zero_on_fix,
-    pr_body_file,
-    pr_evidence,
-    quiet,
-    color,
-    include_generation_sources,
-    no_cache,
-    cache_dir,
-    jobs,
-) -> None:
+def fix(**options) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
     Strategies: skip-flag (the parent skips what the subclass never uses, behind a
     ``skip_init_<name>`` parameter) and direct-base (re-base a low-reuse subclass on
     the nearest ancestor it still needs, inlining what it uses).
     """
-    sys.exit(
-        run(
-            paths,
-            strategy,
-            diff_only,
-            classes,
-            select,
-            report_file,
-            unsafe_fixes,
-            flag_name,
-            config,
-            exit_non_zero_on_fix,
-            quiet,
-            color,
-            max_copy_lines,
-            no_cache,
-            cache_dir,
-            jobs,
-            pr_body_file,
-            pr_evidence,
-            include_generation_sources,
-        )
-    )
+    sys.exit(run(FixRun(**options)))
+
+
+@dataclass
+class FixRun:
+    """What ``deadinit fix`` was asked (the options, named as the command line names them)."""
+
+    paths: tuple[str, ...] = ()
+    strategy: str = "skip-flag"
+    diff_only: bool = False
+    classes: tuple[str, ...] = ()
+    select: str = ""
+    extend_select: str = ""
+    report_file: str | None = None
+    unsafe_fixes: bool = False
+    flag_name: str | None = None
+    max_copy_lines: int | None = None
+    config: str | None = None
+    exit_non_zero_on_fix: bool = False
+    exit_zero: bool = False
+    show_fixes: bool = False
+    pr_body_file: str | None = None
+    pr_evidence: tuple[str, ...] = ()
+    quiet: bool = False
+    color: str = "auto"
+    include_generation_sources: bool | None = None
+    no_cache: bool = False
+    cache_dir: str | None = None
+    jobs: int | None = None
 
 
 @collections_paused
-def run(
-    paths,
-    strategy="skip-flag",
-    diff_only=False,
-    classes=(),
-    select="",
-    report_file=None,
-    unsafe_fixes=False,
-    flag_name=None,
-    config=None,
-    exit_non_zero_on_fix=False,
-    quiet=False,
-    color="auto",
-    max_copy_lines=None,
-    no_cache=False,
-    cache_dir=None,
-    jobs=None,
-    pr_body_file=None,
-    pr_evidence=(),
-    include_generation_sources=None,
-) -> int:
+def run(o: FixRun) -> int:
     from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
 
-    err = make_console(color, stderr=True)
-    targets = list(paths) or ["."]
+    err = make_console(o.color, stderr=True)
+    targets = list(o.paths) or ["."]
     try:
         project.require_paths(targets)
-        cfg = project.configure(targets, config, select, "", False, include_generation_sources)
-        if flag_name is not None and not flag_name.isidentifier():
-            raise UsageError(f"--flag-name {flag_name!r} is not a Python identifier")
-        fast = summarizer(no_cache, cache_dir, jobs, freeze_gc=True)  # the cache and workers, as check
-        wrap = progress_wrap(err if (err.is_terminal and not quiet) else None)
+        cfg = project.configure(targets, o.config, o.select, "", False, o.include_generation_sources, o.extend_select)
+        if o.flag_name is not None and not o.flag_name.isidentifier():
+            raise UsageError(f"--flag-name {o.flag_name!r} is not a Python identifier")
+        fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)  # the cache and workers, as check
+        wrap = progress_wrap(err if (err.is_terminal and not o.quiet) else None)
         result = project.analyse_for_fix(targets, cfg, wrap, fast)
         if result.files == 0:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)
+            if not result.errors:
+                click.echo(f"deadinit: warning: {project.no_files_message(targets)}", err=True)
+                return EXIT_CLEAN
             raise UsageError(project.no_files_message(targets))
-        wanted = tuple(project.resolve_class(result, c) for c in classes)
+        wanted = tuple(project.resolve_class(result, c) for c in o.classes)
     except (UsageError, ConfigError) as e:
         click.echo(f"deadinit: error: {e}", err=True)
         return EXIT_ERROR
     for e in result.errors:
         err.print(f"deadinit: error: {e}", markup=False, soft_wrap=True)  # one line, never wrapped
     note = project.skipped_sources_note(result)
-    if note and not quiet:
+    if note and not o.quiet:
         err.print(f"deadinit: {note}", markup=False, style="dim", soft_wrap=True)
     options = FixOptions(
         settings=cfg.settings,
         classes=wanted,
         select=cfg.settings.select,
-        unsafe_fixes=unsafe_fixes,
-        flag_name=flag_name,
-        max_copy_lines=max_copy_lines or cfg.settings.direct_base_max_lines,
+        unsafe_fixes=o.unsafe_fixes,
+        flag_name=o.flag_name,
+        max_copy_lines=o.max_copy_lines or cfg.settings.direct_base_max_lines,
     )
-    out = run_fix(result, strategy, options, write=not diff_only)
-    if diff_only:
+    out = run_fix(result, o.strategy, options, write=not o.diff_only)
+    if o.diff_only:
         sys.stdout.write(out.diff())
-    if report_file:
+    return _report(o, out, err)
+
+
+def _report(o: FixRun, out, err) -> int:
+    """The report file, the PR body, the tables and the fixed findings; the exit status."""
+    if o.report_file:
         try:
-            write_report(report_file, out)
-        except OSError as e:
-            click.echo(f"deadinit: error: cannot write report {report_file}: {e.strerror or e}", err=True)
+            write_report(o.report_file, out)
+        except UsageError as e:
+            click.echo(f"deadinit: error: {e}", err=True)
             return EXIT_ERROR
-    if pr_body_file:
+    if o.pr_body_file:
         from deadinit.gpu_check.pr_body import write_pr_body  # noqa: PLC0415 - gpu_check only with --pr-body
 
-        write_pr_body(pr_body_file, report_dict(out), pr_evidence)
-    if not quiet:
+        write_pr_body(o.pr_body_file, report_dict(out), o.pr_evidence)
+    console = err if o.diff_only else make_console(o.color)
+    hint = other_strategy_hint(out)
+    if hint and not o.quiet:
+        console.print(
+            f"deadinit fix: nothing to fix with --strategy {o.strategy}; {hint}", markup=False, soft_wrap=True
+        )
+    elif not o.quiet:
         from deadinit.report.fix_table import render  # noqa: PLC0415 - not with --quiet
 
-        render(out, err if diff_only else make_console(color), applied=not diff_only)
+        render(out, console, applied=not o.diff_only, names=table_names(out))
+    if o.show_fixes:
+        for line in fixed_lines(out, applied=not o.diff_only):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     if out.error:
         click.echo(f"deadinit: error: {out.error}", err=True)
         return EXIT_ERROR
-    if diff_only:
-        return EXIT_FINDINGS if out.plan.files else EXIT_CLEAN
-    if exit_non_zero_on_fix and out.written:
+    return fix_exit_code(o, out)
+
+
+def fix_exit_code(o: FixRun, out) -> int:
+    """ruff's meaning, with and without ``--diff``: 1 when findings are left in the tree afterwards."""
+    if o.exit_zero:
+        return EXIT_CLEAN
+    changed = out.written or (o.diff_only and out.plan.files)
+    if o.exit_non_zero_on_fix and changed:
         return EXIT_FINDINGS
-    return EXIT_FINDINGS if out.remaining() else EXIT_CLEAN
+    left = out.before.findings if o.diff_only else out.remaining()
+    return EXIT_FINDINGS if left else EXIT_CLEAN
 
 
 def report_dict(out) -> dict:
@@ -259,8 +263,4 @@ def report_dict(out) -> dict:
 
 
 def write_report(path: str, out) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(report_dict(out), f, indent=2)
-        f.write("\n")
+    write_file(path, json.dumps(report_dict(out), indent=2) + "\n", "report")

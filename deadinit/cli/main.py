@@ -1,9 +1,11 @@
 """Command-line front-end: click wiring only; the engine lives in ``deadinit.api``.
 
-Ctrl-C never prints a traceback: while the program starts (imports, option parsing)
-it ends the process at once (nothing has been written yet); once a command runs, it
-is a ``KeyboardInterrupt`` (``deadinit fix`` restores the files it had rewritten)
-that ends in ``deadinit: interrupted`` and exit status 130.
+Ctrl-C never prints a traceback and ends a command within a second: from start-up on
+it ends the process at once (``deadinit.runtime.interrupts.exit_at_once``: every file
+deadinit writes is moved into place whole), except inside ``interrupts_raise()`` blocks
+(``deadinit fix`` restoring the files it had rewritten) and in ``gpu-check`` (which removes
+its temporary trees), where it is a ``KeyboardInterrupt`` that ends in ``deadinit:
+interrupted``; exit status 130 either way.
 """
 
 from __future__ import annotations
@@ -12,14 +14,9 @@ import os
 import signal
 import sys
 import threading
-from types import FrameType
 from typing import NoReturn
 
-
-def _interrupted_at_startup(_signum: int, _frame: FrameType | None) -> None:  # pragma: no cover - timing dependent
-    os.write(2, b"deadinit: interrupted\n")
-    os._exit(130)
-
+from deadinit.runtime.interrupts import EXIT_INTERRUPTED, install_exit_at_once
 
 _AS_PROGRAM = (
     __name__ == "__main__"
@@ -27,7 +24,7 @@ _AS_PROGRAM = (
     or sys.argv[0].endswith(os.path.join("deadinit", "__main__.py"))
 )  # python -m deadinit
 if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
-    signal.signal(signal.SIGINT, _interrupted_at_startup)
+    install_exit_at_once()
     if sys.argv[1:2] == ["check"] and not {"--no-cache", "-h", "--help"} & set(sys.argv):
         # a cached check may need to summarise a changed file: fork the helper that loads
         # libcst now, before click loads here (deadinit.runtime.helper)
@@ -40,6 +37,9 @@ import click  # noqa: E402
 from deadinit import __version__  # noqa: E402
 from deadinit.cli.project_options import generation_sources_option  # noqa: E402
 from deadinit.cli.speed_options import speed_options  # noqa: E402
+
+# commands whose Ctrl-C is a KeyboardInterrupt: they clean up what they made
+_RAISE_ON_INTERRUPT = frozenset({"gpu-check"})
 
 # the other commands load on first use: ``deadinit check`` (a pre-commit hook, a warm
 # run in ~1 s) does not import what explain/graph/fix/gpu-check need
@@ -63,9 +63,13 @@ class _Main(click.Group):
             self.add_command(getattr(__import__(module, fromlist=[attr]), attr), name)
         return super().get_command(ctx, name)
 
-    def invoke(self, ctx):
-        if signal.getsignal(signal.SIGINT) is _interrupted_at_startup:
+    def resolve_command(self, ctx, args):
+        name, cmd, rest = super().resolve_command(ctx, args)
+        if name in _RAISE_ON_INTERRUPT and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.default_int_handler)
+        return name, cmd, rest
+
+    def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort, SystemExit):
@@ -92,7 +96,7 @@ def _exit_interrupted() -> NoReturn:
     kill by SIGINT.  An ``exec`` that completes clears it."""
     click.echo("deadinit: interrupted", err=True)
     exec("pass")  # a constant string: clears the flag above
-    sys.exit(130)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def _interrupted(e: BaseException) -> bool:
@@ -142,6 +146,9 @@ def main() -> None:
 )
 @click.option("--select", default="", help="Comma-separated rule codes or names to run (replaces the configured list).")
 @click.option(
+    "--extend-select", default="", help="Comma-separated rule codes or names to run in addition to the selection."
+)
+@click.option(
     "--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list)."
 )
 @click.option("--no-evidence", is_flag=True, help="Text format: hide the evidence chain.")
@@ -177,6 +184,7 @@ def check(
     config,
     show_unsure,
     select,
+    extend_select,
     ignore,
     no_evidence,
     baseline,
@@ -211,6 +219,7 @@ def check(
                 project_dir=project_dir,
                 config=config,
                 select=select,
+                extend_select=extend_select,
                 ignore=ignore,
                 show_unsure=show_unsure,
                 no_evidence=no_evidence,

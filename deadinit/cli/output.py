@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 
 from deadinit.api.errors import UsageError
+from deadinit.runtime.file_cache import write_atomically
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -62,18 +65,24 @@ def fail(message: str) -> NoReturn:
 
 @contextmanager
 def output_stream(output_file: str | None) -> Iterator[TextIO]:
-    """stdout, or ``--output-file`` (folders created, written whole at the end)."""
+    """stdout, or ``--output-file`` (folders created; written whole at the end, or not at all)."""
     if not output_file:
         yield sys.stdout
         return
-    folder = os.path.dirname(os.path.abspath(output_file))
+    buffer = io.StringIO()
+    yield buffer
+    write_file(output_file, buffer.getvalue(), "output file")
+
+
+def write_file(path: str, text: str, what: str) -> None:
+    """``text`` into ``path`` whole (folders created): a reader or an interrupted run sees the old file
+    or the new one; a failure is a ``UsageError`` naming ``what``."""
+    target = os.path.abspath(path)
     try:
-        os.makedirs(folder, exist_ok=True)
-        f = open(output_file, "w", encoding="utf-8")  # noqa: SIM115 - the `with` below closes it
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        write_atomically(Path(target), text.encode("utf-8"))
     except OSError as e:
-        raise UsageError(f"cannot write output file {output_file}: {e.strerror or e}") from None
-    with f:
-        yield f
+        raise UsageError(f"cannot write {what} {path}: {e.strerror or e}") from None
 
 
 def exit_code(findings: int, exit_zero: bool = False, fixed: int = 0, exit_non_zero_on_fix: bool = False) -> int:

@@ -15,6 +15,11 @@ STRATEGY_MODULES = {
     "skip-flag": "deadinit.fixes.skip_flag.planner",
     "direct-base": "deadinit.fixes.direct_base.planner",
 }
+# the rules whose findings each strategy fixes
+STRATEGY_CODES = {
+    "skip-flag": ("DI001", "DI002"),
+    "direct-base": ("DI003",),
+}
 LOAD_ERRORS: dict[str, str] = {}  # strategy -> error, for strategies that failed to import
 
 

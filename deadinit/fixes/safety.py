@@ -31,6 +31,7 @@ from deadinit.rules.engine import check_summaries
 from deadinit.rules.incremental import check_incremental, content_fingerprint
 from deadinit.runtime import temp_files
 from deadinit.runtime.file_cache import content_hash
+from deadinit.runtime.interrupts import interrupts_raise
 
 BOM = b"\xef\xbb\xbf"
 
@@ -214,16 +215,17 @@ def write_files(files: list[FilePlan]) -> str | None:
         if why:
             return f"cannot write {fp.path}: {why}; nothing written"
     started: list[FilePlan] = []
-    try:
-        for fp in files:
-            started.append(fp)
-            atomic_write(fp.path, fp.new)
-    except OSError as e:
-        _restore(started)
-        return f"cannot write {fp.path}: {e.strerror or e}; every file left as it was"
-    except BaseException:  # Ctrl-C, or anything else: never leave a half-applied fix
-        _restore(started)
-        raise
+    with interrupts_raise():  # Ctrl-C here restores the files first
+        try:
+            for fp in files:
+                started.append(fp)
+                atomic_write(fp.path, fp.new)
+        except OSError as e:
+            _restore(started)
+            return f"cannot write {fp.path}: {e.strerror or e}; every file left as it was"
+        except BaseException:  # Ctrl-C, or anything else: never leave a half-applied fix
+            _restore(started)
+            raise
     return None
 
 

@@ -40,6 +40,11 @@ class Refusal:
 
     message: str
     deep: bool
+    line: int | None = None
+    column: int | None = None
+
+    def error(self, path: str) -> FileError:
+        return FileError(path, self.message, line=self.line, column=self.column)
 
 
 def python_parse(source: bytes) -> tuple[ast.Module | None, Refusal | None]:
@@ -55,7 +60,7 @@ def python_parse(source: bytes) -> tuple[ast.Module | None, Refusal | None]:
         if any(k in msg for k in _DEEP):
             return None, Refusal(f"cannot parse: nesting too deep (Python: {msg})", True)
         where = f" at line {e.lineno}, column {e.offset or 0}" if e.lineno else ""
-        return None, Refusal(f"syntax error{where}: {msg}", False)
+        return None, Refusal(f"syntax error{where}: {msg}", False, e.lineno, e.offset if e.lineno else None)
     except ValueError as e:  # NUL bytes on older Pythons
         return None, Refusal(f"cannot parse: {_one_line(str(e))}", False)
 
@@ -125,7 +130,7 @@ def syntax_of(source: bytes, path: str, adapter: str = "ast") -> tuple[sx.Module
     """The syntax tree of ``source`` and the expression parser for string annotations."""
     tree, refusal = python_parse(source)
     if refusal is not None and refusal.deep:
-        return FileError(path, refusal.message)
+        return refusal.error(path)
     if adapter == "ast" and tree is not None:
         try:
             text = decode(source)
@@ -148,13 +153,14 @@ def _cst_syntax(source: bytes, path: str, refusal: Refusal | None):
         module = _parse_big_stack(source) if refusal is not None else cst.parse_module(read)
     except cst.ParserSyntaxError as e:
         if refusal is not None:
-            return FileError(path, refusal.message)
-        return FileError(path, f"syntax error at line {e.raw_line}, column {e.raw_column}: {_one_line(e.message)}")
+            return refusal.error(path)
+        where = f"line {e.raw_line}, column {e.raw_column}"
+        return FileError(path, f"syntax error at {where}: {_one_line(e.message)}", line=e.raw_line, column=e.raw_column)
     except UnicodeDecodeError as e:
-        return FileError(path, refusal.message if refusal else f"cannot decode: {e.reason} at byte {e.start}")
+        return refusal.error(path) if refusal else FileError(path, f"cannot decode: {e.reason} at byte {e.start}")
     except (LookupError, SyntaxError, ValueError) as e:  # bad coding cookie, NUL bytes...
         if refusal is not None:
-            return FileError(path, refusal.message)
+            return refusal.error(path)
         return FileError(path, f"cannot parse: {_one_line(str(e)) if str(e) else type(e).__name__}")
     except RecursionError:
         return FileError(path, "cannot parse: nesting too deep")
@@ -205,16 +211,24 @@ def summarize_many(
 
 
 _SUPPRESS = re.compile(rb"#\s*deadinit:\s*ignore(?:\[([A-Za-z0-9_,\s-]+)\])?")
+_NOQA = re.compile(rb"#\s*noqa\s*:\s*([A-Za-z0-9_,\s]+)", re.IGNORECASE)
+_OUR_CODE = re.compile(r"\bDI[0-9]+\b", re.IGNORECASE)
 
 
 def suppressions(source: bytes) -> dict[int, frozenset | None]:
-    """``# deadinit: ignore[CODES]`` comments by line (None: every code)."""
+    """``# deadinit: ignore[CODES]`` comments by line (None: every code), and ruff's form
+    ``# noqa: DI001`` (its deadinit codes; a bare ``# noqa``, or one naming only other tools'
+    codes, is not ours)."""
     out: dict[int, frozenset | None] = {}
-    if b"deadinit" not in source:
+    if b"deadinit" not in source and b"noqa" not in source and b"NOQA" not in source:
         return out
     for i, line in enumerate(source.splitlines(), 1):
         m = _SUPPRESS.search(line)
         if m:
             codes = m.group(1)
             out[i] = frozenset(c.strip() for c in codes.decode().split(",") if c.strip()) if codes else None
+        n = _NOQA.search(line)
+        ours = frozenset(c.upper() for c in _OUR_CODE.findall(n.group(1).decode())) if n else frozenset()
+        if ours and out.get(i, frozenset()) is not None:
+            out[i] = out.get(i, frozenset()) | ours
     return out

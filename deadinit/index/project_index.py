@@ -13,6 +13,7 @@ from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.lazy_tables import BuiltOnRead, Function, ModuleFunctions
 from deadinit.index.module_names import module_prefixes
 from deadinit.index.name_resolution import NameResolution
+from deadinit.index.outside import NO_OUTSIDE, Outside
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, MethodSummary
 
@@ -67,6 +68,7 @@ class ProjectIndex(NameResolution):
         self._subclasses_below: Memo[str, frozenset[str]] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
+        self.outside: Outside = NO_OUTSIDE  # the installed libraries, where the engine reads them
 
     @property
     def subclasses(self) -> Recorded[str, list[str]]:
@@ -207,7 +209,11 @@ class ProjectIndex(NameResolution):
         return out
 
     def derives_from_external(self, qualname: str, names: tuple[str, ...]) -> bool:
-        return any(b.name in names for b in self.external_bases(qualname))
+        """Whether a base outside the project is one of ``names``, or an installed class deriving from one."""
+        return any(
+            b.name in names or not self.outside.ancestors(b.name).isdisjoint(names)
+            for b in self.external_bases(qualname)
+        )
 
     def mro_derives_from_external(self, mro: list[str], names: tuple[str, ...]) -> bool:
         """Whether a class of ``mro`` derives from one of ``names``: for a class's own MRO (the list

@@ -10,6 +10,8 @@ class FileError:
     path: str
     message: str
     internal: bool = False  # an internal error of deadinit's, not a problem of the file: the run exits 2
+    line: int | None = None  # where in the file, when the problem has a place (a syntax error)
+    column: int | None = None
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

@@ -37,6 +37,7 @@ class AllocKind(StrEnum):
     CALL = "call"  # the result of a function or method call: the analysis follows it through the project
     ITEM = "item"  # one element (``index``) of what ``element`` gives, for tuple targets
     TUPLE = "tuple"  # a returned tuple, element by element (``items``)
+    OBJECT = "object"  # an installed library's class that is no module but whose ``__init__`` allocates
 
 
 class InitStmtKind(StrEnum):
@@ -122,3 +123,12 @@ class ClassAttrStatus(StrEnum):
     READ = "read"
     UNREAD = "unread"
     OVERRIDDEN = "overridden"
+
+
+class LibraryStatus(StrEnum):
+    """A top-level package the project imports, as the installed libraries answer for it
+    (``deadinit.installed``)."""
+
+    SOURCE = "source"  # installed with its Python sources: read
+    COMPILED = "compiled"  # installed as a compiled extension only: nothing to read
+    MISSING = "missing"  # not installed where libraries are read from

@@ -4,9 +4,21 @@ result loads without importing the analysis)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from deadinit.model.file_error import FileError
 from deadinit.model.finding import Finding
+from deadinit.model.kinds import LibraryStatus
+
+
+class Unanalysed(NamedTuple):
+    """A top-level package the project's classes take calls or bases from, with no Python source
+    where installed libraries are read: what is built through it is not analysed."""
+
+    package: str
+    calls: int  # ``__init__`` calls whose assigned value it makes
+    bases: int  # base classes named through it
+    status: LibraryStatus  # MISSING or COMPILED
 
 
 @dataclass
@@ -15,7 +27,8 @@ class CheckResult:
     unsure: list[Finding] = field(default_factory=list)  # quiet unless --show-unsure
     errors: list[str] = field(default_factory=list)
     internal_failures: list[str] = field(default_factory=list)  # files and classes an internal error lost: exit 2
-    files: int = 0
+    files: int = 0  # files discovered, those of ``unreadable`` included
+    unreadable: list[FileError] = field(default_factory=list)  # files that could not be summarised (also in errors)
     index: Any | None = None  # ProjectIndex; a LiteIndex from the result cache
     analyzer: Any | None = None
     analyses: list[Any] = field(default_factory=list)
@@ -24,6 +37,7 @@ class CheckResult:
     used_suppressions: set[tuple[str, int]] = field(default_factory=set)
     skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out
     generation_sources: dict[str, str] = field(default_factory=dict)  # generated file's path -> its source's path
+    unanalysed: list[Unanalysed] = field(default_factory=list)  # packages not installed here, most calls first
     # where an incremental analysis of a variant of the project starts (``rules.incremental.Baseline``):
     # set by a cached analysis, for ``fix``'s re-analysis of its plan; never stored with the result
     baseline: Any | None = None

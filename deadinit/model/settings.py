@@ -33,7 +33,7 @@ class Settings:
     tensor_modules: tuple[str, ...] = ("torch",)
     tensor_factories: tuple[str, ...] = TENSOR_FACTORIES
     buffer_helpers: tuple[str, ...] = ("get_buffer",)
-    heavy_class_pattern: str = HEAVY_CLASS_PATTERN
+    heavy_class_pattern: str = HEAVY_CLASS_PATTERN  # the fallback for classes no installed library defines
     module_bases: tuple[str, ...] = ("torch.nn.Module", "torch.nn.modules.module.Module")
     parameter_bases: tuple[str, ...] = ("torch.nn.Parameter", "torch.nn.parameter.Parameter")
     show_unsure: bool = False
@@ -49,6 +49,17 @@ class Settings:
     include_generation_sources: bool = False  # analyse templates that generated files name and nothing imports
     weight_loaders: tuple[str, ...] = ("load_weights",)  # methods that load a checkpoint's weights by name
     parameter_bytes: int = 2  # bytes per layer parameter in size estimates (serving loads weights in 16 bits)
+    # where installed libraries are read from (``deadinit.installed``): these folders first (absolute, or
+    # relative to ``config_root``), then, unless ``installed_packages`` is False, the active virtual
+    # environment's site-packages and the interpreter's ``sys.path``
+    # a fix that skips building a registered layer with parameters changes a seeded model's initial weights:
+    # True makes that fix unsafe (else the note is evidence)
+    random_stream_unsafe: bool = False
+    library_paths: tuple[str, ...] = ()
+    installed_packages: bool = True
+    # not configured: a digest of the folders libraries are read from as they are now (``api.config``
+    # sets it), so that a result stored before a library was installed or upgraded is not reused
+    library_environment: str = ""
     _heavy_re: re.Pattern[str] | None = field(init=False, repr=False, compare=False, default=None)
 
     def heavy_re(self) -> re.Pattern[str]:

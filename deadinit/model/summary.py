@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, SupportsIndex
+from typing import Any, NamedTuple, SupportsIndex
 
 from deadinit.model.access import Access, TypeRef, group_object_reads, tally_object_reads
 from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
@@ -28,6 +28,15 @@ class Import:
     name: str | None  # imported member, None for ``import a.b [as m]``
     level: int  # number of leading dots of a relative import
     line: int
+
+
+class OutsideUse(NamedTuple):
+    """What one file's classes take from one top-level package it imports absolutely: the calls whose
+    value an ``__init__`` assigns (what the analysis would classify) and the base classes."""
+
+    package: str  # the top-level module name (``mmcv`` for ``from mmcv.cnn import ConvModule``)
+    calls: int
+    bases: int
 
 
 @without_defaults
@@ -263,6 +272,7 @@ class FileSummary:
     generated_marker: str | None = None  # the header phrase marking the file generated ("Do NOT edit"), as written
     generated_from: str | None = None  # the file its header names as its source, as written
     exports: tuple[str, ...] = ()  # the names a module-level ``__all__`` list or tuple of literals gives
+    outside: tuple[OutsideUse, ...] = ()  # per top-level package imported absolutely, what its classes take from it
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reach import short as bare
 from deadinit.model.finding import human_bytes
 
 
@@ -15,8 +15,13 @@ def _bytes(c) -> str:
     return text
 
 
-def render(out, console, applied: bool = True) -> None:
+def render(out, console, applied: bool = True, names: dict[str, str] | None = None) -> None:
+    """``names``: how to show each class (a name ``--class`` accepts); else its short name."""
     changes = out.plan.changes
+
+    def short(qualname: str) -> str:
+        return (names or {}).get(qualname) or bare(qualname)
+
     verb = "changed" if applied and out.written else "would change"
     if changes:
         t = Table(

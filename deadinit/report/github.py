@@ -5,6 +5,7 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 
 from __future__ import annotations
 
+from deadinit.model.file_error import FileError
 from deadinit.model.finding import human_bytes
 from deadinit.report.paths import display
 from deadinit.rules.registry import severity
@@ -29,8 +30,14 @@ def annotation(f) -> str:
     return f"::{severity(f.code)} {where}::{_data(msg)}"
 
 
-def error(e: str) -> str:
-    """An error line ``path: message`` as an ``::error`` annotation on that file."""
+def error(e: str, place: FileError | None = None) -> str:
+    """An error line ``path: message`` as an ``::error`` annotation on that file; a file that could not
+    be read (``place``) at the line the problem is on, else its first."""
+    if place is not None:
+        where = f"file={_prop(display(place.path))},line={place.line or 1}"
+        if place.column:
+            where += f",col={place.column}"
+        return f"::error {where},title=deadinit::{_data(place.message)}"
     path, sep, msg = e.partition(": ")
     if sep:
         return f"::error file={_prop(display(path))},title=deadinit::{_data(msg)}"
@@ -38,6 +45,7 @@ def error(e: str) -> str:
 
 
 def render(result, **_) -> str:
-    lines = [error(e) for e in result.errors]
+    places = {str(e): e for e in result.unreadable}
+    lines = [error(e, places.get(e)) for e in result.errors]
     lines += [annotation(f) for f in result.findings]
     return "".join(s + "\n" for s in lines)

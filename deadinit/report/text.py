@@ -10,7 +10,9 @@ from rich.text import Text
 from rich.tree import Tree
 
 from deadinit.analysis.naming import display_names
+from deadinit.installed.unanalysed import unanalysed_text
 from deadinit.model.finding import human_bytes, size_order
+from deadinit.model.result import Unanalysed
 from deadinit.report.paths import display
 
 
@@ -93,9 +95,28 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         summary += f" + {unknown} of unknown size"
     if maybe:
         summary += f" ({maybe} allocated only under a condition, not counted)"
-    summary += f"; {result.files} file(s) analysed"
+    unreadable = len(result.unreadable)
+    summary += f"; {result.files - unreadable} file(s) analysed"
+    if unreadable:
+        summary += f", {unreadable} could not be read (errors above)"
     if result.skipped_sources:
         summary += f"; {len(result.skipped_sources)} code-generation source(s) skipped (--include-generation-sources)"
     if result.unsure:
         summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"
+    summary += unanalysed_clause(result.unanalysed)
     console.print(Text(summary, style="bold"))
+
+
+SHOWN_PACKAGES = 3
+
+
+def unanalysed_clause(unanalysed: list[Unanalysed]) -> str:
+    """``; 412 calls into `mmcv` were not analysed (not installed here)``, for the packages with the most
+    calls, and how many more packages there are."""
+    if not unanalysed:
+        return ""
+    text = "; " + "; ".join(unanalysed_text(u) for u in unanalysed[:SHOWN_PACKAGES])
+    more = len(unanalysed) - SHOWN_PACKAGES
+    if more > 0:
+        text += f"; {more} more package{'s' if more > 1 else ''} not installed here"
+    return text

@@ -14,7 +14,7 @@ from deadinit.model.result import CheckResult
 from deadinit.rules.base import Example, Rule
 from deadinit.rules.suppressions import matching_suppression
 
-_COMMENT = re.compile(r"#\s*deadinit:\s*ignore")
+_COMMENT = re.compile(r"#\s*(?:deadinit:\s*ignore|noqa\b)", re.IGNORECASE)
 
 
 class UnusedSuppression(Rule):

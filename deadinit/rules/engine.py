@@ -13,6 +13,7 @@ from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.index.hierarchy_problems import hierarchy_problems, problem_lines
 from deadinit.index.pathfilter import per_file_ignored
 from deadinit.index.project_index import ProjectIndex
+from deadinit.installed.environment import attach
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
@@ -165,6 +166,7 @@ def index_summaries(
     ``hierarchy_errors`` False: not the error lines of ``hierarchy_problems``, for a caller that has
     them already or reads only findings (they cost a walk over every class's bases)."""
     index = ProjectIndex(summaries)
+    result.unanalysed = attach(index, settings)  # the installed libraries answer for outside names
     if hierarchy_errors:
         result.errors.extend(problem_lines(index, hierarchy_problems(index)))  # cycles, self-aliased bases
     result.index, result.analyzer = index, new_analyzer(index, settings)

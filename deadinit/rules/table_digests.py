@@ -75,6 +75,7 @@ class TableDigests:
             "filled_elsewhere": (lambda attr: attr in an.ext.filled_elsewhere.data, None),
             "state_loads": (lambda _: _hashed(an.loader_proofs().state_loader_calls()), None),
             "constructed_by": (lambda qn: tuple(sorted(an.loader_proofs().constructed_by().data.get(qn, ()))), None),
+            "registered": (ix.outside.registered, None),  # the classes registered into a registry object
         }
 
         # the tables whose entries' existence (PRESENT) or inner entries (INNER) a class may read

@@ -23,15 +23,21 @@ from typing import Any
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, substitute, to_expr
+from deadinit.semantics.exprs import dotted, self_attr, substitute, to_expr
 
 CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
+JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack"})  # new tensors from a sequence
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
 PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
-REGISTRATIONS = {"register_buffer": "buffer", "register_parameter": "parameter", "register_module": "module"}
+REGISTRATIONS = {
+    "register_buffer": "buffer",
+    "register_parameter": "parameter",
+    "register_module": "module",
+    "add_module": "module",
+}
 LocalAlloc = Callable[[str], AllocInfo | None]
 LocalCall = Callable[
     [str], tuple[bool, AllocInfo | None]
@@ -132,6 +138,10 @@ class AllocClassifier:
         if head in self.s.tensor_modules and (last in self.s.tensor_factories or last.endswith("_like")):
             shape, dtype = shape_and_dtype(node, self_name)
             return AllocInfo("tensor", callee=canon, shape=shape, dtype=dtype)
+        if head in self.s.tensor_modules and last in JOINS and node.args and not node.args[0].star:
+            # ``torch.stack([torch.zeros(n) for _ in ...])``: a new tensor made of allocations
+            parts = self.classify(node.args[0].value, local_alloc, self_name)
+            return AllocInfo("tensor", callee=canon) if parts is not None else None
         if last in self.s.buffer_helpers:
             for a in node.args:
                 if isinstance(a.value, sx.Lambda):
@@ -154,9 +164,15 @@ class AllocClassifier:
         return None
 
     def registration(
-        self, call: sx.Call, self_name: str | None, local_alloc: LocalAlloc
+        self,
+        call: sx.Call,
+        self_name: str | None,
+        local_alloc: LocalAlloc,
+        self_literal: Callable[[str], str | None] = lambda _: None,
     ) -> tuple[str, AllocInfo | None, sx.Expr] | None:
-        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends.
+        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends
+        (``self.add_module(name, m)``).  The name is a literal, or ``self.x`` where ``self_literal``
+        says which literal ``self.x`` holds (``self.norm1_name = "bn1"`` just before).
 
         The allocation is a ``buffer`` / ``parameter`` / ``module`` wrapping what ``value``
         allocates; None when the value is no allocation (``register_buffer("x", None)``)."""
@@ -173,15 +189,19 @@ class AllocClassifier:
             if len(positional) > 1
             else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
         )
-        if not (isinstance(name_node, sx.Const) and isinstance(name_node.value, str)) or value is None:
+        held = self_attr(name_node, self_name) if name_node is not None else None
+        name = self_literal(held) if held is not None else None
+        if isinstance(name_node, sx.Const) and isinstance(name_node.value, str):
+            name = name_node.value
+        if name is None or value is None:
             return None
         kind = REGISTRATIONS[func.attr]
         inner = self.classify(value, local_alloc, self_name)
         if inner is None:
-            return name_node.value, None, value
+            return name, None, value
         if kind == "module" or inner.kind == kind:
-            return name_node.value, inner, value
-        return name_node.value, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
+            return name, inner, value
+        return name, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
 
     def _wrapped(
         self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None
@@ -198,6 +218,10 @@ class AllocClassifier:
             return self.followed_call(node.body, self_name, local_call) or self.followed_call(
                 node.orelse, self_name, local_call
             )
+        if isinstance(node, sx.Subscript):  # ``build_norm_layer(cfg, c)[1]``: one element of what it returns
+            index = _constant_index(node)
+            whole = self.followed_call(node.value, self_name, local_call) if index is not None else None
+            return AllocInfo("item", element=whole, index=index) if whole is not None else None
         if not isinstance(node, sx.Call):
             return None
         func = node.func
@@ -280,6 +304,19 @@ def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
             args.append(to_expr(a.value, self_name))
     kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
     return {"args": tuple(args), "kwargs": kwargs}
+
+
+def _constant_index(node: sx.Subscript) -> int | None:
+    """``k`` of ``x[k]`` for one integer literal ``k`` (``-1`` too)."""
+    if len(node.items) != 1:
+        return None
+    item = node.items[0]
+    if isinstance(item, sx.UnaryOp) and item.op == "-" and isinstance(item.operand, sx.Const):
+        value = item.operand.value
+        return -value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(item, sx.Const) and isinstance(item.value, int) and not isinstance(item.value, bool):
+        return item.value
+    return None
 
 
 def _followed(callee: str, node: sx.Call, self_name: str | None) -> AllocInfo:

@@ -33,6 +33,7 @@ class _Local:
     bindings: list[AllocInfo | None] = field(default_factory=list)  # what each binding gives, None: not one
     calls: AllocInfo | None = None  # what calling it allocates (a parameter with a class default)
     from_calls: bool = True  # every binding is the result of a call the return annotation may speak for
+    parameter: bool = False
 
     def value(self) -> AllocInfo | None:
         if not self.bindings or any(b is None for b in self.bindings):
@@ -69,22 +70,42 @@ class ReturnsInference:
         self.values: list[AllocInfo | None] = []
         self.calls_only = True  # every return gives the result of a call the annotation may speak for
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
+        # per return: of a tuple, whether the annotation may speak for each element (else ())
+        self.speaking: list[tuple[bool, ...]] = []
 
     def run(self) -> Returns | None:
         if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
             return None
         for p in self.func.params:
             if p.name != self.self_name:
-                self.locals[p.name] = _Local([None], param_call(p, self.cls, self.parse), from_calls=False)
+                self.locals[p.name] = _Local(
+                    [None], param_call(p, self.cls, self.parse), from_calls=False, parameter=True
+                )
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
         annotated = None
         if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
+        elif any(self.speaking):
+            self._tuples_from_annotation(self.cls.annotated(self.func.returns, self.parse))
         if all(v is None for v in self.values) and annotated is None:
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
+
+    def _tuples_from_annotation(self, annotated: AllocInfo | None) -> None:
+        """``return name, layer`` with ``-> tuple[str, nn.Module]``: an element that is the result of a call
+        the annotation may speak for, and is no allocation we know, is what the annotation says it is."""
+        if annotated is None or annotated.kind != "tuple":
+            return
+        for i, (value, speaks) in enumerate(zip(self.values, self.speaking, strict=True)):
+            if value is None or value.kind != "tuple" or len(speaks) != len(annotated.items):
+                continue
+            items = tuple(
+                item if item is not None or not speak else promised
+                for item, speak, promised in zip(value.items, speaks, annotated.items, strict=True)
+            )
+            self.values[i] = AllocInfo("tuple", items=items)
 
     # -- values ------------------------------------------------------------------
     def _local_alloc(self, name: str) -> AllocInfo | None:
@@ -105,11 +126,14 @@ class ReturnsInference:
         if isinstance(node, sx.Sequence) and node.shape == "tuple" and node.elts:
             if any(isinstance(e, sx.Starred) for e in node.elts):
                 self.values.append(None)
+                self.speaking.append(())
                 return
             self.values.append(AllocInfo("tuple", items=tuple(self.value_of(e) for e in node.elts)))
+            self.speaking.append(tuple(self._annotation_may_speak(e) for e in node.elts))
             self.calls_only = False
             return
         self.values.append(self.value_of(node))
+        self.speaking.append(())
         if not self._annotation_may_speak(node):
             self.calls_only = False
 
@@ -121,11 +145,18 @@ class ReturnsInference:
             return loc is not None and loc.from_calls and bool(loc.bindings)
         if not isinstance(node, sx.Call):
             return False
+        if isinstance(node.func, sx.Subscript):  # ``NORMS[kind](c)``: a class looked up at run time
+            return isinstance(node.func.value, sx.Name) and node.func.value.id not in self.locals
         name = dotted(node.func)
         if name is None:
             return False
         head, _, rest = name.partition(".")
-        if head in self.locals or (head == self.self_name and "." in rest):
+        if head in self.locals:
+            # a class or factory looked up at run time (``layer = REGISTRY[kind]``; ``layer(*args)``), not a
+            # parameter and not an object it built (calling a module gives its output)
+            loc = self.locals[head]
+            return not rest and not loc.parameter and loc.value() is None
+        if head == self.self_name and "." in rest:
             return False
         if rest and head != self.self_name and not self.cls.imported(head):
             return False  # a method of a module-level object (``_CACHE.setdefault(...)``), not a factory

@@ -7,8 +7,13 @@ from pathlib import Path
 from click.testing import CliRunner
 from codemod_helpers import SCENARIOS, fix, probe
 
+from deadinit.api import project
+from deadinit.api.check import run_check
+from deadinit.cli.fix_notes import table_names
 from deadinit.cli.main import main
+from deadinit.fixes.driver import run_fix
 from deadinit.gpu_check.inputs import expect_from_record, load_fix_report
+from deadinit.model.fix import FixOptions
 
 MHA = SCENARIOS["mha_child"][0][0]
 
@@ -38,7 +43,7 @@ def test_write_then_second_run_changes_nothing(fixture_tree, original_probe):
     after_first = snapshot(fixture_tree)
     assert after_first != snapshot(Path(__file__).resolve().parents[2] / "fixtures")
     r2 = cli("fixtures", "--unsafe-fixes", "--diff")
-    assert r2.exit_code == 0 and r2.stdout == ""
+    assert r2.exit_code == 1 and r2.stdout == ""  # as `fix`: the not-fixable findings are still there
     r3 = cli("fixtures", "--unsafe-fixes")
     assert snapshot(fixture_tree) == after_first
     # everything fixed at once (two flags on FlashBackend: TrtMHABackend's and AliasedFlash's) still runs
@@ -88,6 +93,23 @@ def test_select_and_flag_name(fixture_tree):
     assert "light: bool = False" in r.stdout and "light=True" in r.stdout
     assert "self.workspace_buffer = None" not in r.stdout  # DI001 not selected: the workspace stays
     assert "self.decode_wrappers = None" in r.stdout
+
+
+def test_nothing_to_fix_names_the_strategy_that_fixes_the_selection(fixture_tree):
+    r = cli("fixtures", "--select", "DI003")
+    assert r.exit_code == 1  # the DI003 finding is left
+    assert (
+        "nothing to fix with --strategy skip-flag; 1 DI003 finding(s) are fixed by --strategy direct-base" in r.stdout
+    )
+
+
+def test_the_fix_tables_name_each_class_as_class_accepts_it(fixture_tree):
+    result = run_check(["fixtures"])
+    out = run_fix(result, "skip-flag", FixOptions(), write=False)
+    names = table_names(out)
+    assert len(names) > 20 and any("." in n for n in names.values())  # short names two classes share
+    for qualname, name in names.items():
+        assert project.resolve_class(result, name) == qualname
 
 
 def test_usage_errors(fixture_tree):

@@ -187,6 +187,8 @@ def test_a_warm_fix_refuses_the_flag_from_the_stored_state(write_project, monkey
     assert CliRunner().invoke(main, ["check", ".", "-q"], catch_exceptions=False).exit_code == 1
     without_walk(monkeypatch)
     args = ["fix", ".", "--diff", "-q", "--unsafe-fixes", "--report", "r.json"]
-    assert CliRunner().invoke(main, args, catch_exceptions=False).exit_code == 0  # the one change is refused
+    assert (
+        CliRunner().invoke(main, args, catch_exceptions=False).exit_code == 1
+    )  # the one change is refused: the finding is left
     refused = json.loads(open("r.json").read())["not_fixed"]
     assert any("cannot take (DI004)" in x["reason"] for x in refused)

@@ -58,7 +58,7 @@ def test_github_format_end_to_end(write_project):
     res = invoke(["check", ".", "--format", "github"], cwd=root)
     assert res.exit_code == 1
     lines = res.stdout.splitlines()
-    assert lines[0].startswith("::error file=pkg/bad.py,title=deadinit::")
+    assert lines[0].startswith("::error file=pkg/bad.py,line=1,col=5,title=deadinit::")
     assert lines[1].startswith("::warning file=pkg/base.py,line=11,col=9,title=DI001::`self.ws`")
     assert lines[2].startswith("::warning file=pkg/base.py,line=12,col=9,title=DI002::")
     assert res.stderr == ""  # errors went out as annotations only

@@ -21,6 +21,7 @@ from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.index.project_index import ProjectIndex
+from deadinit.installed.environment import attach
 from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.engine import analyse, findings_for
 
@@ -174,6 +175,7 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
         return [*problems, f"the result cannot be analysed: {new_sum.message}"]
     settings = dataclasses.replace(settings, select=(), ignore=())
     nindex = ProjectIndex([new_sum if m == module else x for m, x in index.modules.items()])
+    attach(nindex, settings)
     only = affected_classes(nindex, module, out.cls, out.reuse.dropped if out.reuse else [])
     analyzer, analyses = analyse(nindex, settings, only=only if findings else {out.cls})
     for qn in [out.cls, *sorted(nindex.all_subclasses(out.cls))]:

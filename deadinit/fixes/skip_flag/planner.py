@@ -42,6 +42,7 @@ import libcst as cst
 
 from deadinit.analysis.reach import short
 from deadinit.fixes.analyses import PlanAnalyses
+from deadinit.fixes.registry import STRATEGY_CODES
 from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
 from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.layout import line_limit
@@ -50,7 +51,7 @@ from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 
 STRATEGY = "skip-flag"
-CODES = ("DI001", "DI002")
+CODES = STRATEGY_CODES["skip-flag"]
 
 
 def plan(result, options: FixOptions) -> Plan:

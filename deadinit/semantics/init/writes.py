@@ -183,7 +183,7 @@ class InitWrites(InitWalk):
     def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
         """``setattr(self, "x", v)`` and ``self.register_buffer("x", v)`` (``register_parameter``,
         ``register_module``) assign ``x``; ``delattr(self, "x")`` removes it."""
-        registered = self.cls.registration(call, self.self_name, self._local_alloc)
+        registered = self.cls.registration(call, self.self_name, self._local_alloc, self._self_literal)
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
         if registered is not None:
             literal, alloc, value = registered
@@ -212,6 +212,17 @@ class InitWrites(InitWalk):
             constructs=tuple(r.passes_self),
         )
         return True
+
+    def _self_literal(self, attr: str) -> str | None:
+        """The string literal ``self.<attr>`` holds here: its last assignment so far in this
+        ``__init__``, unconditional and outside loops, is of one."""
+        for st in reversed(self.out):
+            if st.attr == attr and st.kind in ("assign", "delete", "kill"):
+                value = st.value if st.kind == "assign" and not st.guards and not st.in_loop else None
+                if value is not None and value[0] == "const" and isinstance(value[1], str):
+                    return value[1]
+                return None
+        return None
 
     def _deletes_named(self, st: sx.Stmt, call: sx.Call, guards: Guards) -> bool:
         """``for name in ("a", "b"): delattr(self, name)`` removes ``a`` and ``b``."""

@@ -32,6 +32,7 @@ from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary.bindings import BindingFacts
 from deadinit.semantics.summary.imports import ImportFacts
 from deadinit.semantics.summary.mangling import mangle_file
+from deadinit.semantics.summary.outside_uses import outside_uses
 from deadinit.semantics.summary.scope import (
     CLASS_SCOPE,
     FUNCTION_SCOPE,
@@ -52,6 +53,7 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 self.s.functions.pop(name, None)
                 self.s.return_types.pop(name, None)
         mangle_file(self.s)
+        self.s.outside = outside_uses(self.s)
         return self.s
 
     # -- traversal ---------------------------------------------------------------

@@ -1,0 +1,35 @@
+"""``self.add_module(name, m)`` assigns ``name``: a literal, or ``self.x`` holding one set just before."""
+
+import textwrap
+
+import pytest
+
+from deadinit.frontends.parse import summarize_source
+from deadinit.model.settings import Settings
+from deadinit.model.summary import FileSummary
+
+
+@pytest.mark.parametrize("adapter", ("cst", "ast"))
+def test_registered_names(adapter):
+    source = """
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, c, wide):
+                super().__init__()
+                self.add_module("proj", nn.Linear(c, c))
+                self.norm_name = "ln"
+                self.add_module(self.norm_name, nn.LayerNorm(c))
+                self.act_name = "relu" if wide else "gelu"
+                self.add_module(self.act_name, nn.ReLU())
+                if wide:
+                    self.gate_name = "gate"
+                self.add_module(self.gate_name, nn.Linear(c, c))
+                self.blocks = nn.ModuleList()
+                self.blocks.add_module("0", nn.Linear(c, c))
+        """
+    s = summarize_source(textwrap.dedent(source).encode(), "m.py", "m", False, Settings(), adapter=adapter)
+    assert isinstance(s, FileSummary)
+    flow = s.classes[0].methods["__init__"].init_flow
+    assigned = [(st.attr, st.alloc.callee) for st in flow if st.kind == "assign" and st.alloc is not None]
+    assert assigned == [("proj", "torch.nn.Linear"), ("ln", "torch.nn.LayerNorm"), ("blocks", "torch.nn.ModuleList")]
+    assert not any(st.attr == "0" for st in flow)  # an element of the list, not an attribute of self
