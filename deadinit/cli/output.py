@@ -77,8 +77,13 @@ def output_stream(output_file: str | None) -> Iterator[TextIO]:
 def write_file(path: str, text: str, what: str) -> None:
     """``text`` into ``path`` whole (folders created): a reader or an interrupted run sees the old file
     or the new one; a failure is a ``UsageError`` naming ``what``."""
-    target = os.path.abspath(path)
+    target = os.path.realpath(path)  # through a symlink, as other tools write
     try:
+        if os.path.exists(target) and not os.path.isfile(target):
+            # /dev/null, a FIFO, a terminal: written into, never replaced by a file
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+            return
         os.makedirs(os.path.dirname(target), exist_ok=True)
         write_atomically(Path(target), text.encode("utf-8"))
     except OSError as e:

@@ -3,10 +3,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from layer_site import SITE
 
 from deadinit.installed import environment
-
-SITE = Path(__file__).resolve().parent / "site"  # the stand-in layer library, on a configured path
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 import shutil
 
-from conftest import SITE
+from layer_site import SITE
 from sample_project import invoke
 
 PROJECT = """

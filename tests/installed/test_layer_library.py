@@ -4,8 +4,8 @@ active virtual environment, what its builders and classes make counts."""
 
 import sys
 
-from conftest import SITE
 from corpus_paths import FIXTURES
+from layer_site import SITE
 
 from deadinit.api.check import run_check
 from deadinit.installed import environment

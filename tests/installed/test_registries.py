@@ -1,8 +1,8 @@
 """A registry's ``build`` returns some module while every class registered into it is a module; a
 class that joins the registry changes that in an incremental run as in a full one."""
 
-from conftest import SITE
 from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot
+from layer_site import SITE
 
 
 def _head_found(result) -> bool:
