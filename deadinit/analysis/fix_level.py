@@ -127,7 +127,7 @@ def _keeps_a_value(fact: AttrFact) -> bool:
 
 def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
     """``self.x`` of an ``nn.Module`` holds a registered module, parameter or buffer (or a module container)."""
-    if not an.index.mro_derives_from_external(mro, an.settings.module_bases):
+    if not an.index.derives_from_external(mro[0], an.settings.module_bases):  # mro is the class's own
         return False
     if fact.kind in REGISTERED_KINDS:
         return True

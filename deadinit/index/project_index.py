@@ -215,13 +215,6 @@ class ProjectIndex(NameResolution):
             for b in self.external_bases(qualname)
         )
 
-    def mro_derives_from_external(self, mro: list[str], names: tuple[str, ...]) -> bool:
-        """Whether a class of ``mro`` derives from one of ``names``: for a class's own MRO (the list
-        ``mro`` gave) the answer of its first class, else each class's."""
-        if mro and self._mro.values.get(mro[0]) is mro:
-            return self.derives_from_external(mro[0], names)
-        return any(self.derives_from_external(qn, names) for qn in mro)
-
     def resolve_method(self, mro: list[str], name: str, after: str | None = None) -> tuple[str, MethodSummary] | None:
         start = 0
         if after is not None and after in mro:
