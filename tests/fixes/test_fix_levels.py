@@ -154,6 +154,9 @@ class P(nn.Module):
 
 
 class C(P):
+    def __init__(self):
+        super().__init__()
+
     def forward(self, x):
         return self.body(x)
 {extra}
