@@ -18,6 +18,7 @@ class Reach:
     dynamic: list[tuple[str, str, str, int, Pattern]] = field(
         default_factory=list
     )  # (owner, method, reason, line, pattern)
+    walks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (owner, method, walk, line)
     # attribute -> the method it names on ``mro`` (``ProjectIndex.resolve_method``), as looked up
     resolved: dict[str, tuple[str, MethodSummary] | None] = field(default_factory=dict, repr=False, compare=False)
 
@@ -37,6 +38,7 @@ def method_reads(
         reach.methods[key] = why
         for reason, line, pattern in m.dynamic:
             reach.dynamic.append((owner, m.name, reason, line, pattern))
+        reach.walks.extend((owner, m.name, walk, line) for walk, line in m.walks)
         for attr, line, _col in m.reads:
             r = found[attr] if attr in found else found.setdefault(attr, index.resolve_method(mro, attr))
             if r is not None:
