@@ -44,8 +44,6 @@ from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 
-REGISTERED_KINDS = frozenset({AllocKind.MODULE, AllocKind.PARAMETER, AllocKind.BUFFER})
-
 
 class Analysis(Protocol):
     """What the level needs of ``deadinit.analysis.liveness.Analyzer``."""
@@ -128,10 +126,8 @@ def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
     """``self.x`` of an ``nn.Module`` holds a registered module, parameter or buffer (or a module container)."""
     if not an.index.derives_from_external(mro[0], an.settings.module_bases):  # mro is the class's own
         return False
-    if fact.kind in REGISTERED_KINDS:
-        return True
     return any(
-        registration(an.index, an.settings, "", c.stmt.alloc, an.index.class_module[c.owner]) is not None
+        registration(an.index, an.settings, fact.kind, c.stmt.alloc, an.index.class_module[c.owner]) is not None
         for c in fact.stmts
     )
 

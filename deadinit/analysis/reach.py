@@ -38,7 +38,10 @@ def method_reads(
         reach.methods[key] = why
         for reason, line, pattern in m.dynamic:
             reach.dynamic.append((owner, m.name, reason, line, pattern))
-        reach.walks.extend((owner, m.name, walk, line) for walk, line in m.walks)
+        for walk, line in m.walks:  # nn.Module's own, unless the project defines the method (then followed)
+            r = found[walk] if walk in found else found.setdefault(walk, index.resolve_method(mro, walk))
+            if r is None:
+                reach.walks.append((owner, m.name, walk, line))
         for attr, line, _col in m.reads:
             r = found[attr] if attr in found else found.setdefault(attr, index.resolve_method(mro, attr))
             if r is not None:

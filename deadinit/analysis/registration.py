@@ -26,6 +26,7 @@ _BY_KIND = {
     AllocKind.PARAMETER: Registration.PARAMETER,
     AllocKind.BUFFER: Registration.BUFFER,
 }
+REGISTERED_KINDS = frozenset(_BY_KIND)
 _PARAMETER_CONTAINERS = frozenset({"ParameterList", "ParameterDict"})
 
 Walks = list[tuple[str, str, str, int]]  # (owner, method, walk, line): ``Reach.walks``
@@ -36,7 +37,7 @@ def registration(
 ) -> Registration | None:
     """How a binding of ``kind`` (the analysis' class of ``alloc``, made in ``module``) is registered
     on an ``nn.Module``; None when it is not (a plain tensor, a list, a scalar...)."""
-    if kind in _BY_KIND:
+    if kind in REGISTERED_KINDS:
         return _BY_KIND[AllocKind(kind)]
     if alloc is None:
         return None

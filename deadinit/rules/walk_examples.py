@@ -66,6 +66,15 @@ WALK_INVALID = (
         note="a walk in a method that returns nothing only acts on each element (here: moves it): no read",
     ),
     Example(
+        _walking(
+            "        return dict(self.named_children())\n\n"
+            "    def named_children(self):   # the project's own: followed as any method is\n"
+            "        return iter([('proj', self.proj)])"
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk the class overrides is its own method: what it reads counts, not nn.Module's walk",
+    ),
+    Example(
         _walking("        return next(self.parameters()).device"),
         [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
         note="next(self.parameters()) takes the first parameter only: no particular attribute is read",
