@@ -31,6 +31,7 @@ from deadinit.analysis.sizes import SizeModel
 from deadinit.analysis.variant_sites import Resolved
 from deadinit.analysis.verdicts import decide
 from deadinit.analysis.weight_loaders import LoaderProofs
+from deadinit.analysis.worth import defer_small_fixes
 from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
@@ -187,6 +188,7 @@ class Analyzer:
             fact.verdict = decide(self.index, fact, level)
             fact.evidence.extend(level.evidence)
         settle(self.index, chain, facts, mro)
+        defer_small_fixes(facts, self.settings)
         return ClassAnalysis(cls, chain, reach, facts, fixpoint.live, fixpoint.effective, lv.unsure, lv.read_why)
 
     def liveness(self, cls: str, depth: int) -> ClassLiveness | None:

@@ -48,6 +48,8 @@ class Finding:
     def fix_text(self) -> str:
         """Why no plain fix removes it, as check and fix print it: ``unsafe fix: ...`` or
         ``not fixable: ...``; "" when the fix is safe or the rule has none to give."""
+        if self.verdict is not None and self.verdict.deferred and self.fix_safety == "safe":
+            return f"fix not applied by default: {self.verdict.deferred}; set fix-min-bytes = 0 to apply it"
         if not self.fix_safety_reason:
             return ""
         label = "unsafe fix" if self.fix_safety == "unsafe" else "not fixable"

@@ -105,6 +105,7 @@ class RefusalKind(StrEnum):
     REFUSED = "refused"
     UNSAFE_REWRITE = "unsafe-rewrite"
     GENERATED_FILE = "generated-file"  # the file is generated: the fix belongs in its source
+    NOT_WORTH_IT = "not-worth-it"  # safe, but saves less than fix-min-bytes (analysis.worth)
 
 
 class BaseKind(StrEnum):

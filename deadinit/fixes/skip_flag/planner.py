@@ -87,6 +87,8 @@ class _Planner:
                 self.refuse(f, kept_reason(f), "not-fixable")
             elif f.fix_safety == "unsafe" and not self.o.unsafe_fixes:
                 self.refuse(f, unsafe_reason(f), "unsafe")
+            elif f.fix_safety == "safe" and f.verdict is not None and f.verdict.deferred:
+                self.refuse(f, f.fix_text, "not-worth-it")
             else:
                 cands.setdefault(f.cls, []).append(f)
         builder = GroupBuilder(self.index, self.analyses, self.inits, self.flag_re)
