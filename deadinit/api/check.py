@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
+from deadinit.index.project_gaps import outside_bases
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
@@ -74,6 +75,7 @@ def run_check(
     res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
     check_summaries(kept, settings, res)
     note_generated_files(res, kept)
+    res.outside_bases = outside_bases(res.index)
     return res
 
 

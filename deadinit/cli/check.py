@@ -64,13 +64,15 @@ def run(o: CheckOptions) -> int:
 
 def _run(o: CheckOptions) -> int:
     err = LazyConsole(o.color, stderr=True)
-    if o.project_dir is not None:
-        targets, scope = [o.project_dir], list(o.paths) or None
-    else:
-        targets, scope = list(o.paths) or ["."], None
-    project.require_paths(targets + (scope or []))
-    cfg = project.configure(
-        targets, o.config, o.select, o.ignore, o.show_unsure, o.include_generation_sources, o.extend_select
+    targets, scope, cfg = project.configured_scope(
+        o.paths,
+        o.project_dir,
+        o.config,
+        o.select,
+        o.ignore,
+        o.show_unsure,
+        o.include_generation_sources,
+        o.extend_select,
     )
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.index.namespaces import namespace_prefix
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
 
@@ -65,7 +66,8 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
         if parts:
             return ".".join(parts), is_pkg
     # Walk up through packages.  Namespace folders (no __init__.py) in between are
-    # crossed when a regular package sits above them (sglang/srt/... is laid out so).
+    # crossed when a regular package sits above them (sglang/srt/... is laid out so), and
+    # those above the top package are named by ``index.namespaces``.
     top = _package_top(str(path.parent))
     if top is None:
         return (path.parent.name if is_pkg else path.stem), is_pkg
@@ -73,7 +75,8 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
     parts = list(rel.parts)
     if is_pkg:
         parts = parts[:-1]
-    return ".".join(parts), is_pkg
+    prefix = namespace_prefix(top)
+    return ".".join([prefix, *parts] if prefix else parts), is_pkg
 
 
 # by absolute, normalised folder path (strings: a walk asks once per folder)
@@ -358,7 +361,11 @@ class _Modules:
         if top is None:
             return ""
         below = _below(absolute, os.path.dirname(top))
-        return "" if below is None else below.replace(os.sep, ".")
+        if below is None:
+            return ""
+        prefix = namespace_prefix(top)
+        dotted = below.replace(os.sep, ".")
+        return f"{prefix}.{dotted}" if prefix else dotted
 
 
 def _below(path: str, folder: str) -> str | None:

@@ -13,6 +13,7 @@ from deadinit.analysis.naming import display_names
 from deadinit.installed.unanalysed import unanalysed_text
 from deadinit.model.finding import human_bytes, size_order
 from deadinit.model.result import Unanalysed
+from deadinit.report.gaps import gaps_clause
 from deadinit.report.paths import display
 
 
@@ -103,7 +104,7 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         summary += f"; {len(result.skipped_sources)} code-generation source(s) skipped (--include-generation-sources)"
     if result.unsure:
         summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"
-    summary += unanalysed_clause(result.unanalysed)
+    summary += unanalysed_clause(result.unanalysed) + gaps_clause(result)
     console.print(Text(summary, style="bold"))
 
 

@@ -126,9 +126,7 @@ def test_hooks_file_declares_both_hooks():
     for h in hooks.values():
         assert h["require_serial"] is True and h["language"] == "python" and h["types"] == ["python"]
     assert hooks["deadinit"]["entry"] == "deadinit check --project ."
-    assert (
-        hooks["deadinit-fix"]["entry"].startswith("deadinit fix") and hooks["deadinit-fix"]["pass_filenames"] is False
-    )
+    assert hooks["deadinit-fix"]["entry"] == "deadinit fix" and hooks["deadinit-fix"].get("pass_filenames", True)
 
 
 def test_local_hooks_all_files_then_one_staged_file(user_repo):
@@ -191,3 +189,29 @@ def fix_hook_rewrites_and_fails_the_commit(run, user_repo):
     assert _git(user_repo, "status", "--porcelain").strip()  # the working tree was rewritten
     after = _expected(user_repo)
     assert len(after) < len(before)
+
+
+def test_local_fix_hook_rewrites_only_what_the_staged_file_touches(user_repo):
+    fix_hook_stays_in_its_lane(local_hooks, user_repo)
+
+
+def _changed(repo: Path) -> set[str]:
+    return {line[3:] for line in _git(repo, "status", "--porcelain").splitlines() if line[:2].strip() == "M"}
+
+
+def fix_hook_stays_in_its_lane(run, user_repo):
+    """A one-comment commit of a subclass file rewrites that subclass's hierarchy only, not the project."""
+    staged = "fixtures/backends/speed_mla_backend.py"
+    with open(user_repo / staged, "a") as f:
+        f.write("# touched\n")
+    _git(user_repo, "add", staged)
+    found = invoke(["check", "--format", "json", staged], cwd=user_repo)
+    touched = {os.path.normpath(p) for f in json.loads(found.stdout) for p in [f["path"], *f["related_paths"]]}
+    res = run(user_repo, hook="deadinit-fix")
+    out = res.stdout + res.stderr
+    assert res.returncode == 1 and "files were modified by this hook" in out, out
+    changed = _changed(user_repo)
+    assert changed and changed <= touched | {staged}, (changed, touched)
+    _git(user_repo, "checkout", "--", *changed)
+    run(user_repo, "--all-files", hook="deadinit-fix")
+    assert len(_changed(user_repo)) > len(changed), (changed, _changed(user_repo))
