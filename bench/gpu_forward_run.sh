@@ -8,13 +8,16 @@
 #   DEV_DIR/whl/*.whl      bench/gpu_wheels.txt's wheels (sglang 0.5.20 among them)
 #   DEV_DIR/skip-flag/     files `deadinit fix --strategy skip-flag` changed + fix-report.json
 #   DEV_DIR/direct-base/   files `deadinit fix --strategy direct-base` changed + fix-report.json
+#   DEV_DIR/provenance.md  the deadinit commit and the fix commands that made the trees
 #
 # Two gpu-check runs, side by side (each measurement is its own process, so the figures
 # do not depend on what runs beside it):
 #   trtllm_mha:  TRTLLMHAAttnBackend, original vs skip-flag vs direct-base
 #   others:      FlashInferAttnBackend, FlashInferMLAAttnBackend, TRTLLMMLABackend,
 #                TokenspeedMLABackend, original vs skip-flag
-# Left in $OUT: env.txt, command.txt (with the trees' changed files), forward_trtllm_mha.{json,txt},
+# Left in $OUT: env.txt, command.txt (DEV_DIR/provenance.md first: the deadinit commit and the
+# fix commands that made the trees; then the gpu-check lines and the trees' changed files),
+# forward_trtllm_mha.{json,txt},
 # forward_others.{json,txt}; with KERNEL_PASS_SECONDS=N a second pass in which FlashInfer's
 # JIT-built kernels run for real: forward_flashinfer_kernels.{json,txt}.
 # Exit status: the first failing run's.
@@ -72,10 +75,12 @@ MHA=(--rewritten "skip-flag=$SKIP_TREE" --rewritten "direct-base=$DIRECT_TREE"
 OTHERS=(--rewritten "skip-flag=$SKIP_TREE" --from-fix-report "skip-flag=$DEV/skip-flag/fix-report.json"
         --class FlashInferAttnBackend --class FlashInferMLAAttnBackend --class TRTLLMMLABackend
         --class TokenspeedMLABackend --jobs 8 --output "$OUT/forward_others.json")
+if [ -f "$DEV/provenance.md" ]; then cat "$DEV/provenance.md"; else echo "# How this evidence was made: not recorded (no DEV_DIR/provenance.md)"; fi > "$OUT/command.txt"
+printf '\n## Commands run on the GPU machine\n\n' >> "$OUT/command.txt"
 {
   echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${COMMON[*]} ${MHA[*]}"
   echo "PYTHONPATH=$PYTHONPATH $PY -m deadinit.gpu_check ${COMMON[*]} ${OTHERS[*]}"
-} | tee "$OUT/command.txt"
+} | tee -a "$OUT/command.txt"
 cat "$WORK/trees.txt" >> "$OUT/command.txt"
 
 cd "$WORK"  # `python -m` puts the working folder first on sys.path: not the checkout's deadinit

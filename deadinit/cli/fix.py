@@ -31,6 +31,7 @@ from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import FixOptions, Plan
+from deadinit.runtime.provenance import provenance
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # strategies that choose the classes to rewrite themselves, not from the findings: given paths, the
@@ -265,6 +266,7 @@ def report_dict(out) -> dict:
     found = {f.key: f for f in getattr(out.before, "findings", None) or []}
     return {
         "command": "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None,
+        "deadinit": provenance().to_json(),  # the code that made the rewrite: evidence names it
         "strategy": out.strategy,
         "applied": bool(out.written),
         "changes": [

@@ -135,6 +135,10 @@ def reproduce_section(
 ) -> list[str]:
     out = ["## Reproduce", "", "```sh"]
     for _label, report in reports:
+        made = report.get("deadinit") or {}
+        if made.get("commit"):
+            changed = " with local changes" if made.get("modified") else ""
+            out.append(f"# deadinit {made.get('version')} at commit {made['commit']}{changed}")
         out.append(
             report.get("command")
             or "deadinit fix " + " ".join(report.get("files", [])) + f" --strategy {report.get('strategy')}"

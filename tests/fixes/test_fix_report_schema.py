@@ -8,18 +8,25 @@ A skip-flag change keeps the class's bases (both lists empty) and says in ``note
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from codemod_helpers import REPO, SCENARIOS
+from jsonschema import Draft202012Validator
 
+from deadinit import __version__
 from deadinit.cli.main import main
+from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import Change
+from deadinit.model.kinds import RefusalKind
 
 MHA = SCENARIOS["mha_child"][0][0]
 DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 COMMITTED = sorted((REPO / "docs").rglob("*fix-report.json"))
+SCHEMA = json.loads((REPO / "deadinit" / "report" / "fix-report.schema.json").read_text(encoding="utf-8"))
+LATER = {"command", "deadinit", "evidence"}  # fields added after docs/gpu's first reports were written
 CHANGE_KEYS = {
     "id",
     "strategy",
@@ -82,8 +89,8 @@ def check_change(c: dict) -> None:
 
 
 def check_report(data: dict) -> None:
-    keys = {"command", "strategy", "applied", "changes", "not_fixed", "files", "diff_stat"}
-    assert set(data) | {"command"} == keys, set(data) ^ keys  # older reports: no command
+    keys = {"command", "deadinit", "strategy", "applied", "changes", "not_fixed", "files", "diff_stat"}
+    assert set(data) | {"command", "deadinit"} == keys, set(data) ^ keys  # older reports: no command, no deadinit
     assert data.get("command") is None or data["command"].startswith("deadinit fix ")
     assert data["strategy"] in ("skip-flag", "direct-base") and isinstance(data["applied"], bool)
     assert _strings(data["files"]) and isinstance(data["diff_stat"], dict)
@@ -94,10 +101,23 @@ def check_report(data: dict) -> None:
         assert DOTTED.fullmatch(r["class"]) and isinstance(r["reason"], str) and _strings(r["attributes"])
 
 
+def schema_errors(data: dict, *, allow_missing: frozenset[str] = frozenset()) -> list[str]:
+    """What ``fix-report.schema.json`` finds wrong with ``data``; a required field in ``allow_missing`` may be absent."""
+    errors = []
+    for e in Draft202012Validator(SCHEMA).iter_errors(data):
+        missing = {m.group(1) for m in [re.match(r"'(\w+)' is a required property", e.message)] if m}
+        if e.validator == "required" and missing <= allow_missing and missing:
+            continue
+        errors.append(f"{'/'.join(map(str, e.absolute_path))}: {e.message}")
+    return errors
+
+
 def _report(*args) -> dict:
     r = CliRunner().invoke(main, ["fix", "fixtures", *args, "--report", "fix.json"], catch_exceptions=False)
     assert r.exit_code in (0, 1), r.output
-    return json.loads(Path("fix.json").read_text())
+    data = json.loads(Path("fix.json").read_text())
+    assert schema_errors(data) == []
+    return data
 
 
 def test_skip_flag_report(fixture_tree):
@@ -118,7 +138,47 @@ def test_direct_base_report(fixture_tree):
 
 @pytest.mark.parametrize("path", COMMITTED, ids=[str(p.relative_to(REPO)) for p in COMMITTED])
 def test_committed_reports_read_the_same_way(path):
-    check_report(json.loads(path.read_text(encoding="utf-8")))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    check_report(data)
+    assert schema_errors(data, allow_missing=frozenset(LATER)) == []
+
+
+def test_the_schema_is_a_valid_schema_and_names_every_refusal_kind_and_strategy():
+    Draft202012Validator.check_schema(SCHEMA)
+    refusal_kinds = SCHEMA["$defs"]["refusal"]["properties"]["kind"]["enum"]
+    assert refusal_kinds == [k.value for k in RefusalKind]
+    assert set(SCHEMA["properties"]["strategy"]["enum"]) == set(load_strategies())
+    assert SCHEMA["$defs"]["change"]["properties"]["strategy"] == SCHEMA["properties"]["strategy"]
+    assert set(SCHEMA["$defs"]["change"]["required"]) == CHANGE_KEYS
+
+
+def test_the_schema_rejects_notes_in_new_bases():
+    """The bug the schema guards: a skip-flag change's prose in ``new_bases``, its ``notes`` empty."""
+    c = Change(id="skip-flag:m.C", strategy="skip-flag", cls="m.C", file="m.py", attributes=[], findings=[])
+    bad = dict(c.to_json(), new_bases=["Parent.__init__ guarded by `if not skip_init_x:`"], notes=[], evidence=[])
+    report = {
+        "command": None,
+        "deadinit": {"version": "0", "commit": None, "modified": None},
+        "strategy": "skip-flag",
+        "applied": False,
+        "changes": [bad],
+        "not_fixed": [],
+        "files": [],
+        "diff_stat": {"files": 0, "insertions": 0, "deletions": 0},
+    }
+    errors = schema_errors(report)
+    assert any(e.startswith("changes/0/new_bases/0:") for e in errors), errors
+    assert any(e.startswith("changes/0/notes:") for e in errors), errors
+
+
+def test_the_report_names_the_deadinit_that_wrote_it(fixture_tree):
+    data = _report("--diff")
+    git = subprocess.run(["git", "rev-parse", "--show-toplevel", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    top, _, head = git.stdout.strip().partition("\n")
+    checkout = git.returncode == 0 and Path(top).resolve() == REPO.resolve()
+    assert data["deadinit"]["version"] == __version__
+    assert data["deadinit"]["commit"] == (head if checkout else None)
+    assert isinstance(data["deadinit"]["modified"], bool) if checkout else data["deadinit"]["modified"] is None
 
 
 def test_change_takes_its_fields_by_keyword_only():

@@ -142,6 +142,19 @@ def test_body_has_every_section_and_claims_only_what_was_measured(tmp_path):
     assert "sgl_kernel" in text and "NVIDIA H200" in text
 
 
+def test_reproduce_names_the_deadinit_commit_that_made_the_rewrite(tmp_path):
+    report = fix_report(tmp_path)
+    text = pr_body.render([("skip-flag", report)], [gpu_run()], tmp_path)
+    assert "at commit" not in text  # an older report, or an installed deadinit: no commit known
+    sha = "0123456789abcdef0123456789abcdef01234567"
+    report["deadinit"] = {"version": "0.1.0", "commit": sha, "modified": False}
+    text = pr_body.render([("skip-flag", report)], [gpu_run()], tmp_path)
+    assert f"# deadinit 0.1.0 at commit {sha}\ndeadinit fix pkg --strategy skip-flag\n" in text
+    report["deadinit"]["modified"] = True
+    text = pr_body.render([("skip-flag", report)], [gpu_run()], tmp_path)
+    assert f"# deadinit 0.1.0 at commit {sha} with local changes\n" in text
+
+
 def test_without_a_gpu_run_the_body_says_nothing_was_measured(tmp_path):
     text = pr_body.render([(None, fix_report(tmp_path))], [], tmp_path)
     assert "No gpu-check run was given: nothing was measured." in text
