@@ -41,7 +41,7 @@ def summarize(
     if disc is None:
         disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
         remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
-    errors = [f"{p}: {m}" for p, m in disc.errors]
+    errors = [f"{os.path.normpath(p)}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
     if summarizer is None:
         from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - the parser loads only when files are summarised here

@@ -154,7 +154,11 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
         if not found:
             disc = _discovered(paths, s, excluded, stats)
             found.append(
-                (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
+                (
+                    disc,
+                    [(f.path, f.module, f.is_package) for f in disc.files],
+                    [f"{os.path.normpath(p)}: {m}" for p, m in disc.errors],
+                )
             )
             if walked is not None:
                 walked.append(disc)

@@ -188,9 +188,9 @@ def run(o: FixRun) -> int:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)
             if not result.errors:
-                click.echo(f"deadinit: warning: {project.no_files_message(targets)}", err=True)
+                click.echo(f"deadinit: warning: {project.no_files_message(scope or targets)}", err=True)
                 return EXIT_CLEAN
-            raise UsageError(project.no_files_message(targets))
+            raise UsageError(project.no_files_message(scope or targets))
         wanted = tuple(project.resolve_class(result, c) for c in o.classes)
     except (UsageError, ConfigError, BaselineError) as e:
         click.echo(f"deadinit: error: {e}", err=True)

@@ -13,24 +13,8 @@ from deadinit.index.namespaces import namespace_prefix
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
 
-_SKIP_DIRS = {
-    ".git",
-    ".hg",
-    ".svn",
-    "__pycache__",
-    ".tox",
-    ".nox",
-    ".venv",
-    "venv",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".deadinit_cache",
-    "node_modules",
-    "build",
-    "dist",
-    ".eggs",
-}
+_VCS_AND_TOOLS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+_SKIP_DIRS = _VCS_AND_TOOLS | {".deadinit_cache", ".venv", "venv", "node_modules", "build", "dist", ".eggs"}
 Skip = Callable[[str, bool], bool]  # (name or path, is_dir) -> leave it out
 
 
