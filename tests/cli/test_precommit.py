@@ -33,7 +33,7 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
 }
-FINDING = re.compile(r"\b(DI\d{3}) (\S+):(\d+):(\d+) ")
+FINDING = re.compile(r"^(\S+):(\d+):(\d+): (DI\d{3}) ", re.M)  # the text report's first line of a finding
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -117,7 +117,7 @@ def _expected(cwd: Path, *files: str) -> set:
 
 
 def _reported(output: str) -> set:
-    return {(m[0], os.path.normpath(m[1]), int(m[2]), int(m[3])) for m in FINDING.findall(output)}
+    return {(m[3], os.path.normpath(m[0]), int(m[1]), int(m[2])) for m in FINDING.findall(output)}
 
 
 def test_hooks_file_declares_both_hooks():
