@@ -57,3 +57,9 @@ def test_piped_a_finding_is_three_lines_and_the_summary_two():
     for i in heads:
         assert lines[i + 1].startswith("  because: ") and lines[i + 2].startswith(("  fix: ", "  no automatic fix: "))
     assert lines[-1].startswith("each finding's whole evidence chain: `deadinit explain CLASS`")
+
+
+def test_statistics_keep_rule_names_whole_at_80_columns():
+    res = invoke(["check", "fixtures", "--statistics", "--no-cache", "--color", "never"], cwd=REPO, env=LAYOUTS["80"])
+    assert "overwritten-parent-allocation " in res.stdout and "unread-parent-allocation " in res.stdout
+    assert "…" not in res.stdout.split("estimated waste")[0]
