@@ -215,3 +215,51 @@ def fix_hook_stays_in_its_lane(run, user_repo):
     _git(user_repo, "checkout", "--", *changed)
     run(user_repo, "--all-files", hook="deadinit-fix")
     assert len(_changed(user_repo)) > len(changed), (changed, _changed(user_repo))
+
+
+def _readme_snippets() -> list[str]:
+    """The README's ``.pre-commit-config.yaml`` snippets: the quick start's and Use in CI's."""
+    text = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    return [b for b in blocks if "repo: local" in b]
+
+
+def test_the_readme_snippets_are_one_hook():
+    snippets = [yaml.safe_load(b) for b in _readme_snippets()]
+    assert len(snippets) == 2
+    assert snippets[0] == snippets[1]
+    (hook,) = snippets[0]["repos"][0]["hooks"]
+    assert hook["id"] == "deadinit" and hook["entry"] == "deadinit check"
+
+
+def test_the_readme_snippet_installed_blocks_a_commit_with_a_finding_and_passes_one_without(tmp_path):
+    """As a user sets it up: deadinit installed (on PATH), the snippet as written, ``pre-commit install``,
+    then ``git commit``."""
+    files = [str(Path("fixtures") / p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*.py")]
+    repo = _commit_copy(files, REPO, tmp_path / "user")
+    (repo / ".pre-commit-config.yaml").write_text(_readme_snippets()[0])
+    _git(repo, "add", ".pre-commit-config.yaml")
+    _git(repo, "commit", "-q", "-m", "hooks")
+    env = {
+        **GIT_ENV,
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),  # deadinit installed
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "NO_COLOR": "1",
+    }
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, env=env, check=True, capture_output=True)
+
+    def commit(path: str) -> subprocess.CompletedProcess:
+        with open(repo / path, "a") as f:
+            f.write("# touched\n")
+        subprocess.run(["git", "add", path], cwd=repo, env=env, check=True)
+        return subprocess.run(["git", "commit", "-m", "edit"], cwd=repo, env=env, capture_output=True, text=True)
+
+    blocked = commit("fixtures/backends/speed_mla_backend.py")
+    out = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0 and "Failed" in out, out
+    assert _reported(out) and all(code.startswith("DI") for code, *_ in _reported(out)), out
+    assert _git(repo, "diff", "--cached", "--name-only").strip()  # nothing was committed
+    _git(repo, "reset", "-q", "--hard")
+    passed = commit("fixtures/negatives/super_call.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "deadinit" in passed.stdout + passed.stderr and "Passed" in passed.stdout + passed.stderr
