@@ -73,8 +73,9 @@ def strategy_of(code: str) -> str | None:
     return None
 
 
-def fix_line(f: Finding) -> str:
-    """``fix: deadinit fix ...`` with the options that fix ``f``, or why no command does."""
+def fix_line(f: Finding, cls_name: str | None = None) -> str:
+    """``fix: deadinit fix ...`` with the options that fix ``f`` (its class as ``cls_name``, default the
+    qualified name), or why no command does."""
     strategy = strategy_of(f.code)
     if strategy is None or f.fix_safety == "none":
         return f"no automatic fix: {shortened(_not_fixable(f))}"
@@ -83,7 +84,7 @@ def fix_line(f: Finding) -> str:
         command += f" --strategy {strategy}"
     if f.fix_safety == "unsafe":
         command += " --unsafe-fixes"
-    command += f" --class {f.cls}"
+    command += f" --class {cls_name or f.cls}"
     if f.fix_safety == "unsafe" and f.fix_safety_reason:
         return f"fix: {command}  (unsafe: {shortened(f.fix_safety_reason.split('; ')[0])})"
     return f"fix: {command}"
@@ -110,13 +111,14 @@ def head(f: Finding) -> Text:
     return out
 
 
-def lines(f: Finding, evidence: bool = True, hint: bool = True) -> list[Text]:
-    """The finding's lines: its head, then (indented) the decisive step and the fix."""
+def lines(f: Finding, evidence: bool = True, hint: bool = True, cls_name: str | None = None) -> list[Text]:
+    """The finding's lines: its head, then (indented) the decisive step and the fix (``cls_name``: the
+    class as ``--class`` takes it)."""
     out = [head(f)]
     if evidence and (step := evidence_line(f)):
         out.append(Text(INDENT + step, style="dim"))
     if hint and f.cls:
-        out.append(Text(INDENT + fix_line(f), style="cyan"))
+        out.append(Text(INDENT + fix_line(f, cls_name), style="cyan"))
     return out
 
 

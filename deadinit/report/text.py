@@ -12,6 +12,7 @@ from deadinit.installed.unanalysed import unanalysed_text
 from deadinit.model.finding import human_bytes, size_order
 from deadinit.model.result import Unanalysed
 from deadinit.report import finding_lines
+from deadinit.report.class_names import option_names
 from deadinit.report.full import render_class
 from deadinit.report.gaps import gaps_clause
 from deadinit.report.paths import display
@@ -39,12 +40,14 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
             by_cls[f.cls].append(f)
     for group in by_cls.values():
         group.sort(key=size_order)
+    names = {} if full else option_names(result.index, by_cls)
     for cls in sorted(by_cls, key=lambda c: (size_order(by_cls[c][0]), c)):
         if full:
             render_class(result.index, cls, by_cls[cls], console, show_evidence, quiet)
             continue
         for f in by_cls[cls]:
-            for line in finding_lines.lines(f, evidence=show_evidence and not quiet, hint=not quiet):
+            shown = {"evidence": show_evidence and not quiet, "hint": not quiet, "cls_name": names.get(cls)}
+            for line in finding_lines.lines(f, **shown):
                 finding_lines.emit(console, line)
     _loose([f for f in result.findings if not f.cls], console, full)
     if quiet:

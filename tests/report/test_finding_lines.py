@@ -55,6 +55,7 @@ def test_shortened_cuts_between_words_and_leaves_no_parenthesis_open():
 
 def test_the_fix_line_names_the_command_that_fixes_the_finding():
     assert fl.fix_line(_finding()) == "fix: deadinit fix --class pkg.b.Child"
+    assert fl.fix_line(_finding(), "Child") == "fix: deadinit fix --class Child"
     unsafe = _finding(fix_safety="unsafe", fix_safety_reason="checkpoint keys change; and more")
     assert (
         fl.fix_line(unsafe) == "fix: deadinit fix --unsafe-fixes --class pkg.b.Child  (unsafe: checkpoint keys change)"
@@ -83,3 +84,13 @@ def test_wrapped_breaks_at_spaces_and_indents_the_rest():
     assert " ".join(p.strip() for p in pieces) == ("because: " + "word " * 20 + "end")
     long = [t.plain for t in fl.wrapped(Text("a " + "x" * 50 + " b"), 20)]
     assert long == ["a", "    " + "x" * 50, "    b"]  # a word longer than the width stays whole
+
+
+def test_option_names_are_the_shortest_unique_trailing_names():
+    from types import SimpleNamespace
+
+    from deadinit.report.class_names import option_names
+
+    index = SimpleNamespace(classes={"p.a.Layer": 0, "p.b.Layer": 0, "p.a.Only": 0})
+    assert option_names(index, ["p.a.Layer", "p.a.Only"]) == {"p.a.Layer": "a.Layer", "p.a.Only": "Only"}
+    assert option_names(None, ["p.a.Only"]) == {}

@@ -95,7 +95,7 @@ def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):
     reason = "Child is exported (re-exported by package pkg) and `buf` is public: code outside the project may read it"
     assert buf["fix_safety"] == "unsafe" and buf["fix_safety_reason"] == reason
     assert f"unsafe fix: {reason}" in invoke(["check", ".", "--format", "full"], cwd=cwd).stdout
-    assert f"--unsafe-fixes --class pkg.child.Child  (unsafe: {reason})" in invoke(["check", "."], cwd=cwd).stdout
+    assert f"--unsafe-fixes --class Child  (unsafe: {reason})" in invoke(["check", "."], cwd=cwd).stdout
     sarif = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=cwd).stdout)
     props = [r["properties"] for r in sarif["runs"][0]["results"] if r["properties"]["attribute"] == "buf"]
     assert props[0]["fixSafetyReason"] == reason

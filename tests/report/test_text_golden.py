@@ -63,3 +63,17 @@ def test_statistics_keep_rule_names_whole_at_80_columns():
     res = invoke(["check", "fixtures", "--statistics", "--no-cache", "--color", "never"], cwd=REPO, env=LAYOUTS["80"])
     assert "overwritten-parent-allocation " in res.stdout and "unread-parent-allocation " in res.stdout
     assert "…" not in res.stdout.split("estimated waste")[0]
+
+
+def test_the_fix_commands_the_report_names_run():
+    commands = {
+        ln.split("fix: ", 1)[1].split("  (")[0]
+        for ln in _report(LAYOUTS["piped"]).splitlines()
+        if ln.startswith("  fix: ")
+    }
+    assert commands
+    for command in sorted(commands)[:4]:  # the --class names resolve, the options exist
+        args = command.split()[1:]
+        res = invoke([*args, "--diff", "fixtures"], cwd=REPO)
+        assert res.exit_code in (0, 1), (command, res.stderr)
+        assert res.stdout.startswith("---"), (command, res.stdout[:200])
