@@ -4,23 +4,21 @@ two modules define a ``TinyDecoderLayer``)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
+
+from deadinit.model.namesakes import namesakes, short_name
 
 
 def option_names(index, qualnames: Iterable[str]) -> dict[str, str]:
     """qualname -> the shortest trailing dotted name ``--class`` resolves to it alone, for ``qualnames``
-    ({} without an index)."""
+    ({} without an index). A stored result's index keeps the namesakes of its findings' classes."""
     shown = {q for q in qualnames if q}
     if index is None or not shown:
         return {}
-    by_short: dict[str, list[str]] = defaultdict(list)
-    wanted = {q.rsplit(".", 1)[-1] for q in shown}
-    for q in index.classes:
-        last = q.rsplit(".", 1)[-1]
-        if last in wanted:
-            by_short[last].append(q)
-    return {q: unique_suffix(q, by_short.get(q.rsplit(".", 1)[-1], [q])) for q in shown}
+    wanted = {short_name(q) for q in shown}
+    kept = getattr(index, "namesakes", None)  # a LiteIndex: the rest of the classes are not kept
+    same = kept if kept is not None else namesakes(index.classes, wanted)
+    return {q: unique_suffix(q, same.get(short_name(q), [q])) for q in shown}
 
 
 def unique_suffix(qualname: str, same_short: list[str]) -> str:

@@ -77,3 +77,10 @@ def test_the_fix_commands_the_report_names_run():
         res = invoke([*args, "--diff", "fixtures"], cwd=REPO)
         assert res.exit_code in (0, 1), (command, res.stderr)
         assert res.stdout.startswith("---"), (command, res.stdout[:200])
+
+
+def test_a_stored_result_prints_the_same_report(tmp_path):
+    """A warm run's result keeps only a little of the index: the names --class takes are the same."""
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    runs = [invoke(["check", "fixtures", "--color", "never", *cache], cwd=REPO).stdout for _ in range(2)]
+    assert runs[0] == runs[1] and "--class draft.TinyDecoderLayer" in runs[1]
