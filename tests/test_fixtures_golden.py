@@ -195,8 +195,10 @@ def test_text_report_puts_the_largest_first():
     out = _run("text").stdout
     order = [out.index(f"`self.{a}` (") for a in ("layers", "mlp")]
     assert order == sorted(order)
-    assert out.index("fixtures.sized.models.TinyEmbedder ") < out.index("fixtures.sized.models.HubNormOnly ")
-    assert "(draft.TinyDecoderLayer -> models.TinyDecoderLayer)" in " ".join(out.split())
+    assert out.index("--class TinyEmbedder") < out.index("--class HubNormOnly")
+    full = _run("full").stdout  # the tree: a class, then its MRO
+    assert full.index("fixtures.sized.models.TinyEmbedder ") < full.index("fixtures.sized.models.HubNormOnly ")
+    assert "(draft.TinyDecoderLayer -> models.TinyDecoderLayer)" in " ".join(full.split())
 
 
 def test_generation_source_is_skipped_and_generated_file_points_to_its_source():
