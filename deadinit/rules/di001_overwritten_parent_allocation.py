@@ -291,6 +291,6 @@ class FusedBlock(Block):
                 if k is None:
                     continue
                 verb = "deleted" if k.stmt.kind == "delete" else "overwritten"
-                by = f"{fact.show(k.owner)}.__init__ (line {k.stmt.line})"
+                by = f"{fact.show(k.owner)}.{k.method} (line {k.stmt.line})"
                 msg = f"{describe(fact)} is {verb} by {by} before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -20,8 +20,10 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     if fact.killer is not None:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
-    not_fixable = fact.handed_on or (
-        _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    not_fixable = (
+        fact.handed_on
+        or (_part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index))
+        or _built_in_a_helper(fact)
     )
     unsafe_reason = fact.unsafe_reason or (
         "the allocation is made inside a project function: skipping the call also skips whatever else it does"
@@ -94,5 +96,19 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index) -> str | None:
     return None
 
 
+def _built_in_a_helper(fact: AttrFact) -> str | None:
+    """An allocation made in a helper the parent's ``__init__`` calls: the skip flag guards only the
+    ``__init__``'s own statements."""
+    helper = next((c for c in fact.stmts if c.method != "__init__"), None)
+    if helper is None:
+        return None
+    where = f"{short(helper.owner)}.{helper.method}"
+    return (
+        f"self.{fact.attr} is built in {where}, a helper that construction calls, not in "
+        f"{short(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
+    )
+
+
 def describe(fact: AttrFact) -> str:
-    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.__init__"
+    where = next((c.method for c in fact.stmts if c.owner == fact.owner), "__init__")
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.{where}"
