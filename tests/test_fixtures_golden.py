@@ -58,6 +58,10 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FloatLinear", "QuantLinear", "lookup"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_table"),
     ("DI002", "ArgmaxSampler", "TableSampler", "_scratch"),
+    ("DI002", "ParkedAdapterStack", "AdapterStack", "adapter"),  # walks that read no value
+    ("DI002", "ParkedAdapterStack", "AdapterStack", "probe"),
+    ("DI002", "ParkedAdapterStack", "AdapterStack", "scratch"),
+    ("DI002", "ShardedAdapterStack", "AdapterStack", "scratch"),  # named_children() reads the modules only
     ("DI002", "GreedySampler", "HistorySampler", "history"),
     ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
     ("DI002", "LookupEmbedder", "LookupLM", "pooler"),
@@ -272,6 +276,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("FloatLinear", "input_scale"): "removes the registered buffer `input_scale`",
     ("StrictEmbedder", "pooler"): "removes the registered module `pooler`",
     ("RaisingEmbedder", "pooler"): "removes the registered module `pooler`",
+    ("ParkedAdapterStack", "adapter"): "removes the registered module `adapter`",
+    ("ParkedAdapterStack", "probe"): "removes the registered module `probe`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",

@@ -16,6 +16,7 @@ from deadinit.analysis.reach import short
 from deadinit.analysis.symbolic import Size
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
+from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 
 if TYPE_CHECKING:
@@ -92,6 +93,7 @@ class Analysis(Protocol):
     """What the facts need of ``liveness.Analyzer``."""
 
     index: ProjectIndex
+    settings: Settings
     ext: ExternalReads
     sizes: SizeModel
     returns: ReturnResolver

@@ -37,15 +37,12 @@ from typing import Protocol
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.analysis.registration import registration
 from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
-from deadinit.model.summary import AllocInfo
-from deadinit.semantics.alloc import MODULE_CONTAINERS
-
-REGISTERED_KINDS = frozenset({AllocKind.MODULE, AllocKind.PARAMETER, AllocKind.BUFFER})
 
 
 class Analysis(Protocol):
@@ -129,25 +126,9 @@ def is_registered(an: Analysis, fact: AttrFact, mro: list[str]) -> bool:
     """``self.x`` of an ``nn.Module`` holds a registered module, parameter or buffer (or a module container)."""
     if not an.index.derives_from_external(mro[0], an.settings.module_bases):  # mro is the class's own
         return False
-    if fact.kind in REGISTERED_KINDS:
-        return True
     return any(
-        _registered_container(c.stmt.alloc) or _module_class(an, c.stmt.alloc, an.index.class_module[c.owner])
+        registration(an.index, an.settings, fact.kind, c.stmt.alloc, an.index.class_module[c.owner]) is not None
         for c in fact.stmts
-    )
-
-
-def _module_class(an: Analysis, alloc: AllocInfo | None, module: str) -> bool:
-    """A project class named like a heavy object (``...Cache``, ``...Runner``) that is an ``nn.Module`` too."""
-    if alloc is None or not alloc.callee:
-        return False
-    qn = an.index.resolve(module, alloc.callee)
-    return qn is not None and an.index.derives_from_external(qn, an.settings.module_bases)
-
-
-def _registered_container(alloc: AllocInfo | None) -> bool:
-    return (
-        alloc is not None and alloc.kind == AllocKind.CONTAINER and alloc.callee.rsplit(".", 1)[-1] in MODULE_CONTAINERS
     )
 
 

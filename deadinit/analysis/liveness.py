@@ -24,6 +24,7 @@ from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import fix_level
 from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
+from deadinit.analysis.registration import Walks, walked
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
 from deadinit.analysis.variant_sites import Resolved
@@ -228,10 +229,12 @@ class Analyzer:
             for st in index.classes[owner].methods["__init__"].init_flow or ():
                 for a in st.reads:
                     mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
+        walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]  # who may walk self's registered attributes
         for sub in sorted(index.all_subclasses(cls)):
             if sub in mro:
                 continue
             sreach = self.reach_of(sub)
+            walkers.append((sub, sreach.walks))
             for attr, sites in sreach.reads.items():
                 o, m, ln = sites[0]
                 mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
@@ -246,6 +249,8 @@ class Analyzer:
                     )
 
         events = [c for c in chain.stmts if c.active is not False]
+        for attr, why in walked(self, cls, mro, events, walkers).items():
+            mark(attr, why)
         closure_cache: dict[str, set[str]] = {}
 
         allocated = {

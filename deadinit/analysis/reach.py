@@ -18,6 +18,7 @@ class Reach:
     dynamic: list[tuple[str, str, str, int, Pattern]] = field(
         default_factory=list
     )  # (owner, method, reason, line, pattern)
+    walks: list[tuple[str, str, str, int]] = field(default_factory=list)  # (owner, method, walk, line)
     # attribute -> the method it names on ``mro`` (``ProjectIndex.resolve_method``), as looked up
     resolved: dict[str, tuple[str, MethodSummary] | None] = field(default_factory=dict, repr=False, compare=False)
 
@@ -37,6 +38,10 @@ def method_reads(
         reach.methods[key] = why
         for reason, line, pattern in m.dynamic:
             reach.dynamic.append((owner, m.name, reason, line, pattern))
+        for walk, line in m.walks:  # nn.Module's own, unless the project defines the method (then followed)
+            r = found[walk] if walk in found else found.setdefault(walk, index.resolve_method(mro, walk))
+            if r is None:
+                reach.walks.append((owner, m.name, walk, line))
         for attr, line, _col in m.reads:
             r = found[attr] if attr in found else found.setdefault(attr, index.resolve_method(mro, attr))
             if r is not None:

@@ -156,6 +156,8 @@ class MethodSummary:
     ensures: tuple[Expr, ...] = ()  # what holds whenever it returns normally (``if C: raise``, ``assert``), on self
     calls: tuple[str, ...] = ()  # self methods it calls on every path that returns normally
     skips_unknown_weights: int | None = None  # a weight loader that skips names of no parameter: its test's line
+    # ``nn.Module`` walks of self whose elements may leave with what it gives back (``semantics.walks``): name, line
+    walks: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def is_property(self) -> bool:

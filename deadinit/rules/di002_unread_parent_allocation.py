@@ -10,6 +10,7 @@ from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
 from deadinit.rules.loader_examples import LOADER_FIXES
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
+from deadinit.rules.walk_examples import WALK_INVALID, WALK_VALID
 
 OVERRIDDEN_READER = {
     "pkg/__init__.py": "",
@@ -307,6 +308,7 @@ class W:
         *not_allocated(own=False),
         ANY_NAME,
         *FLOW_VALID,
+        *WALK_VALID,
     )
     INVALID = (
         Example(
@@ -350,6 +352,7 @@ class DecodeWrapper:
         ),
         *FACTORY_INVALID,
         *FLOW_INVALID,
+        *WALK_INVALID,
     )
 
     FIXES = (

@@ -74,7 +74,7 @@ class ReturnsInference:
         self.speaking: list[tuple[bool, ...]] = []
 
     def run(self) -> Returns | None:
-        if not _returns_value(self.func.body):  # nothing to infer: the walk below would record no value
+        if not returns_value(self.func.body):  # nothing to infer: the walk below would record no value
             return None
         for p in self.func.params:
             if p.name != self.self_name:
@@ -279,7 +279,7 @@ _STEPS: dict[type[sx.Stmt], Callable[[ReturnsInference, Any], None]] = {
 }
 
 
-def _returns_value(body: sx.Body) -> bool:
+def returns_value(body: sx.Body) -> bool:
     """A ``return`` of a value other than ``None`` among the statements ``ReturnsInference._stmt`` reads."""
     for st in body:
         t = type(st)
@@ -288,13 +288,13 @@ def _returns_value(body: sx.Body) -> bool:
             if v is not None and not (isinstance(v, sx.Const) and v.value is None):
                 return True
         elif t is sx.For or t is sx.While or t is sx.If:
-            if _returns_value(st.body) or _returns_value(st.orelse):  # type: ignore[attr-defined]
+            if returns_value(st.body) or returns_value(st.orelse):  # type: ignore[attr-defined]
                 return True
         elif t is sx.Try:
             blocks = (st.body, *(h.body for h in st.handlers), st.orelse, st.finalbody)  # type: ignore[attr-defined]
-            if any(_returns_value(b) for b in blocks):
+            if any(returns_value(b) for b in blocks):
                 return True
-        elif t is sx.With and _returns_value(st.body):  # type: ignore[attr-defined]
+        elif t is sx.With and returns_value(st.body):  # type: ignore[attr-defined]
             return True
     return False
 

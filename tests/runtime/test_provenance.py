@@ -18,17 +18,21 @@ def _git(cwd, *args) -> str:
     return out.stdout.strip()
 
 
-@pytest.fixture
-def checkout(tmp_path):
-    """A git work tree with a committed ``deadinit/`` at its top, as a clone of the project has."""
-    root = tmp_path / "repo"
+def _repo(root, *tracked: str):
+    """A git work tree with ``deadinit/__init__.py`` and ``README.md`` at its top; ``tracked`` committed."""
     (root / "deadinit").mkdir(parents=True)
     (root / "deadinit" / "__init__.py").write_text("")
     (root / "README.md").write_text("x\n")
     _git(root, "init", "-q")
-    _git(root, "add", ".")
+    _git(root, "add", *tracked)
     _git(root, "commit", "-q", "-m", "one")
     return root
+
+
+@pytest.fixture
+def checkout(tmp_path):
+    """A git work tree with a committed ``deadinit/`` at its top, as a clone of the project has."""
+    return _repo(tmp_path / "repo", ".")
 
 
 def test_a_clean_checkout_names_its_commit(checkout):
@@ -56,13 +60,7 @@ def test_an_installed_copy_inside_another_repository_names_no_commit(checkout):
 
 
 def test_an_untracked_package_at_the_top_names_no_commit(tmp_path):
-    root = tmp_path / "repo"
-    (root / "deadinit").mkdir(parents=True)
-    (root / "deadinit" / "__init__.py").write_text("")
-    (root / "other.txt").write_text("")
-    _git(root, "init", "-q")
-    _git(root, "add", "other.txt")
-    _git(root, "commit", "-q", "-m", "one")
+    root = _repo(tmp_path / "repo", "README.md")
     assert provenance(root / "deadinit") == Provenance(__version__, None, None)
 
 

@@ -27,7 +27,7 @@ from deadinit.semantics.exprs import dotted
 from deadinit.semantics.init.flow import InitFlattener
 from deadinit.semantics.loaders.skips import skips_unknown_weights
 from deadinit.semantics.raises import method_checks
-from deadinit.semantics.returns import ReturnsInference, generator_mark
+from deadinit.semantics.returns import ReturnsInference, generator_mark, returns_value
 from deadinit.semantics.stubs import is_stub
 from deadinit.semantics.summary.bindings import BindingFacts
 from deadinit.semantics.summary.imports import ImportFacts
@@ -231,6 +231,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
             returns = self._module_function_returns(node)
         rest = plist[1:] if (in_class_body and self_name and plist) else plist
         ctx = self._walk_function(node, FunctionScope(node.name, self_name, method), rest)
+        if in_class_body and not (ctx.generator or returns_value(node.body)):
+            cast(MethodSummary, method).walks.clear()  # it gives nothing back: its walks act on each element
         if ctx.generator and in_class_body:
             cast(MethodSummary, method).returns = None
         if returns is not None and not ctx.generator:

@@ -5,13 +5,14 @@ calls, parent calls and ``isinstance`` checks."""
 from __future__ import annotations
 
 from deadinit.model.access import Access, TypeRef
-from deadinit.model.summary import Construct
+from deadinit.model.summary import Construct, MethodSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
 from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.summary.flow import FlowTyping
 from deadinit.semantics.summary.scope import FunctionScope
+from deadinit.semantics.walks import first_of_walk, walk_name
 
 
 class ExpressionFacts(FlowTyping):
@@ -76,6 +77,8 @@ class ExpressionFacts(FlowTyping):
         if self.keyed_access(node):
             return
         ctx = self.functions[-1] if self.functions else None
+        if ctx is not None and ctx.method is not None and ctx.self_name:
+            self._walk(node, ctx.method, ctx.self_name)
         self.filled(ctx, node)
         fn = dotted(node.func)
         if fn is None:
@@ -119,6 +122,15 @@ class ExpressionFacts(FlowTyping):
             base = dotted(node.func.value)
             if base and base != ctx.self_name and base[:1].isupper():
                 m.parent_calls.append((base, node.func.attr))
+
+    def _walk(self, node: sx.Call, method: MethodSummary, self_name: str) -> None:
+        """``self.named_children()`` and the other walks of what ``self`` registered; a walk that
+        ``next()`` takes only the first element of reads no particular attribute."""
+        first = first_of_walk(node, self_name)
+        if first is not None:
+            self.peeked.add(id(first))
+        elif id(node) not in self.peeked and (name := walk_name(node, self_name)) is not None:
+            method.walks.append((name, node.line))
 
     def env_default(self, name: str, value: sx.Expr) -> None:
         """``NAME = EnvX(default, ...)`` at module or class level: the default of the setting ``NAME``."""

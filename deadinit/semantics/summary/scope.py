@@ -78,6 +78,7 @@ class BuilderState:
         self.yields_to: list[FunctionScope | None] = []
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
+        self.peeked: set[int] = set()  # walks of ``self`` only their first element is taken from (``semantics.walks``)
         self.import_map: dict[str, str] = {}
         self.module_names = ModuleNames()
         self.module_defs: dict[str, int] = {}  # module-level function name -> how many defs bind it

@@ -95,3 +95,26 @@ def test_one_call_and_one_read_at_module_level(adapter):
     facts.attribute(expr("cfg.size", adapter))
     assert [(c.callee, c.in_class, c.in_function) for c in facts.s.constructs] == [("Block", None, None)]
     assert [(a.attr, a.receiver, a.types) for a in facts.reads] == [("size", "cfg", None)]
+
+
+def test_the_summary_keeps_walks_whose_elements_may_leave(adapter):
+    s = summarize(
+        """
+        class K(Base):
+            def checkpoint(self):
+                return {n: c for n, c in self.named_children()}
+            def gen(self):
+                for p in self.parameters():
+                    yield p
+            def park(self):
+                for p in self.parameters():
+                    p.data = p.data.cpu()
+            def device(self):
+                return next(self.parameters()).device
+        """,
+        adapter,
+    )
+    assert [w[0] for w in method(s, "K", "checkpoint").walks] == ["named_children"]
+    assert [w[0] for w in method(s, "K", "gen").walks] == ["parameters"]  # a generator gives its elements back
+    assert method(s, "K", "park").walks == []  # gives nothing back: acts on each element
+    assert method(s, "K", "device").walks == []  # the first parameter only

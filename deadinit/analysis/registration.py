@@ -1,0 +1,85 @@
+"""How an ``nn.Module`` holds what its ``__init__`` binds, and the attributes its own walks read.
+
+One owner for "registered": a binding of a module (or a module container), an
+``nn.Parameter`` or a ``register_buffer`` tensor on a class that is an ``nn.Module``.  The
+fix level asks it whether a fix removes a checkpoint key; the liveness asks it which
+attributes a walk such as ``self.named_children()`` (``semantics.walks``) reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.fact_records import Analysis
+from deadinit.analysis.facts import allocation_of
+from deadinit.analysis.reach import short
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import AllocKind
+from deadinit.model.settings import Settings
+from deadinit.model.summary import AllocInfo
+from deadinit.semantics.alloc import MODULE_CONTAINERS
+from deadinit.semantics.walks import Registration, walk_reaches
+
+_BY_KIND = {
+    AllocKind.MODULE: Registration.MODULE,
+    AllocKind.PARAMETER: Registration.PARAMETER,
+    AllocKind.BUFFER: Registration.BUFFER,
+}
+REGISTERED_KINDS = frozenset(_BY_KIND)
+_PARAMETER_CONTAINERS = frozenset({"ParameterList", "ParameterDict"})
+
+Walks = list[tuple[str, str, str, int]]  # (owner, method, walk, line): ``Reach.walks``
+
+
+def registration(
+    index: ProjectIndex, settings: Settings, kind: str, alloc: AllocInfo | None, module: str
+) -> Registration | None:
+    """How a binding of ``kind`` (the analysis' class of ``alloc``, made in ``module``) is registered
+    on an ``nn.Module``; None when it is not (a plain tensor, a list, a scalar...)."""
+    if kind in REGISTERED_KINDS:
+        return _BY_KIND[AllocKind(kind)]
+    if alloc is None:
+        return None
+    last = alloc.callee.rsplit(".", 1)[-1] if alloc.callee else ""
+    if alloc.kind == AllocKind.CONTAINER and last in MODULE_CONTAINERS:
+        return Registration.PARAMETER if last in _PARAMETER_CONTAINERS else Registration.MODULE
+    if alloc.callee:  # a project class named like a heavy object that is an ``nn.Module`` too
+        qn = index.resolve(module, alloc.callee)
+        if qn is not None and index.derives_from_external(qn, settings.module_bases):
+            return Registration.MODULE
+    return None
+
+
+def walked(
+    an: Analysis, cls: str, mro: list[str], events: list[ChainStmt], walkers: Iterable[tuple[str, Walks]]
+) -> dict[str, str]:
+    """attribute -> why, for the attributes the chain registers that a reachable walk of ``self``
+    reads (``walkers``: (the class it runs on, its reachable walks) for ``cls`` and each subclass).
+    A walk in a weight loader (``Settings.weight_loaders``) looks parameters up to load into
+    them: not a read."""
+    if not an.index.derives_from_external(cls, an.settings.module_bases):
+        return {}
+    walks = [
+        (walk_reaches(walk), on, owner, method, walk, line)
+        for on, found in walkers
+        for owner, method, walk, line in found
+        if method not in an.settings.weight_loaders
+    ]
+    if not walks:
+        return {}
+    out: dict[str, str] = {}
+    for c in events:
+        attr = c.stmt.attr
+        if attr is None or attr in out or c.stmt.kind not in ("assign", "fill"):
+            continue
+        found_alloc = allocation_of(an, c, mro)
+        if found_alloc is None:
+            continue
+        held = registration(an.index, an.settings, found_alloc.kind, found_alloc.alloc, found_alloc.module)
+        for reaches, on, owner, method, walk, line in walks:
+            if held in reaches:
+                where = "" if on == cls else f" on subclass {short(on)}"
+                out[attr] = f"read by the walk self.{walk}() in {short(owner)}.{method} (line {line}){where}"
+                break
+    return out

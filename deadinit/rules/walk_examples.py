@@ -1,0 +1,87 @@
+"""DI002 examples of ``nn.Module``'s own walks (``semantics.walks``): a reachable
+``self.named_children()``, ``self.parameters()`` or ``self.state_dict()`` reads every
+registered attribute of the kinds it visits, and nothing else."""
+
+from __future__ import annotations
+
+from deadinit.rules.base import Example
+
+
+def _walking(walk: str, scratch: bool = True) -> dict[str, str]:
+    plain = "        self.scratch = torch.empty(d, d)\n" if scratch else ""
+    return {
+        "pkg/__init__.py": "",
+        "pkg/m.py": f"""
+import torch
+from torch import nn
+
+
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.proj = nn.Linear(d, d)
+        self.adapter = nn.Linear(d, d)
+        self.gate = nn.Parameter(torch.zeros(d))
+        self.register_buffer("mask", torch.ones(d))
+{plain}
+    def forward(self, x):
+        return self.proj(x)
+
+
+class ShardedBlock(Block):
+    def __init__(self, d):
+        super().__init__(d)
+
+    def checkpoint(self):
+{walk}
+""",
+        "pkg/save.py": """
+def save(block):
+    return block.checkpoint()
+""",
+    }
+
+
+WALK_VALID = (
+    Example(
+        _walking("        return dict(self.state_dict())", scratch=False),
+        note="self.state_dict() in a reachable method reads every registered module, parameter and buffer",
+    ),
+)
+
+WALK_INVALID = (
+    Example(
+        _walking("        return {name: child for name, child in self.named_children()}"),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask", "scratch")],
+        note="self.named_children() reads the registered submodules only: a dead parameter or buffer is still reported",
+    ),
+    Example(
+        _walking("        return list(self.parameters())"),
+        [("DI002", "ShardedBlock", a) for a in ("mask", "scratch")],
+        note="self.parameters() reads submodules and parameters, not buffers",
+    ),
+    Example(
+        _walking("        for p in self.parameters():\n            p.data = p.data.cpu()   # gives nothing back"),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk in a method that returns nothing only acts on each element (here: moves it): no read",
+    ),
+    Example(
+        _walking(
+            "        return dict(self.named_children())\n\n"
+            "    def named_children(self):   # the project's own: followed as any method is\n"
+            "        return iter([('proj', self.proj)])"
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk the class overrides is its own method: what it reads counts, not nn.Module's walk",
+    ),
+    Example(
+        _walking("        return next(self.parameters()).device"),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="next(self.parameters()) takes the first parameter only: no particular attribute is read",
+    ),
+    Example(
+        _walking("        return dict(self.state_dict())"),
+        [("DI002", "ShardedBlock", "scratch")],
+        note="a plain tensor attribute is not registered: self.state_dict() does not read it",
+    ),
+)

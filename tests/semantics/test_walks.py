@@ -1,0 +1,37 @@
+"""``deadinit.semantics.walks``: which calls are ``nn.Module`` walks and what each visits (which
+walks the summary keeps: ``tests/semantics/summary/test_summary_expressions.py``)."""
+
+import pytest
+from semantic_snippets import expr
+
+from deadinit.semantics.walks import Registration, first_of_walk, walk_name, walk_reaches
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ("self.named_children()", "named_children"),
+        ("self.state_dict(prefix='x')", "state_dict"),
+        ("self.apply(init)", "apply"),
+        ("other.named_children()", None),  # another object's
+        ("self.layer.parameters()", None),  # a submodule's walk reads that submodule only
+        ("self.forward(x)", None),
+    ],
+)
+def test_walk_name(source, name, adapter):
+    assert walk_name(expr(source, adapter), "self") == name
+
+
+def test_what_each_walk_visits():
+    assert walk_reaches("named_children") == {Registration.MODULE}
+    assert walk_reaches("parameters") == {Registration.MODULE, Registration.PARAMETER}
+    assert walk_reaches("named_buffers") == {Registration.MODULE, Registration.BUFFER}
+    assert walk_reaches("state_dict") == set(Registration)
+    assert walk_reaches("forward") == frozenset()
+
+
+def test_first_of_walk(adapter):
+    assert first_of_walk(expr("next(self.parameters())", adapter), "self") is not None
+    assert first_of_walk(expr("next(self.buffers(), None)", adapter), "self") is not None
+    assert first_of_walk(expr("next(iter(self.items))", adapter), "self") is None
+    assert first_of_walk(expr("list(self.parameters())", adapter), "self") is None
