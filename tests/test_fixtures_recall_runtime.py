@@ -23,7 +23,7 @@ for cls in (r.NoMropeBuffers, r.NoLocBuffers, r.SeqOnlyBuffers):
     cls(4).capture()
 r.MaybeNoMropeBuffers(4, True)
 for cls in (h.QueryDecoder, h.DeformableDecoder, h.TwoStageDecoder, h.ScoreOnlyDecoder, h.RefineDecoder,
-            h.LateDecoder, h.MaybeDecoder, h.OwnLayersDecoder):
+            h.LateDecoder, h.MaybeDecoder, h.OwnLayersDecoder, h.WideOwnLayersDecoder):
     cls(4, 2)(1)
 h.MaybeDecoder(4, 2, wide=True)(1)
 score = h.ScoreOnlyDecoder(4, 2)

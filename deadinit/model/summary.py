@@ -146,7 +146,7 @@ class MethodSummary:
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
     # the body flattened: of ``__init__``, and of each helper an ``__init__`` of the class calls as
-    # ``self.m(...)`` (transitively) or that extends a parent's through ``super().m(...)`` and writes self
+    # ``self.m(...)`` (transitively), and of each method that writes self (a parent's ``__init__`` may call it)
     init_flow: list[InitStmt] | None = None
     # ``__init__`` only: where each parameter goes, (name, kind, target, line, callee); semantics.construction_args
     param_flow: tuple[tuple[str, str, int | str, int, str], ...] = ()

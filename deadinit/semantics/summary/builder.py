@@ -187,16 +187,16 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.scopes.pop()
 
     def _helper_flows(self, cls: ClassSummary, node: sx.ClassDef) -> None:
-        """Flatten the helpers construction runs: what the class's ``__init__`` calls as ``self.m(...)``
-        (and what those call, transitively), and each method that extends a parent's through
-        ``super().m(...)`` and writes to self (an override a parent's ``__init__`` may call)."""
+        """Flatten the helpers construction may run: what the class's ``__init__`` calls as ``self.m(...)``
+        (and what those call, transitively), and each method that writes to self (an override, or a
+        helper, that an ``__init__`` of a parent or a subclass in another file may call)."""
         defs: dict[str, sx.FunctionDef] = {}
         for st in node.body:
             if isinstance(st, sx.FunctionDef):
                 defs.setdefault(st.name, st)  # the first definition, as ``methods`` keeps it
         init = cls.methods.get("__init__")
         todo = [st.method for st in (init.init_flow or ()) if st.method and st.kind == "effect"] if init else []
-        todo += [n for n, m in cls.methods.items() if m.writes and any(name == n for name, _ in m.super_calls)]
+        todo += [n for n, m in cls.methods.items() if m.writes]
         seen: set[str] = {"__init__"}
         while todo:
             name = todo.pop()

@@ -142,12 +142,20 @@ class C(P):
 
     def forward(self, x):
         return super().forward(x)
+
+
+class O(P):
+    def _init_more(self):
+        self.b = torch.ones(2)
+
+    def forward(self, x):
+        return self.b
 """
 
 
 def test_helpers_construction_runs_are_flattened(adapter):
-    """Those an ``__init__`` calls as ``self.m(...)``, transitively, and overrides that extend a parent's and
-    write to self; no other method."""
+    """Those an ``__init__`` calls as ``self.m(...)``, transitively, and every method that writes to self
+    (an override a parent's ``__init__`` may call, with or without ``super()``); no other method."""
     s = summarize(HELPERS, adapter)
     flowed = {(c.name, n) for c in s.classes for n, m in c.methods.items() if m.init_flow is not None}
     assert flowed == {
@@ -156,6 +164,7 @@ def test_helpers_construction_runs_are_flattened(adapter):
         ("P", "_init_more"),
         ("P", "check"),
         ("C", "_init_layers"),
+        ("O", "_init_more"),
     }
     assert [(st.kind, st.attr) for st in method(s, "P", "_init_layers").init_flow] == [
         ("assign", "a"),
