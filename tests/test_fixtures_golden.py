@@ -112,6 +112,11 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "TwoStageDecoder", "QueryDecoder", "reg_branch"),
     ("DI002", "ScoreOnlyDecoder", "QueryDecoder", "reg_branch"),
     ("DI001", "WideOwnLayersDecoder", "OwnLayersDecoder", "reg_branch"),
+    ("DI001", "MaybeDecoder", "QueryDecoder", "reg_branch"),  # table R, R33-R36: replaced only under a condition
+    ("DI001", "ProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "DefaultProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "MaybeNoMropeBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "MaybeResized", "StagingParent", "staging"),  # negative 10, not quiet since issue 36
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
@@ -176,6 +181,24 @@ def test_an_undecided_guard_is_a_condition_of_the_finding():
     (bias,) = [f for f in data if f["attribute"] == "bias_cache"]
     assert bias["message"].endswith("(only when config.use_bias_cache)")
     assert [e["text"] for e in bias["evidence"] if e["kind"] == "conditional"]
+
+
+def test_a_replacement_under_an_undecided_guard_is_a_condition_of_the_finding():
+    """fixtures/EXPECTED.md, table R, R33-R36."""
+    data = json.loads(_run().stdout)
+    got = {_short(f["class"]): f for f in data if f["attribute"] in ("shortcut", "reg_branch", "staging")}
+    assert got["ProjectedBlock"]["message"].endswith("(only when self.project)")
+    assert got["MaybeDecoder"]["message"].endswith("(only when self.wide)")
+    assert got["MaybeResized"]["message"].endswith("(only when big)")
+    texts = [e["text"] for e in got["ProjectedBlock"]["evidence"] if e["kind"] == "conditional"]
+    assert texts and texts[0].startswith("wasted only when self.project")
+    assert (
+        got["ProjectedBlock"]["fix_safety"] == "none"
+        and "replaced only when" in got["ProjectedBlock"]["extra"]["not_fixable"]
+    )
+    default = got["DefaultProjectedBlock"]
+    assert not default["extra"]["conditional"] and default["fix_safety"] == "safe"
+    assert "PlainShortcutBlock" not in got and "RefinedShortcutBlock" not in got
 
 
 def _short(qualname: str) -> str:

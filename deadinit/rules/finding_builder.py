@@ -24,6 +24,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
         fact.handed_on
         or (_part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index))
         or _built_in_a_helper(fact)
+        or _replaced_conditionally(fact)
     )
     unsafe_reason = fact.unsafe_reason or (
         "the allocation is made inside a project function: skipping the call also skips whatever else it does"
@@ -38,7 +39,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             1,
             Evidence(
                 EvidenceKind.CONDITIONAL,
-                f"allocated only when {fact.condition}: nothing the "
+                f"{'wasted' if fact.replaced_when else 'allocated'} only when {fact.condition}: nothing the "
                 f"class passes or sets decides it, so its size is not counted as certain waste",
             ),
         )
@@ -106,6 +107,16 @@ def _built_in_a_helper(fact: AttrFact) -> str | None:
     return (
         f"self.{fact.attr} is built in {where}, a helper that construction calls, not in "
         f"{short(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
+    )
+
+
+def _replaced_conditionally(fact: AttrFact) -> str | None:
+    """A replacement under guards nothing decides: a skip flag would have to decide them before the parent runs."""
+    if not fact.replaced_when:
+        return None
+    return (
+        f"self.{fact.attr} is replaced only when {fact.replaced_when}: skipping the parent's allocation "
+        "would leave it unset on the other paths"
     )
 
 

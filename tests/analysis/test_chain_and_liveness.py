@@ -241,3 +241,40 @@ class C(P):
         ("m.C", "__init__", "assign"),
     ]
     assert chain.inits == ["m.C", "m.P"] and chain.reruns == []
+
+
+def test_a_replacement_under_a_guard_nothing_decides_is_reported_only_when_it_holds(write_project):
+    src = """
+class P(Base):
+    def __init__(self, n):
+        self.a = torch.zeros(n)
+        self.b = torch.zeros(n)
+    def forward(self, x):
+        return self.a, self.b
+class C(P):
+    def __init__(self, n, wide=False, grow=True):
+        super().__init__(n)
+        self.grow = grow
+        if wide:
+            self.a = torch.ones(2 * n)
+        if self.grow:
+            self.b = self.b.repeat(2)
+class Keeps(C):
+    def __init__(self, n):
+        super().__init__(n)
+class Widens(C):
+    def __init__(self, n):
+        super().__init__(n, wide=True)
+class InLoop(P):
+    def __init__(self, n):
+        super().__init__(n)
+        for _ in range(n):
+            if n:
+                self.a = torch.ones(n)
+"""
+    got, res = findings(write_project, src)
+    assert got == [("DI001", "C", "a"), ("DI001", "Widens", "a")]
+    by = {f.cls.rsplit(".", 1)[-1]: f for f in res.findings}
+    assert by["C"].message.endswith("(only when wide)") and by["C"].extra["conditional"]
+    assert by["C"].fix_safety == "none" and "replaced only when wide" in by["C"].extra["not_fixable"]
+    assert not by["Widens"].message.endswith(")") and not by["Widens"].extra["conditional"]
