@@ -107,6 +107,16 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "NoOutBlock", "NormBlock", "out"),
     ("DI001", "NoRopeTables", "RopeTables", "cos_sin"),  # table R, R26-R27: tensors joined from allocations
     ("DI001", "NoRopeTables", "RopeTables", "offsets"),
+    ("DI001", "DeformableDecoder", "QueryDecoder", "decoder"),  # table R, R28-R32: built in a helper __init__ calls
+    ("DI001", "DeformableDecoder", "QueryDecoder", "query_embedding"),
+    ("DI001", "TwoStageDecoder", "QueryDecoder", "reg_branch"),
+    ("DI002", "ScoreOnlyDecoder", "QueryDecoder", "reg_branch"),
+    ("DI001", "WideOwnLayersDecoder", "OwnLayersDecoder", "reg_branch"),
+    ("DI001", "MaybeDecoder", "QueryDecoder", "reg_branch"),  # table R, R33-R36: replaced only under a condition
+    ("DI001", "ProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "DefaultProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "MaybeNoMropeBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "MaybeResized", "StagingParent", "staging"),  # negative 10, not quiet since issue 36
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
@@ -173,6 +183,24 @@ def test_an_undecided_guard_is_a_condition_of_the_finding():
     assert [e["text"] for e in bias["evidence"] if e["kind"] == "conditional"]
 
 
+def test_a_replacement_under_an_undecided_guard_is_a_condition_of_the_finding():
+    """fixtures/EXPECTED.md, table R, R33-R36."""
+    data = json.loads(_run().stdout)
+    got = {_short(f["class"]): f for f in data if f["attribute"] in ("shortcut", "reg_branch", "staging")}
+    assert got["ProjectedBlock"]["message"].endswith("(only when self.project)")
+    assert got["MaybeDecoder"]["message"].endswith("(only when self.wide)")
+    assert got["MaybeResized"]["message"].endswith("(only when big)")
+    texts = [e["text"] for e in got["ProjectedBlock"]["evidence"] if e["kind"] == "conditional"]
+    assert texts and texts[0].startswith("wasted only when self.project")
+    assert (
+        got["ProjectedBlock"]["fix_safety"] == "none"
+        and "replaced only when" in got["ProjectedBlock"]["extra"]["not_fixable"]
+    )
+    default = got["DefaultProjectedBlock"]
+    assert not default["extra"]["conditional"] and default["fix_safety"] == "safe"
+    assert "PlainShortcutBlock" not in got and "RefinedShortcutBlock" not in got
+
+
 def _short(qualname: str) -> str:
     """The class name; module and class name where two fixture classes share a name."""
     shared = qualname.startswith("fixtures.generated.") or qualname == "fixtures.sized.draft.TinyDecoderLayer"
@@ -189,6 +217,24 @@ def test_sizes_names_and_evidence_of_the_sized_fixtures():
     assert mlp["evidence"][1]["text"] == "runs draft.TinyDecoderLayer.__init__ -> models.TinyDecoderLayer.__init__"
     (layers,) = [f for f in data if f["attribute"] == "layers"]
     assert not [e for e in layers["evidence"] if e["kind"] == "external-not-counted"]
+
+
+def test_an_allocation_in_a_helper_names_the_helper_and_is_not_fixable_by_a_flag():
+    """fixtures/EXPECTED.md, table R, R28-R32: the parent's ``__init__`` calls ``self._init_layers(dim)``."""
+    data = json.loads(_run().stdout)
+    helper = {(_short(f["class"]), f["attribute"]): f for f in data if f["path"] == "fixtures/recall/helpers.py"}
+    deformable = helper[("DeformableDecoder", "decoder")]
+    assert deformable["message"] == (
+        "`self.decoder` (module) allocated by QueryDecoder._init_layers is overwritten by "
+        "DeformableDecoder._init_layers (line 35) before any read"
+    )
+    texts = {e["kind"]: e["text"] for e in deformable["evidence"]}
+    assert texts["chain"] == "runs QueryDecoder.__init__ -> DeformableDecoder._init_layers -> QueryDecoder._init_layers"
+    assert texts["overwritten"].startswith("DeformableDecoder._init_layers re-assigns self.decoder on every path")
+    assert "overwritten by TwoStageDecoder.__init__ (line 44)" in helper[("TwoStageDecoder", "reg_branch")]["message"]
+    for f in helper.values():
+        assert f["line"] in (21, 22, 23, 89) and f["fix_safety"] == "none"
+        assert "a helper that construction calls" in f["extra"]["not_fixable"]
 
 
 def test_text_report_puts_the_largest_first():

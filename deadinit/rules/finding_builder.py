@@ -20,8 +20,11 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
     if fact.killer is not None:
         related.append(fact.killer.path)
         lines.append((fact.killer.path, fact.killer.stmt.line))
-    not_fixable = fact.handed_on or (
-        _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    not_fixable = (
+        fact.handed_on
+        or (_part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index))
+        or _built_in_a_helper(fact)
+        or _replaced_conditionally(fact)
     )
     unsafe_reason = fact.unsafe_reason or (
         "the allocation is made inside a project function: skipping the call also skips whatever else it does"
@@ -36,7 +39,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             1,
             Evidence(
                 EvidenceKind.CONDITIONAL,
-                f"allocated only when {fact.condition}: nothing the "
+                f"{'wasted' if fact.replaced_when else 'allocated'} only when {fact.condition}: nothing the "
                 f"class passes or sets decides it, so its size is not counted as certain waste",
             ),
         )
@@ -94,5 +97,29 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index) -> str | None:
     return None
 
 
+def _built_in_a_helper(fact: AttrFact) -> str | None:
+    """An allocation made in a helper the parent's ``__init__`` calls: the skip flag guards only the
+    ``__init__``'s own statements."""
+    helper = next((c for c in fact.stmts if c.method != "__init__"), None)
+    if helper is None:
+        return None
+    where = f"{short(helper.owner)}.{helper.method}"
+    return (
+        f"self.{fact.attr} is built in {where}, a helper that construction calls, not in "
+        f"{short(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
+    )
+
+
+def _replaced_conditionally(fact: AttrFact) -> str | None:
+    """A replacement under guards nothing decides: a skip flag would have to decide them before the parent runs."""
+    if not fact.replaced_when:
+        return None
+    return (
+        f"self.{fact.attr} is replaced only when {fact.replaced_when}: skipping the parent's allocation "
+        "would leave it unset on the other paths"
+    )
+
+
 def describe(fact: AttrFact) -> str:
-    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.__init__"
+    where = next((c.method for c in fact.stmts if c.owner == fact.owner), "__init__")
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.{where}"

@@ -61,7 +61,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 30
+FORMAT = 31
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
