@@ -54,5 +54,5 @@ def incremental_run(root: Path, cache: Path) -> tuple[CheckResult, dict]:
 
 def copy_fixtures(tmp_path: Path) -> Path:
     root = tmp_path / "proj" / "fixtures"
-    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".deadinit_cache", "__pycache__"))
+    shutil.copytree(FIXTURES, root, ignore=shutil.ignore_patterns(".deadinit_cache", "__pycache__", "pyproject.toml"))
     return root

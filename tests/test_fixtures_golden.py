@@ -107,6 +107,16 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "NoOutBlock", "NormBlock", "out"),
     ("DI001", "NoRopeTables", "RopeTables", "cos_sin"),  # table R, R26-R27: tensors joined from allocations
     ("DI001", "NoRopeTables", "RopeTables", "offsets"),
+    ("DI001", "DeformableDecoder", "QueryDecoder", "decoder"),  # table R, R28-R32: built in a helper __init__ calls
+    ("DI001", "DeformableDecoder", "QueryDecoder", "query_embedding"),
+    ("DI001", "TwoStageDecoder", "QueryDecoder", "reg_branch"),
+    ("DI002", "ScoreOnlyDecoder", "QueryDecoder", "reg_branch"),
+    ("DI001", "WideOwnLayersDecoder", "OwnLayersDecoder", "reg_branch"),
+    ("DI001", "MaybeDecoder", "QueryDecoder", "reg_branch"),  # table R, R33-R36: replaced only under a condition
+    ("DI001", "ProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "DefaultProjectedBlock", "ResidualBlock", "shortcut"),
+    ("DI001", "MaybeNoMropeBuffers", "GraphBuffers", "mrope_positions"),
+    ("DI001", "MaybeResized", "StagingParent", "staging"),  # negative 10, not quiet since issue 36
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
@@ -173,6 +183,24 @@ def test_an_undecided_guard_is_a_condition_of_the_finding():
     assert [e["text"] for e in bias["evidence"] if e["kind"] == "conditional"]
 
 
+def test_a_replacement_under_an_undecided_guard_is_a_condition_of_the_finding():
+    """fixtures/EXPECTED.md, table R, R33-R36."""
+    data = json.loads(_run().stdout)
+    got = {_short(f["class"]): f for f in data if f["attribute"] in ("shortcut", "reg_branch", "staging")}
+    assert got["ProjectedBlock"]["message"].endswith("(only when self.project)")
+    assert got["MaybeDecoder"]["message"].endswith("(only when self.wide)")
+    assert got["MaybeResized"]["message"].endswith("(only when big)")
+    texts = [e["text"] for e in got["ProjectedBlock"]["evidence"] if e["kind"] == "conditional"]
+    assert texts and texts[0].startswith("wasted only when self.project")
+    assert (
+        got["ProjectedBlock"]["fix_safety"] == "none"
+        and "replaced only when" in got["ProjectedBlock"]["fix_safety_reason"]
+    )
+    default = got["DefaultProjectedBlock"]
+    assert not default["extra"]["conditional"] and default["fix_safety"] == "safe"
+    assert "PlainShortcutBlock" not in got and "RefinedShortcutBlock" not in got
+
+
 def _short(qualname: str) -> str:
     """The class name; module and class name where two fixture classes share a name."""
     shared = qualname.startswith("fixtures.generated.") or qualname == "fixtures.sized.draft.TinyDecoderLayer"
@@ -191,12 +219,32 @@ def test_sizes_names_and_evidence_of_the_sized_fixtures():
     assert not [e for e in layers["evidence"] if e["kind"] == "external-not-counted"]
 
 
+def test_an_allocation_in_a_helper_names_the_helper_and_is_not_fixable_by_a_flag():
+    """fixtures/EXPECTED.md, table R, R28-R32: the parent's ``__init__`` calls ``self._init_layers(dim)``."""
+    data = json.loads(_run().stdout)
+    helper = {(_short(f["class"]), f["attribute"]): f for f in data if f["path"] == "fixtures/recall/helpers.py"}
+    deformable = helper[("DeformableDecoder", "decoder")]
+    assert deformable["message"] == (
+        "`self.decoder` (module) allocated by QueryDecoder._init_layers is overwritten by "
+        "DeformableDecoder._init_layers (line 35) before any read"
+    )
+    texts = {e["kind"]: e["text"] for e in deformable["evidence"]}
+    assert texts["chain"] == "runs QueryDecoder.__init__ -> DeformableDecoder._init_layers -> QueryDecoder._init_layers"
+    assert texts["overwritten"].startswith("DeformableDecoder._init_layers re-assigns self.decoder on every path")
+    assert "overwritten by TwoStageDecoder.__init__ (line 44)" in helper[("TwoStageDecoder", "reg_branch")]["message"]
+    for f in helper.values():
+        assert f["line"] in (21, 22, 23, 89) and f["fix_safety"] == "none"
+        assert "a helper that construction calls" in f["fix_safety_reason"]
+
+
 def test_text_report_puts_the_largest_first():
     out = _run("text").stdout
     order = [out.index(f"`self.{a}` (") for a in ("layers", "mlp")]
     assert order == sorted(order)
-    assert out.index("fixtures.sized.models.TinyEmbedder ") < out.index("fixtures.sized.models.HubNormOnly ")
-    assert "(draft.TinyDecoderLayer -> models.TinyDecoderLayer)" in " ".join(out.split())
+    assert out.index("TinyEmbedder has no __init__") < out.index("HubNormOnly has no __init__")
+    full = _run("full").stdout  # the tree: a class, then its MRO
+    assert full.index("fixtures.sized.models.TinyEmbedder ") < full.index("fixtures.sized.models.HubNormOnly ")
+    assert "(draft.TinyDecoderLayer -> models.TinyDecoderLayer)" in " ".join(full.split())
 
 
 def test_generation_source_is_skipped_and_generated_file_points_to_its_source():
@@ -278,6 +326,20 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
     ("FusedSteps", "index_ptr"): "FusedSteps.__init__ (line 127) still hands self.index_ptr to a constructor",
     ("ShortRelaySteps", "index_ptr"): "ShortRelaySteps.__init__ (line 172) still hands self.index_ptr",
     ("FusedDecoderBlock", "self_attn.qkv_proj"): "self.self_attn.qkv_proj is a part of self.self_attn",
+    **{
+        (cls, attr): f"self.{attr} is built in {helper}._init_layers, a helper that construction calls"
+        for cls, attr, helper in (
+            ("DeformableDecoder", "decoder", "QueryDecoder"),
+            ("DeformableDecoder", "query_embedding", "QueryDecoder"),
+            ("MaybeDecoder", "reg_branch", "QueryDecoder"),
+            ("TwoStageDecoder", "reg_branch", "QueryDecoder"),
+            ("ScoreOnlyDecoder", "reg_branch", "QueryDecoder"),
+            ("WideOwnLayersDecoder", "reg_branch", "OwnLayersDecoder"),
+        )
+    },
+    ("MaybeResized", "staging"): "self.staging is replaced only when big",
+    ("ProjectedBlock", "shortcut"): "self.shortcut is replaced only when self.project",
+    ("MaybeNoMropeBuffers", "mrope_positions"): "self.mrope_positions is replaced only when text_only",
     ("SkipInitTable", "table"): "SkipInitTable.__init__ forwards *args/**kwargs to InitTable.__init__",
     ("SpreadTable", "init_table"): "SpreadTable.__init__ forwards *args/**kwargs to InitTable.__init__",
     ("NoRopeTables", "cos_sin"): "kept by live work: RopeTables.__init__ line 13 builds self.joined, which stays",

@@ -10,7 +10,7 @@ PROBE = """
 import sys
 sys.modules["torch"] = None  # the fixtures fall back to their CPU stand-ins
 from fixtures import runner_stub as rs
-from fixtures.recall import counter_backend as cb, metadata as md, models as m, nested as n, removal as r
+from fixtures.recall import conditional as cd, counter_backend as cb, helpers as h, metadata as md, models as m, nested as n, removal as r
 
 runner = rs.make_runner()
 for cls in (cb.CounterMLABackend, cb.TokenMLABackend):
@@ -22,6 +22,16 @@ for cls in (n.DecoderBlock, n.FusedDecoderBlock, n.WrappedDecoderBlock):
 for cls in (r.NoMropeBuffers, r.NoLocBuffers, r.SeqOnlyBuffers):
     cls(4).capture()
 r.MaybeNoMropeBuffers(4, True)
+for cls in (h.QueryDecoder, h.DeformableDecoder, h.TwoStageDecoder, h.ScoreOnlyDecoder, h.RefineDecoder,
+            h.LateDecoder, h.MaybeDecoder, h.OwnLayersDecoder, h.WideOwnLayersDecoder):
+    cls(4, 2)(1)
+h.MaybeDecoder(4, 2, wide=True)(1)
+for cls in (cd.ResidualBlock, cd.ProjectedBlock, cd.DefaultProjectedBlock, cd.PlainShortcutBlock, cd.RefinedShortcutBlock):
+    cls(4)(1)
+cd.ProjectedBlock(4, project=False)(1)
+score = h.ScoreOnlyDecoder(4, 2)
+del score.reg_branch  # R31
+score(1)
 
 token = cb.TokenMLABackend(runner)
 del token.kv_counter, token.decode_scratch  # R1, R2

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from deadinit.analysis.conditions import Env, Facts, guard_state, value_of
 from deadinit.analysis.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import ParamKind
+from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
 from deadinit.semantics.init.flow import Guards
@@ -30,6 +30,7 @@ class ChainStmt:
     env: Env = field(default_factory=dict, repr=False)
     guards_hold: bool | None = None  # the guards alone (loops and returns aside)
     open_guards: Guards = ()  # the guards nothing decides, when ``active`` is None because of them
+    method: str = "__init__"  # the method of ``owner`` whose body holds it: ``__init__`` or a helper it calls
 
     @property
     def definite(self) -> bool:
@@ -131,6 +132,7 @@ class _Walk:
     chain: Chain
     facts: Facts  # class values and what the chain assigned: shared by every frame
     ensured: Ensured  # what every constructed instance makes sure of (``if C: raise``)
+    helpers: list[tuple[str, str]] = field(default_factory=list)  # (owner, name) of the helpers being walked
 
 
 def _walk(
@@ -147,10 +149,11 @@ def _walk(
     chain = w.chain
     if depth > 30 or method.init_flow is None:
         return
-    if owner in chain.inits:  # a second run, not walked: what it assigns is left undecided (liveness)
-        chain.reruns.append(owner)
-        return
-    chain.inits.append(owner)
+    if method.name == "__init__":  # a helper's body (``_helper``) is no run of an ``__init__``
+        if owner in chain.inits:  # a second run, not walked: what it assigns is left undecided (liveness)
+            chain.reruns.append(owner)
+            return
+        chain.inits.append(owner)
     path = w.index.path_of(owner)
     for st in method.init_flow:
         if chain.broken is not None:
@@ -162,7 +165,7 @@ def _walk(
         guards_hold = state
         if state is not False and (st.in_loop or st.after_return) and state is True:
             state = None if st.kind != "super_init" else True
-        c = ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_))
+        c = ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_), method.name)
         chain.stmts.append(c)
         if state is False:
             continue
@@ -170,6 +173,8 @@ def _walk(
         _remember(st, state, env, self_env, frame, w.facts)
         if st.kind == "super_init":
             _call(w, owner, st, state, env, self_env, frame, keys, depth)
+        elif st.method is not None:
+            _helper(w, owner, st, state, env, self_env, frame, keys, depth)
 
 
 def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
@@ -217,6 +222,47 @@ def _call(
     chain.calls[callee] = (owner, st, penv)
     callee_keys = w.ensured.bind(method, st, keys)
     _walk(w, callee, method, penv, self_env, state, _passed(method, st, frame), callee_keys, depth + 1)
+
+
+def _helper(
+    w: _Walk,
+    owner: str,
+    st: InitStmt,
+    state: bool | None,
+    env: Env,
+    self_env: Env,
+    frame: Facts,
+    keys: Frame,
+    depth: int,
+) -> None:
+    """A helper the statement calls, walked where the call is, as ``super().__init__`` is: ``self.m(...)``
+    resolved on the instance's MRO (an override runs), ``super().m(...)`` after ``owner``; the call's
+    arguments bound to its parameters. Only helpers with a flattened body (``MethodSummary.init_flow``)."""
+    index = w.index
+    if st.kind == InitStmtKind.SUPER_CALL:
+        found = index.resolve_super(w.order, owner, st.method or "", st.start)
+    else:
+        found = index.resolve_method(w.order, st.method or "")
+    if found is None or found[1].init_flow is None or found[1].name == "__init__":
+        return
+    callee, method = found
+    if (callee, method.name) in w.helpers:  # a helper that calls itself again: walked once
+        return
+    penv = _bind(method, st, env, self_env) if bind_problem(method, st) is None else {}
+    penv = {p.name: penv.get(p.name, UNKNOWN) for p in method.params}
+    w.helpers.append((callee, method.name))
+    _walk(
+        w,
+        callee,
+        method,
+        penv,
+        self_env,
+        state,
+        _passed(method, st, frame),
+        w.ensured.bind(method, st, keys),
+        depth + 1,
+    )
+    w.helpers.pop()
 
 
 def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:

@@ -128,7 +128,10 @@ def text(e: Expr) -> str:
     if k == "self":
         return f"self.{e[1]}"
     if k == "not":
-        return f"not {_paren(e[1])}"
+        inner = e[1]
+        if inner[0] in ("is_none", "is_not_none"):  # ``not (x is not None)`` reads as ``x is None``
+            return text(("is_not_none" if inner[0] == "is_none" else "is_none", inner[1]))
+        return f"not {_paren(inner)}"
     if k in ("and", "or"):
         return f"{_paren(e[1])} {k} {_paren(e[2])}"
     if k == "is_none":

@@ -39,8 +39,8 @@ class ClassEvidence:
 
 def class_evidence(an: Analysis, fact: AttrFact, fp: Fixpoint, reach: Reach, mro: list[str]) -> ClassEvidence:
     """The shared part, named as ``fact`` names classes (every fact of a class names them alike)."""
-    owners = dict.fromkeys(c.owner for c in fp.events)
-    chain_text = " -> ".join(f"{fact.show(x)}.__init__" for x in owners)
+    bodies = dict.fromkeys((c.owner, c.method) for c in fp.events)  # the __init__s and helpers, as they ran
+    chain_text = " -> ".join(f"{fact.show(x)}.{m}" for x, m in bodies)
     checked = sorted({f"{fact.show(o)}.{m}" for o, m in reach.methods})
     listed = ", ".join(checked[:40]) + (" ..." if len(checked) > 40 else "")
     text = (
@@ -107,7 +107,7 @@ def _allocated(fact: AttrFact, c: ChainStmt) -> Evidence:
     cond = "" if c.active is True else " (conditionally)"
     verb = "fills" if c.stmt.kind == "fill" else "assigns"
     return Evidence(
-        EvidenceKind.ALLOCATED, f"{fact.show(c.owner)}.__init__ {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
+        EvidenceKind.ALLOCATED, f"{fact.show(c.owner)}.{c.method} {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
     )
 
 
@@ -118,7 +118,7 @@ def _replaced(fact: AttrFact, k: ChainStmt) -> Evidence:
         kind, verb = EvidenceKind.OVERWRITTEN, "re-assigns"
     return Evidence(
         kind,
-        f"{fact.show(k.owner)}.__init__ {verb} self.{fact.attr} on every path, before any read that counts",
+        f"{fact.show(k.owner)}.{k.method} {verb} self.{fact.attr} on every path, before any read that counts",
         k.path,
         k.stmt.line,
     )

@@ -45,7 +45,8 @@ class AttrFact:
     estimated_bytes: int | None = None  # the size, when it is a number known in full
     size: Size | None = None  # the estimate: a number or an expression over names, maybe a lower bound
     conditional: bool = False
-    condition: str | None = None  # what must hold for the allocation to happen, when nothing decides it
+    condition: str | None = None  # what must hold for the allocation to be wasted, when nothing decides it
+    replaced_when: str | None = None  # the part of ``condition`` that guards the replacing statement
     evidence: list[Evidence] = field(default_factory=list)
     unsure: list[str] = field(default_factory=list)
     verdict: Verdict | None = None  # status, fix safety and size, decided once (analysis.verdicts, analysis.fixable)

@@ -123,8 +123,11 @@ def build_facts(
             # elements replaced one by one: the (cheap) empty list itself stays
             live_idxs = [i for i in live_idxs if events[i].stmt.value != ("empty",)]
         kept_by = sorted({a for i in live_idxs for a in kept.get(i, [])})
+        replaced = {}
         if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
-            continue
+            replaced = _replaced_when(events, fp.reads, live_idxs)
+            if not replaced:
+                continue
         module = index.class_module[owner]
         found = _first_allocation(an, events, idxs, module, mro)
         if found is None:
@@ -137,8 +140,10 @@ def build_facts(
         alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
             i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None
         ]
-        overwritten = sorted((i for i in idxs if i in killed), key=lambda i: killed[i])
+        by = {**killed, **replaced}
+        overwritten = sorted((i for i in idxs if i in by), key=lambda i: by[i])
         c = events[rep]
+        guards = (*c.open_guards, *(g for j in sorted(set(replaced.values())) for g in events[j].open_guards))
         fact = AttrFact(
             cls,
             attr,
@@ -146,11 +151,14 @@ def build_facts(
             [events[i] for i in idxs],
             alloc,
             kind,
-            overwrites=[Overwrite(events[i], events[killed[i]]) for i in overwritten],
-            allocations_overwritten=all(i in killed for i in alloc_idxs),
+            overwrites=[Overwrite(events[i], events[by[i]]) for i in overwritten],
+            allocations_overwritten=all(i in by for i in alloc_idxs),
             read=attr in fp.live,
-            conditional=any(events[i].active is None for i in idxs),
-            condition=condition_text(events[rep].open_guards),
+            conditional=bool(replaced) or any(events[i].active is None for i in idxs),
+            condition=condition_text(tuple(dict.fromkeys(guards))),
+            replaced_when=condition_text(
+                tuple(g for j in sorted(set(replaced.values())) for g in events[j].open_guards)
+            ),
             kept_by=kept_by,
             names=names,
         )
@@ -170,6 +178,40 @@ def build_facts(
         facts.append(fact)
     _mark_feeds(facts, fp)
     return facts
+
+
+def _replaced_when(events: list[ChainStmt], reads: list[set[str]], idxs: list[int]) -> dict[int, int]:
+    """Each binding of ``idxs`` -> the later assignment (or removal) of another class that replaces it
+    under guards nothing decides, before anything reads it: wasted only when those guards hold. Empty
+    unless every binding has one."""
+    out: dict[int, int] = {}
+    for i in idxs:
+        c = events[i]
+        attr = c.stmt.attr
+        for j in range(i + 1, len(events)):
+            k = events[j]
+            if attr in reads[j]:
+                return {}
+            if k.stmt.attr != attr or k.stmt.kind not in ("assign", "kill", "delete", "fill"):
+                continue
+            if k.stmt.kind == "fill" or k.owner == c.owner or not _undecided_only(k):
+                return {}
+            out[i] = j
+            break
+        else:
+            return {}
+    return out
+
+
+def _undecided_only(k: ChainStmt) -> bool:
+    """The statement runs on every path but for guards nothing decides (no loop, no early return)."""
+    return (
+        k.active is None
+        and k.guards_hold is None
+        and bool(k.open_guards)
+        and not k.stmt.in_loop
+        and not k.stmt.after_return
+    )
 
 
 def _size(an: Analysis, contexts: _Contexts, found: FirstAllocation, c: ChainStmt, filled: bool) -> Size | None:

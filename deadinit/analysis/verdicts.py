@@ -75,8 +75,11 @@ def _safety(index: ProjectIndex, fact: AttrFact, level: FixLevel) -> tuple[FixSa
             f"{'stays' if len(fact.kept_by) == 1 else 'stay'} live, so "
             f"{short(fact.owner)} must keep allocating self.{fact.attr}"
         )
-    not_fixable = fact.handed_on or (
-        _part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index)
+    not_fixable = (
+        fact.handed_on
+        or (_part_reason(fact) if fact.part_of else _deleted_for_a_class_attribute(fact, index))
+        or _built_in_a_helper(fact)
+        or _replaced_conditionally(fact)
     )
     if not_fixable:
         return FixSafety.NONE, not_fixable
@@ -108,3 +111,26 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index: ProjectIndex) -> str:
                 f"a skipped allocation's placeholder could not be assigned there"
             )
     return ""
+
+
+def _built_in_a_helper(fact: AttrFact) -> str:
+    """An allocation made in a helper the parent's ``__init__`` calls: the skip flag guards only the
+    ``__init__``'s own statements."""
+    helper = next((c for c in fact.stmts if c.method != "__init__"), None)
+    if helper is None:
+        return ""
+    where = f"{short(helper.owner)}.{helper.method}"
+    return (
+        f"self.{fact.attr} is built in {where}, a helper that construction calls, not in "
+        f"{short(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
+    )
+
+
+def _replaced_conditionally(fact: AttrFact) -> str:
+    """A replacement under guards nothing decides: a skip flag would have to decide them before the parent runs."""
+    if not fact.replaced_when:
+        return ""
+    return (
+        f"self.{fact.attr} is replaced only when {fact.replaced_when}: skipping the parent's allocation "
+        "would leave it unset on the other paths"
+    )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
+from deadinit.index.project_gaps import outside_bases
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
@@ -40,7 +41,7 @@ def summarize(
     if disc is None:
         disc = discover(paths, settings.roots, excluded, max_bytes=settings.max_file_size)
         remove_leftovers(disc.temp_files)  # a killed run's rewrites in flight
-    errors = [f"{p}: {m}" for p, m in disc.errors]
+    errors = [f"{os.path.normpath(p)}: {m}" for p, m in disc.errors]
     items = [(f.path, f.module, f.is_package) for f in disc.files]
     if summarizer is None:
         from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - the parser loads only when files are summarised here
@@ -74,6 +75,7 @@ def run_check(
     res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
     check_summaries(kept, settings, res)
     note_generated_files(res, kept)
+    res.outside_bases = outside_bases(res.index)
     return res
 
 

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 
 from deadinit.api.config import Config, load_config, split_codes
 from deadinit.api.errors import UsageError
+from deadinit.api.project_root import Scope, project_scope
 from deadinit.index.discovery import discover
 from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
@@ -56,6 +57,27 @@ def configure(
     if include_generation_sources is not None:
         s.include_generation_sources = include_generation_sources
     return cfg
+
+
+def configured_scope(
+    paths: Iterable[str], project_dir: str | None = None, config_file: str | None = None, *overrides
+) -> tuple[list[str], list[str] | None, Config]:
+    """(what is analysed, the paths reported on or None for all, the configuration) of a run over
+    ``paths`` (default ``.``): the project they lie in (``api.project_root``), or ``project_dir``
+    when given.  A given file the project's configuration excludes is analysed too, as ruff lints
+    a file named on its command line.  ``overrides``: ``configure``'s, after ``config_file``."""
+    given = list(paths)
+    require_paths([*given, *([project_dir] if project_dir else [])])
+    if project_dir is not None:
+        targets, scope = [project_dir], given or None
+    else:
+        found = project_scope(given or ["."], config_file)
+        targets, scope = found.targets, found.scope
+    cfg = configure(targets, config_file, *overrides)
+    if scope is not None and project_dir is None:
+        excluded = path_filter(cfg)
+        targets += [p for p in scope if os.path.isfile(p) and excluded(p, False)]
+    return targets, scope, cfg
 
 
 def skipped_sources_note(result: CheckResult) -> str | None:
@@ -132,7 +154,11 @@ def analyse_cached(paths: list[str], cfg: Config, wrap, summarizer, walked: list
         if not found:
             disc = _discovered(paths, s, excluded, stats)
             found.append(
-                (disc, [(f.path, f.module, f.is_package) for f in disc.files], [f"{p}: {m}" for p, m in disc.errors])
+                (
+                    disc,
+                    [(f.path, f.module, f.is_package) for f in disc.files],
+                    [f"{os.path.normpath(p)}: {m}" for p, m in disc.errors],
+                )
             )
             if walked is not None:
                 walked.append(disc)
@@ -289,15 +315,17 @@ def no_files_message(paths: list[str]) -> str:
 
 
 def scope_to(findings, errors, files: Iterable[str]):
-    """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (pre-commit)."""
-    wanted = {os.path.realpath(p) for p in files}
-
-    def hit(paths) -> bool:
-        return any(os.path.realpath(p) in wanted for p in paths)
-
-    kept = [f for f in findings if hit([f.path, *f.related_paths])]
-    errs = [e for e in errors if hit([e.split(": ", 1)[0]])]
+    """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (files, or
+    folders: what lies in them), and the errors of those files."""
+    scope = Scope(list(files))
+    kept = [f for f in findings if touches(f, scope)]
+    errs = [e for e in errors if scope.covers(e.split(": ", 1)[0])]
     return kept, errs
+
+
+def touches(f, scope: Scope) -> bool:
+    """Whether the finding's allocation, re-assignment or subclass lies in ``scope``."""
+    return any(scope.covers(p) for p in dict.fromkeys([f.path, *f.related_paths]))
 
 
 def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:

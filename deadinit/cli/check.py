@@ -22,7 +22,7 @@ from deadinit.cli.output import (
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.speed_options import summarizer
 
-HUMAN = ("text", "concise")
+HUMAN = ("text", "full", "concise")
 _REPORTERS = {"json": "json_report", "sarif": "sarif", "github": "github", "concise": "concise"}  # in deadinit.report
 
 
@@ -64,13 +64,15 @@ def run(o: CheckOptions) -> int:
 
 def _run(o: CheckOptions) -> int:
     err = LazyConsole(o.color, stderr=True)
-    if o.project_dir is not None:
-        targets, scope = [o.project_dir], list(o.paths) or None
-    else:
-        targets, scope = list(o.paths) or ["."], None
-    project.require_paths(targets + (scope or []))
-    cfg = project.configure(
-        targets, o.config, o.select, o.ignore, o.show_unsure, o.include_generation_sources, o.extend_select
+    targets, scope, cfg = project.configured_scope(
+        o.paths,
+        o.project_dir,
+        o.config,
+        o.select,
+        o.ignore,
+        o.show_unsure,
+        o.include_generation_sources,
+        o.extend_select,
     )
     base = load_baseline(o.baseline) if o.baseline else None
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
@@ -82,8 +84,8 @@ def _run(o: CheckOptions) -> int:
     if result.files == 0:
         if result.errors:  # why each path gave nothing (too large, a dangling link...)
             _errors(err, result.errors, o)
-            raise UsageError(project.no_files_message(targets))
-        err.print(f"deadinit: warning: {project.no_files_message(targets)}", markup=False, soft_wrap=True)
+            raise UsageError(project.no_files_message(scope or targets))
+        err.print(f"deadinit: warning: {project.no_files_message(scope or targets)}", markup=False, soft_wrap=True)
         if o.fmt in HUMAN:
             return EXIT_CLEAN  # as ruff: nothing to check is not an error
 
@@ -147,10 +149,11 @@ def _render(view, o: CheckOptions) -> None:
             else:
                 statistics.render_text(view.findings, make_console(o.color, file=stream))
             return
-        if o.fmt == "text":
+        if o.fmt in ("text", "full"):
             from deadinit.report import text  # noqa: PLC0415 - only the chosen format's module loads
 
-            text.render(view, make_console(o.color, file=stream), show_evidence=not o.no_evidence, quiet=o.quiet)
+            console = make_console(o.color, file=stream)
+            text.render(view, console, show_evidence=not o.no_evidence, quiet=o.quiet, full=o.fmt == "full")
             return
         # only the chosen format's module loads (sarif's and github's read the rule registry: ~90 ms)
         module = import_module(f"deadinit.report.{_REPORTERS[o.fmt]}")

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 import click
 
 from deadinit.api import project
+from deadinit.api.baseline import BaselineError, load_baseline
 from deadinit.api.config import ConfigError
+from deadinit.api.fix_lane import Lane, in_lane, lane_classes
 from deadinit.cli.fix_notes import fixed_lines, other_strategy_hint, table_names
 from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import UsageError, make_console, write_file
@@ -28,10 +30,13 @@ from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.fixes.registry import load_strategies
-from deadinit.model.fix import FixOptions
+from deadinit.model.fix import FixOptions, Plan
 from deadinit.runtime.provenance import provenance
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+# strategies that choose the classes to rewrite themselves, not from the findings: given paths, the
+# classes of those paths are theirs to choose from
+PICKS_ITS_CLASSES = frozenset({"direct-base"})
 
 
 class _Strategies(click.Choice):
@@ -95,6 +100,12 @@ class _Strategies(click.Choice):
     help="direct-base: refuse when more lines than this would be copied (default 400).",
 )
 @click.option("--config", metavar="FILE", type=click.Path(), help="Read settings from FILE.")
+@click.option(
+    "--baseline",
+    metavar="FILE",
+    type=click.Path(),
+    help="Leave alone the findings recorded in FILE (`deadinit check --write-baseline FILE`).",
+)
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when files changed, even if nothing remains.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are left (errors still exit 2).")
 @click.option("--show-fixes", is_flag=True, help="List the findings fixed (with --diff: that would be fixed), by file.")
@@ -119,6 +130,9 @@ class _Strategies(click.Choice):
 def fix(**options) -> None:
     """Rewrite PATHS so subclasses stop paying for parent allocations they never use.
 
+    PATHS inside a project (default: the working folder): the whole project is analysed and
+    only the findings that touch PATHS are fixed (a parent and its subclasses together).
+
     Strategies: skip-flag (the parent skips what the subclass never uses, behind a
     ``skip_init_<name>`` parameter) and direct-base (re-base a low-reuse subclass on
     the nearest ancestor it still needs, inlining what it uses).
@@ -141,6 +155,7 @@ class FixRun:
     flag_name: str | None = None
     max_copy_lines: int | None = None
     config: str | None = None
+    baseline: str | None = None
     exit_non_zero_on_fix: bool = False
     exit_zero: bool = False
     show_fixes: bool = False
@@ -156,13 +171,14 @@ class FixRun:
 
 @collections_paused
 def run(o: FixRun) -> int:
-    from deadinit.fixes.driver import run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
+    from deadinit.fixes.driver import FixOutcome, run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
 
     err = make_console(o.color, stderr=True)
-    targets = list(o.paths) or ["."]
     try:
-        project.require_paths(targets)
-        cfg = project.configure(targets, o.config, o.select, "", False, o.include_generation_sources, o.extend_select)
+        targets, scope, cfg = project.configured_scope(
+            o.paths, None, o.config, o.select, "", False, o.include_generation_sources, o.extend_select
+        )
+        lane = Lane.of(scope, load_baseline(o.baseline) if o.baseline else None)
         if o.flag_name is not None and not o.flag_name.isidentifier():
             raise UsageError(f"--flag-name {o.flag_name!r} is not a Python identifier")
         fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)  # the cache and workers, as check
@@ -172,11 +188,11 @@ def run(o: FixRun) -> int:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)
             if not result.errors:
-                click.echo(f"deadinit: warning: {project.no_files_message(targets)}", err=True)
+                click.echo(f"deadinit: warning: {project.no_files_message(scope or targets)}", err=True)
                 return EXIT_CLEAN
-            raise UsageError(project.no_files_message(targets))
+            raise UsageError(project.no_files_message(scope or targets))
         wanted = tuple(project.resolve_class(result, c) for c in o.classes)
-    except (UsageError, ConfigError) as e:
+    except (UsageError, ConfigError, BaselineError) as e:
         click.echo(f"deadinit: error: {e}", err=True)
         return EXIT_ERROR
     for e in result.errors:
@@ -192,13 +208,18 @@ def run(o: FixRun) -> int:
         flag_name=o.flag_name,
         max_copy_lines=o.max_copy_lines or cfg.settings.direct_base_max_lines,
     )
-    out = run_fix(result, o.strategy, options, write=not o.diff_only)
+    if o.strategy in PICKS_ITS_CLASSES and not wanted and lane.scope is not None:
+        options.classes = lane_classes(result, lane)
+    if options.classes or not (o.strategy in PICKS_ITS_CLASSES and lane.scope is not None):
+        out = run_fix(in_lane(result, lane), o.strategy, options, write=not o.diff_only)
+    else:  # no class of the given paths to re-base
+        out = FixOutcome(o.strategy, Plan(), in_lane(result, lane))
     if o.diff_only:
         sys.stdout.write(out.diff())
-    return _report(o, out, err)
+    return _report(o, out, err, lane)
 
 
-def _report(o: FixRun, out, err) -> int:
+def _report(o: FixRun, out, err, lane: Lane) -> int:
     """The report file, the PR body, the tables and the fixed findings; the exit status."""
     if o.report_file:
         try:
@@ -226,18 +247,19 @@ def _report(o: FixRun, out, err) -> int:
     if out.error:
         click.echo(f"deadinit: error: {out.error}", err=True)
         return EXIT_ERROR
-    return fix_exit_code(o, out)
+    return fix_exit_code(o, out, lane)
 
 
-def fix_exit_code(o: FixRun, out) -> int:
-    """ruff's meaning, with and without ``--diff``: 1 when findings are left in the tree afterwards."""
+def fix_exit_code(o: FixRun, out, lane: Lane) -> int:
+    """ruff's meaning, with and without ``--diff``: 1 when findings are left in the tree afterwards
+    (of those in ``lane``: on the given paths, not baselined)."""
     if o.exit_zero:
         return EXIT_CLEAN
     changed = out.written or (o.diff_only and out.plan.files)
     if o.exit_non_zero_on_fix and changed:
         return EXIT_FINDINGS
     left = out.before.findings if o.diff_only else out.remaining()
-    return EXIT_FINDINGS if left else EXIT_CLEAN
+    return EXIT_FINDINGS if any(lane.keeps(f) for f in left) else EXIT_CLEAN
 
 
 def report_dict(out) -> dict:

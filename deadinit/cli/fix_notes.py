@@ -6,33 +6,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from deadinit.fixes.registry import STRATEGY_CODES
+from deadinit.report.class_names import option_names
 from deadinit.report.paths import display
 
 
 def table_names(out) -> dict[str, str]:
-    """qualname -> the shortest trailing dotted name of it that ``--class`` takes as this class alone,
-    for every class the fix tables name."""
-    index = getattr(out.before, "index", None)
+    """qualname -> the name ``--class`` takes as this class alone, for every class the fix tables name."""
     shown = {c.cls for c in out.plan.changes} | {r.cls for r in out.refusals} | {r.parent for r in out.refusals}
-    shown.discard("")
-    if index is None or not shown:
-        return {}
-    by_short: dict[str, list[str]] = defaultdict(list)
-    wanted = {q.rsplit(".", 1)[-1] for q in shown}
-    for q in index.classes:
-        last = q.rsplit(".", 1)[-1]
-        if last in wanted:
-            by_short[last].append(q)
-    return {q: _unique_suffix(q, by_short.get(q.rsplit(".", 1)[-1], [q])) for q in shown}
-
-
-def _unique_suffix(qualname: str, same_short: list[str]) -> str:
-    parts = qualname.split(".")
-    for k in range(1, len(parts) + 1):
-        name = ".".join(parts[-k:])
-        if sum(1 for q in same_short if q == name or q.endswith("." + name)) <= 1:
-            return name
-    return qualname
+    return option_names(getattr(out.before, "index", None), shown)
 
 
 def other_strategy_hint(out) -> str | None:

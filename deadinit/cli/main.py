@@ -122,10 +122,11 @@ def main() -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["text", "json", "sarif", "github", "concise"]),
+    type=click.Choice(["text", "full", "json", "sarif", "github", "concise"]),
     default="text",
     show_default=True,
-    help="Output format (json: schema in the README; sarif: SARIF 2.1.0).",
+    help="Output format (text: a few lines a finding; full: with code frames and the whole evidence chain; "
+    "concise: one line a finding; json: schema in the README; sarif: SARIF 2.1.0).",
 )
 @click.option(
     "--project",
@@ -151,7 +152,7 @@ def main() -> None:
 @click.option(
     "--ignore", default="", help="Comma-separated rule codes or names to skip (added to the configured list)."
 )
-@click.option("--no-evidence", is_flag=True, help="Text format: hide the evidence chain.")
+@click.option("--no-evidence", is_flag=True, help="text and full formats: hide the evidence.")
 @click.option("--baseline", metavar="FILE", type=click.Path(), help="Report only findings not recorded in FILE.")
 @click.option("--write-baseline", metavar="FILE", type=click.Path(), help="Record today's findings in FILE and exit 0.")
 @click.option(

@@ -11,14 +11,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
+from deadinit.model.fix import STRATEGY_CODES  # the rules whose findings each strategy fixes
+
+__all__ = ["LOAD_ERRORS", "STRATEGY_CODES", "STRATEGY_MODULES", "load_strategies"]
+
 STRATEGY_MODULES = {
     "skip-flag": "deadinit.fixes.skip_flag.planner",
     "direct-base": "deadinit.fixes.direct_base.planner",
-}
-# the rules whose findings each strategy fixes
-STRATEGY_CODES = {
-    "skip-flag": ("DI001", "DI002"),
-    "direct-base": ("DI003",),
 }
 LOAD_ERRORS: dict[str, str] = {}  # strategy -> error, for strategies that failed to import
 

@@ -9,27 +9,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.index.namespaces import namespace_prefix
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
 
-_SKIP_DIRS = {
-    ".git",
-    ".hg",
-    ".svn",
-    "__pycache__",
-    ".tox",
-    ".nox",
-    ".venv",
-    "venv",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".deadinit_cache",
-    "node_modules",
-    "build",
-    "dist",
-    ".eggs",
-}
+_VCS_AND_TOOLS = {".git", ".hg", ".svn", "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+_SKIP_DIRS = _VCS_AND_TOOLS | {".deadinit_cache", ".venv", "venv", "node_modules", "build", "dist", ".eggs"}
 Skip = Callable[[str, bool], bool]  # (name or path, is_dir) -> leave it out
 
 
@@ -65,7 +50,8 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
         if parts:
             return ".".join(parts), is_pkg
     # Walk up through packages.  Namespace folders (no __init__.py) in between are
-    # crossed when a regular package sits above them (sglang/srt/... is laid out so).
+    # crossed when a regular package sits above them (sglang/srt/... is laid out so), and
+    # those above the top package are named by ``index.namespaces``.
     top = _package_top(str(path.parent))
     if top is None:
         return (path.parent.name if is_pkg else path.stem), is_pkg
@@ -73,7 +59,8 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
     parts = list(rel.parts)
     if is_pkg:
         parts = parts[:-1]
-    return ".".join(parts), is_pkg
+    prefix = namespace_prefix(top)
+    return ".".join([prefix, *parts] if prefix else parts), is_pkg
 
 
 # by absolute, normalised folder path (strings: a walk asks once per folder)
@@ -358,7 +345,11 @@ class _Modules:
         if top is None:
             return ""
         below = _below(absolute, os.path.dirname(top))
-        return "" if below is None else below.replace(os.sep, ".")
+        if below is None:
+            return ""
+        prefix = namespace_prefix(top)
+        dotted = below.replace(os.sep, ".")
+        return f"{prefix}.{dotted}" if prefix else dotted
 
 
 def _below(path: str, folder: str) -> str | None:

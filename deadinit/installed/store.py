@@ -59,7 +59,7 @@ class LibraryStore:
         if st.st_size > self.settings.max_file_size:
             return None
         cache = self._cache(group)
-        entry = cache.load(path) if cache is not None else None
+        entry = cache.load(path, module, is_package) if cache is not None else None
         if entry is not None and entry.stat_matches(st):
             self.stats["read"] += 1
             return _unpickled(entry.summary_bytes)
@@ -80,7 +80,12 @@ class LibraryStore:
             return None
         self.stats["summarised"] += 1
         if cache is not None:
-            cache.store(path, file_cache.new_entry(st, digest, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL)))
+            cache.store(
+                path,
+                module,
+                is_package,
+                file_cache.new_entry(st, digest, pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL)),
+            )
         return made
 
     def _cache(self, group: str) -> file_cache.Cache | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 
@@ -14,4 +15,4 @@ class FileError:
     column: int | None = None
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}"
+        return f"{os.path.normpath(self.path)}: {self.message}"  # ./a.py as a.py, as reports spell paths

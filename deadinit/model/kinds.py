@@ -47,6 +47,7 @@ class InitStmtKind(StrEnum):
     FILL = "fill"  # self.x.append(...), self.x[k] = ..., self.x += ...
     EFFECT = "effect"  # anything else that runs (a call, a condition)
     SUPER_INIT = "super_init"
+    SUPER_CALL = "super_call"  # super().m(...) of another method: a parent's helper (``method``)
     KILL = "kill"  # both branches of an if assign the attribute: a definite overwrite
     RETURN = "return"
     DELETE = "delete"  # del self.x / delattr(self, "x")

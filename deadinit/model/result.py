@@ -21,6 +21,16 @@ class Unanalysed(NamedTuple):
     status: LibraryStatus  # MISSING or COMPILED
 
 
+class MisnamedPackage(NamedTuple):
+    """A top-level name the project's imports use for its classes' bases and calls that is a folder of
+    the project, not one of its modules: its modules are named otherwise than its code imports them."""
+
+    package: str
+    bases: int
+    calls: int
+    root: str  # the folder that, as a ``roots`` entry, names the modules as the imports do
+
+
 @dataclass
 class CheckResult:
     findings: list[Finding] = field(default_factory=list)
@@ -38,6 +48,9 @@ class CheckResult:
     skipped_sources: list[str] = field(default_factory=list)  # paths of code-generation sources left out
     generation_sources: dict[str, str] = field(default_factory=dict)  # generated file's path -> its source's path
     unanalysed: list[Unanalysed] = field(default_factory=list)  # packages not installed here, most calls first
+    misnamed: list[MisnamedPackage] = field(default_factory=list)  # the project's own folders its imports name
+    # bases of project classes in modules of the project's packages that were not analysed
+    outside_bases: list[str] = field(default_factory=list)
     # where an incremental analysis of a variant of the project starts (``rules.incremental.Baseline``):
     # set by a cached analysis, for ``fix``'s re-analysis of its plan; never stored with the result
     baseline: Any | None = None

@@ -90,7 +90,7 @@ class Returns:
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | kill | return | delete | set | assert | nested
+    kind: str  # assign | fill | effect | super_init | super_call | kill | return | delete | set | assert | nested
     line: int
     col: int
     end_line: int
@@ -106,7 +106,7 @@ class InitStmt:
     value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
     call: AllocInfo | None = None  # assign: the value comes from a project call the analysis may follow
     dynamic: tuple[tuple[str, Pattern], ...] = ()  # (reason, Pattern) of dynamic accesses to self it makes
-    # super_init only
+    # super_init and super_call (args, kwargs and star_args also for an effect that calls ``self.m(...)``)
     target: str | None = None  # "super" or the dotted parent named explicitly
     start: str | None = None  # ``super(C, self)``: C as written (the lookup starts after C)
     args: tuple[Expr, ...] = ()  # positional arguments
@@ -115,7 +115,7 @@ class InitStmt:
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
     ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
-    method: str | None = None  # effect of ``self.m(...)``: the method of self it calls
+    method: str | None = None  # effect of ``self.m(...)`` / super_call ``super().m(...)``: the method it calls
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
     # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
     passed: tuple[tuple[str, str, int | str], ...] = ()
@@ -145,6 +145,8 @@ class MethodSummary:
     super_calls: list[tuple[str, str | None]] = field(default_factory=list)  # super().m, super(C, self).m -> (m, C)
     parent_calls: list[tuple[str, str]] = field(default_factory=list)  # Parent.m(self)
     dynamic: list[tuple[str, int, Pattern]] = field(default_factory=list)  # reason, line, Pattern of names it reaches
+    # the body flattened: of ``__init__``, and of each helper an ``__init__`` of the class calls as
+    # ``self.m(...)`` (transitively), and of each method that writes self (a parent's ``__init__`` may call it)
     init_flow: list[InitStmt] | None = None
     # ``__init__`` only: where each parameter goes, (name, kind, target, line, callee); semantics.construction_args
     param_flow: tuple[tuple[str, str, int | str, int, str], ...] = ()

@@ -49,10 +49,10 @@ def render_text(findings, console: Console) -> None:
         console.print("no findings")
         return
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    table.add_column("count", justify="right")
-    table.add_column("code")
-    table.add_column("name")
-    table.add_column("safe fix", justify="right")
+    table.add_column("count", justify="right", no_wrap=True)
+    table.add_column("code", no_wrap=True)
+    table.add_column("name", no_wrap=True)  # whole: a rule name is what people search for
+    table.add_column("safe fix", justify="right", no_wrap=True)
     table.add_column("held for life", justify="right")
     table.add_column("built then replaced", justify="right")
     for r in data:

@@ -1,82 +1,56 @@
-"""Rich text output, grouped by subclass, with code frames and evidence."""
+"""The text report: each finding in a few lines (``report.finding_lines``; ``--format full``: the tree of
+``report.full``), grouped by subclass, the largest waste first, then the summary."""
 
 from __future__ import annotations
 
-import linecache
 from collections import defaultdict
 
 from rich.console import Console
 from rich.text import Text
-from rich.tree import Tree
 
-from deadinit.analysis.naming import display_names
 from deadinit.installed.unanalysed import unanalysed_text
 from deadinit.model.finding import size_order
 from deadinit.model.result import Unanalysed
+from deadinit.report import finding_lines
+from deadinit.report.class_names import option_names
+from deadinit.report.full import render_class
+from deadinit.report.gaps import gaps_clause
 from deadinit.model.totals import Totals
 from deadinit.report.paths import display
 
 
-def _frame(path: str, line: int, context: int = 1) -> Text:
-    out = Text()
-    for n in range(max(1, line - context), line + context + 1):
-        src = linecache.getline(path, n)
-        if not src:
-            continue
-        mark = ">" if n == line else " "
-        out.append(f"  {mark} {n:>5} | ", style="dim" if n != line else "bold")
-        out.append(src.rstrip("\n")[:160] + "\n", style="" if n == line else "dim")
-    return out
-
-
-def _loose(findings, console: Console) -> None:
+def _loose(findings, console: Console, full: bool) -> None:
     """Findings that belong to no class (DI100 unused suppressions): one line each."""
     for f in findings:
+        if not full:
+            finding_lines.emit(console, finding_lines.head(f))
+            continue
         label = Text()
         label.append(f"{f.code} ", style="bold blue")
         label.append(f"{display(f.path)}:{f.line}:{f.column} ", style="magenta")
         label.append(f.message)
-        console.print(label)
+        finding_lines.emit(console, label)
 
 
-def render(result, console: Console, show_evidence: bool = True, quiet: bool = False) -> None:
-    """Findings grouped by subclass; ``quiet`` drops code frames, evidence and the summary line."""
+def render(result, console: Console, show_evidence: bool = True, quiet: bool = False, full: bool = False) -> None:
+    """Findings grouped by subclass, the largest waste first: a few lines each (``full``: a tree with
+    code frames and the whole evidence chain); ``quiet`` keeps only the findings' first lines."""
     by_cls = defaultdict(list)
     for f in result.findings:
         if f.cls:
             by_cls[f.cls].append(f)
-    index = result.index
     for group in by_cls.values():
         group.sort(key=size_order)
+    names = {} if full else option_names(result.index, by_cls)
     for cls in sorted(by_cls, key=lambda c: (size_order(by_cls[c][0]), c)):
-        mro = (index.mro(cls) or [cls]) if index else [cls]
-        names = display_names(index, mro) if index else {}
-        chain = " -> ".join(names.get(q, q) for q in mro) if index else cls
-        head = Text()
-        head.append(cls, style="bold cyan")
-        head.append(f"  ({chain})", style="dim")
-        tree = Tree(head)
+        if full:
+            render_class(result.index, cls, by_cls[cls], console, show_evidence, quiet)
+            continue
         for f in by_cls[cls]:
-            label = Text()
-            label.append(f"{f.code} ", style="bold red" if f.code == "DI001" else "bold yellow")
-            label.append(f"{display(f.path)}:{f.line}:{f.column} ", style="magenta")
-            label.append(f.message)
-            label.append(f"  [{f.size_text}]", style="green")
-            node = tree.add(label)
-            if quiet:
-                continue
-            node.add(_frame(f.path, f.line))
-            if show_evidence:
-                ev = node.add(Text("evidence", style="dim"))
-                for e in f.evidence:
-                    loc = f" ({e.path}:{e.line})" if e.path else ""
-                    ev.add(Text(f"{e.kind.value}: {e.text}{loc}", style="dim"))
-            for u in f.unsure:
-                node.add(Text(f"unsure: {u}", style="italic yellow"))
-            if f.fix_text:
-                node.add(Text(f.fix_text, style="yellow"))
-        console.print(tree)
-    _loose([f for f in result.findings if not f.cls], console)
+            shown = {"evidence": show_evidence and not quiet, "hint": not quiet, "cls_name": names.get(cls)}
+            for line in finding_lines.lines(f, **shown):
+                finding_lines.emit(console, line)
+    _loose([f for f in result.findings if not f.cls], console, full)
     if quiet:
         return
     counts = defaultdict(int)
@@ -93,11 +67,14 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
         summary += f"; {len(result.skipped_sources)} code-generation source(s) skipped (--include-generation-sources)"
     if result.unsure:
         summary += f"; {len(result.unsure)} unsure finding(s) hidden (--show-unsure)"
-    summary += unanalysed_clause(result.unanalysed)
-    console.print(Text(summary, style="bold"))
+    summary += unanalysed_clause(result.unanalysed) + gaps_clause(result)
+    finding_lines.emit(console, Text(summary, style="bold"))
+    if result.findings and not full:
+        finding_lines.emit(console, Text(EXPLAIN_NOTE, style="dim"))
 
 
 SHOWN_PACKAGES = 3
+EXPLAIN_NOTE = "each finding's whole evidence chain: `deadinit explain CLASS` or `deadinit check --format full`"
 
 
 def unanalysed_clause(unanalysed: list[Unanalysed]) -> str:

@@ -1,5 +1,5 @@
-"""The class graph an incremental run keeps: every class's direct subclasses and the
-hierarchy problems, which the bases of every class give.
+"""The class graph an incremental run keeps: every class's direct subclasses, the hierarchy
+problems and the bases outside the analysed files, which the bases of every class give.
 
 Built inside a recording (``deadinit.index.dependencies``), like a class's analysis: the
 keys it read are stored with it, and the next run over the same classes, in the same
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from deadinit.index.dependencies import Key, recording
 from deadinit.index.hierarchy_problems import HierarchyProblem, hierarchy_problems
+from deadinit.index.project_gaps import outside_bases
 from deadinit.index.project_index import ProjectIndex
 from deadinit.runtime.analysis_state import AnalysisState, GraphRecord
 
@@ -28,6 +29,7 @@ class ClassGraph:
     classes: tuple[str, ...]
     subclasses: dict[str, list[str]]
     problems: list[HierarchyProblem]
+    outside: list[str]  # ``index.project_gaps.outside_bases``
     record: GraphRecord | None = None  # the stored record it was taken from
     keys: set[Key] | None = None  # the keys it read, when it was built
 
@@ -40,7 +42,7 @@ class ClassGraph:
         keys = self.keys or set()
         if any(k[0] in GRAPH_DERIVED for k in keys):
             return None
-        return GraphRecord(self.classes, numbered(keys), self.subclasses, self.problems)
+        return GraphRecord(self.classes, numbered(keys), self.subclasses, self.problems, self.outside)
 
 
 def class_graph(index: ProjectIndex, previous: AnalysisState | None, changed: set[int]) -> ClassGraph:
@@ -50,9 +52,10 @@ def class_graph(index: ProjectIndex, previous: AnalysisState | None, changed: se
     stored = previous.graph if previous is not None else None
     if stored is not None and stored.classes == classes and changed.isdisjoint(stored.keys):
         index.install_subclasses(stored.subclasses)
-        return ClassGraph(classes, stored.subclasses, stored.problems, record=stored)
+        return ClassGraph(classes, stored.subclasses, stored.problems, stored.outside, record=stored)
     with recording() as keys:
         table = index.subclass_table()
         index.install_subclasses(table)
         problems = hierarchy_problems(index)
-    return ClassGraph(classes, table, problems, keys=set(keys))
+        outside = outside_bases(index)
+    return ClassGraph(classes, table, problems, outside, keys=set(keys))

@@ -72,7 +72,12 @@ that the subclass, or a class between the two, assigns again (or removes with
 no read in between that counts. Reads made only to build other dead attributes
 do not count. An allocation may be made through project functions and methods
 (followed to what they return), one element of a tuple target, or a part of a
-sub-object the ancestor built and the subclass replaces (`self.attn.qkv = ...`).
+sub-object the ancestor built and the subclass replaces (`self.attn.qkv = ...`),
+and it may be made in a helper the `__init__` calls (`self._init_layers()`, an
+override of which the subclass may run through `super()._init_layers()`). A
+re-assignment under a condition nothing decides (`if self.conv_to_res:`) is
+reported "only when" it holds; one that a subclass's arguments or a parameter's
+default decide is decided.
 """
     why_bad = """
 The first allocation is thrown away: on a GPU that is device memory and
@@ -91,7 +96,8 @@ when the analysis is unsure (with `--show-unsure`), or when the allocation is ma
 inside a project function or method the value comes from (skipping the call skips
 its other effects too). A replaced part of a sub-object (`self.block.proj = ...`),
 and a removal that uncovers a class attribute of the same name, are not fixable by
-a flag.
+a flag, and neither are an allocation made in a helper or one the subclass
+replaces only under a condition.
 """
     VALID = (
         Example(
@@ -120,25 +126,6 @@ class Child(Parent):
 """,
             },
             note="read before it is replaced",
-        ),
-        Example(
-            {
-                "pkg/__init__.py": "",
-                "pkg/m.py": """
-import torch
-class P:
-    def __init__(self):
-        self.ws = torch.empty(10)
-class C(P):
-    def __init__(self, flag):
-        super().__init__()
-        if flag:
-            self.ws = torch.zeros(4)   # not on every path
-    def run(self):
-        return self.ws
-""",
-            },
-            note="conditional overwrite",
         ),
         *not_allocated(own=True),
         Example(
@@ -173,6 +160,32 @@ class C(P):
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
+        Example(
+            {
+                "pkg/__init__.py": "",
+                "pkg/m.py": """
+import torch
+class P:
+    def __init__(self):
+        self.ws = torch.empty(10)
+    def run(self):
+        raise NotImplementedError
+class C(P):
+    def __init__(self, flag=False):
+        super().__init__()
+        if flag:
+            self.ws = torch.zeros(4)   # not on every path
+    def run(self):
+        return self.ws
+class D(C):
+    def __init__(self):
+        super().__init__()   # the default decides: C keeps the parent's
+""",
+            },
+            [("DI001", "C", "ws")],
+            note="an overwrite under a condition nothing decides: reported with 'only when flag'; "
+            "a subclass that leaves the default is not",
+        ),
         Example(
             {
                 "pkg/__init__.py": "",
@@ -291,6 +304,6 @@ class FusedBlock(Block):
                 if k is None:
                     continue
                 verb = "deleted" if k.stmt.kind == "delete" else "overwritten"
-                by = f"{fact.show(k.owner)}.__init__ (line {k.stmt.line})"
+                by = f"{fact.show(k.owner)}.{k.method} (line {k.stmt.line})"
                 msg = f"{describe(fact)} is {verb} by {by} before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

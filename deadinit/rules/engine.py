@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
 from deadinit.index.hierarchy_problems import hierarchy_problems, problem_lines
 from deadinit.index.pathfilter import per_file_ignored
+from deadinit.index.project_gaps import misnamed_packages
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.environment import attach
 from deadinit.model.finding import Finding
@@ -166,7 +167,9 @@ def index_summaries(
     ``hierarchy_errors`` False: not the error lines of ``hierarchy_problems``, for a caller that has
     them already or reads only findings (they cost a walk over every class's bases)."""
     index = ProjectIndex(summaries)
-    result.unanalysed = attach(index, settings)  # the installed libraries answer for outside names
+    unanalysed = attach(index, settings)  # the installed libraries answer for outside names
+    result.misnamed = misnamed_packages(summaries, unanalysed)  # not missing: the project's own, misnamed
+    result.unanalysed = [u for u in unanalysed if u.package not in {m.package for m in result.misnamed}]
     if hierarchy_errors:
         result.errors.extend(problem_lines(index, hierarchy_problems(index)))  # cycles, self-aliased bases
     result.index, result.analyzer = index, new_analyzer(index, settings)

@@ -28,7 +28,7 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
             1,
             Evidence(
                 EvidenceKind.CONDITIONAL,
-                f"allocated only when {fact.condition}: nothing the "
+                f"{'wasted' if fact.replaced_when else 'allocated'} only when {fact.condition}: nothing the "
                 f"class passes or sets decides it, so its size is not counted as certain waste",
             ),
         )
@@ -64,4 +64,5 @@ def finding_from_fact(rule, fact: AttrFact, ctx, message: str) -> Finding:
 
 
 def describe(fact: AttrFact) -> str:
-    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.__init__"
+    where = next((c.method for c in fact.stmts if c.owner == fact.owner), "__init__")
+    return f"`self.{fact.attr}` ({fact.kind}) allocated by {fact.show(fact.owner)}.{where}"

@@ -119,6 +119,7 @@ def check_incremental(
         later = digests.compare_groups(previous.keys, previous.digests, previous.by_kind, now, changed, GRAPH_DERIVED)
     graph = class_graph(index, previous, changed)
     res.errors.extend(problem_lines(index, graph.problems))
+    res.outside_bases = graph.outside
     if previous is not None:
         digests.compare_stored(previous.keys, previous.digests, later, now, changed)
     lap("diff")

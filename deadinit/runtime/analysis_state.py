@@ -39,13 +39,15 @@ class ClassRecord:
 
 @dataclass
 class GraphRecord:
-    """What the class graph gave for every class (the subclass table and the hierarchy problems),
+    """What the class graph gave for every class (the subclass table, the hierarchy problems and the
+    bases outside the analysed files),
     the classes it was built over, in order, and the keys it read."""
 
     classes: tuple[str, ...]
     keys: array[int]  # indexes into ``AnalysisState.keys`` (``array('I')``: a few bytes each, loaded at once)
     subclasses: dict[str, list[str]]
     problems: list[Any]  # ``index.hierarchy_problems.HierarchyProblem``
+    outside: list[str] = field(default_factory=list)  # ``index.project_gaps.outside_bases``
 
 
 @dataclass

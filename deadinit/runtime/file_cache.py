@@ -1,9 +1,10 @@
 """On-disk cache of per-file summaries (``.deadinit_cache/`` at the project root).
 
-One entry per source file and settings: a JSON header line, then the pickled summary.
-An entry is used only when
+One entry per source file, module name and settings: a JSON header line, then the pickled
+summary (which names its module: the same file under another name, as ``roots`` or a new
+``pyproject.toml`` makes it, is another entry).  An entry is used only when
 
-* its header names this deadinit version, cache format and ``Settings.summary_key()``;
+* its header names this deadinit version, cache format, module name and ``Settings.summary_key()``;
 * the file's size, mtime, device and inode equal the recorded ones (and the mtime is
   not within ``RACY_NS`` of the moment they were recorded), or else the file's content hash
   (BLAKE2b) equals the recorded one;
@@ -60,7 +61,7 @@ def _libcst_version() -> str:
         return "?"
 
 
-FORMAT = 30
+FORMAT = 31
 ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
@@ -181,6 +182,11 @@ def write_atomically(target: Path, data: bytes | list[bytes | memoryview], temp_
         raise
 
 
+def module_key(module: str, is_package: bool) -> str:
+    """How an entry names the module its summary is of (a package's ``__init__`` apart)."""
+    return f"{module}/__init__" if is_package else module
+
+
 class Cache:
     def __init__(self, folder: str | os.PathLike, settings_key: str):
         self.folder = Path(folder)
@@ -197,17 +203,20 @@ class Cache:
             self._key = user_key()
         return self._key
 
-    def _path(self, source_path: str) -> Path:
-        h = hashlib.blake2b(f"{os.path.realpath(source_path)}\0{self.flavour}".encode(), digest_size=12).hexdigest()
+    def _path(self, source_path: str, name: str) -> Path:
+        key = f"{os.path.realpath(source_path)}\0{name}\0{self.flavour}"
+        h = hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
         return self.entries / h[:2] / f"{h[2:]}.bin"
 
     def _digest(self, payload: bytes) -> str:
         return keyed_digest(payload, self.key)
 
-    def load(self, source_path: str) -> Entry | None:
-        """The stored entry, or None when absent or not trustworthy (counted in ``stats['bad']``)."""
+    def load(self, source_path: str, module: str, is_package: bool) -> Entry | None:
+        """The stored entry of the file as module ``module``, or None when absent or not trustworthy
+        (counted in ``stats['bad']``)."""
+        name = module_key(module, is_package)
         try:
-            with open(self._path(source_path), "rb") as f:
+            with open(self._path(source_path, name), "rb") as f:
                 raw = f.read()
         except OSError:
             return None
@@ -222,6 +231,7 @@ class Cache:
                 or head.get("version") != ENV
                 or head.get("settings") != self.settings_key
                 or head.get("path") != os.path.realpath(source_path)
+                or head.get("module") != name
                 or len(payload) != head.get("length")
                 or head.get("digest") != self._digest(payload)
             ):
@@ -239,13 +249,15 @@ class Cache:
             self.stats["bad"] += 1
             return None
 
-    def store(self, source_path: str, entry: Entry) -> None:
+    def store(self, source_path: str, module: str, is_package: bool, entry: Entry) -> None:
         payload = entry.summary_bytes
+        name = module_key(module, is_package)
         head = {
             "format": FORMAT,
             "version": ENV,
             "settings": self.settings_key,
             "path": os.path.realpath(source_path),
+            "module": name,
             "size": entry.size,
             "mtime_ns": entry.mtime_ns,
             "recorded_ns": entry.recorded_ns,
@@ -255,7 +267,7 @@ class Cache:
             "length": len(payload),
             "digest": self._digest(payload),
         }
-        target = self._path(source_path)
+        target = self._path(source_path, name)
         try:
             self._prepare(target.parent)
             write_atomically(target, MAGIC + json.dumps(head).encode() + b"\n" + payload, temp_folder(self.folder))

@@ -30,8 +30,8 @@ def start(snap, items: list, old_states: list, settings, summarizer, helper=None
         return None
     cache = Cache(summarizer.folder(settings), settings.summary_key())
     olds = []
-    for (path, _, _), state in zip(items, old_states, strict=True):
-        e = cache.load(path)  # before the helper writes the new content's entry
+    for (path, module, is_package), state in zip(items, old_states, strict=True):
+        e = cache.load(path, module, is_package)  # before the helper writes the new content's entry
         if e is None or e.hash != state.hash:
             return None
         olds.append(e)

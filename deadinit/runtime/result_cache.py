@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from deadinit.model.namesakes import namesakes, short_name
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
 from deadinit.runtime.stat_memo import StatMemo
@@ -66,6 +67,7 @@ class LiteIndex:
     modules: dict[str, LiteModule] = field(default_factory=dict)
     classes: dict[str, LiteClass] = field(default_factory=dict)  # the findings' classes
     mros: dict[str, list] = field(default_factory=dict)
+    namesakes: dict[str, list[str]] = field(default_factory=dict)  # short name -> the classes with it
 
     def mro(self, qualname: str):
         return self.mros.get(qualname)
@@ -82,6 +84,7 @@ class LiteIndex:
                 c = index.classes[f.cls]
                 out.classes[f.cls] = LiteClass(c.line, c.col, index.file_of(f.cls).path)
                 out.mros[f.cls] = list(index.mro(f.cls) or [f.cls])
+        out.namesakes = namesakes(index.classes, {short_name(q) for q in out.classes})
         return out
 
 

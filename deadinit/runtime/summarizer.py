@@ -127,7 +127,7 @@ class ProjectSummarizer:
                     from_pack += fresh
                     same_in_pack += not fresh
                     continue
-            e = entries[i] = cache.load(items[i][0]) if cache else None
+            e = entries[i] = cache.load(*items[i]) if cache else None
             if e is not None and st is not None and e.stat_matches(st):
                 out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
                 records[i] = Record(st, e.recorded_ns, e.hash, e.summary_bytes)
@@ -160,7 +160,7 @@ class ProjectSummarizer:
                     if summary == workers.SAME and e is not None:  # same content, new mtime: record it
                         out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
                         if cache is not None and stats[i] is not None:
-                            cache.store(items[i][0], new_entry(stats[i], h, e.summary_bytes))
+                            cache.store(*items[i], new_entry(stats[i], h, e.summary_bytes))
                     else:
                         out[i] = summary
                         summarised += 1
@@ -206,7 +206,7 @@ class ProjectSummarizer:
             out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
             records[i] = Record(st, started, e.hash, e.summary_bytes)
             if cache is not None:
-                cache.store(items[i][0], new_entry(st, e.hash, e.summary_bytes))
+                cache.store(*items[i], new_entry(st, e.hash, e.summary_bytes))
         return left
 
 

@@ -37,7 +37,7 @@ def summarize(item: tuple, settings, cache: tuple | None = None):
         return result
     blob = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
     if cache is not None and st is not None:
-        Cache(*cache).store(path, new_entry(st, h, blob))
+        Cache(*cache).store(path, module, is_package, new_entry(st, h, blob))
     return h, blob
 
 

@@ -167,6 +167,15 @@ def init_call(call: sx.Call, self_name: str | None) -> InitCall | None:
     return None
 
 
+def super_method_call(call: sx.Call, self_name: str | None) -> tuple[str, InitCall] | None:
+    """``super().m(...)`` / ``super(C, self).m(...)`` of a method other than ``__init__``: (m, the call)."""
+    func = call.func
+    if not isinstance(func, sx.Attribute) or func.attr == "__init__":
+        return None
+    on_self, start = super_on_self(func.value, self_name)
+    return (func.attr, InitCall("super", call.args, start)) if on_self else None
+
+
 def super_attribute(node: sx.Attribute, self_name: str | None) -> tuple[bool, str | None]:
     """``super().m`` / ``super(C, self).m``: (True, start class as written or None)."""
     return super_on_self(node.value, self_name)

@@ -1,6 +1,9 @@
 """Constructor-argument sensitivity, reachability and per-binding liveness."""
 
+from deadinit.analysis.chain import init_chain
 from deadinit.api.check import run_check
+from deadinit.frontends.parse import summarize_source
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 
 BASE = """
@@ -177,3 +180,101 @@ class C(P):
 """,
     )
     assert [f.estimated_bytes for f in res.findings] == [64 << 20]
+
+
+def test_helpers_the_parent_init_calls_run_where_they_are_called(write_project):
+    """An override of the helper that extends the parent's, and a re-assignment after ``super().__init__``."""
+    src = """
+class P(Base):
+    def __init__(self, n, wide=False):
+        self._init_layers(n, wide)
+        self.tail = torch.zeros(n)
+    def _init_layers(self, n, wide):
+        self.a = torch.zeros(n)
+        if wide:
+            self.b = torch.zeros(n)
+        self.c = torch.zeros(n)
+    def forward(self, x):
+        return self.a, self.b, self.c, self.tail
+class Over(P):
+    def _init_layers(self, n, wide):
+        super()._init_layers(n, wide)
+        self.a = torch.ones(n)
+class Narrow(P):
+    def __init__(self, n):
+        super().__init__(n, wide=True)
+        self.b = torch.ones(n)
+class Reads(P):
+    def _init_layers(self, n, wide):
+        super()._init_layers(n, wide)
+        self.c = self.c + 1
+"""
+    got, res = findings(write_project, src)
+    assert got == [("DI001", "Narrow", "b"), ("DI001", "Over", "a")]
+    (narrow,) = [f for f in res.findings if f.cls.endswith("Narrow")]
+    assert "allocated by P._init_layers is overwritten by Narrow.__init__" in narrow.message
+    assert not narrow.message.endswith(")")  # ``wide=True`` decides the guard: no condition left
+
+
+def test_a_helper_that_calls_itself_is_walked_once_and_its_statements_say_where_they_are():
+    src = """
+class P:
+    def __init__(self, n):
+        self._grow(n)
+    def _grow(self, n):
+        self.a = torch.zeros(n)
+        if n > 1:
+            self._grow(n - 1)
+class C(P):
+    def __init__(self, n):
+        super().__init__(n)
+        self.a = torch.ones(n)
+"""
+    s = summarize_source(src.encode(), "m.py", "m", False, Settings())
+    chain = init_chain(ProjectIndex([s]), "m.C")
+    assert [(c.owner, c.method, c.stmt.kind) for c in chain.stmts] == [
+        ("m.C", "__init__", "super_init"),
+        ("m.P", "__init__", "effect"),
+        ("m.P", "_grow", "assign"),
+        ("m.P", "_grow", "effect"),  # the test ``n > 1``
+        ("m.P", "_grow", "effect"),  # the second call of _grow: not walked again
+        ("m.C", "__init__", "assign"),
+    ]
+    assert chain.inits == ["m.C", "m.P"] and chain.reruns == []
+
+
+def test_a_replacement_under_a_guard_nothing_decides_is_reported_only_when_it_holds(write_project):
+    src = """
+class P(Base):
+    def __init__(self, n):
+        self.a = torch.zeros(n)
+        self.b = torch.zeros(n)
+    def forward(self, x):
+        return self.a, self.b
+class C(P):
+    def __init__(self, n, wide=False, grow=True):
+        super().__init__(n)
+        self.grow = grow
+        if wide:
+            self.a = torch.ones(2 * n)
+        if self.grow:
+            self.b = self.b.repeat(2)
+class Keeps(C):
+    def __init__(self, n):
+        super().__init__(n)
+class Widens(C):
+    def __init__(self, n):
+        super().__init__(n, wide=True)
+class InLoop(P):
+    def __init__(self, n):
+        super().__init__(n)
+        for _ in range(n):
+            if n:
+                self.a = torch.ones(n)
+"""
+    got, res = findings(write_project, src)
+    assert got == [("DI001", "C", "a"), ("DI001", "Widens", "a")]
+    by = {f.cls.rsplit(".", 1)[-1]: f for f in res.findings}
+    assert by["C"].message.endswith("(only when wide)") and by["C"].extra["conditional"]
+    assert by["C"].fix_safety == "none" and "replaced only when wide" in by["C"].fix_safety_reason
+    assert not by["Widens"].message.endswith(")") and not by["Widens"].extra["conditional"]

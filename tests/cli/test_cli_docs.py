@@ -29,11 +29,11 @@ def test_sync_rewrites_a_stale_table(tmp_path):
 
 def test_setup_commands_match_ci():
     text = README.read_text()
-    install = "pip install -e '.[test]' && deadinit check fixtures"
+    install = "pip install -e '.[dev]' && deadinit check fixtures"
     test_cmd = "python -m pytest -q -p no:cacheprovider tests"
     assert install in text and test_cmd in text
     ci = (REPO / ".ci" / "run").read_text()
-    assert test_cmd in ci and "pip install -q -e '.[test]'" in ci
+    assert test_cmd in ci and "pip install -q -e '.[dev]'" in ci
 
 
 def test_readme_use_in_ci_section():
@@ -61,3 +61,19 @@ def test_readme_config_example_is_valid(tmp_path):
     (tmp_path / "pyproject.toml").write_text(block)
     cfg = load_config([str(tmp_path)])
     assert cfg.path == tmp_path / "pyproject.toml" and cfg.settings.select == ("DI001", "DI002")
+
+
+def test_lint_tools_are_in_the_dev_extra_not_in_what_users_install():
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    lint = ("mypy", "import-linter", "vulture")
+
+    def names(reqs):
+        return {r.split(";")[0].split("=")[0].split(">")[0].split("[")[0].strip() for r in reqs}
+
+    assert not names(project["dependencies"]) & {*lint, "ruff", "pytest"}
+    assert not names(extras["test"]) & set(lint)
+    assert set(lint) <= names(extras["dev"]) and "deadinit[test]" in extras["dev"]  # dev: everything to work on it

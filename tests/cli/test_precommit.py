@@ -33,7 +33,7 @@ GIT_ENV = {
     "GIT_CONFIG_GLOBAL": os.devnull,
     "GIT_CONFIG_NOSYSTEM": "1",
 }
-FINDING = re.compile(r"\b(DI\d{3}) (\S+):(\d+):(\d+) ")
+FINDING = re.compile(r"^(\S+):(\d+):(\d+): (DI\d{3}) ", re.M)  # the text report's first line of a finding
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -117,7 +117,7 @@ def _expected(cwd: Path, *files: str) -> set:
 
 
 def _reported(output: str) -> set:
-    return {(m[0], os.path.normpath(m[1]), int(m[2]), int(m[3])) for m in FINDING.findall(output)}
+    return {(m[3], os.path.normpath(m[0]), int(m[1]), int(m[2])) for m in FINDING.findall(output)}
 
 
 def test_hooks_file_declares_both_hooks():
@@ -126,9 +126,7 @@ def test_hooks_file_declares_both_hooks():
     for h in hooks.values():
         assert h["require_serial"] is True and h["language"] == "python" and h["types"] == ["python"]
     assert hooks["deadinit"]["entry"] == "deadinit check --project ."
-    assert (
-        hooks["deadinit-fix"]["entry"].startswith("deadinit fix") and hooks["deadinit-fix"]["pass_filenames"] is False
-    )
+    assert hooks["deadinit-fix"]["entry"] == "deadinit fix" and hooks["deadinit-fix"].get("pass_filenames", True)
 
 
 def test_local_hooks_all_files_then_one_staged_file(user_repo):
@@ -191,3 +189,77 @@ def fix_hook_rewrites_and_fails_the_commit(run, user_repo):
     assert _git(user_repo, "status", "--porcelain").strip()  # the working tree was rewritten
     after = _expected(user_repo)
     assert len(after) < len(before)
+
+
+def test_local_fix_hook_rewrites_only_what_the_staged_file_touches(user_repo):
+    fix_hook_stays_in_its_lane(local_hooks, user_repo)
+
+
+def _changed(repo: Path) -> set[str]:
+    return {line[3:] for line in _git(repo, "status", "--porcelain").splitlines() if line[:2].strip() == "M"}
+
+
+def fix_hook_stays_in_its_lane(run, user_repo):
+    """A one-comment commit of a subclass file rewrites that subclass's hierarchy only, not the project."""
+    staged = "fixtures/backends/speed_mla_backend.py"
+    with open(user_repo / staged, "a") as f:
+        f.write("# touched\n")
+    _git(user_repo, "add", staged)
+    found = invoke(["check", "--format", "json", staged], cwd=user_repo)
+    touched = {os.path.normpath(p) for f in json.loads(found.stdout) for p in [f["path"], *f["related_paths"]]}
+    res = run(user_repo, hook="deadinit-fix")
+    out = res.stdout + res.stderr
+    assert res.returncode == 1 and "files were modified by this hook" in out, out
+    changed = _changed(user_repo)
+    assert changed and changed <= touched | {staged}, (changed, touched)
+    _git(user_repo, "checkout", "--", *changed)
+    run(user_repo, "--all-files", hook="deadinit-fix")
+    assert len(_changed(user_repo)) > len(changed), (changed, _changed(user_repo))
+
+
+def _readme_snippets() -> list[str]:
+    """The README's ``.pre-commit-config.yaml`` snippets: the quick start's and Use in CI's."""
+    text = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.S)
+    return [b for b in blocks if "repo: local" in b]
+
+
+def test_the_readme_snippets_are_one_hook():
+    snippets = [yaml.safe_load(b) for b in _readme_snippets()]
+    assert len(snippets) == 2
+    assert snippets[0] == snippets[1]
+    (hook,) = snippets[0]["repos"][0]["hooks"]
+    assert hook["id"] == "deadinit" and hook["entry"] == "deadinit check"
+
+
+def test_the_readme_snippet_installed_blocks_a_commit_with_a_finding_and_passes_one_without(tmp_path):
+    """As a user sets it up: deadinit installed (on PATH), the snippet as written, ``pre-commit install``,
+    then ``git commit``."""
+    files = [str(Path("fixtures") / p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*.py")]
+    repo = _commit_copy(files, REPO, tmp_path / "user")
+    (repo / ".pre-commit-config.yaml").write_text(_readme_snippets()[0])
+    _git(repo, "add", ".pre-commit-config.yaml")
+    _git(repo, "commit", "-q", "-m", "hooks")
+    env = {
+        **GIT_ENV,
+        "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""),  # deadinit installed
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "NO_COLOR": "1",
+    }
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, env=env, check=True, capture_output=True)
+
+    def commit(path: str) -> subprocess.CompletedProcess:
+        with open(repo / path, "a") as f:
+            f.write("# touched\n")
+        subprocess.run(["git", "add", path], cwd=repo, env=env, check=True)
+        return subprocess.run(["git", "commit", "-m", "edit"], cwd=repo, env=env, capture_output=True, text=True)
+
+    blocked = commit("fixtures/backends/speed_mla_backend.py")
+    out = blocked.stdout + blocked.stderr
+    assert blocked.returncode != 0 and "Failed" in out, out
+    assert _reported(out) and all(code.startswith("DI") for code, *_ in _reported(out)), out
+    assert _git(repo, "diff", "--cached", "--name-only").strip()  # nothing was committed
+    _git(repo, "reset", "-q", "--hard")
+    passed = commit("fixtures/negatives/super_call.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "deadinit" in passed.stdout + passed.stderr and "Passed" in passed.stdout + passed.stderr

@@ -36,7 +36,9 @@ SCENARIOS = {
 
 
 def copy_fixtures(dest: Path) -> Path:
-    shutil.copytree(REPO / "fixtures", dest / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        REPO / "fixtures", dest / "fixtures", ignore=shutil.ignore_patterns("__pycache__", "pyproject.toml")
+    )
     return dest
 
 

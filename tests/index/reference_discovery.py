@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deadinit.index.namespaces import namespace_prefix
 from deadinit.runtime.temp_files import SUFFIX as TEMP_SUFFIX
 
 _SKIP_DIRS = {
@@ -74,7 +75,8 @@ def module_name(path: Path, roots: tuple[Path, ...] = ()) -> tuple[str, bool]:
     parts = list(rel.parts)
     if is_pkg:
         parts = parts[:-1]
-    return ".".join(parts), is_pkg
+    prefix = namespace_prefix(str(top))  # the namespace packages above: their own rule, tested apart
+    return ".".join([prefix, *parts] if prefix else parts), is_pkg
 
 
 _TOP_CACHE: dict[str, Path | None] = {}

@@ -29,8 +29,10 @@ def test_sarif_and_text_show_evidence():
     sarif = json.loads(invoke(["check", "fixtures", "--format", "sarif", "--no-cache"], cwd=REPO).stdout)
     related = [loc["message"]["text"] for r in sarif["runs"][0]["results"] for loc in r.get("relatedLocations", [])]
     assert any(t.startswith("allocated: ") for t in related) and any(t.startswith("overwritten: ") for t in related)
+    full = invoke(["check", "fixtures", "--format", "full", "--no-cache", "--color", "never"], cwd=REPO).stdout
+    assert "allocated: " in full and "checked: " in full
     text = invoke(["check", "fixtures", "--no-cache", "--color", "never"], cwd=REPO).stdout
-    assert "allocated: " in text and "checked: " in text
+    assert "  because: " in text and "allocated: " not in text  # the decisive step only
 
 
 def test_schema_lists_every_evidence_kind():

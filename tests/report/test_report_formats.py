@@ -3,6 +3,7 @@
 import json
 
 import jsonschema
+import pytest
 from sample_project import REPO, invoke, sample
 
 from deadinit.model.finding import Finding
@@ -118,7 +119,8 @@ def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):
     ]
     reason = "Child is exported (re-exported by package pkg) and `buf` is public: code outside the project may read it"
     assert buf["fix_safety"] == "unsafe" and buf["fix_safety_reason"] == reason
-    assert f"unsafe fix: {reason}" in invoke(["check", "."], cwd=cwd).stdout
+    assert f"unsafe fix: {reason}" in invoke(["check", ".", "--format", "full"], cwd=cwd).stdout
+    assert f"--unsafe-fixes --class Child  (unsafe: {reason})" in invoke(["check", "."], cwd=cwd).stdout
     sarif = json.loads(invoke(["check", ".", "--format", "sarif"], cwd=cwd).stdout)
     props = [r["properties"] for r in sarif["runs"][0]["results"] if r["properties"]["attribute"] == "buf"]
     assert props[0]["fixSafetyReason"] == reason
@@ -133,7 +135,8 @@ def test_sizes_as_expressions_in_github_and_json():
     assert _finding(estimated_bytes=None).size_text == "unknown"
 
 
-def test_text_report_lists_the_largest_first(write_project):
+@pytest.mark.parametrize("fmt", ["text", "full"])
+def test_text_report_lists_the_largest_first(write_project, fmt):
     root = write_project(
         {
             "pkg/__init__.py": "",
@@ -167,8 +170,9 @@ class B(Big):
 """,
         }
     )
-    out = invoke(["check", ".", "--select", "DI002", "--no-cache"], cwd=root).stdout
-    order = [out.index(s) for s in ("pkg.m.B ", "`self.big`", "`self.sym`", "`self.unknown`", "pkg.m.A ")]
+    out = invoke(["check", ".", "--select", "DI002", "--no-cache", "--format", fmt], cwd=root).stdout
+    classes = ("pkg.m.B ", "pkg.m.A ") if fmt == "full" else ("pkg/m.py:15:9:", "run on A ")
+    order = [out.index(s) for s in (classes[0], "`self.big`", "`self.sym`", "`self.unknown`", classes[1])]
     assert order == sorted(order), out
     assert "[4 MiB]" in out and "[n × n × 4 B]" in out and "[unknown]" in out
     assert "+ 1 sized by an expression + 1 of unknown size" in " ".join(out.split())

@@ -141,14 +141,14 @@ def test_concurrent_writers_leave_whole_entries(write_project, tmp_path):
 
     def write(b):
         for _ in range(20):
-            c.store(path, new_entry(st, "h", b))
+            c.store(path, "pkg.base", False, new_entry(st, "h", b))
 
     threads = [threading.Thread(target=write, args=(b,)) for b in blobs]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    e = c.load(path)
+    e = c.load(path, "pkg.base", False)
     assert e is not None and e.summary_bytes in blobs
     assert not [p for p in (tmp_path / "c").rglob("*.deadinit-tmp")]
 

@@ -89,8 +89,8 @@ def test_cache_writes_go_through_its_temp_folder_and_leftovers_there_are_removed
     src = tmp_path / "m.py"
     src.write_text("x = 1\n")
     cache = Cache(tmp_path / "cache", "key")
-    cache.store(str(src), new_entry(os.stat(src), "h", b"summary"))
-    assert cache.load(str(src)) is not None
+    cache.store(str(src), "m", False, new_entry(os.stat(src), "h", b"summary"))
+    assert cache.load(str(src), "m", False) is not None
     assert os.listdir(temp_folder(tmp_path / "cache")) == []
     stale = temp_folder(tmp_path / "cache") / _name("0a1b.bin", _dead_pid())
     live = temp_folder(tmp_path / "cache") / _name("0a1c.bin", os.getpid())

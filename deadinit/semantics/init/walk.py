@@ -124,7 +124,7 @@ class InitWalk:
     def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
         named = [kw.get("value") if kind in ("assign", "assert") else None]
-        if kind == "super_init":
+        if kind in ("super_init", "super_call"):
             named += [*kw.get("args", ()), *(v for _, v in kw.get("kwargs", ()))]
         roots = self._roots(*guards, *named)
         if roots:

@@ -10,7 +10,14 @@ from typing import Any, cast
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import access_of
-from deadinit.semantics.effects import filled_attr, init_call, literal_attr_of_self, self_targets, target_names
+from deadinit.semantics.effects import (
+    filled_attr,
+    init_call,
+    literal_attr_of_self,
+    self_targets,
+    super_method_call,
+    target_names,
+)
 from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init.unpacking import nested_path, unpacked
 from deadinit.semantics.init.walk import Guards, InitWalk, Local
@@ -245,19 +252,19 @@ class InitWrites(InitWalk):
             return None
         ic = init_call(call, self.self_name)
         if ic is not None:
-            pos_args = tuple(to_expr(a.value, self.self_name) for a in ic.args if a.keyword is None and not a.star)
-            kw = tuple((a.keyword, to_expr(a.value, self.self_name)) for a in ic.args if a.keyword is not None)
+            target = self._aliased(ic.target)
+            reads = tuple(sorted(self._all_reads(self._reads(call))))
             self._emit(
-                "super_init",
-                st,
-                guards,
-                in_loop,
-                target=self._aliased(ic.target),
-                start=ic.start,
-                args=pos_args,
-                kwargs=kw,
-                star_args=any(a.star for a in ic.args),
-                reads=tuple(sorted(self._all_reads(self._reads(call)))),
+                "super_init", st, guards, in_loop, target=target, start=ic.start, reads=reads, **self._args(ic.args)
+            )
+            return None
+        helper = super_method_call(call, self.self_name)
+        if helper is not None:  # ``super().m(...)``: the parent's helper, which the chain follows
+            method, sc = helper
+            reads = tuple(sorted(self._all_reads(self._reads(call))))
+            given = self._args(sc.args)
+            self._emit(
+                "super_call", st, guards, in_loop, method=method, target="super", start=sc.start, reads=reads, **given
             )
             return None
         base = filled_attr(call, self.self_name)
@@ -280,8 +287,20 @@ class InitWrites(InitWalk):
             )
             return None
         self._effect(st, self._reads(call), guards, in_loop)
-        self.out[-1].method = self_call(st, self.self_name)
+        called = self_call(st, self.self_name)
+        if called is not None:  # ``self.m(...)``: with its arguments, which the chain binds to m's parameters
+            last, given = self.out[-1], self._args(call.args)
+            last.method, last.args, last.kwargs = called, given["args"], given["kwargs"]
+            last.star_args = given["star_args"]
         return None
+
+    def _args(self, args: tuple[sx.Arg, ...]) -> dict[str, Any]:
+        """A call's arguments as ``InitStmt`` fields: positional, keyword, and whether any is spread."""
+        return {
+            "args": tuple(to_expr(a.value, self.self_name) for a in args if a.keyword is None and not a.star),
+            "kwargs": tuple((a.keyword, to_expr(a.value, self.self_name)) for a in args if a.keyword is not None),
+            "star_args": any(a.star for a in args),
+        }
 
 
 def _empty_literal(value: sx.Expr) -> bool:

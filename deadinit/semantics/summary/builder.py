@@ -181,9 +181,37 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.yields_to.append(None)
         for c in node.children():
             self.visit(c)
+        self._helper_flows(cls, node)
         self.yields_to.pop()
         self.classes.pop()
         self.scopes.pop()
+
+    def _helper_flows(self, cls: ClassSummary, node: sx.ClassDef) -> None:
+        """Flatten the helpers construction may run: what the class's ``__init__`` calls as ``self.m(...)``
+        (and what those call, transitively), and each method that writes to self (an override, or a
+        helper, that an ``__init__`` of a parent or a subclass in another file may call)."""
+        defs: dict[str, sx.FunctionDef] = {}
+        for st in node.body:
+            if isinstance(st, sx.FunctionDef):
+                defs.setdefault(st.name, st)  # the first definition, as ``methods`` keeps it
+        init = cls.methods.get("__init__")
+        todo = [st.method for st in (init.init_flow or ()) if st.method and st.kind == "effect"] if init else []
+        todo += [n for n, m in cls.methods.items() if m.writes]
+        seen: set[str] = {"__init__"}
+        while todo:
+            name = todo.pop()
+            method, d = cls.methods.get(name), defs.get(name)
+            if name in seen or method is None or d is None:
+                continue
+            seen.add(name)
+            if (
+                method.self_name is None
+                or method.is_property
+                or {"staticmethod", "classmethod"} & set(method.decorators)
+            ):
+                continue
+            method.init_flow = InitFlattener(d, method.self_name, self.classifier, self.parse).run(d.body)
+            todo += [st.method for st in method.init_flow if st.method and st.kind == "effect"]
 
     def function(self, node: sx.FunctionDef) -> None:
         in_class_body = bool(self.scopes) and self.scopes[-1] == CLASS_SCOPE

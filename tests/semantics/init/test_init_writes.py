@@ -88,3 +88,20 @@ def test_one_assignment_under_guards(adapter):
     writes._assign(init.body[0], (("name", "n"),), True)
     got = [(s.kind, s.attr, s.alloc.kind if s.alloc else None, s.guards, s.in_loop) for s in writes.out]
     assert got == [("assign", "a", "tensor", (("name", "n"),), True), ("assign", "b", None, (("name", "n"),), True)]
+
+
+def test_calls_of_helpers_keep_their_arguments(adapter):
+    """``self.m(...)`` and ``super().m(...)``: the chain binds the arguments to the helper's parameters."""
+    got = flatten("self._init_layers(dim, depth=2)\nsuper()._init_layers(dim)\nsuper(Kid, self).reset(*a)\n", adapter)
+    assert [(s.kind, s.method, s.target, s.start) for s in got] == [
+        ("effect", "_init_layers", None, None),
+        ("super_call", "_init_layers", "super", None),
+        ("super_call", "reset", "super", "Kid"),
+    ]
+    assert got[0].args == (("name", "dim"),) and got[0].kwargs == (("depth", ("const", 2)),)
+    assert got[1].args == (("name", "dim"),) and not got[1].star_args
+    assert got[2].star_args
+    assert [s.kind for s in flatten("super().__init__(n)\nsuper().__init_subclass__()\n", adapter)] == [
+        "super_init",
+        "super_call",
+    ]

@@ -109,3 +109,68 @@ def test_build_fills_the_summary_it_is_given(adapter):
     summary = FileSummary("pkg/m.py", "pkg.m", False)
     got = SummaryBuilder(summary, Settings(), PARSE[adapter]).build(module("class K:\n    pass\n", adapter))
     assert got is summary and [c.qualname for c in summary.classes] == ["pkg.m.K"]
+
+
+HELPERS = """
+class P:
+    def __init__(self, n):
+        self._init_layers(n)
+        self.check()
+
+    def _init_layers(self, n):
+        self.a = torch.zeros(n)
+        self._init_more()
+
+    def _init_more(self):
+        self.b = torch.zeros(1)
+
+    def check(self):
+        return self.a
+
+    def forward(self, x):
+        return self.a
+
+    @staticmethod
+    def static_helper():
+        return 1
+
+
+class C(P):
+    def _init_layers(self, n):
+        super()._init_layers(n)
+        self.a = torch.ones(n)
+
+    def forward(self, x):
+        return super().forward(x)
+
+
+class O(P):
+    def _init_more(self):
+        self.b = torch.ones(2)
+
+    def forward(self, x):
+        return self.b
+"""
+
+
+def test_helpers_construction_runs_are_flattened(adapter):
+    """Those an ``__init__`` calls as ``self.m(...)``, transitively, and every method that writes to self
+    (an override a parent's ``__init__`` may call, with or without ``super()``); no other method."""
+    s = summarize(HELPERS, adapter)
+    flowed = {(c.name, n) for c in s.classes for n, m in c.methods.items() if m.init_flow is not None}
+    assert flowed == {
+        ("P", "__init__"),
+        ("P", "_init_layers"),
+        ("P", "_init_more"),
+        ("P", "check"),
+        ("C", "_init_layers"),
+        ("O", "_init_more"),
+    }
+    assert [(st.kind, st.attr) for st in method(s, "P", "_init_layers").init_flow] == [
+        ("assign", "a"),
+        ("effect", None),
+    ]
+    assert [(st.kind, st.method) for st in method(s, "C", "_init_layers").init_flow] == [
+        ("super_call", "_init_layers"),
+        ("assign", None),
+    ]
