@@ -11,11 +11,11 @@ from rich.text import Text
 from deadinit.installed.unanalysed import unanalysed_text
 from deadinit.model.finding import size_order
 from deadinit.model.result import Unanalysed
+from deadinit.model.totals import Totals
 from deadinit.report import finding_lines
 from deadinit.report.class_names import option_names
 from deadinit.report.full import render_class
 from deadinit.report.gaps import gaps_clause
-from deadinit.model.totals import Totals
 from deadinit.report.paths import display
 
 
