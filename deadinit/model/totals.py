@@ -77,12 +77,12 @@ class Totals:
         """The totals as one clause of the summary line."""
         parts = []
         if not self.steady.empty:
-            parts.append(f"{self.steady.text()} held for the object's life")
+            parts.append(f"held for the object's life {self.steady.text()}")
         if not self.transient.empty:
-            parts.append(f"{self.transient.text()} built then replaced (construction time and peak memory)")
+            parts.append(f"built then replaced {self.transient.text()}")
         text = "waste per instance: " + ("; ".join(parts) if parts else "none known")
         if self.kept_alive:
-            text += f"; {self.kept_alive} kept alive by live attributes (not waste)"
+            text += f"; {self.kept_alive} kept alive by live attributes, not waste"
         if self.conditional:
-            text += f"; {self.conditional} allocated only under a condition (not counted)"
+            text += f"; {self.conditional} only under a condition, not counted"
         return text
