@@ -61,7 +61,8 @@ def _why_paragraph(change: dict[str, Any]) -> str:
         for key in change.get("findings", []):
             code, _cls, parent, attr = [*key.split(":"), "", "", "", ""][:4]
             kind = "overwritten before any read" if code == "DI001" else "never read"
-            sentences.append(f"`{attr}` is built by `{short(parent)}.__init__` and {kind} by `{short(change['class'])}`.")
+            cls = short(change["class"])
+            sentences.append(f"`{attr}` is built by `{short(parent)}.__init__` and {kind} by `{cls}`.")
     return " ".join(s for s in sentences if s)
 
 
@@ -112,8 +113,7 @@ def changes_section(report: dict[str, Any]) -> list[str]:
         keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
         out.append(
             f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
-            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. "
-            + _why_paragraph(change)
+            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. " + _why_paragraph(change)
         )
         out.append("")
         out += _sizes_table(change)

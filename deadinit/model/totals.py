@@ -73,6 +73,12 @@ class Totals:
                 (t.steady if v.lifetime == Lifetime.STEADY else t.transient).add(v)
         return t
 
+    def saving(self) -> str:
+        """``8 MiB held + 4 KiB replaced``: a fix's saving per instance, as the fix table shows it."""
+        columns = ((self.steady, "held"), (self.transient, "replaced"))
+        parts = [f"{c.text()} {what}" for c, what in columns if not c.empty]
+        return " + ".join(parts) or "unknown"
+
     def text(self) -> str:
         """The totals as one clause of the summary line."""
         parts = []

@@ -8,19 +8,18 @@ test over sglang is ``tests/acceptance/test_fix_invariant_sglang.py``.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from incremental_runs import copy_fixtures, full_run
 from production_path import fix_run
 
 from deadinit.fixes.driver import FixOutcome
 from deadinit.model.kinds import FixSafety
+from deadinit.model.result import CheckResult
 
 
-def broken_promises(root: Path, outcome: FixOutcome) -> tuple[list[str], list[str]]:
-    """After ``outcome`` (a plain fix of ``root``): the safe findings still reported, and the
-    findings whose reason differs from what the fix printed for them."""
-    after = full_run(root)
+def broken_promises(after: CheckResult, outcome: FixOutcome) -> tuple[list[str], list[str]]:
+    """After ``outcome`` (a plain fix), with ``after`` the check of the rewritten tree: the safe
+    findings still reported, and the findings whose reason differs from what the fix printed."""
     printed = {key: r.reason for r in outcome.refusals for key in r.findings}
     safe_left = [f.key for f in after.findings if promised(f)]
     differ = [
@@ -48,6 +47,6 @@ def test_a_plain_fix_removes_every_safe_finding_of_the_fixtures(tmp_path):
     assert len(safe) >= 40  # the fixtures hold that many: the test is not vacuous
     outcome = fix_run([str(root)], "skip-flag", tmp_path / "cache")
     assert outcome.error is None
-    safe_left, differ = broken_promises(root, outcome)
+    safe_left, differ = broken_promises(full_run(root), outcome)
     assert safe_left == []
     assert differ == [], "\n".join(differ)

@@ -41,6 +41,7 @@ CHANGE_KEYS = {
     "parents",
     "estimated_bytes",
     "unknown_sizes",
+    "size",
     "reads",
     "new_bases",
     "removed_bases",
@@ -58,7 +59,7 @@ def _dotted(value) -> bool:
 
 
 def check_change(c: dict) -> None:
-    assert set(c) | {"evidence"} == CHANGE_KEYS, (
+    assert set(c) | {"evidence", "size"} == CHANGE_KEYS, (
         set(c) ^ CHANGE_KEYS
     )  # older reports (docs/gpu/final-0.5.20): no evidence
     assert c["strategy"] in ("skip-flag", "direct-base") and c["id"] == f"{c['strategy']}:{c['class']}"
@@ -151,7 +152,7 @@ def test_the_schema_is_a_valid_schema_and_names_every_refusal_kind_and_strategy(
     assert refusal_kinds == [k.value for k in RefusalKind]
     assert set(SCHEMA["properties"]["strategy"]["enum"]) == set(load_strategies())
     assert SCHEMA["$defs"]["change"]["properties"]["strategy"] == SCHEMA["properties"]["strategy"]
-    assert set(SCHEMA["$defs"]["change"]["required"]) == CHANGE_KEYS
+    assert set(SCHEMA["$defs"]["change"]["required"]) == CHANGE_KEYS - {"size"}  # older reports have no size
 
 
 def test_the_schema_rejects_notes_in_new_bases():

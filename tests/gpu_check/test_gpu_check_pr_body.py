@@ -169,7 +169,7 @@ def test_without_a_gpu_run_the_body_says_nothing_was_measured(tmp_path):
     text = pr_body.render([(None, fix_report(tmp_path))], [], tmp_path)
     assert "No gpu-check run was given: nothing was measured." in text
     assert "No forward run was given: the forward path was not exercised." in text
-    assert "MiB |" not in text
+    assert "saved MiB |" not in text  # no measured table
 
 
 def test_fix_writes_the_pr_body_with_evidence(tmp_path):
