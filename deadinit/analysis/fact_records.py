@@ -18,6 +18,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
+from deadinit.model.verdict import Verdict
 
 if TYPE_CHECKING:
     from deadinit.analysis.returns import ReturnResolver
@@ -48,7 +49,7 @@ class AttrFact:
     replaced_when: str | None = None  # the part of ``condition`` that guards the replacing statement
     evidence: list[Evidence] = field(default_factory=list)
     unsure: list[str] = field(default_factory=list)
-    unsafe_reason: str = ""  # why fixing it may change behaviour ("" : the fix is safe); see analysis.fix_level
+    verdict: Verdict | None = None  # status, fix safety and size, decided once (analysis.verdicts, analysis.fixable)
     feeds: list[str] = field(default_factory=list)  # dead attributes built from it
     kept_by: list[str] = field(default_factory=list)  # live attributes built from the overwritten value
     names: dict[str, str] = field(default_factory=dict)  # qualname -> name shown (module parts where names clash)

@@ -22,13 +22,16 @@ from deadinit.analysis.exports import ProjectExports
 from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
 from deadinit.analysis.fix_level import fix_level
+from deadinit.analysis.fixable import settle
 from deadinit.analysis.nested import nested_facts
 from deadinit.analysis.reach import Reach, method_reads, reachable, short
 from deadinit.analysis.registration import Walks, walked
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
 from deadinit.analysis.variant_sites import Resolved
+from deadinit.analysis.verdicts import decide
 from deadinit.analysis.weight_loaders import LoaderProofs
+from deadinit.analysis.worth import defer_small_fixes
 from deadinit.index.dependencies import Memo, Recorded, note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
@@ -182,8 +185,10 @@ class Analyzer:
             fact.evidence.extend(transit_evidence(fact, fixpoint))
             fact.handed_on = handed_on(fact, fixpoint)
             level = fix_level(self, fact, reach, mro)
-            fact.unsafe_reason = "" if level.safe else level.reason
+            fact.verdict = decide(self.index, fact, level)
             fact.evidence.extend(level.evidence)
+        settle(self.index, chain, facts, mro)
+        defer_small_fixes(facts, self.settings)
         return ClassAnalysis(cls, chain, reach, facts, fixpoint.live, fixpoint.effective, lv.unsure, lv.read_why)
 
     def liveness(self, cls: str, depth: int) -> ClassLiveness | None:

@@ -27,9 +27,11 @@ from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
-from deadinit.model.summary import AllocInfo, Expr, MethodSummary, Param
+from deadinit.model.summary import AllocInfo, Expr, InitStmt, MethodSummary, Param
 
 MAX_DEPTH = 6
+HOLD_NOTHING_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
+KEEPS_NOTHING = frozenset({"const", "self"})  # values an attribute may hold in a class that holds nothing
 CHEAP_CALLS = frozenset({"int", "float", "bool", "str", "len", "getattr", "isinstance", "max", "min", "round", "range"})
 
 
@@ -182,9 +184,25 @@ class SizeModel:
             result = size if result is None else result.plus(size)
         if result is not None and unknown:
             result = Size(result.poly, True)
-        if result is not None and result.poly.number == 0:
-            result = None  # nothing it holds is an allocation we can weigh: not "empty", unknown
+        if result is None or result.poly.number == 0:
+            # nothing it holds weighs anything: empty when nothing in it can hide an allocation, else unknown
+            return Size(Poly.const(0)) if not unknown and self._holds_nothing(qn, chain) else None
         return result
+
+    def _holds_nothing(self, qn: str, chain: Chain) -> bool:
+        """Every ``__init__`` of the class is the project's or ``nn.Module``'s and keeps nothing but literals
+        and its own attributes (bound methods): an instance holds no parameter, buffer or tensor."""
+        known = {*self.settings.module_bases, *HOLD_NOTHING_BASES}
+        if any(b.name not in known for b in self.index.external_bases(qn)):
+            return False
+        for c in chain.stmts:
+            st = c.stmt
+            if c.active is False or st.kind == "super_init" or (st.kind in ("effect", "assert") and _leaves_self(st)):
+                continue  # a call that is given nothing of self cannot make the instance hold anything
+            value = c.stmt.value
+            if c.stmt.kind != "assign" or c.stmt.alloc is not None or value is None or value[0] not in KEEPS_NOTHING:
+                return False  # another object's attribute, an argument, a call: it may hold a tensor alive
+        return True
 
     def filled(self, c: ChainStmt, size: Size | None, ctx: Context) -> Size | None:
         """``self.x.append(alloc)`` in ``for _ in range(n)``: n allocations."""
@@ -234,3 +252,8 @@ class SizeModel:
                 if width is not None:
                     return Poly.const(width)
         return Poly.const(self.settings.parameter_bytes)
+
+
+def _leaves_self(st: InitStmt) -> bool:
+    """The statement neither passes ``self`` on nor calls its methods nor writes to it."""
+    return not (st.passes_self or st.self_calls or st.constructs or st.method or st.attr or st.dynamic)

@@ -82,6 +82,11 @@ class Poly:
             return None
         return Poly(tuple((m, c // k) for m, c in self.terms))
 
+    def without_smallest(self) -> Poly:
+        """This polynomial less its lowest-degree term (the last one ``text`` writes)."""
+        ordered = sorted(self.terms, key=lambda t: (-len(t[0]), t[0]))
+        return Poly(tuple(t for t in self.terms if t is not ordered[-1]))
+
     def text(self, unit: str = "") -> str:
         """``(a * b + c) * 2 B`` (multiplication signs): the coefficients' common factor last, then the unit."""
         if not self.terms:
@@ -100,9 +105,21 @@ class Poly:
         body = " ".join(parts).removeprefix("+ ")
         if body.startswith("- "):
             body = "-" + body[2:]
-        if g != 1:
-            body = f"({body}){TIMES}{g}" if len(parts) > 1 else f"{body}{TIMES}{g}"
+        if unit == "B" and g > 0 and g % 1024 == 0:  # a factor in exact binary units: ``n × 384 MiB``
+            factor, unit = _exact_binary(g), ""
+        else:
+            factor = str(g) if g != 1 else ""
+        if factor:
+            body = f"({body}){TIMES}{factor}" if len(parts) > 1 else f"{body}{TIMES}{factor}"
         return f"{body} {unit}".strip()
+
+
+def _exact_binary(n: int) -> str:
+    """``n`` bytes in the largest binary unit that divides it: ``384 MiB``, ``8200 KiB``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} B"
 
 
 @dataclass(frozen=True)
@@ -123,9 +140,12 @@ class Size:
             return None
         n = self.poly.number
         text = human_bytes(n) if n is not None else self.poly.text("B")
-        if len(text) > MAX_TEXT:
-            text = text[: MAX_TEXT - 1] + "…"
-        return f"≥ {text}" if self.partial else text
+        partial = self.partial
+        poly = self.poly
+        while len(text) > MAX_TEXT and len(poly.terms) > 1 and all(c > 0 for _, c in poly.terms):
+            poly = poly.without_smallest()  # a lower bound, never an expression cut in the middle
+            text, partial = poly.text("B"), True
+        return f"≥ {text}" if partial else text
 
     def plus(self, other: Size | None) -> Size:
         if other is None:

@@ -76,6 +76,12 @@ def _positive_int(key: str, value) -> int:
     return value
 
 
+def _byte_count(key: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a number of bytes (an integer >= 0), got {value!r}")
+    return value
+
+
 def _template(key: str, value) -> str:
     if not isinstance(value, str) or "{name}" not in value:
         raise ValueError('expected a string containing `{name}`, e.g. "skip_init_{name}"')
@@ -124,6 +130,7 @@ _KEYS = {
     "di003-threshold": ("di003_threshold", _threshold),
     "flag-name-template": ("flag_name_template", _template),
     "direct-base-max-lines": ("direct_base_max_lines", _positive_int),
+    "fix-min-bytes": ("fix_min_bytes", _byte_count),
     "max-file-size": ("max_file_size", _positive_int),
     "include-generation-sources": ("include_generation_sources", _bool),
     "parameter-bytes": ("parameter_bytes", _positive_int),

@@ -272,17 +272,29 @@ def report_dict(out) -> dict:
         "changes": [
             dict(
                 c.to_json(),
-                evidence=[
-                    {"key": k, "message": found[k].message, "evidence": [e.to_json() for e in found[k].evidence]}
-                    for k in c.findings
-                    if k in found
-                ],
+                evidence=[_finding_entry(found[k]) for k in c.findings if k in found],
             )
             for c in out.plan.changes
         ],
         "not_fixed": [r.to_json() for r in out.refusals],
         "files": [fp.path for fp in out.plan.files],
         "diff_stat": out.diff_stat(),
+    }
+
+
+def _finding_entry(f) -> dict:
+    """A finding a change resolves, as the fix report (and the PR body written from it) shows it."""
+    v = f.verdict
+    return {
+        "key": f.key,
+        "message": f.message,
+        "attribute": f.attribute,
+        "parent": f.parent,
+        "size": f.size_text,
+        "lifetime": v.lifetime.value if v is not None else None,
+        "steady_bytes": v.steady_bytes if v is not None else None,
+        "transient_bytes": v.transient_bytes if v is not None else None,
+        "evidence": [e.to_json() for e in f.evidence],
     }
 
 

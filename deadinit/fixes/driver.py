@@ -22,6 +22,7 @@ from deadinit.fixes.registry import load_strategies
 from deadinit.frontends.parse import source_encoding
 from deadinit.model.fix import FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
+from deadinit.model.totals import Totals
 
 MAX_ATTEMPTS = 8
 
@@ -157,6 +158,9 @@ def _analysis_problems(before, after, plan: Plan) -> dict:
 def run_fix(result, strategy: str, options: FixOptions, write: bool = True) -> FixOutcome:
     """Plan with every check, then write the files (all or none) when ``write``."""
     out = plan_checked(result, strategy, options)
+    found = {f.key: f for f in result.findings}
+    for c in out.plan.changes:
+        c.size = Totals.of(found[k] for k in c.findings if k in found).saving()
     if write and out.plan.files:
         err = safety.write_files(out.plan.files)
         if err:

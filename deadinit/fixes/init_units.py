@@ -19,6 +19,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from deadinit.frontends.cst_adapter import CstAdapter
+from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import InitCall, filled_attr, init_call
 from deadinit.semantics.exprs import self_attr
@@ -91,6 +92,13 @@ class InitUnit:
     weight: int = 1
 
     def __post_init__(self) -> None:
+        self.gather()
+
+    def gather(self) -> None:
+        """The facts of ``statements`` together (again, after one of them changed)."""
+        self.self_assigns, self.self_fills, self.self_items, self.appends = [], set(), set(), []
+        self.methods_called_on, self.self_reads, self.names_read = set(), {}, set()
+        self.names_bound, self.globals_declared, self.untracked_writes = set(), set(), False
         for f in self.statements:
             self.self_assigns += f.self_assigns
             self.self_fills |= f.self_fills
@@ -135,6 +143,26 @@ class InitBody:
                 if f.init_call is not None and f.line == line and isinstance(f.node, cst.Expr):
                     return f.node.value  # type: ignore[return-value]
         return None
+
+
+def take_named_writes(body: InitBody, flow: list[InitStmt] | None) -> None:
+    """Each call statement the analysis' flattened ``__init__`` (``flow``) reads as an assignment
+    (``self.register_buffer("x", t)``, ``self.add_module(self.norm1_name, m)``, ``setattr(self, "x", v)``)
+    assigns that attribute in its unit too, instead of being work of unknown effect."""
+    named = {(st.line, st.col): st.attr for st in flow or () if st.kind == "assign" and st.attr}
+    if not named:
+        return
+    for u in body.walk():
+        changed = False
+        for f in u.statements:
+            attr = named.get((f.line, f.col))
+            if attr is None or not f.untracked_writes or not isinstance(f.stmt, sx.ExprStmt):
+                continue
+            f.self_assigns, f.untracked_writes = [attr], False
+            f.methods_called_on, f.calls_self_method = set(), False
+            changed = True
+        if changed:
+            u.gather()
 
 
 def walk_units(units: list[InitUnit]) -> Iterator[InitUnit]:

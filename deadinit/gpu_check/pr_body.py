@@ -24,7 +24,6 @@ from typing import Any
 from .pr_body_runs import forward_section, memory_section
 
 OUTSIDE_EFFECT = re.compile(r"(get_buffer|register|environ|setenv|putenv|\.set$|global)", re.I)
-MAX_STEPS = 3
 
 
 def load_fix_report(path: Path) -> dict[str, Any]:
@@ -42,30 +41,43 @@ def _names(values: Iterable[str]) -> str:
 
 
 # -- what changes and why ------------------------------------------------------------
-def _evidence_lines(change: dict[str, Any]) -> list[str]:
-    lines = []
+QUIET_STEPS = ("checked", "allocated", "chain")  # what the paragraph leaves to the finding's message
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def _why_paragraph(change: dict[str, Any]) -> str:
+    """Why, in sentences: each finding's message, and the step of its evidence that decides it."""
+    sentences = []
     for item in change.get("evidence") or []:
-        steps = [e["text"] for e in item.get("evidence", []) if e.get("kind") != "checked"]
-        checked = [e["text"].split(":")[0] for e in item.get("evidence", []) if e.get("kind") == "checked"]
-        text = f"- {item.get('message', item.get('key'))}."
+        sentences.append(_sentence(item.get("message", item.get("key", ""))))
+        steps = [e["text"] for e in item.get("evidence", []) if e.get("kind") not in QUIET_STEPS]
         if steps:
-            more = len(steps) - MAX_STEPS
-            text += (
-                " "
-                + "; ".join(s[:300] for s in steps[:MAX_STEPS])
-                + (f"; and {more} more step(s) in the fix report." if more > 0 else ".")
-            )
-        if checked:
-            text += f" ({checked[0]}.)"
-        lines.append(text)
-    if not lines:
+            sentences.append(_sentence(steps[0]))
+    if not sentences:
         for key in change.get("findings", []):
             code, _cls, parent, attr = [*key.split(":"), "", "", "", ""][:4]
             kind = "overwritten before any read" if code == "DI001" else "never read"
-            lines.append(
-                f"- `{attr}` ({code}): built by `{short(parent)}.__init__`, {kind} by `{short(change['class'])}`."
-            )
-    return lines
+            cls = short(change["class"])
+            sentences.append(f"`{attr}` is built by `{short(parent)}.__init__` and {kind} by `{cls}`.")
+    return " ".join(s for s in sentences if s)
+
+
+def _sizes_table(change: dict[str, Any]) -> list[str]:
+    """What is no longer allocated, each size in its column (held for the object's life, or built then
+    replaced), as check reports it."""
+    items = [i for i in change.get("evidence") or [] if i.get("attribute")]
+    if not items:
+        return []
+    out = ["| attribute | built by | held for the object's life | built then replaced |", "|---|---|---|---|"]
+    for i in items:
+        steady = i.get("size", "unknown") if i.get("lifetime") == "steady" else "-"
+        transient = i.get("size", "unknown") if i.get("lifetime") == "transient" else "-"
+        out.append(f"| `{i['attribute']}` | `{short(i.get('parent'))}.__init__` | {steady} | {transient} |")
+    return [*out, ""]
 
 
 def _rewrite_sentence(change: dict[str, Any]) -> str:
@@ -101,12 +113,11 @@ def changes_section(report: dict[str, Any]) -> list[str]:
         keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
         out.append(
             f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
-            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. "
-            "The analysis found:"
+            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. " + _why_paragraph(change)
         )
         out.append("")
-        out += _evidence_lines(change)
-        out += ["", _rewrite_sentence(change), ""]
+        out += _sizes_table(change)
+        out += [_rewrite_sentence(change), ""]
     if others:
         out.append(
             "Also in the report, with nothing skipped for them: "

@@ -54,6 +54,7 @@ class Change:
     parents: list[str] = field(default_factory=list)  # classes whose __init__ changed
     estimated_bytes: int | None = None  # known part of the saving, per instance
     unknown_sizes: int = 0  # attributes whose size could not be estimated
+    size: str = ""  # the saving per instance as check shows it, both columns (``Totals.saving``)
     reads: list[str] = field(default_factory=list)  # inherited allocations the class still reads
     new_bases: list[str] = field(default_factory=list)  # direct-base: the bases after the rewrite
     removed_bases: list[str] = field(default_factory=list)  # direct-base: ancestors no longer in the MRO

@@ -75,10 +75,27 @@ class FixSafety(StrEnum):
 
 
 class AttrStatus(StrEnum):
-    """What happens to an attribute an ancestor's ``__init__`` allocates (what an ``AttrFact`` says)."""
+    """What happens to an attribute an ancestor's ``__init__`` allocates (``Verdict.status``)."""
 
     OVERWRITTEN = "overwritten"  # DI001
     UNREAD = "unread"  # DI002
+    KEPT_ALIVE = "kept-alive"  # overwritten, but a live attribute built from it holds the value: no waste
+    LIVE = "live"  # something that counts reads it
+
+
+class Lifetime(StrEnum):
+    """How long a wasted allocation is held (``Verdict.lifetime``): the two columns of the totals."""
+
+    STEADY = "steady"  # for the object's life: never read, or kept by a global cache after it is replaced
+    TRANSIENT = "transient"  # built, then replaced: construction time and peak memory, freed once replaced
+    NONE = "none"  # not waste: kept alive by a live attribute
+
+
+class FixStrategy(StrEnum):
+    """The fix that removes a finding (``Verdict.strategy``)."""
+
+    SKIP_FLAG = "skip-flag"
+    DIRECT_BASE = "direct-base"
 
 
 class RefusalKind(StrEnum):
@@ -89,6 +106,7 @@ class RefusalKind(StrEnum):
     REFUSED = "refused"
     UNSAFE_REWRITE = "unsafe-rewrite"
     GENERATED_FILE = "generated-file"  # the file is generated: the fix belongs in its source
+    NOT_WORTH_IT = "not-worth-it"  # safe, but saves less than fix-min-bytes (analysis.worth)
 
 
 class BaseKind(StrEnum):

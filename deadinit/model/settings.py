@@ -44,6 +44,7 @@ class Settings:
     max_file_size: int = 2_000_000  # bytes; larger files are skipped with a note (libcst needs ~0.5 GB per MB)
     flag_name_template: str = "skip_init_{name}"
     direct_base_max_lines: int = 400
+    fix_min_bytes: int = 4096  # a plain fix skips less than this per instance only with the setting lowered
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (gitignore-style pattern, codes)
     config_root: str = ""  # folder per-file-ignores patterns are relative to ("" = cwd)
     include_generation_sources: bool = False  # analyse templates that generated files name and nothing imports

@@ -79,6 +79,8 @@ def fix_line(f: Finding, cls_name: str | None = None) -> str:
     strategy = strategy_of(f.code)
     if strategy is None or f.fix_safety == "none":
         return f"no automatic fix: {shortened(_not_fixable(f))}"
+    if f.fix_safety == "safe" and f.verdict is not None and f.verdict.deferred:
+        return f"fix: not made by default, {shortened(f.verdict.deferred)} (fix-min-bytes = 0 makes it)"
     command = "deadinit fix"
     if strategy != DEFAULT_STRATEGY:
         command += f" --strategy {strategy}"
@@ -94,8 +96,6 @@ def _not_fixable(f: Finding) -> str:
     """Why no strategy fixes ``f``."""
     if f.fix_safety_reason:
         return f.fix_safety_reason
-    if f.extra.get("not_fixable"):
-        return str(f.extra["not_fixable"])
     kept = [e.text for e in f.evidence if e.kind == EvidenceKind.KEPT_ALIVE]
     return kept[0] if kept else "the change is for a person to decide"
 

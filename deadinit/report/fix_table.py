@@ -9,6 +9,8 @@ from deadinit.model.finding import human_bytes
 
 
 def _bytes(c) -> str:
+    if c.size:
+        return c.size
     text = human_bytes(c.estimated_bytes) if c.estimated_bytes is not None else "unknown"
     if c.estimated_bytes is not None and c.unknown_sizes:
         text += f" + {c.unknown_sizes} unknown"

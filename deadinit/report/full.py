@@ -51,6 +51,6 @@ def render_class(index, cls: str, findings, console: Console, show_evidence: boo
                 ev.add(Text(f"{e.kind.value}: {e.text}{loc}", style="dim"))
         for u in f.unsure:
             node.add(Text(f"unsure: {u}", style="italic yellow"))
-        if f.fix_safety_reason:
-            node.add(Text(f"unsafe fix: {f.fix_safety_reason}", style="yellow"))
+        if f.fix_text:
+            node.add(Text(f.fix_text, style="yellow"))
     console.print(tree)

@@ -3,44 +3,40 @@
 from __future__ import annotations
 
 import json
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 from rich.console import Console
 from rich.table import Table
 
 from deadinit.model.finding import human_bytes
+from deadinit.model.totals import Totals
 
 
 def rows(findings) -> list[dict]:
-    counts = Counter(f.code for f in findings)
-    names = {f.code: f.name for f in findings}
-    fixable: dict[str, int] = defaultdict(int)
-    sizes: dict[str, int] = defaultdict(int)
-    unknown: dict[str, int] = defaultdict(int)
-    symbolic: dict[str, int] = defaultdict(int)
+    """One row per rule: its findings, how many a plain fix removes, and its waste per instance in the
+    two columns of ``model.totals`` (DI003 restates DI001/DI002 bytes: its row adds none)."""
+    by_code: dict[str, list] = defaultdict(list)
     for f in findings:
-        if f.fix_safety == "safe":
-            fixable[f.code] += 1
-        if f.extra.get("condition"):
-            continue  # allocated only under an undecided condition: not certain waste
-        if f.estimated_bytes is None and f.size_expr:
-            symbolic[f.code] += 1
-        elif f.estimated_bytes is None:
-            unknown[f.code] += 1
-        else:
-            sizes[f.code] += f.estimated_bytes
-    return [
-        {
-            "code": code,
-            "name": names[code],
-            "count": n,
-            "fixable": fixable[code],
-            "estimated_bytes": sizes[code],
-            "symbolic_size": symbolic[code],
-            "unknown_size": unknown[code],
-        }
-        for code, n in sorted(counts.items(), key=lambda kv: (-sizes[kv[0]], -symbolic[kv[0]], -kv[1], kv[0]))
-    ]
+        by_code[f.code].append(f)
+    out = []
+    for code, group in by_code.items():
+        t = Totals.of(group)
+        out.append(
+            {
+                "code": code,
+                "name": group[0].name,
+                "count": len(group),
+                "fixable": sum(1 for f in group if f.fix_safety == "safe"),
+                "steady_bytes": t.steady.bytes,
+                "transient_bytes": t.transient.bytes,
+                "estimated_bytes": t.steady.bytes + t.transient.bytes,
+                "symbolic_size": t.steady.by_expression + t.transient.by_expression,
+                "unknown_size": t.steady.unknown + t.transient.unknown,
+                "kept_alive": t.kept_alive,
+                "conditional": t.conditional,
+            }
+        )
+    return sorted(out, key=lambda r: (-r["estimated_bytes"], -r["symbolic_size"], -r["count"], r["code"]))
 
 
 def render_json(findings) -> str:
@@ -57,12 +53,14 @@ def render_text(findings, console: Console) -> None:
     table.add_column("code", no_wrap=True)
     table.add_column("name", no_wrap=True)  # whole: a rule name is what people search for
     table.add_column("safe fix", justify="right", no_wrap=True)
-    table.add_column("estimated waste", justify="right")
+    table.add_column("held for life", justify="right")
+    table.add_column("built then replaced", justify="right")
     for r in data:
-        waste = human_bytes(r["estimated_bytes"]) if r["estimated_bytes"] else "-"
         more = [f"+{r['symbolic_size']} by expression"] if r["symbolic_size"] else []
         more += [f"+{r['unknown_size']} unknown"] if r["unknown_size"] else []
+        steady = human_bytes(r["steady_bytes"]) if r["steady_bytes"] else "-"
+        transient = human_bytes(r["transient_bytes"]) if r["transient_bytes"] else "-"
         if more:
-            waste += f" ({', '.join(more)})"
-        table.add_row(str(r["count"]), r["code"], r["name"], str(r["fixable"]), waste)
+            steady += f" ({', '.join(more)})"
+        table.add_row(str(r["count"]), r["code"], r["name"], str(r["fixable"]), steady, transient)
     console.print(table)

@@ -9,8 +9,9 @@ from rich.console import Console
 from rich.text import Text
 
 from deadinit.installed.unanalysed import unanalysed_text
-from deadinit.model.finding import human_bytes, size_order
+from deadinit.model.finding import size_order
 from deadinit.model.result import Unanalysed
+from deadinit.model.totals import Totals
 from deadinit.report import finding_lines
 from deadinit.report.class_names import option_names
 from deadinit.report.full import render_class
@@ -52,23 +53,12 @@ def render(result, console: Console, show_evidence: bool = True, quiet: bool = F
     _loose([f for f in result.findings if not f.cls], console, full)
     if quiet:
         return
-    certain = [f for f in result.findings if not f.extra.get("condition")]
-    total = sum(f.estimated_bytes or 0 for f in certain)
-    symbolic = sum(1 for f in certain if f.cls and f.estimated_bytes is None and f.size_expr)
-    unknown = sum(1 for f in certain if f.cls and f.estimated_bytes is None and not f.size_expr)
-    maybe = len(result.findings) - len(certain)
     counts = defaultdict(int)
     for f in result.findings:
         counts[f.code] += 1
     parts = ", ".join(f"{c}: {n}" for c, n in sorted(counts.items())) or "no findings"
     summary = f"{len(result.findings)} finding(s) in {len(by_cls)} class(es) ({parts}); "
-    summary += f"estimated {human_bytes(total)} per instance"
-    if symbolic:
-        summary += f" + {symbolic} sized by an expression"
-    if unknown:
-        summary += f" + {unknown} of unknown size"
-    if maybe:
-        summary += f" ({maybe} allocated only under a condition, not counted)"
+    summary += Totals.of(result.findings).text()
     unreadable = len(result.unreadable)
     summary += f"; {result.files - unreadable} file(s) analysed"
     if unreadable:

@@ -276,5 +276,5 @@ class InLoop(P):
     assert got == [("DI001", "C", "a"), ("DI001", "Widens", "a")]
     by = {f.cls.rsplit(".", 1)[-1]: f for f in res.findings}
     assert by["C"].message.endswith("(only when wide)") and by["C"].extra["conditional"]
-    assert by["C"].fix_safety == "none" and "replaced only when wide" in by["C"].extra["not_fixable"]
+    assert by["C"].fix_safety == "none" and "replaced only when wide" in by["C"].fix_safety_reason
     assert not by["Widens"].message.endswith(")") and not by["Widens"].extra["conditional"]

@@ -49,7 +49,7 @@ class Kernel:
     text = [e.text for e in f.evidence if "read only to build" in e.text]
     assert text and "`Kernel(buf=...)`" in text[0] and "whose `buf` it becomes, which is dead on `Kernel`" in text[0]
     assert "overwritten at" in text[0]
-    assert f.fix_safety == "none" and "still hands self.ptr to a constructor" in f.extra["not_fixable"]
+    assert f.fix_safety == "none" and "still hands self.ptr to a constructor" in f.fix_safety_reason
 
 
 def test_through_the_parent_init_of_the_built_class(write_project):

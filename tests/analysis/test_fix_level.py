@@ -56,6 +56,8 @@ class P(Base):
     def forward(self, x):
         return self.meta
 class C(P):
+    def __init__(self):
+        super().__init__()
     def forward(self, x):
         return x
 class Metadata:
@@ -109,6 +111,8 @@ class Attention(nn.Module):
     def forward(self, x):
         return self.rotary(x)
 class NoPosition(Attention):
+    def __init__(self, dim):
+        super().__init__(dim)
     def forward(self, x):
         return x
 """,
@@ -154,6 +158,8 @@ class Q(nn.Module):
     def forward(self, x):
         return x @ self.w * self.s + self.zero_point + self.table
 class F(Q):
+    def __init__(self):
+        super().__init__()
     def forward(self, x):
         return x @ self.w
 """,
@@ -177,6 +183,8 @@ class P(Base):
     def snapshot(self):
         return self._table
 class C(P):
+    def __init__(self):
+        super().__init__()
     def forward(self, x):
         return x
 """
@@ -202,6 +210,8 @@ class P(Base):
     def forward(self, x):
         return self.cache, self._own
 class C(P):
+    def __init__(self):
+        super().__init__()
     def forward(self, x):
         return x
 """
@@ -242,6 +252,8 @@ class P(Base):
     def forward(self, x):
         return self.k_buf
 class C(P):
+    def __init__(self):
+        super().__init__()
     def forward(self, x):
         return getattr(self, x)
 """,

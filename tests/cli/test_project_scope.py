@@ -72,7 +72,7 @@ def test_the_scope_of_paths_in_and_out_of_a_project(tmp_path):
 def test_fix_given_a_file_fixes_the_findings_that_touch_it_only(write_project):
     extra = {
         "pkg/solo.py": (
-            "import torch\n\n\nclass Top:\n    def __init__(self):\n        self.big = torch.zeros(99)\n\n"
+            "import torch\n\n\nclass Top:\n    def __init__(self):\n        self.big = torch.zeros(1 << 20)\n\n"
             "    def run(self):\n        return self.big\n\n\nclass Leaf(Top):\n    def __init__(self):\n"
             "        super().__init__()\n        self.big = torch.zeros(3)\n\n    def run(self):\n        return self.big\n"
         ),

@@ -31,7 +31,9 @@ def test_default_fix_keeps_registered_modules_parameters_and_buffers(fixture_tre
         assert refused[key].kind == "unsafe" and what in refused[key].reason, key
     changes = _changes(out)
     assert changes["DeepTower"].overwritten == ["blocks"]  # re-registered under the same name: keys unchanged
-    assert changes["FloatLinear"].attributes == ["lookup"]  # a plain tensor attribute is no checkpoint key
+    # a plain tensor attribute is no checkpoint key: safe, but 1 KiB is not worth a parameter (fix-min-bytes)
+    assert refused[("FloatLinear", "lookup")].kind == "not-worth-it" and "FloatLinear" not in changes
+    assert "saves 1 KiB per instance, below fix-min-bytes (4 KiB)" in refused[("FloatLinear", "lookup")].reason
     assert changes["ArgmaxSampler"].attributes == ["_scratch"]
     assert "PlainTower" not in changes
 
@@ -154,6 +156,9 @@ class P(nn.Module):
 
 
 class C(P):
+    def __init__(self):
+        super().__init__()
+
     def forward(self, x):
         return self.body(x)
 {extra}

@@ -180,7 +180,7 @@ class C(P):
 
 class DecodeUpdater:
     def __init__(self, backend):
-        self.n = 1
+        self.scratch = torch.empty(1 << 12)
 """,
         }
     )

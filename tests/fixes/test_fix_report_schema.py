@@ -41,6 +41,7 @@ CHANGE_KEYS = {
     "parents",
     "estimated_bytes",
     "unknown_sizes",
+    "size",
     "reads",
     "new_bases",
     "removed_bases",
@@ -58,7 +59,7 @@ def _dotted(value) -> bool:
 
 
 def check_change(c: dict) -> None:
-    assert set(c) | {"evidence"} == CHANGE_KEYS, (
+    assert set(c) | {"evidence", "size"} == CHANGE_KEYS, (
         set(c) ^ CHANGE_KEYS
     )  # older reports (docs/gpu/final-0.5.20): no evidence
     assert c["strategy"] in ("skip-flag", "direct-base") and c["id"] == f"{c['strategy']}:{c['class']}"
@@ -84,7 +85,7 @@ def check_change(c: dict) -> None:
         assert c["flag"] is None and c["removed_bases"], c
         assert any(n.startswith("new_bases: ") for n in c["notes"]), c["notes"]
     for e in c.get("evidence", []):
-        assert set(e) == {"key", "message", "evidence"} and e["key"] in c["findings"]
+        assert {"key", "message", "evidence"} <= set(e) and e["key"] in c["findings"]
         assert isinstance(e["message"], str) and isinstance(e["evidence"], list)
 
 
@@ -126,6 +127,8 @@ def test_skip_flag_report(fixture_tree):
     (mha,) = [c for c in data["changes"] if c["class"] == MHA]
     assert mha["new_bases"] == [] and mha["removed_bases"] == []
     assert "FlashBackend.__init__ guarded by `if not skip_init_workspace_buffer:`" in mha["notes"]
+    sizes = {e["attribute"]: (e["size"], e["lifetime"]) for e in mha["evidence"]}  # as check reports them
+    assert sizes["workspace_buffer"] == ("8 MiB", "steady"), sizes  # overwritten, but a global cache keeps it
 
 
 def test_direct_base_report(fixture_tree):
@@ -149,7 +152,7 @@ def test_the_schema_is_a_valid_schema_and_names_every_refusal_kind_and_strategy(
     assert refusal_kinds == [k.value for k in RefusalKind]
     assert set(SCHEMA["properties"]["strategy"]["enum"]) == set(load_strategies())
     assert SCHEMA["$defs"]["change"]["properties"]["strategy"] == SCHEMA["properties"]["strategy"]
-    assert set(SCHEMA["$defs"]["change"]["required"]) == CHANGE_KEYS
+    assert set(SCHEMA["$defs"]["change"]["required"]) == CHANGE_KEYS - {"size"}  # older reports have no size
 
 
 def test_the_schema_rejects_notes_in_new_bases():

@@ -1,5 +1,7 @@
 """A plain ``deadinit fix --strategy skip-flag`` on the whole of sglang 0.5.20 and 0.5.23 (nothing
-written): no guard with identical branches or over statements that allocate nothing in any
+written): no safe finding worth its parameter survives it, and every finding it leaves gives the
+reason fix printed (``test_fix_invariant``, checked on the fix's re-analysis of the rewritten
+tree); no guard with identical branches or over statements that allocate nothing in any
 rewritten file, and every rewritten file no less clean under the formatter than it was
 (ruff's formatter at the defaults: sglang's sources carry no formatter configuration)."""
 
@@ -9,6 +11,7 @@ import pytest
 from corpus_paths import sglang_tree
 from production_path import fix_run
 from rewritten_syntax import formatter_diff_lines, guard_problems
+from test_fix_invariant import broken_promises
 
 from deadinit.fixes.formatter import ruff_binary
 
@@ -21,6 +24,13 @@ def plain_fix(request, session_cache):
     with open(session_cache / f"sglang-{request.param}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return fix_run([str(tree)], "skip-flag", session_cache, write=False)
+
+
+def test_no_safe_finding_survives_and_every_reason_is_the_one_fix_printed(plain_fix):
+    assert plain_fix.after is not None and len(plain_fix.plan.changes) >= 10
+    safe_left, differ = broken_promises(plain_fix.after, plain_fix)
+    assert safe_left == []
+    assert differ == [], "\n".join(differ)
 
 
 def test_no_empty_or_identical_guards(plain_fix):

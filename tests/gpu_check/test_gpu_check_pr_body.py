@@ -99,8 +99,13 @@ def fix_report(tmp_path):
             {
                 "key": "DI002:pkg.child.Child:pkg.parent.Parent:wrappers",
                 "message": "`self.wrappers` allocated by Parent.__init__ is never read by Child",
+                "attribute": "wrappers",
+                "parent": "pkg.parent.Parent",
+                "size": "384 MiB",
+                "lifetime": "steady",
                 "evidence": [
                     {"kind": "allocated", "text": "Parent.__init__ assigns self.wrappers"},
+                    {"kind": "overridden", "text": "Parent.plan reads self.wrappers but is overridden by Child.plan"},
                     {"kind": "checked", "text": "12 methods checked: a, b"},
                 ],
             }
@@ -127,7 +132,12 @@ def test_body_has_every_section_and_claims_only_what_was_measured(tmp_path):
         "## What this does not rule out",
     ):
         assert heading in text
-    assert "`self.wrappers` allocated by Parent.__init__ is never read by Child. Parent.__init__ assigns" in text
+    assert (
+        "`self.wrappers` allocated by Parent.__init__ is never read by Child. "
+        "Parent.plan reads self.wrappers but is overridden by Child.plan." in text
+    )
+    assert "| `wrappers` | `Parent.__init__` | 384 MiB | - |" in text  # what is no longer allocated, in its column
+    assert "methods checked" not in text and "step(s)" not in text  # nothing about the tool's internals
     assert "2 file(s) changed, +9 \N{MINUS SIGN}3" in text
     assert "| Child | skip-flag | 929.00 | 513.00 | 416.00 | 32.00 | ok |" in text
     assert "| `wrappers` | 400.00 |" in text and "`tiny`" not in text
@@ -159,7 +169,7 @@ def test_without_a_gpu_run_the_body_says_nothing_was_measured(tmp_path):
     text = pr_body.render([(None, fix_report(tmp_path))], [], tmp_path)
     assert "No gpu-check run was given: nothing was measured." in text
     assert "No forward run was given: the forward path was not exercised." in text
-    assert "MiB |" not in text
+    assert "saved MiB |" not in text  # no measured table
 
 
 def test_fix_writes_the_pr_body_with_evidence(tmp_path):

@@ -7,6 +7,8 @@ import pytest
 from sample_project import REPO, invoke, sample
 
 from deadinit.model.finding import Finding
+from deadinit.model.kinds import AttrStatus, FixSafety, Lifetime
+from deadinit.model.verdict import Verdict
 from deadinit.report import github, statistics
 
 JSON_SCHEMA = json.loads((REPO / "deadinit" / "report" / "findings.schema.json").read_text())
@@ -65,25 +67,48 @@ def test_github_format_end_to_end(write_project):
     assert res.stderr == ""  # errors went out as annotations only
 
 
+def _judged(lifetime=Lifetime.STEADY, certain=True, size_text=None, **kw):
+    f = _finding(**kw)
+    f.verdict = Verdict(
+        status=AttrStatus.UNREAD,
+        safety=FixSafety(f.fix_safety),
+        lifetime=lifetime,
+        bytes=f.estimated_bytes,
+        size_text=size_text or f.size_text,
+        certain=certain,
+    )
+    return f
+
+
 def test_statistics_rows():
     rows = statistics.rows(
         [
-            _finding(),
-            _finding(estimated_bytes=None, fix_safety="unsafe"),
-            _finding(estimated_bytes=None, size_expr="n × 4 B"),
-            _finding(code="DI001", estimated_bytes=1 << 30),
+            _judged(),
+            _judged(estimated_bytes=None, fix_safety="unsafe"),
+            _judged(estimated_bytes=None, size_expr="n × 4 B", size_text="n × 4 B"),
+            _judged(code="DI001", estimated_bytes=1 << 30, lifetime=Lifetime.TRANSIENT),
+            _judged(code="DI001", estimated_bytes=1 << 20, lifetime=Lifetime.NONE),  # kept alive: not waste
+            _judged(code="DI001", estimated_bytes=1 << 20, certain=False),  # only under a condition
+            _finding(code="DI003", estimated_bytes=2048, kind="inheritance"),  # restates the DI002 bytes
         ]
     )
-    assert rows[0]["code"] == "DI001"  # the largest estimated waste first, not the most findings
+    assert [r["code"] for r in rows] == ["DI001", "DI002", "DI003"]  # the largest waste first
+    assert rows[0]["transient_bytes"] == 1 << 30 and rows[0]["steady_bytes"] == 0
+    assert rows[0]["kept_alive"] == 1 and rows[0]["conditional"] == 1
     assert rows[1] == {
         "code": "DI002",
         "name": "unread-parent-allocation",
         "count": 3,
         "fixable": 2,
+        "steady_bytes": 2048,
+        "transient_bytes": 0,
         "estimated_bytes": 2048,
         "symbolic_size": 1,
         "unknown_size": 1,
+        "kept_alive": 0,
+        "conditional": 0,
     }
+    assert rows[2]["estimated_bytes"] == 0  # counted once, on DI002
 
 
 def test_unsafe_fix_reason_in_text_json_and_sarif(write_project):

@@ -19,7 +19,7 @@ from pathlib import Path
 HIER = [
     "class P:",
     "    def __init__(self):",
-    "        self.buf = torch.zeros(8)",
+    "        self.buf = torch.zeros(4096)",
     "    def run(self):",
     "        return 0",
     "class Q(P):",
@@ -82,7 +82,7 @@ def _ten_thousand(root: Path) -> str:
         "",
         "class Base:",
         "    def __init__(self):",
-        "        self.ws = torch.zeros(4)",
+        "        self.ws = torch.zeros(4096)",
         "",
         "    def forward(self):",
         "        return self.ws",
@@ -93,7 +93,7 @@ def _ten_thousand(root: Path) -> str:
         "class Last(Base):",
         "    def __init__(self):",
         "        super().__init__()",
-        "        self.ws = torch.zeros(8)",
+        "        self.ws = torch.zeros(4096)",
         "",
     ]
     (root / "pkg/tenk.py").write_text("\n".join(out))

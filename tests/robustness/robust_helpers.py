@@ -20,7 +20,7 @@ GOOD = """import torch
 
 class Base:
     def __init__(self):
-        self.ws = torch.zeros(4)
+        self.ws = torch.zeros(4096)
 
     def forward(self):
         return 1
@@ -126,7 +126,7 @@ def fixable_tree(root: Path, n: int) -> Path:
                 f"tree/p{i}/base.py": (
                     "import torch\n\n\n"
                     f"class Base{i}:\n"
-                    "    def __init__(self, n=4):\n"
+                    "    def __init__(self, n=1024):\n"
                     "        self.ws = torch.zeros(n)\n"
                     "        self.cache = torch.empty(n, n)\n"
                     "        self.keep = torch.ones(n)\n\n"

@@ -369,7 +369,7 @@ def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_p
 
             class Root:
                 def __init__(self):
-                    self.buf = torch.empty(8)
+                    self.buf = torch.empty(4096)
 
             class Other(Root):
                 def __init__(self):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from deadinit.analysis.fixable import fix_path
 from deadinit.analysis.reach import method_reads, short
 from deadinit.fixes.init_units import IF, LINE, LOOP, InitUnit, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
@@ -75,46 +76,22 @@ class GroupBuilder:
 
     # -- the chain from the subclass to the top allocating ancestor ------------
     def _path(self, g: Group, an) -> str | None:
+        """The chain the flag travels (``analysis.fixable.fix_path``, which the verdicts read too),
+        then what this rewrite needs of its source: each ``__init__`` and call on it found."""
         if an is None:
             return "no analysis for this class"
-        inits = an.chain.inits
-        if not inits or inits[0] != g.leaf:
-            return f"{short(g.leaf)} has no __init__ of its own to pass a flag from"
-        missing = [o for o in g.dead if o not in inits]
-        if missing:
-            return f"{short(missing[0])}.__init__ is not on {short(g.leaf)}'s __init__ chain"
-        g.path = inits[: max(inits.index(o) for o in g.dead) + 1]
+        found = fix_path(self.index, an.chain, g.dead)
+        if found.refusal:
+            return found.refusal
+        g.path = list(found.path)
         for i, cls in enumerate(g.path):
             if self.inits.init(cls) is None:
                 return f"cannot locate {short(cls)}.__init__ in {self.index.file_of(cls).path}"
-            if i == 0:
-                continue
-            caller, st, env = an.chain.calls.get(cls, (None, None, None))
-            if caller != g.path[i - 1]:
-                return f"{short(cls)}.__init__ is not called directly by {short(g.path[i - 1])}.__init__"
-            if st.star_args:
-                return (
-                    f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
-                    f"(line {st.line}): a flag cannot be threaded through it safely"
-                )
-            if self.inits.super_call(caller, st.line) is None:
-                return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
-        for sub in sorted(self.index.all_subclasses(g.leaf)):
-            mro = self.index.mro(sub) or []
-            for i in range(len(g.path) - 1):
-                nxt = self.index.resolve_method(mro, "__init__", after=g.path[i]) if g.path[i] in mro else None
-                if nxt is not None and nxt[0] != g.path[i + 1]:
-                    return (
-                        f"{short(sub)} inherits {short(g.path[i])}.__init__, but in its MRO super().__init__ "
-                        f"reaches {short(nxt[0])}, not {short(g.path[i + 1])}: the flag would go to the "
-                        "wrong class"
-                    )
+            if i > 0:
+                caller, st, _env = an.chain.calls[cls]
+                if self.inits.super_call(caller, st.line) is None:
+                    return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
         top = self.inits.init(g.path[-1])
-        if top.has_star():
-            return (
-                f"{short(g.path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
-                "arguments they capture"
-            )
         _, _, env = an.chain.calls[g.path[-1]]
         bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
         g.reuse = bound[0] if bound else None
@@ -180,7 +157,12 @@ class GroupBuilder:
                 (owner, a),
                 f"{where} line {ln} writes self.{a} in a statement that also does work that stays: it cannot be split",
             )
+        inactive = _never_run(an, owner)
         for u in live.live_units:
+            if any(u.start <= ln <= u.end for ln in inactive) and not any(
+                u.start <= c.stmt.line <= u.end for c in an.chain.stmts if c.owner == owner and c.active is not False
+            ):
+                continue  # never runs for this class (a guard its chain decides): it reads nothing
             built = tuple(u.self_assigns) + tuple(sorted(u.self_fills))
             for name, ln in u.self_reads.items():
                 if id(u.node) in aliases and name in list_iters:
@@ -283,6 +265,11 @@ def _list_iter(units: list[InitUnit], attr: str) -> tuple[cst.BaseExpression, sx
             ):
                 return node.body[0].value.for_in.iter, value.generators[0].iter  # type: ignore[attr-defined]
     return None
+
+
+def _never_run(an, owner: str) -> list[int]:
+    """The lines of ``owner``'s ``__init__`` statements that never run on the class (``active`` False)."""
+    return [c.stmt.line for c in an.chain.stmts if c.owner == owner and c.active is False]
 
 
 def _guarded_by(u: InitUnit, flag: str) -> bool:

@@ -27,11 +27,10 @@ backend per step, the subclass assigns ``self.attn_backends[i] = ...``): the
 guarded parent builds ``self.attn_backends = [None for _ in <the same iterable>]``
 so the subclass's element-wise assignment still works and the list keeps its length.
 
-**Not fixed, with the reason**: findings the engine marks ``fix_safety == "none"``
-(an overwritten value that a live attribute was built from: ``extra["kept_by"]``),
-unsafe ones without ``--unsafe-fixes``, and attributes kept work still needs (see
-``skip_flag.groups``), a chain that forwards ``*args/**kwargs``, a subclass with no
-``__init__`` of its own.
+**Not fixed, with the reason**: findings whose verdict (``analysis.verdicts``,
+``analysis.fixable``) says no fix can be made (``fix_safety == "none"``: an overwritten value
+a live attribute was built from, a chain a flag cannot travel, a statement that stays and
+reads it...), and unsafe ones without ``--unsafe-fixes``, each with the reason check gives.
 """
 
 from __future__ import annotations
@@ -88,6 +87,8 @@ class _Planner:
                 self.refuse(f, kept_reason(f), "not-fixable")
             elif f.fix_safety == "unsafe" and not self.o.unsafe_fixes:
                 self.refuse(f, unsafe_reason(f), "unsafe")
+            elif f.fix_safety == "safe" and f.verdict is not None and f.verdict.deferred:
+                self.refuse(f, f.fix_text, "not-worth-it")
             else:
                 cands.setdefault(f.cls, []).append(f)
         builder = GroupBuilder(self.index, self.analyses, self.inits, self.flag_re)
@@ -307,16 +308,9 @@ def flag_word(attr: str) -> str:
 
 
 def kept_reason(f) -> str:
-    kept = f.extra.get("kept_by") or []
-    if kept:
-        return (
-            "not fixable: the parent's value is still used: "
-            + ", ".join(f"self.{k}" for k in kept)
-            + f" {'is' if len(kept) == 1 else 'are'} built from it and stay live, so "
-            f"{short(f.parent)} must keep allocating self.{f.attribute}"
-        )
-    return "not fixable: " + str(f.extra.get("not_fixable") or "the analysis marks this finding as not fixable")
+    """The reason the analysis gives (``Finding.fix_text``): the fix prints what check prints."""
+    return f.fix_text or "not fixable: the analysis marks this finding as not fixable"
 
 
 def unsafe_reason(f) -> str:
-    return f"unsafe fix: {f.fix_safety_reason or 'it may change behaviour'}; use --unsafe-fixes"
+    return f"{f.fix_text or 'unsafe fix: it may change behaviour'}; use --unsafe-fixes"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from deadinit.fixes.init_units import InitBody
+from deadinit.fixes.init_units import InitBody, take_named_writes
 from deadinit.fixes.lone_function import LoneFunction, LoneFunctions, layout
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.frontends.parse import syntax_of
@@ -75,6 +75,8 @@ class InitLocator:
             if lone is not None:
                 self._lone[id(lone.func)] = lone
                 body = lone.parsed.init_body(lone.func)
+                init = cls.methods.get("__init__") if cls is not None else None
+                take_named_writes(body, init.init_flow if init is not None else None)
         self._inits[qualname] = body
         return body
 
