@@ -33,12 +33,7 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
         bases, texts = index.class_bases[qn]
         mod = index.class_module[qn]
         for b, text in zip(bases, texts, strict=True):
-            if (
-                b is not None
-                and b != "object"
-                and index.resolve(mod, b) == qn
-                and index.resolve_shadowed(mod, b) in (None, qn)
-            ):
+            if b is not None and b != "object" and index.resolve(mod, b) == qn and _names_itself(index, mod, b, qn):
                 out.append(HierarchyProblem(qn, "self-base", text))
         if qn in reported or index.mro(qn) is not None:
             continue
@@ -52,6 +47,14 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
         else:
             out.append(HierarchyProblem(qn, "no-c3"))
     return out
+
+
+def _names_itself(index: ProjectIndex, mod: str, base: str, qn: str) -> bool:
+    """``base`` names the class ``qn`` itself: without the class's own binding it names ``qn`` (an
+    alias) or nothing at all. A name the module imports names what it imports, also when that is
+    outside the project (``from lib import X`` then ``class X(X):``)."""
+    shadowed = index.resolve_shadowed(mod, base)
+    return shadowed == qn or (shadowed is None and index.import_of(mod, base.partition(".")[0]) is None)
 
 
 def with_ancestors(index: ProjectIndex, qualname: str) -> set[str]:
