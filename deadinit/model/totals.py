@@ -50,6 +50,16 @@ class Column:
         return " + ".join(parts)
 
 
+    def compact(self) -> str:
+        """``384 MiB (+13 by expression, +11 unknown)``, for a table cell; ``-`` when empty."""
+        if self.empty:
+            return "-"
+        more = [f"+{self.by_expression} by expression"] if self.by_expression else []
+        more += [f"+{self.unknown} unknown"] if self.unknown else []
+        head = human_bytes(self.bytes) if self.known else "-"
+        return f"{head} ({', '.join(more)})" if more else head
+
+
 @dataclass
 class Totals:
     steady: Column = field(default_factory=Column)

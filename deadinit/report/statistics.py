@@ -8,7 +8,6 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
-from deadinit.model.finding import human_bytes
 from deadinit.model.totals import Totals
 
 
@@ -33,6 +32,8 @@ def rows(findings) -> list[dict]:
                 "symbolic_size": t.steady.by_expression + t.transient.by_expression,
                 "unknown_size": t.steady.unknown + t.transient.unknown,
                 "kept_alive": t.kept_alive,
+                "steady": t.steady.compact(),
+                "transient": t.transient.compact(),
                 "conditional": t.conditional,
             }
         )
@@ -56,11 +57,5 @@ def render_text(findings, console: Console) -> None:
     table.add_column("held for life", justify="right")
     table.add_column("built then replaced", justify="right")
     for r in data:
-        more = [f"+{r['symbolic_size']} by expression"] if r["symbolic_size"] else []
-        more += [f"+{r['unknown_size']} unknown"] if r["unknown_size"] else []
-        steady = human_bytes(r["steady_bytes"]) if r["steady_bytes"] else "-"
-        transient = human_bytes(r["transient_bytes"]) if r["transient_bytes"] else "-"
-        if more:
-            steady += f" ({', '.join(more)})"
-        table.add_row(str(r["count"]), r["code"], r["name"], str(r["fixable"]), steady, transient)
+        table.add_row(str(r["count"]), r["code"], r["name"], str(r["fixable"]), r["steady"], r["transient"])
     console.print(table)

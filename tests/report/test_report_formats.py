@@ -107,6 +107,8 @@ def test_statistics_rows():
         "unknown_size": 1,
         "kept_alive": 0,
         "conditional": 0,
+        "steady": "2 KiB (+1 by expression, +1 unknown)",
+        "transient": "-",
     }
     assert rows[2]["estimated_bytes"] == 0  # counted once, on DI002
 
