@@ -49,7 +49,6 @@ class Column:
         parts += [f"{self.unknown} of unknown size"] if self.unknown else []
         return " + ".join(parts)
 
-
     def compact(self) -> str:
         """``384 MiB (+13 by expression, +11 unknown)``, for a table cell; ``-`` when empty."""
         if self.empty:
