@@ -37,6 +37,7 @@ from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import (
+    AttrStatus,
     AttrUseStatus,
     BaseKind,
     ClassAttrStatus,
@@ -269,14 +270,17 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
         line = stmts[0].stmt.line
         fact = facts.get((owner, attr))
         size = fact.estimated_bytes if fact is not None else None
-        if fact is not None:
+        kept = fact is not None and fact.verdict is not None and fact.verdict.status == AttrStatus.KEPT_ALIVE
+        if fact is not None and not kept:
             status = AttrUseStatus.OVERWRITTEN if fact.killer is not None else AttrUseStatus.DEAD
             kind = fact.kind
             if fact.estimated_bytes is not None:
                 total_dead += fact.estimated_bytes
                 any_size = True
             why = "DI001" if fact.killer is not None else "DI002"
-        elif any(id(c) in eff_ids for c in stmts):
+        elif fact is not None:  # overwritten, but a live attribute built from it holds the value
+            status, why = AttrUseStatus.USED, "kept alive by " + ", ".join(f"self.{k}" for k in fact.kept_by)
+        elif attr in an.live or any(id(c) in eff_ids for c in stmts):  # live, as explain's tree says
             status, why = AttrUseStatus.USED, an.read_why.get(attr, "used within the __init__ chain")
         elif all(c.active is False for c in stmts):
             status, why = AttrUseStatus.SKIPPED, "never runs for this class"
