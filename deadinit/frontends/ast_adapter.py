@@ -287,7 +287,7 @@ class AstAdapter:
             first = elts[0]
             if first.line == line and first.col == col:  # ``(a), b``: the parenthesis is the element's
                 return at
-            return first.line, _start_of(first), self._close_line(n)
+        # the first element's extent, its own parentheses included (``((a, b), c)``: at the inner one)
         line2, col2 = self.src.after(n.lineno, n.col_offset, r"\((?:\s|\\\r?\n)*")
         return line2, col2, self._close_line(n)
 
@@ -339,10 +339,6 @@ class AstAdapter:
 
 def _position(a: sx.Arg) -> tuple[int, int]:
     return a.line, a.col
-
-
-def _start_of(x: sx.Expr) -> int:
-    return x.col
 
 
 def _what(n: ast.AST) -> str:

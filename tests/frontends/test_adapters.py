@@ -355,3 +355,25 @@ def test_raise_guards_are_read_alike(tmp_path):
     )
     assert methods["_validate"].calls == ("_check",)
     assert methods["_check"].ensures == ()
+
+
+NESTED_TUPLE_LOOP = """
+class A:
+    def __init__(self, arch):
+        self._check(arch)
+
+    def _check(self, arch):
+        for name, value in (
+            ("x", arch.x),
+        ):
+            self.b = value
+        for pair in ((arch.y, arch.z), (1, 2)):
+            self.c = pair
+"""
+
+
+def test_a_tuple_whose_first_element_is_a_parenthesized_tuple_starts_at_that_element(tmp_path):
+    a, c = _both(tmp_path, NESTED_TUPLE_LOOP.encode())
+    assert a == c
+    flow = a.classes[0].methods["_check"].init_flow or []
+    assert [(st.line, st.col) for st in flow if st.kind == "effect"] == [(8, 12), (11, 21)]
