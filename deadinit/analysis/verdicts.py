@@ -22,7 +22,7 @@ from deadinit.analysis.fix_level import FixLevel
 from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.finding import human_bytes
-from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, FixStrategy, Lifetime
+from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, Lifetime
 from deadinit.model.verdict import Verdict
 
 CACHED_KINDS = frozenset({AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON})
@@ -57,12 +57,10 @@ def decide(index: ProjectIndex, fact: AttrFact, level: FixLevel) -> Verdict:
         status=status,
         safety=safety,
         reason=reason,
-        strategy=None if safety == FixSafety.NONE else FixStrategy.SKIP_FLAG,
         lifetime=lifetime_of(fact, status),
         bytes=fact.estimated_bytes,
         size_text=size_text(fact),
         certain=not fact.condition,
-        kept_by=tuple(fact.kept_by),
     )
 
 

@@ -282,20 +282,14 @@ def report_dict(out) -> dict:
     }
 
 
+REPORTED_FIELDS = ("key", "message", "attribute", "parent", "lifetime", "steady_bytes", "transient_bytes", "evidence")
+
+
 def _finding_entry(f) -> dict:
-    """A finding a change resolves, as the fix report (and the PR body written from it) shows it."""
-    v = f.verdict
-    return {
-        "key": f.key,
-        "message": f.message,
-        "attribute": f.attribute,
-        "parent": f.parent,
-        "size": f.size_text,
-        "lifetime": v.lifetime.value if v is not None else None,
-        "steady_bytes": v.steady_bytes if v is not None else None,
-        "transient_bytes": v.transient_bytes if v is not None else None,
-        "evidence": [e.to_json() for e in f.evidence],
-    }
+    """A finding a change resolves, as the fix report (and the PR body written from it) shows it: the
+    fields of its JSON form that say what and how much, with the size as check shows it."""
+    d = f.to_json()
+    return {**{k: d.get(k) for k in REPORTED_FIELDS}, "size": f.size_text}
 
 
 def write_report(path: str, out) -> None:

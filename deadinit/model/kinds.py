@@ -91,12 +91,6 @@ class Lifetime(StrEnum):
     NONE = "none"  # not waste: kept alive by a live attribute
 
 
-class FixStrategy(StrEnum):
-    """The fix that removes a finding (``Verdict.strategy``)."""
-
-    SKIP_FLAG = "skip-flag"
-    DIRECT_BASE = "direct-base"
-
 
 class RefusalKind(StrEnum):
     """``Refusal.kind``: why ``deadinit fix`` left a finding alone."""

@@ -65,7 +65,6 @@ class Totals:
     transient: Column = field(default_factory=Column)
     kept_alive: int = 0  # overwritten, but a live attribute built from the value holds it: not waste
     conditional: int = 0  # allocated only under a condition nothing decides: not counted
-    restated: int = 0  # DI003 findings: their bytes are the DI001/DI002 findings' on the class
 
     @classmethod
     def of(cls, findings: Iterable[Finding]) -> Totals:
@@ -73,8 +72,8 @@ class Totals:
         for f in findings:
             v = f.verdict
             if v is None:
-                t.restated += f.code == "DI003"
-            elif v.lifetime == Lifetime.NONE:
+                continue  # DI003 restates the bytes of its class's DI001/DI002 findings
+            if v.lifetime == Lifetime.NONE:
                 t.kept_alive += 1
             elif not v.certain:
                 t.conditional += 1

@@ -2,7 +2,7 @@
 
 For each (class, attribute) the analysis reports, one ``Verdict`` says what happens to it (its
 ``status``), whether a fix may remove it (``safety``, with the one-line ``reason`` check and fix
-both print), with which ``strategy``, and what it costs (``lifetime``, ``bytes``, ``size_text``).
+both print), and what it costs (``lifetime``, ``bytes``, ``size_text``).
 ``check``, ``explain``, ``--statistics``, the JSON report, both fix strategies and the pull-request
 body read this record; none of them decides any of it again.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from deadinit.model.kinds import AttrStatus, FixSafety, FixStrategy, Lifetime
+from deadinit.model.kinds import AttrStatus, FixSafety, Lifetime
 
 
 @dataclass(frozen=True)
@@ -19,12 +19,10 @@ class Verdict:
     status: AttrStatus
     safety: FixSafety
     reason: str = ""  # one line: why the fix is unsafe, or why no fix can be made ("" when safe)
-    strategy: FixStrategy | None = FixStrategy.SKIP_FLAG  # the fix that removes it; None: no fix
     lifetime: Lifetime = Lifetime.STEADY
     bytes: int | None = None  # per instance, when the number is known in full
     size_text: str = "unknown"  # what every report shows: a number in binary units, an expression, or unknown
     certain: bool = True  # False: allocated only under a condition nothing decides (not counted as waste)
-    kept_by: tuple[str, ...] = ()  # live attributes built from the value (status KEPT_ALIVE)
     deferred: str = ""  # why a plain ``deadinit fix`` leaves a safe fix alone (not worth a parameter)
 
     @property
@@ -45,7 +43,7 @@ class Verdict:
     def refused(self, safety: FixSafety, reason: str) -> Verdict:
         """This verdict with a fix the fixer cannot make (``safety`` NONE) or makes only with
         ``--unsafe-fixes`` (UNSAFE), and why."""
-        return replace(self, safety=safety, reason=reason, strategy=None if safety == FixSafety.NONE else self.strategy)
+        return replace(self, safety=safety, reason=reason)
 
     def fix_text(self) -> str:
         """The reason as check and fix print it: ``unsafe fix: ...`` or ``not fixable: ...``; "" when safe."""
