@@ -91,7 +91,6 @@ class Lifetime(StrEnum):
     NONE = "none"  # not waste: kept alive by a live attribute
 
 
-
 class RefusalKind(StrEnum):
     """``Refusal.kind``: why ``deadinit fix`` left a finding alone."""
 
