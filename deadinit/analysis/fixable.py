@@ -64,16 +64,9 @@ def fix_path(index: ProjectIndex, chain: Chain, owners: Iterable[str]) -> FixPat
                 f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
                 f"(line {st.line}): a flag cannot be threaded through it safely",
             )
-    for sub in sorted(index.all_subclasses(leaf)):
-        mro = index.mro(sub) or []
-        for i in range(len(path) - 1):
-            nxt = index.resolve_method(mro, "__init__", after=path[i]) if path[i] in mro else None
-            if nxt is not None and nxt[0] != path[i + 1]:
-                return FixPath(
-                    path,
-                    f"{short(sub)} inherits {short(path[i])}.__init__, but in its MRO super().__init__ "
-                    f"reaches {short(nxt[0])}, not {short(path[i + 1])}: the flag would go to the wrong class",
-                )
+    wrong = _wrong_turn(index, leaf, path)
+    if wrong:
+        return FixPath(path, wrong)
     top = index.classes[path[-1]].methods.get("__init__")
     if top is not None and any(p.kind in STAR_PARAMS for p in top.params):
         return FixPath(
@@ -82,6 +75,26 @@ def fix_path(index: ProjectIndex, chain: Chain, owners: Iterable[str]) -> FixPat
             "arguments they capture",
         )
     return FixPath(path)
+
+
+def _wrong_turn(index: ProjectIndex, leaf: str, path: tuple[str, ...]) -> str:
+    """Why some subclass's MRO sends ``super().__init__`` off ``path``, or "". A class with one base has
+    its base's MRO after itself, so below a chain of single bases every MRO follows ``leaf``'s: only a
+    subclass with several bases somewhere below ``leaf`` is walked, once, along its ``__init__`` owners."""
+    subs = sorted(index.all_subclasses(leaf))
+    if all(len(index.bases(s)) <= 1 for s in subs):
+        return ""
+    for sub in subs:
+        inits = [c for c in index.mro(sub) or [] if "__init__" in index.classes[c].methods]
+        at = {c: j for j, c in enumerate(inits)}
+        for here, there in zip(path, path[1:]):
+            j = at.get(here)
+            if j is not None and j + 1 < len(inits) and inits[j + 1] != there:
+                return (
+                    f"{short(sub)} inherits {short(here)}.__init__, but in its MRO super().__init__ "
+                    f"reaches {short(inits[j + 1])}, not {short(there)}: the flag would go to the wrong class"
+                )
+    return ""
 
 
 def settle(index: ProjectIndex, chain: Chain, facts: list[AttrFact], mro: list[str]) -> None:

@@ -1,10 +1,10 @@
 """Ctrl-C ends a cold run within a second, its worker processes included.
 
 A generated tree of 3,000 files (1,000 packages: a parent allocating buffers, a subclass
-overwriting one) is checked with ``--no-cache --jobs 2``; SIGINT comes while the workers
-summarise, or once they have ended and the analysis runs.  From the signal to the moment the
-command has exited and no process it started still runs: under a second.  Linux only (the
-processes are followed in /proc).
+overwriting one, a chain of subclasses below it, each allocating enough to be worth a fix) is
+checked with ``--no-cache --jobs 2``; SIGINT comes while the workers summarise, or once they
+have ended and the analysis runs.  From the signal to the moment the command has exited and no
+process it started still runs: under a second.  Linux only (the processes are followed in /proc).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from figures import FIGURES
 from process_tree import ProcessTree, kill_leftovers, require_proc
 
 PACKAGES = 1000
+DEPTH = 6
 LIMIT_S = 1.0
 COMMANDS = {
     "check": ["check", "--no-cache", "--jobs", "2", "--quiet", "tree"],
@@ -37,7 +38,7 @@ def _tree(root: Path, packages: int) -> None:
         (d / "base.py").write_text(
             "import torch\n\n\n"
             f"class Base{i}:\n"
-            "    def __init__(self, n=4):\n"
+            "    def __init__(self, n=4096):\n"
             "        self.ws = torch.zeros(n)\n"
             "        self.keep = torch.ones(n)\n\n"
             "    def forward(self):\n"
@@ -46,7 +47,17 @@ def _tree(root: Path, packages: int) -> None:
         (d / "child.py").write_text(
             f"import torch\n\nfrom .base import Base{i}\n\n\nclass Child{i}(Base{i}):\n"
             "    def __init__(self):\n        super().__init__()\n        self.ws = torch.zeros(2)\n"
+            + "".join(_grandchild(i, k) for k in range(DEPTH))
         )
+
+
+def _grandchild(i: int, k: int) -> str:
+    """A class below ``Child{i}`` (a chain ``DEPTH`` deep): the analysis, not the summaries, grows with it."""
+    above = f"Child{i}" if k == 0 else f"Child{i}_{k - 1}"
+    return (
+        f"\n\nclass Child{i}_{k}({above}):\n"
+        f"    def __init__(self):\n        super().__init__()\n        self.t{k} = torch.zeros(4096)\n"
+    )
 
 
 @pytest.fixture(scope="module")
