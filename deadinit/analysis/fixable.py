@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from deadinit.analysis.binding_fate import replaces_elements
 from deadinit.analysis.chain import Chain, ChainStmt
@@ -87,7 +88,7 @@ def _wrong_turn(index: ProjectIndex, leaf: str, path: tuple[str, ...]) -> str:
     for sub in subs:
         inits = [c for c in index.mro(sub) or [] if "__init__" in index.classes[c].methods]
         at = {c: j for j, c in enumerate(inits)}
-        for here, there in zip(path, path[1:]):
+        for here, there in pairwise(path):
             j = at.get(here)
             if j is not None and j + 1 < len(inits) and inits[j + 1] != there:
                 return (
