@@ -155,7 +155,8 @@ def _runs(numbers: Iterable[int]) -> str:
 
 def _run_notes(run: dict[str, Any]) -> list[str]:
     command = run.get("command") or ""
-    notes = [f"{len(run.get('results', []))} class(es)"]
+    count = len(run.get("results", []))
+    notes = [f"{count} {'class' if count == 1 else 'classes'}"]
     notes.append(
         "FlashInfer's JIT kernels tried for real (`--run-kernels`)"
         if "--run-kernels" in command
