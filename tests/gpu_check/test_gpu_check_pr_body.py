@@ -219,3 +219,11 @@ def test_many_classes_and_long_attribute_lists_stay_readable(tmp_path):
     assert text.startswith("# Stop 4 classes from building parent state they never use (skip-flag)")
     assert "which builds 13 attributes for it. The class overwrites 1 of them with its own" in text
     assert "never reads 12 others" in text and "Never read: `a0`, `a1`" in text and "<details>" in text
+
+
+def test_per_attribute_savings_that_overlap_say_so(tmp_path):
+    run, report = gpu_run(), fix_report(tmp_path)
+    assert "adds up to" not in pr_body.render([("skip-flag", report)], [run], tmp_path)
+    run["results"][0]["comparisons"][0]["attribute_savings"] = {"wrappers": 400 * MIB, "decode": 48 * MIB}
+    text = pr_body.render([("skip-flag", report)], [run], tmp_path)
+    assert "The column adds up to 448.00 MiB, more than the 416.00 MiB saved" in text
