@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..model.evidence import EvidenceKind
 from .pr_body_runs import forward_section, memory_section
 
 OUTSIDE_EFFECT = re.compile(r"(get_buffer|register|environ|setenv|putenv|\.set$|global)", re.I)
@@ -41,7 +42,21 @@ def _names(values: Iterable[str]) -> str:
 
 
 # -- what changes and why ------------------------------------------------------------
-QUIET_STEPS = ("checked", "allocated", "chain")  # what the paragraph leaves to the finding's message
+# The steps of a finding's evidence that say why it holds; the rest (where it is allocated, the
+# call chain, what was checked) the paragraph and the table already say or leave to the report.
+DECIDING = (
+    EvidenceKind.OVERWRITTEN,
+    EvidenceKind.READ_BETWEEN,
+    EvidenceKind.KEPT_ALIVE,
+    EvidenceKind.READ_NOT_COUNTED,
+    EvidenceKind.CONDITIONAL,
+    EvidenceKind.REUSE,
+)
+LONG_LIST = 8  # more names than this go under the paragraph, not into its sentences
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def _sentence(text: str) -> str:
@@ -49,21 +64,67 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "." if text else ""
 
 
-def _why_paragraph(change: dict[str, Any]) -> str:
-    """Why, in sentences: each finding's message, and the step of its evidence that decides it."""
-    sentences = []
+def _deciding_steps(item: dict[str, Any]) -> list[str]:
+    """One sentence per kind of deciding step (the first of each), in the evidence's order."""
+    seen: set[str] = set()
+    out = []
+    for step in item.get("evidence", []):
+        kind = step.get("kind")
+        if kind in DECIDING and kind not in seen:
+            seen.add(kind)
+            line = f" (line {step['line']})" if kind == EvidenceKind.OVERWRITTEN and step.get("line") else ""
+            out.append(_sentence(step["text"] + line))
+    return out
+
+
+def _why_items(change: dict[str, Any]) -> list[str]:
+    """Why, one bullet per finding: the evidence steps that decide it, in sentences."""
+    out = []
     for item in change.get("evidence") or []:
-        sentences.append(_sentence(item.get("message", item.get("key", ""))))
-        steps = [e["text"] for e in item.get("evidence", []) if e.get("kind") not in QUIET_STEPS]
-        if steps:
-            sentences.append(_sentence(steps[0]))
-    if not sentences:
+        steps = _deciding_steps(item)
+        if item.get("attribute"):
+            out.append(f"- `{item['attribute']}`: " + " ".join(steps or [_sentence(item.get("message", ""))]))
+        elif steps:
+            out.append("- " + " ".join(steps))
+    if not out:
         for key in change.get("findings", []):
             code, _cls, parent, attr = [*key.split(":"), "", "", "", ""][:4]
             kind = "overwritten before any read" if code == "DI001" else "never read"
-            cls = short(change["class"])
-            sentences.append(f"`{attr}` is built by `{short(parent)}.__init__` and {kind} by `{cls}`.")
-    return " ".join(s for s in sentences if s)
+            out.append(f"- `{attr}`: built by `{short(parent)}.__init__` and {kind} by `{short(change['class'])}`.")
+    return out
+
+
+def _opening(change: dict[str, Any]) -> list[str]:
+    """What the class is given and does not use, in sentences; long lists of names follow in a block."""
+    cls, parents = short(change["class"]), [short(p) for p in change.get("parents", [])]
+    overwritten = change.get("overwritten", [])
+    unread = [a for a in change.get("attributes", []) if a not in overwritten]
+    built = list(dict.fromkeys(overwritten + unread))
+    long = len(built) > LONG_LIST
+    what = []
+    if overwritten:
+        names = f"{len(overwritten)} of them" if long else _names(overwritten)
+        what.append(f"overwrites {names} with its own before any read")
+    if unread:
+        what.append(
+            f"never reads {len(unread)} {'others' if overwritten else 'of them'}"
+            if long
+            else f"never reads {_names(unread)}"
+        )
+    reads = change.get("reads", [])
+    keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
+    builds = plural(len(built), "attribute") if long else _names(built)
+    out = [
+        f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
+        f"which builds {builds} for it. The class {' and '.join(what)}{keeps}.",
+        "",
+    ]
+    if long:
+        out += ["<details><summary>The attributes it no longer builds</summary>", ""]
+        out += [f"Overwritten: {_names(overwritten)}.", ""] if overwritten else []
+        out += [f"Never read: {_names(unread)}.", ""] if unread else []
+        out += ["</details>", ""]
+    return out
 
 
 def _sizes_table(change: dict[str, Any]) -> list[str]:
@@ -104,18 +165,9 @@ def changes_section(report: dict[str, Any]) -> list[str]:
     fixed = [c for c in report.get("changes", []) if c.get("attributes") or c.get("overwritten")]
     others = [c for c in report.get("changes", []) if c not in fixed]
     for change in fixed:
-        cls, parents = short(change["class"]), [short(p) for p in change.get("parents", [])]
-        built = list(dict.fromkeys(change.get("overwritten", []) + change.get("attributes", [])))
-        overwritten, unread = change.get("overwritten", []), change.get("attributes", [])
-        what = [f"overwrites {_names(overwritten)} with its own before any read"] if overwritten else []
-        what += [f"never reads {_names([a for a in unread if a not in overwritten])}"] if unread else []
-        reads = change.get("reads", [])
-        keeps = f"; it still reads {_names(reads)}, which {'stays' if len(reads) == 1 else 'stay'}" if reads else ""
-        out.append(
-            f"**`{cls}`** (`{change.get('file')}`) runs `{parents[0] if parents else '?'}.__init__`, "
-            f"which builds {_names(built)} for it. The class {' and '.join(what)}{keeps}. " + _why_paragraph(change)
-        )
-        out.append("")
+        out += _opening(change)
+        why = _why_items(change)
+        out += ["Why, for each attribute:", "", *why, ""] if why else []
         out += _sizes_table(change)
         out += [_rewrite_sentence(change), ""]
     if others:
@@ -133,7 +185,7 @@ def diff_section(report: dict[str, Any]) -> list[str]:
     out = ["## Diff", ""]
     if stat:
         out.append(
-            f"{stat.get('files', len(report.get('files', [])))} file(s) changed, "
+            f"{plural(stat.get('files', len(report.get('files', []))), 'file')} changed, "
             f"+{stat.get('insertions', '?')} \N{MINUS SIGN}{stat.get('deletions', '?')}:"
         )
     out += [f"- `{f}`" for f in report.get("files", [])] + [""]
@@ -252,12 +304,12 @@ def render(
     ]
     strategies = sorted({r.get("strategy") or "?" for _l, r in reports})
     labels = {label for label, _r in reports if label} or None
-    one = len(set(classes)) == 1
+    unique = list(dict.fromkeys(classes))
+    one = len(unique) == 1
+    named = ", ".join(f"`{c}`" for c in unique) if len(unique) <= 3 else plural(len(unique), "class", "classes")
     title = (
-        (
-            f"Stop {', '.join(f'`{c}`' for c in dict.fromkeys(classes))} from building parent state "
-            f"{'it' if one else 'they'} never use{'s' if one else ''} ({', '.join(strategies)})"
-        )
+        f"Stop {named} from building parent state {'it' if one else 'they'} never use{'s' if one else ''} "
+        f"({', '.join(strategies)})"
         if classes
         else "Remove unused parent allocations"
     )

@@ -105,7 +105,10 @@ def fix_report(tmp_path):
                 "lifetime": "steady",
                 "evidence": [
                     {"kind": "allocated", "text": "Parent.__init__ assigns self.wrappers"},
-                    {"kind": "overridden", "text": "Parent.plan reads self.wrappers but is overridden by Child.plan"},
+                    {
+                        "kind": "read-not-counted",
+                        "text": "Parent.plan reads self.wrappers but is overridden by Child.plan",
+                    },
                     {"kind": "checked", "text": "12 methods checked: a, b"},
                 ],
             }
@@ -132,13 +135,12 @@ def test_body_has_every_section_and_claims_only_what_was_measured(tmp_path):
         "## What this does not rule out",
     ):
         assert heading in text
-    assert (
-        "`self.wrappers` allocated by Parent.__init__ is never read by Child. "
-        "Parent.plan reads self.wrappers but is overridden by Child.plan." in text
-    )
+    # why, one bullet per attribute: the step that decides it, not the finding's message again
+    assert "- `wrappers`: Parent.plan reads self.wrappers but is overridden by Child.plan." in text
+    assert "allocated by Parent.__init__ is never read" not in text
     assert "| `wrappers` | `Parent.__init__` | 384 MiB | - |" in text  # what is no longer allocated, in its column
     assert "methods checked" not in text and "step(s)" not in text  # nothing about the tool's internals
-    assert "2 file(s) changed, +9 \N{MINUS SIGN}3" in text
+    assert "2 files changed, +9 \N{MINUS SIGN}3" in text and "(s)" not in text
     assert "| Child | skip-flag | 929.00 | 513.00 | 416.00 | 32.00 | ok |" in text
     assert "| `wrappers` | 400.00 |" in text and "`tiny`" not in text
     assert "| 1 | Child | skip-flag | decode | 2 | 1 / 1 | 3 / 3 | **equal** |" in text
@@ -204,3 +206,24 @@ def test_fix_writes_the_pr_body_with_evidence(tmp_path):
     text = (tmp_path / "pr.md").read_text()
     assert "**`TrtMHABackend`**" in text and "skip_init_workspace_buffer=True" in text
     assert "| Child | skip-flag |" in text  # the run's rows for the tree labelled like the strategy
+
+
+def test_many_classes_and_long_attribute_lists_stay_readable(tmp_path):
+    """A title names at most three classes; a class given more than a few attributes lists them below."""
+    report = fix_report(tmp_path)
+    (change,) = report["changes"]
+    many = [dict(change, id=f"skip-flag:pkg.c{i}.C{i}", **{"class": f"pkg.c{i}.C{i}"}) for i in range(4)]
+    attrs = [f"a{i}" for i in range(12)]
+    many[0] = dict(many[0], attributes=attrs, overwritten=["b"])
+    text = pr_body.render([("skip-flag", dict(report, changes=many))], [], tmp_path)
+    assert text.startswith("# Stop 4 classes from building parent state they never use (skip-flag)")
+    assert "which builds 13 attributes for it. The class overwrites 1 of them with its own" in text
+    assert "never reads 12 others" in text and "Never read: `a0`, `a1`" in text and "<details>" in text
+
+
+def test_per_attribute_savings_that_overlap_say_so(tmp_path):
+    run, report = gpu_run(), fix_report(tmp_path)
+    assert "adds up to" not in pr_body.render([("skip-flag", report)], [run], tmp_path)
+    run["results"][0]["comparisons"][0]["attribute_savings"] = {"wrappers": 400 * MIB, "decode": 48 * MIB}
+    text = pr_body.render([("skip-flag", report)], [run], tmp_path)
+    assert "The column adds up to 448.00 MiB, more than the 416.00 MiB saved" in text
