@@ -23,7 +23,7 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.effects import target_names
-from deadinit.semantics.exprs import dotted
+from deadinit.semantics.exprs import dotted, literal
 
 _GENERATOR_MARKS = ("yield", "await")
 
@@ -174,7 +174,7 @@ class ReturnsInference:
 
     def _return(self, st: sx.Return) -> None:
         v = st.value
-        if v is not None and not (type(v) is sx.Const and v.value is None):
+        if v is not None and not _is_none(v):
             self._returned(v)
 
     def _assign(self, st: sx.Assign | sx.AnnAssign) -> None:
@@ -220,7 +220,7 @@ class ReturnsInference:
 
     def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
         if isinstance(target, sx.Name):
-            if isinstance(value, sx.Const) and value.value is None:
+            if _is_none(value):
                 self.locals.setdefault(target.id, _Local())
                 return
             made = self.value_of(value)
@@ -285,7 +285,7 @@ def returns_value(body: sx.Body) -> bool:
         t = type(st)
         if t is sx.Return:
             v = st.value  # type: ignore[attr-defined]
-            if v is not None and not (isinstance(v, sx.Const) and v.value is None):
+            if v is not None and not _is_none(v):
                 return True
         elif t is sx.For or t is sx.While or t is sx.If:
             if returns_value(st.body) or returns_value(st.orelse):  # type: ignore[attr-defined]
@@ -297,6 +297,11 @@ def returns_value(body: sx.Body) -> bool:
         elif t is sx.With and returns_value(st.body):  # type: ignore[attr-defined]
             return True
     return False
+
+
+def _is_none(node: sx.Expr) -> bool:
+    """The literal ``None`` (a ``Name``, as the tree reads keywords)."""
+    return literal(node) == (True, None)
 
 
 def generator_mark(node: sx.Other) -> bool:
