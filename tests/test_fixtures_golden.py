@@ -117,6 +117,13 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "DefaultProjectedBlock", "ResidualBlock", "shortcut"),
     ("DI001", "MaybeNoMropeBuffers", "GraphBuffers", "mrope_positions"),
     ("DI001", "MaybeResized", "StagingParent", "staging"),  # negative 10, not quiet since issue 36
+    ("DI001", "SkipInitBlock", "InitBlock", "gate"),  # table R, R37-R42: explicit arguments beside spreads
+    *(("DI001", "NormalInitBlock", "InitBlock", a) for a in ("norm", "table", "warm")),
+    ("DI001", "PositionalSkipBlock", "InitBlock", "gate"),
+    ("DI001", "ForwardedBlock", "InitBlock", "norm"),
+    # table R, R43-R48: a factory whose returns differ by branch, copies and joins of allocations
+    *(("DI001", "PlainStem", "BlurStem", a) for a in ("blur", "cache", "table", "steps", "moved")),
+    ("DI001", "NoRopeTables", "RopeTables", "joined"),
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
@@ -317,6 +324,7 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
             ("EagerDecodeBuffers", "staging"),
             ("EagerDecodeBuffers", "counters"),
             ("EagerDecodeBuffers", "seq_scratch"),
+            ("PlainStem", "blur"),
         )
     },
 }
@@ -342,8 +350,17 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
     ("MaybeNoMropeBuffers", "mrope_positions"): "self.mrope_positions is replaced only when text_only",
     ("SkipInitTable", "table"): "SkipInitTable.__init__ forwards *args/**kwargs to InitTable.__init__",
     ("SpreadTable", "init_table"): "SpreadTable.__init__ forwards *args/**kwargs to InitTable.__init__",
-    ("NoRopeTables", "cos_sin"): "kept by live work: RopeTables.__init__ line 13 builds self.joined, which stays",
-    ("NoRopeTables", "offsets"): "kept by live work: RopeTables.__init__ line 13 builds self.joined, which stays",
+    **{
+        (cls, attr): f"{cls}.__init__ forwards *args/**kwargs to InitBlock.__init__"  # table R, R37-R42
+        for cls, attr in (
+            ("SkipInitBlock", "gate"),
+            ("PositionalSkipBlock", "gate"),
+            ("ForwardedBlock", "norm"),
+            ("NormalInitBlock", "norm"),
+            ("NormalInitBlock", "warm"),
+        )
+    },
+    ("NormalInitBlock", "table"): "self.table is built in InitBlock.init_weights, a helper that construction calls",
     ("ShortStackModel", "layers"): "StackModel.__init__ line 35 writes self.layers in a statement that also does "
     "work that stays: it cannot be split",
     **{

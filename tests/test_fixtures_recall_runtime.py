@@ -11,6 +11,7 @@ import sys
 sys.modules["torch"] = None  # the fixtures fall back to their CPU stand-ins
 from fixtures import runner_stub as rs
 from fixtures.recall import conditional as cd, counter_backend as cb, helpers as h, metadata as md, models as m, nested as n, removal as r
+from fixtures.recall import copies as cp, joined as jn, spread as sp
 
 runner = rs.make_runner()
 for cls in (cb.CounterMLABackend, cb.TokenMLABackend):
@@ -29,6 +30,13 @@ h.MaybeDecoder(4, 2, wide=True)(1)
 for cls in (cd.ResidualBlock, cd.ProjectedBlock, cd.DefaultProjectedBlock, cd.PlainShortcutBlock, cd.RefinedShortcutBlock):
     cls(4)(1)
 cd.ProjectedBlock(4, project=False)(1)
+for cls in (cp.BlurStem, cp.PlainStem):
+    cls(4)(1)
+cp.BlurStem(4, kind=None, shared=cp.nn.Identity())(1)
+assert len(jn.NoRopeTables(4).tables()) == 3
+for cls in (sp.InitBlock, sp.SkipInitBlock, sp.NormalInitBlock, sp.PositionalSkipBlock, sp.ForwardedBlock):
+    cls(4)(1)
+assert sp.SkipInitBlock(4).warm is not None and sp.InitBlock(4, "skip").warm is None  # R39: the early return
 score = h.ScoreOnlyDecoder(4, 2)
 del score.reg_branch  # R31
 score(1)

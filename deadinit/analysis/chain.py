@@ -15,6 +15,7 @@ from deadinit.analysis.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.semantics.arguments import spread_fills
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
 from deadinit.semantics.init.flow import Guards
 
@@ -78,24 +79,25 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
 
 
 def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env) -> Env:
+    """``method``'s parameters bound to the call's arguments. With spreads (``*args, **kwargs, mode="skip"``)
+    the explicit arguments still bind (positional ones before ``*args``, keywords); a parameter a spread may
+    fill is unknown, and one no spread can fill takes its default as without spreads."""
     env: Env = {}
     params = [p for p in method.params if p.kind in ("posonly", "normal")]
-    if call.star_args:  # ``*args, **kwargs, weight_init="skip"``: only the explicit keywords are known
-        env = {p.name: UNKNOWN for p in method.params}
-        named = {p.name for p in method.params if p.kind in ("normal", "kwonly")}
-        env.update((name, value_of(a, caller_env, self_env)) for name, a in call.kwargs if name in named)
-        return env
     for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):
         star = [p for p in method.params if p.kind == ParamKind.STAR]
         if star:
             env[star[0].name] = UNKNOWN
+    named = {p.name for p in method.params if p.kind in ("normal", "kwonly")}
     for name, a in call.kwargs:
-        env[name] = value_of(a, caller_env, self_env)
+        if name in named or not call.star_args:
+            env[name] = value_of(a, caller_env, self_env)
+    spread = spread_fills(method.params, call)
     for p in method.params:
         if p.name not in env:
-            if p.kind in (ParamKind.STAR, ParamKind.DSTAR):
+            if p.kind in (ParamKind.STAR, ParamKind.DSTAR) or p.name in spread:
                 env[p.name] = UNKNOWN
             elif p.default is not None:
                 env[p.name] = (
@@ -155,14 +157,17 @@ def _walk(
             return
         chain.inits.append(owner)
     path = w.index.path_of(owner)
+    returned = False  # a return whose guards hold came before: nothing after it runs
     for st in method.init_flow:
         if chain.broken is not None:
             return
         facts = Facts(frame.names, frame.dotted, w.facts.class_values, w.facts.assigned)
-        state, open_ = guard_state(st.guards, env, self_env, facts)
+        held, open_ = guard_state(st.guards, env, self_env, facts)
+        state = False if returned else held
         if state is not False and active is not True:
             state = False if active is False else None
         guards_hold = state
+        returned = returned or (st.kind == InitStmtKind.RETURN and held is True and not st.in_loop)
         if state is not False and (st.in_loop or st.after_return) and state is True:
             state = None if st.kind != "super_init" else True
         c = ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_), method.name)
@@ -266,10 +271,9 @@ def _helper(
 
 
 def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:
-    """The facts the callee can use: what was established about the objects the caller passed."""
+    """The facts the callee can use: what was established about the objects the caller passed (by its
+    explicit arguments: a spread's are unknown)."""
     out = Facts()
-    if call.star_args:
-        return out
     positional = [p for p in method.params if p.kind in ("posonly", "normal")]
     pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
     for param, arg in pairs:

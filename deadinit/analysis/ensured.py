@@ -64,14 +64,13 @@ class Ensured:
     def bind(self, method: MethodSummary, call: InitStmt, caller: Frame) -> Frame:
         """The frame of the ``__init__`` ``call`` runs, its parameters named by the caller's keys."""
         sym: Sym = {}
-        if not call.star_args:
-            roots = dict(call.roots)
-            positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
-            pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
-            for name, arg in pairs:
-                key = self._leaf(arg, caller, roots)
-                if key is not None and key[0] == "key":
-                    sym[name] = key[1]
+        roots = dict(call.roots)
+        positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
+        pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
+        for name, arg in pairs:  # the explicit arguments (a spread's values are unknown)
+            key = self._leaf(arg, caller, roots)
+            if key is not None and key[0] == "key":
+                sym[name] = key[1]
         return Frame(method.self_name, sym)
 
     def step(self, c: ChainStmt, frame: Frame, runs: bool | None) -> None:

@@ -28,6 +28,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr, InitStmt, MethodSummary, Param
+from deadinit.semantics.arguments import spread_fills
 
 MAX_DEPTH = 6
 HOLD_NOTHING_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
@@ -64,7 +65,7 @@ class SizeModel:
         if alloc.kind == AllocKind.CONTAINER:
             return self._container(alloc, ctx, depth, stack)
         if alloc.kind == AllocKind.TENSOR:
-            return self._tensor(alloc, ctx)
+            return self._tensor(alloc, ctx) if not alloc.items else self._joined(alloc, ctx, depth, stack)
         if alloc.kind == AllocKind.MODULE and alloc.element is not None:
             return self.size(alloc.element, ctx, depth + 1, stack)  # nn.Parameter(tensor): the tensor
         return self._constructed(alloc, ctx, depth, stack)
@@ -76,6 +77,16 @@ class SizeModel:
             return None
         total = each.poly.mul(n)
         return Size(total, each.partial) if total is not None else None
+
+    def _joined(self, alloc: AllocInfo, ctx: Context, depth: int, stack: tuple[str, ...]) -> Size | None:
+        """``torch.cat`` / ``torch.stack`` of parts: what the parts weigh together (unknown if one is)."""
+        total: Size | None = Size(Poly.const(0))
+        for item in alloc.items:
+            part = self.size(item, ctx, depth + 1, stack)
+            if part is None or total is None:
+                return None
+            total = total.plus(part)
+        return total
 
     def _tensor(self, alloc: AllocInfo, ctx: Context) -> Size | None:
         fn = alloc.callee.rsplit(".", 1)[-1]
@@ -238,10 +249,7 @@ class SizeModel:
             caller, st, folded = call
             caller_env = envs.get(caller, {})
             ctx = Context(self.index.class_module[caller], caller_env, folded, self._params(caller))
-            if st.star_args:
-                envs[owner] = {}
-                continue
-            envs[owner] = bind_call(self.values, method, st.args, st.kwargs, ctx)
+            envs[owner] = bind_call(self.values, method, st.args, st.kwargs, ctx, spread_fills(method.params, st))
         return envs
 
     def param_width(self, alloc: AllocInfo) -> Poly:

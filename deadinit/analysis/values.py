@@ -228,11 +228,17 @@ def _fold(op: str, a: int, b: int) -> Poly | None:
 
 
 def bind_call(
-    values: Values, method: MethodSummary, args: tuple[Expr, ...], kwargs: tuple[tuple[str, Expr], ...], ctx: Context
+    values: Values,
+    method: MethodSummary,
+    args: tuple[Expr, ...],
+    kwargs: tuple[tuple[str, Expr], ...],
+    ctx: Context,
+    spread: frozenset[str] = frozenset(),
 ) -> dict[str, Poly | None]:
     """``method``'s parameters bound to the values of a call's arguments; a parameter left
-    to its default gets the default's value in the callee's terms (None when unknown)."""
-    return bind_params(values, tuple(method.params), args, kwargs, ctx)
+    to its default gets the default's value in the callee's terms (None when unknown), unless it is
+    one of ``spread``, those the call's ``*args`` / ``**kwargs`` may fill."""
+    return bind_params(values, tuple(method.params), args, kwargs, ctx, spread=spread)
 
 
 def bind_params(
@@ -242,9 +248,11 @@ def bind_params(
     kwargs: tuple[tuple[str, Expr], ...],
     ctx: Context,
     defaults: bool = True,
+    spread: frozenset[str] = frozenset(),
 ) -> dict[str, Poly | None]:
     """``params`` bound to the values of a call's arguments (read in the caller's ``ctx``); with ``defaults``,
-    a parameter the call leaves out gets its literal default (not when ``*args`` / ``**kwargs`` may bind it)."""
+    a parameter the call leaves out gets its literal default (not one of ``spread``, which the call's
+    ``*args`` / ``**kwargs`` may bind)."""
     env: dict[str, Poly | None] = {}
     positional = [p for p in params if p.kind in ("posonly", "normal")]
     for p, a in zip(positional, args, strict=False):
@@ -254,7 +262,9 @@ def bind_params(
         if name in by_name:
             env[name] = values.value(a, ctx)
     for p in params:
-        if defaults and p.name not in env and p.default is not None and p.default[0] == "const":
+        if p.name in env or p.name in spread:
+            continue
+        if defaults and p.default is not None and p.default[0] == "const":
             env[p.name] = values.value(p.default, ctx)
     return env
 

@@ -106,12 +106,13 @@ class InitStmt:
     value: Expr | None = None  # the assigned value (plain bindings, sizes, set); the test of an assert
     call: AllocInfo | None = None  # assign: the value comes from a project call the analysis may follow
     dynamic: tuple[tuple[str, Pattern], ...] = ()  # (reason, Pattern) of dynamic accesses to self it makes
-    # super_init and super_call (args, kwargs and star_args also for an effect that calls ``self.m(...)``)
+    # super_init and super_call (args, kwargs and spreads also for an effect that calls ``self.m(...)``)
     target: str | None = None  # "super" or the dotted parent named explicitly
     start: str | None = None  # ``super(C, self)``: C as written (the lookup starts after C)
-    args: tuple[Expr, ...] = ()  # positional arguments
+    args: tuple[Expr, ...] = ()  # positional arguments before any ``*args`` (their positions are known)
     kwargs: tuple[tuple[str, Expr], ...] = ()
-    star_args: bool = False  # *args / **kwargs forwarded
+    spreads_args: bool = False  # a ``*args`` is passed: it may fill positional parameters after ``args``
+    spreads_kwargs: bool = False  # a ``**kwargs`` is passed: it may fill any parameter a keyword can name
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
     fill_kind: str = ""  # append | setitem | aug, for fills
     ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
@@ -119,6 +120,11 @@ class InitStmt:
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
     # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
     passed: tuple[tuple[str, str, int | str], ...] = ()
+
+    @property
+    def star_args(self) -> bool:
+        """``*args`` or ``**kwargs`` passed: parameters the explicit arguments leave may be bound by them."""
+        return self.spreads_args or self.spreads_kwargs
 
 
 @built_by_init

@@ -29,6 +29,7 @@ CHAIN_METHODS = frozenset(
     {"to", "cuda", "contiguous", "pin_memory", "clone", "view", "reshape", "fill_", "zero_", "share_memory_"}
 )
 JOINS = frozenset({"stack", "cat", "concat", "concatenate", "hstack", "vstack"})  # new tensors from a sequence
+FRESH_COPIES = frozenset({"clone"})  # a new tensor whatever it is called on: of a ``self`` attribute that holds one too
 MODULE_CONTAINERS = frozenset({"ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict"})
 PARAMETER_CLASSES = frozenset({"Parameter", "UninitializedParameter"})
 BUFFER_CLASSES = frozenset({"Buffer", "UninitializedBuffer"})
@@ -127,7 +128,7 @@ class AllocClassifier:
     def _call(self, node: sx.Call, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
         func = node.func
         if isinstance(func, sx.Attribute) and func.attr in CHAIN_METHODS:
-            inner = self.classify(func.value, local_alloc, self_name)
+            inner = self._chained(func, local_alloc, self_name)
             if inner is not None:
                 return inner
         name = dotted(func)
@@ -139,9 +140,7 @@ class AllocClassifier:
             shape, dtype = shape_and_dtype(node, self_name)
             return AllocInfo("tensor", callee=canon, shape=shape, dtype=dtype)
         if head in self.s.tensor_modules and last in JOINS and node.args and not node.args[0].star:
-            # ``torch.stack([torch.zeros(n) for _ in ...])``: a new tensor made of allocations
-            parts = self.classify(node.args[0].value, local_alloc, self_name)
-            return AllocInfo("tensor", callee=canon) if parts is not None else None
+            return self._joined(canon, node.args[0].value, local_alloc, self_name)
         if last in self.s.buffer_helpers:
             for a in node.args:
                 if isinstance(a.value, sx.Lambda):
@@ -162,6 +161,28 @@ class AllocClassifier:
         if last[:1].isupper():
             return AllocInfo("maybe-class", callee=name, **call_arguments(node, self_name))
         return None
+
+    def _chained(self, func: sx.Attribute, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """``torch.empty(n).to(dev)``: what the chained value allocates; ``self.a.clone()``: the tensor ``self.a``
+        holds (a copy is new whatever it copies; ``self.a.to(dev)`` may be ``self.a`` itself)."""
+        inner = self.classify(func.value, local_alloc, self_name)
+        if inner is None and func.attr in FRESH_COPIES:
+            inner = _held_tensor(func.value, local_alloc, self_name)
+        return inner
+
+    def _joined(self, canon: str, parts: sx.Expr, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+        """``torch.stack([torch.zeros(n), self.a])``, ``torch.cat([... for ...])``: a new tensor, when a part is an
+        allocation (or a ``self`` attribute that holds one); its ``items`` are the parts, which its size sums
+        (a part that is no allocation we know leaves the size unknown)."""
+        if isinstance(parts, sx.Sequence) and not any(isinstance(e, sx.Starred) for e in parts.elts):
+            items = tuple(
+                self.classify(e, local_alloc, self_name) or _held_tensor(e, local_alloc, self_name) for e in parts.elts
+            )
+            if not any(items):
+                return None
+            return AllocInfo("tensor", callee=canon, items=items if all(items) else ())
+        whole = self.classify(parts, local_alloc, self_name)
+        return AllocInfo("tensor", callee=canon, items=(whole,)) if whole is not None else None
 
     def registration(
         self,
@@ -277,6 +298,14 @@ class AllocClassifier:
         return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
 
 
+def _held_tensor(node: sx.Expr, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:
+    """The tensor ``self.a`` holds, where the walk knows it (``local_alloc`` answers ``"self.a"``: an ``__init__``
+    assigned it a tensor on every path, and nothing since could have replaced it)."""
+    attr = self_attr(node, self_name) if self_name is not None else None
+    held = local_alloc(f"{self_name}.{attr}") if attr is not None else None
+    return held if held is not None and held.kind == "tensor" else None
+
+
 def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> AllocInfo:
     """``alloc`` with the local variables its sizes name replaced by their values (``n = 2 * h``)."""
 
@@ -290,19 +319,25 @@ def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> A
         args=tuple(sub(x) for x in alloc.args),
         kwargs=tuple((k, sub(v)) for k, v in alloc.kwargs),
         element=inline_locals(alloc.element, value_of) if alloc.element is not None else None,
+        items=tuple(inline_locals(i, value_of) if i is not None else None for i in alloc.items),
     )
 
 
 def call_arguments(node: sx.Call, self_name: str | None) -> dict[str, Any]:
-    """The ``args`` and ``kwargs`` of an ``AllocInfo`` for a constructor call (what sizes fold);
-    ``**kwargs`` is left out, and so is every positional argument from a ``*args`` on (its position is unknown)."""
+    """The ``args`` and ``kwargs`` of an ``AllocInfo`` for a constructor call (what sizes fold)."""
+    return call_arguments_of(node.args, self_name)
+
+
+def call_arguments_of(given: tuple[sx.Arg, ...], self_name: str | None) -> dict[str, Any]:
+    """A call's ``args`` and ``kwargs`` as records keep them: ``**kwargs`` is left out, and so is every
+    positional argument from a ``*args`` on (its position is unknown)."""
     args: list[Expr] = []
-    for a in node.args:
+    for a in given:
         if a.star == "*":
             break
         if a.keyword is None and not a.star:
             args.append(to_expr(a.value, self_name))
-    kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in node.args if a.keyword is not None)
+    kwargs = tuple((a.keyword, to_expr(a.value, self_name)) for a in given if a.keyword is not None)
     return {"args": tuple(args), "kwargs": kwargs}
 
 

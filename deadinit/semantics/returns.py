@@ -23,7 +23,7 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.effects import target_names
-from deadinit.semantics.exprs import dotted
+from deadinit.semantics.exprs import dotted, literal
 
 _GENERATOR_MARKS = ("yield", "await")
 
@@ -72,6 +72,7 @@ class ReturnsInference:
         self.caches = False  # stores into a module-level name: what it returns may be shared between calls
         # per return: of a tuple, whether the annotation may speak for each element (else ())
         self.speaking: list[tuple[bool, ...]] = []
+        self.returned: list[str | None] = []  # per return: the local it returns whole, if any
 
     def run(self) -> Returns | None:
         if not returns_value(self.func.body):  # nothing to infer: the walk below would record no value
@@ -84,6 +85,7 @@ class ReturnsInference:
         self._block(self.func.body)
         if self.caches or not self.values:
             return None
+        self._drop_escaped()
         annotated = None
         if self.calls_only:
             annotated = self.cls.annotated(self.func.returns, self.parse)
@@ -92,6 +94,28 @@ class ReturnsInference:
         if all(v is None for v in self.values) and annotated is None:
             return None
         return Returns(self.func.line, tuple(self.values), annotated)
+
+    def _drop_escaped(self) -> None:
+        """A returned local the function also hands to a call (``fusion.install(service)``; not a tensor library
+        function nor a cheap builtin) may be held by something else that stays: that return is no allocation
+        the caller owns alone."""
+        names = {n for n, v in zip(self.returned, self.values, strict=True) if n is not None and v is not None}
+        if not names:
+            return
+        escaped = _passed_to_calls(self.func.body, names, self._shares)
+        if escaped:  # nor does the return annotation speak for it
+            self.calls_only = False
+            self.values = [None if n in escaped else v for n, v in zip(self.returned, self.values, strict=True)]
+
+    def _shares(self, call: sx.Call) -> bool:
+        """A call that may keep an argument it is given."""
+        name = dotted(call.func)
+        if name is None:
+            return True
+        if name in _CHEAP_BUILTINS:
+            return False
+        canon = self.cls.canon(name)
+        return not any(canon == m or canon.startswith(m + ".") for m in self.cls.s.tensor_modules)
 
     def _tuples_from_annotation(self, annotated: AllocInfo | None) -> None:
         """``return name, layer`` with ``-> tuple[str, nn.Module]``: an element that is the result of a call
@@ -124,6 +148,7 @@ class ReturnsInference:
 
     def _returned(self, node: sx.Expr) -> None:
         if isinstance(node, sx.Sequence) and node.shape == "tuple" and node.elts:
+            self.returned.append(None)
             if any(isinstance(e, sx.Starred) for e in node.elts):
                 self.values.append(None)
                 self.speaking.append(())
@@ -134,6 +159,7 @@ class ReturnsInference:
             return
         self.values.append(self.value_of(node))
         self.speaking.append(())
+        self.returned.append(node.id if isinstance(node, sx.Name) else None)
         if not self._annotation_may_speak(node):
             self.calls_only = False
 
@@ -174,7 +200,7 @@ class ReturnsInference:
 
     def _return(self, st: sx.Return) -> None:
         v = st.value
-        if v is not None and not (type(v) is sx.Const and v.value is None):
+        if v is not None and not _is_none(v):
             self._returned(v)
 
     def _assign(self, st: sx.Assign | sx.AnnAssign) -> None:
@@ -220,7 +246,7 @@ class ReturnsInference:
 
     def _bind(self, target: sx.Expr, value: sx.Expr) -> None:
         if isinstance(target, sx.Name):
-            if isinstance(value, sx.Const) and value.value is None:
+            if _is_none(value):
                 self.locals.setdefault(target.id, _Local())
                 return
             made = self.value_of(value)
@@ -285,7 +311,7 @@ def returns_value(body: sx.Body) -> bool:
         t = type(st)
         if t is sx.Return:
             v = st.value  # type: ignore[attr-defined]
-            if v is not None and not (isinstance(v, sx.Const) and v.value is None):
+            if v is not None and not _is_none(v):
                 return True
         elif t is sx.For or t is sx.While or t is sx.If:
             if returns_value(st.body) or returns_value(st.orelse):  # type: ignore[attr-defined]
@@ -297,6 +323,28 @@ def returns_value(body: sx.Body) -> bool:
         elif t is sx.With and returns_value(st.body):  # type: ignore[attr-defined]
             return True
     return False
+
+
+_CHEAP_BUILTINS = frozenset({"len", "isinstance", "id", "print", "repr", "str", "type", "hasattr", "getattr"})
+
+
+def _passed_to_calls(body: sx.Body, names: set[str], shares: Callable[[sx.Call], bool]) -> set[str]:
+    """The ``names`` that a call in ``body`` for which ``shares`` holds is given whole as an argument."""
+    out: set[str] = set()
+    stack: list[sx.Node] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.Call):
+            given = {a.value.id for a in n.args if isinstance(a.value, sx.Name) and a.value.id in names}
+            if given and shares(n):
+                out |= given
+        stack.extend(n.children())
+    return out
+
+
+def _is_none(node: sx.Expr) -> bool:
+    """The literal ``None`` (a ``Name``, as the tree reads keywords)."""
+    return literal(node) == (True, None)
 
 
 def generator_mark(node: sx.Other) -> bool:

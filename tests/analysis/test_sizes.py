@@ -68,6 +68,10 @@ class Child(Parent):
         ("n = 2 * config.hidden_size\n        self.a = torch.zeros(n, dtype=torch.int32)", 128 * 4),
         # a container: an element times the number of elements
         ("self.a = nn.ModuleList([nn.Linear(4, 4) for _ in range(config.layers)])", 3 * 20 * 2),
+        # a join weighs its parts together; a copy of an attribute that holds a new tensor, that tensor
+        ("self.a = torch.cat([torch.zeros(8), torch.ones(8, dtype=torch.int64)])", 8 * 4 + 8 * 8),
+        ("n = 2 * config.hidden_size\n        self.a = torch.stack([torch.zeros(n) for _ in range(3)])", 3 * 128 * 4),
+        ("self.b = torch.zeros(16)\n        self.a = self.b.clone()", 16 * 4),
     ],
 )
 def test_known_sizes(write_project, line, expected):

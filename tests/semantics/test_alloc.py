@@ -143,3 +143,15 @@ def test_call_arguments_and_shape(adapter):
         (("const", 2), ("name", "dims")),
         "dt",
     )
+
+
+def test_joins_keep_their_parts_and_copies_of_held_attributes_are_new_tensors(adapter):
+    held = {"buf": AllocInfo("tensor", "torch.zeros", shape=(("name", "n"),)), "self.a": AllocInfo("tensor")}
+    got = classify("torch.cat([buf, torch.ones(n)])", adapter, held)
+    assert (got.kind, [i.callee for i in got.items]) == ("tensor", ["torch.zeros", "torch.ones"])
+    assert classify("torch.stack([self.a, x])", adapter, held).items == ()  # a new tensor, of unknown size
+    stacked = classify("torch.stack([torch.zeros(n) for _ in range(k)])", adapter)
+    assert stacked.items[0].kind == "container" and stacked.items[0].count == ("name", "k")
+    assert classify("self.a.clone()", adapter, held) == held["self.a"]
+    assert classify("self.a.to(device)", adapter, held) is None  # may be ``self.a`` itself
+    assert classify("self.b.clone()", adapter, held) is None and classify("torch.cat([self.b, x])", adapter) is None

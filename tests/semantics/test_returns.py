@@ -264,3 +264,54 @@ def test_generator_mark(adapter):
     fn = function("def f():\n    yield 1\n", adapter)
     marks = [n for n in fn.body[0].children() if isinstance(n, sx.Other)]
     assert marks and all(generator_mark(n) for n in marks)
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_return_of_none_is_no_value_so_a_factory_by_branch_returns_its_layers(adapter):
+    s = summary(
+        """
+        from torch import nn
+        def create(kind, dim):
+            if kind == "linear":
+                return nn.Linear(dim, dim)
+            if kind is None:
+                return None
+            return nn.Identity()
+        def maybe(dim, big):
+            layer = None
+            if big:
+                layer = nn.Linear(dim, dim)
+            return layer
+        def reuse(layer, dim):
+            if layer is not None:
+                return layer
+            return nn.Linear(dim, dim)
+        """,
+        adapter,
+    )
+    assert kinds(s.functions["create"].values) == ["module", "module"]
+    assert kinds(s.functions["maybe"].values) == ["module"]
+    assert kinds(s.functions["reuse"].values) == [None, "module"]  # its argument on one path: not an allocation
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_returned_local_handed_to_a_call_may_be_held_elsewhere(adapter):
+    s = summary(
+        """
+        import torch
+        from torch import nn
+        def installed(layers, dim) -> Workspace:
+            service = Workspace(dim)
+            for layer in layers:
+                layer.install(service)
+            return service
+        def initialised(dim):
+            layer = nn.Linear(dim, dim)
+            torch.nn.utils.weight_norm(layer)
+            print(layer)
+            return layer
+        """,
+        adapter,
+    )
+    assert "installed" not in s.functions  # neither its return nor its annotation is an allocation
+    assert kinds(s.functions["initialised"].values) == ["module"]

@@ -55,6 +55,7 @@ class InitWalk:
         self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
         self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
+        self.held: dict[str, AllocInfo] = {}  # self attributes assigned an allocation on every path, not replaced since
         self.start = func
 
     def _reads(self, node: sx.Node | None) -> Reads:
@@ -75,6 +76,10 @@ class InitWalk:
         return loc.value if loc is not None else None
 
     def _local_alloc(self, name: str) -> AllocInfo | None:
+        """What a local allocates; for ``"self.a"``, what the attribute holds (``held``)."""
+        owner, dot, attr = name.partition(".")
+        if dot:
+            return self.held.get(attr) if owner == self.self_name else None
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
@@ -148,7 +153,21 @@ class InitWalk:
             **kw,
         )
         self.out.append(st)
+        self._hold(st)
         return st
+
+    def _hold(self, st: InitStmt) -> None:
+        """Keep ``held`` to what ``st`` leaves: an allocation it assigns on every path; a write ends what the
+        attribute held; a call that may run other code on ``self`` (a parent's ``__init__``, a method, ``self``
+        passed on) ends everything."""
+        if st.kind in ("super_init", "super_call") or st.method or st.self_calls or st.passes_self or st.dynamic:
+            self.held.clear()
+        if st.attr is None:
+            return
+        attr = st.attr.split(".", 1)[0]
+        self.held.pop(attr, None)
+        if st.kind == "assign" and st.alloc is not None and not (st.guards or st.in_loop or st.after_return):
+            self.held[attr] = st.alloc
 
     def _passed(self, node: sx.Node, reads: frozenset[str]) -> tuple[Passed, ...]:
         """The attributes ``node`` reads only as arguments of calls of names that are not locals or parameters

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
+from deadinit.semantics.alloc import call_arguments_of
 from deadinit.semantics.dynamic import access_of
 from deadinit.semantics.effects import (
     filled_attr,
@@ -291,15 +292,17 @@ class InitWrites(InitWalk):
         if called is not None:  # ``self.m(...)``: with its arguments, which the chain binds to m's parameters
             last, given = self.out[-1], self._args(call.args)
             last.method, last.args, last.kwargs = called, given["args"], given["kwargs"]
-            last.star_args = given["star_args"]
+            last.spreads_args, last.spreads_kwargs = given["spreads_args"], given["spreads_kwargs"]
+            self.held.clear()  # the method may replace what self's attributes hold
         return None
 
     def _args(self, args: tuple[sx.Arg, ...]) -> dict[str, Any]:
-        """A call's arguments as ``InitStmt`` fields: positional, keyword, and whether any is spread."""
+        """A call's arguments as ``InitStmt`` fields: the positional ones before any ``*args`` (a positional
+        argument after one has no known position), the keywords, and which spreads are passed."""
         return {
-            "args": tuple(to_expr(a.value, self.self_name) for a in args if a.keyword is None and not a.star),
-            "kwargs": tuple((a.keyword, to_expr(a.value, self.self_name)) for a in args if a.keyword is not None),
-            "star_args": any(a.star for a in args),
+            **call_arguments_of(args, self.self_name),
+            "spreads_args": any(a.star == "*" for a in args),
+            "spreads_kwargs": any(a.star == "**" for a in args),
         }
 
 

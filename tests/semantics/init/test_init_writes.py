@@ -76,6 +76,19 @@ def test_parent_init_calls(adapter):
     ]
 
 
+def test_parent_init_calls_keep_explicit_arguments_beside_spreads(adapter):
+    """A positional argument after ``*args`` has no known position: only those before it are kept."""
+    got = flatten('super().__init__(n, *a, m, **kw, mode="skip")\nsuper().__init__(**kw)\n', adapter)
+    first, second = (s for s in got if s.kind == "super_init")
+    assert (first.args, first.kwargs) == ((("name", "n"),), (("mode", ("const", "skip")),))
+    assert (first.spreads_args, first.spreads_kwargs, second.spreads_args, second.spreads_kwargs) == (
+        True,
+        True,
+        False,
+        True,
+    )
+
+
 def test_method_calls_and_escapes(adapter):
     got = flatten("self.setup(n)\nregister(self)\n", adapter)
     assert [(s.kind, s.method) for s in got] == [("effect", "setup"), ("effect", None)]
@@ -105,3 +118,17 @@ def test_calls_of_helpers_keep_their_arguments(adapter):
         "super_init",
         "super_call",
     ]
+
+
+def test_a_copy_of_an_attribute_is_a_new_tensor_while_the_attribute_surely_holds_one(adapter):
+    """``self.b = self.a.clone()``: only after ``self.a`` was assigned a new tensor on every path, with no write to it,
+    no parent ``__init__`` and no method of self run in between."""
+    got = flatten(
+        "self.a = torch.zeros(n)\nself.b = self.a.clone()\nif cfg:\n    self.c = torch.ones(n)\n"
+        "self.d = torch.cat([self.a, self.c])\nself.setup()\nself.e = self.a.clone()\n",
+        adapter,
+    )
+    allocs = {s.attr: s.alloc for s in got if s.kind == "assign"}
+    assert allocs["b"] == allocs["a"]
+    assert allocs["d"].callee == "torch.cat" and allocs["d"].items == ()  # ``self.c`` may not hold one: size unknown
+    assert allocs["e"] is None  # ``self.setup()`` may have replaced ``self.a``
