@@ -10,34 +10,32 @@ workspace used only to build dead wrappers is dead too.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deadinit.analysis.binding_fate import binds, own_if_kill, replaces_elements, touching_events
-from deadinit.analysis.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.chain import Chain, init_chain
 from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.exports import ProjectExports
 from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.facts import AttrFact, Fixpoint, build_facts
+from deadinit.analysis.facts import AttrFact, build_facts
 from deadinit.analysis.fix_level import fix_level
 from deadinit.analysis.fixable import settle
+from deadinit.analysis.liveness_fixpoint import EffectiveAssignments, ExternalRead
+from deadinit.analysis.liveness_reads import EventReads, LiveSet, read_outside_chain, unsure_of
 from deadinit.analysis.nested import nested_facts
-from deadinit.analysis.reach import Reach, method_reads, reachable, short
-from deadinit.analysis.registration import Walks, walked
+from deadinit.analysis.reach import Reach, reachable
+from deadinit.analysis.registration import walked
 from deadinit.analysis.returns import ReturnResolver
 from deadinit.analysis.sizes import SizeModel
 from deadinit.analysis.variant_sites import Resolved
 from deadinit.analysis.verdicts import decide
 from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.analysis.worth import defer_small_fixes
-from deadinit.index.dependencies import Memo, Recorded, note
+from deadinit.index.dependencies import Memo, Recorded
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics.alloc import heavy_kind
-from deadinit.semantics.dynamic import ANY
 
 
 @dataclass
@@ -197,204 +195,19 @@ class Analyzer:
         return self._built.get_or((cls, depth), lambda: self._liveness(cls, init_chain(self.index, cls), depth))
 
     def _liveness(self, cls: str, chain: Chain, depth: int) -> ClassLiveness:
-        index = self.index
-        mro = index.mro(cls) or [cls]
+        """What the class's reachable methods, its subclasses and code outside it read
+        (``analysis.liveness_reads``), then the effective assignments (``analysis.liveness_fixpoint``)."""
+        mro = self.index.mro(cls) or [cls]
         reach = self.reach_of(cls)
         if chain.broken is not None:
             return ClassLiveness(cls, chain, mro, [], None, {})
-        unsure: list[tuple[str, Pattern]] = [
-            (f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic
-        ]
-        unsure += [
-            (f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
-            for c in chain.stmts
-            if c.active is not False
-            for r, p in c.stmt.dynamic
-        ]
-        for qn in mro:
-            if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
-                unsure.append((f"{short(qn)} defines __getattr__", ANY))
-        blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
-        if blind:
-            names = ", ".join(b.name for b in blind)
-            unsure.append((f"a base class expression could not be resolved: {names}", ANY))
-
-        live: set[str] = set()
-        read_why: dict[str, str] = {}
-
-        def mark(attr: str, why: str) -> None:
-            if attr not in live:
-                live.add(attr)
-                read_why[attr] = why
-
-        for attr, sites in reach.reads.items():
-            o, m, ln = sites[0]
-            mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
-        for owner in chain.reruns:  # a second run, not walked: what it reads counts as read
-            for st in index.classes[owner].methods["__init__"].init_flow or ():
-                for a in st.reads:
-                    mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
-        walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]  # who may walk self's registered attributes
-        for sub in sorted(index.all_subclasses(cls)):
-            if sub in mro:
-                continue
-            sreach = self.reach_of(sub)
-            walkers.append((sub, sreach.walks))
-            for attr, sites in sreach.reads.items():
-                o, m, ln = sites[0]
-                mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
-            unsure.extend((f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
-            sm = index.classes[sub].methods.get("__init__")
-            if sm and sm.init_flow:
-                for st in sm.init_flow:
-                    for a in st.reads:
-                        mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
-                    unsure.extend(
-                        (f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic
-                    )
-
+        unsure = unsure_of(self.index, cls, chain, mro, reach)
+        live = LiveSet()
+        walkers = read_outside_chain(self.index, cls, chain, mro, reach, self.reach_of, live, unsure)
         events = [c for c in chain.stmts if c.active is not False]
         for attr, why in walked(self, cls, mro, events, walkers).items():
-            mark(attr, why)
-        closure_cache: dict[str, set[str]] = {}
-
-        allocated = {
-            c.stmt.attr
-            for c in events
-            if c.stmt.attr is not None and (c.stmt.alloc is not None or c.stmt.call is not None)
-        }
-        transit: dict[int, dict[str, str]] = {}  # event -> attr it reads only to build what never uses it -> why
-
-        def reads_of(c: ChainStmt) -> set[str]:
-            out = set()
-            for a in c.stmt.reads:
-                r = index.resolve_method(mro, a)
-                if r is None:
-                    out.add(a)
-                    continue
-                if a not in closure_cache:
-                    rr = method_reads(index, mro, [r], "called in __init__")
-                    closure_cache[a] = set(rr.reads)
-                out |= closure_cache[a]
-            return out
-
-        def handed_to_dead(j: int, c: ChainStmt) -> set[str]:
-            """What ``c`` reads only to hand to constructed objects that never use it (not through a method too)."""
-            if not c.stmt.passed:
-                return set()
-            methods = [a for a in c.stmt.reads if index.resolve_method(mro, a) is not None]
-            through_methods = set().union(*(closure_cache[a] for a in methods))
-            direct = set(c.stmt.reads) - set(methods)
-            passes = self.construction.dead_passes(c, allocated & direct, depth)
-            passes = {a: why for a, why in passes.items() if a not in through_methods}
-            if passes:
-                transit[j] = passes
-            return set(passes)
-
-        ev_reads = [reads_of(c) for c in events]
-        counted = [ev_reads[j] - handed_to_dead(j, c) for j, c in enumerate(events)]  # the reads that count
-        # reads inside the chain reach only the bindings made before them (see the scan below)
-
-        # construct sites inside the chain, for classes built only by dead statements
-        def dead_built(effective: set[int]) -> set[str]:
-            dead_lines = {
-                (c.path, ln)
-                for i, c in enumerate(events)
-                if c.stmt.kind in ("assign", "fill") and i not in effective
-                for ln in range(c.stmt.line, c.stmt.end_line + 1)
-            }
-            built_on = Counter(qn for loc in dead_lines for qn in self.sites_at.get(loc, ()))
-            return {qn for qn, n in built_on.items() if n == self.site_lines[qn]}  # every site on a dead line
-
-        ext_cache: dict[tuple[str, frozenset[str]], str | None] = {}
-
-        def ext_read(attr: str, dead_classes: frozenset[str]) -> str | None:
-            key = (attr, dead_classes)
-            if key in ext_cache:
-                return ext_cache[key]
-            why = None
-            for i, (a, mod) in enumerate(self.ext.by_attr.get(attr, [])):
-                if a.in_class is not None and a.in_class in dead_classes:
-                    continue
-                ok, reason = self.ext.could_hold(a, mod, cls)
-                if ok:
-                    note(("attr_line", (attr, i)))  # the why names the read's line
-                    why = f"read as `{a.receiver}.{attr}` at {index.paths[mod]}:{a.line}: {reason}"
-                    break
-            ext_cache[key] = why
-            return why
-
-        touching = touching_events(events, counted)
-        effective: set[int] = set()
-        killed: dict[int, int] = {}
-        kept: dict[int, list[str]] = {}
-        read_between: dict[int, list[str]] = {}
-
-        while True:
-            dead_classes = frozenset(dead_built(effective))
-            changed = False
-            killed = {i: j for i, j in killed.items() if i in effective}
-            kept = {i: h for i, h in kept.items() if i in effective}
-            for i, c in enumerate(events):
-                st = c.stmt
-                if st.kind not in ("assign", "fill") or st.attr is None or i in effective:
-                    continue
-                y = st.attr
-                used = None
-                holders: list[str] = []
-                after = touching[y][bisect_right(touching[y], i) :]
-                replaced = next((j for j in after if replaces_elements(c, events[j])), None)
-                for j in after:
-                    k = events[j]
-                    if replaced is not None and j < replaced and y in counted[j]:
-                        holders.append(f"(read) {k.stmt.attr or 'effect'} at line {k.stmt.line}")
-                        continue
-                    if y in counted[j]:
-                        if k.stmt.kind not in ("assign", "fill", "kill"):
-                            used = f"read in {short(k.owner)}.__init__ (line {k.stmt.line})"
-                            break
-                        if j in effective:
-                            if k.stmt.alloc is not None and k.stmt.attr is not None and k.stmt.attr != y:
-                                holders.append(k.stmt.attr)  # the object lives on inside it
-                            else:
-                                used = (
-                                    f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})"
-                                )
-                                break
-                    if (
-                        k.stmt.kind in ("assign", "kill", "delete")
-                        and k.stmt.attr == y
-                        and k.definite
-                        and not own_if_kill(k, c)
-                    ):
-                        killed[i] = j
-                        break
-                    if replaces_elements(c, k):
-                        killed[i] = j
-                        break
-                if used is None and holders and i in killed and replaced is None:
-                    kept[i] = sorted(set(holders))
-                elif replaced is not None and i in killed:
-                    read_between[i] = holders
-                    holders = []
-                if used is None and i not in killed:
-                    if y in live:
-                        used = read_why[y]
-                    else:
-                        used = ext_read(y, dead_classes)
-                        if used is not None:
-                            mark(y, used)
-                if used is None and holders:
-                    used = f"kept alive by self.{holders[0]}"
-                if used is None:
-                    continue
-                effective.add(i)
-                changed = True
-                for a in counted[i]:
-                    if a not in live and not binds(events, touching, a):
-                        mark(a, f"used to build self.{y} ({short(c.owner)}.__init__ line {st.line})")
-            if not changed:
-                break
-
-        fixpoint = Fixpoint(events, ev_reads, effective, killed, kept, read_between, live, dead_classes, transit)
-        return ClassLiveness(cls, chain, mro, unsure, fixpoint, read_why)
+            live.mark(attr, why)
+        reads = EventReads(self.index, mro, events, lambda c, attrs: self.construction.dead_passes(c, attrs, depth))
+        external = ExternalRead(self.index, self.ext, cls)
+        fixpoint = EffectiveAssignments(events, reads, live, external, (self.sites_at, self.site_lines)).run()
+        return ClassLiveness(cls, chain, mro, unsure, fixpoint, live.why)

@@ -75,20 +75,49 @@ def _run(o: CheckOptions) -> int:
         o.extend_select,
     )
     base = load_baseline(o.baseline) if o.baseline else None
+    result = _analyse(o, err, targets, cfg)
+    if result.files == 0 and _nothing_to_check(o, err, result, scope or targets):
+        return EXIT_CLEAN  # as ruff: nothing to check is not an error
+    findings, errors = _in_scope(o, result, cfg, scope)
+    if o.write_baseline:
+        n = write_baseline(o.write_baseline, findings)
+        _errors(err, errors, o)
+        if not o.quiet:
+            err.print(f"deadinit: wrote {n} finding(s) to baseline {o.write_baseline}", markup=False)
+        return EXIT_CLEAN
+    findings, notes = _notes(result, findings, base, scope)
+    view = project.with_findings(result, findings, errors)
+    if o.fmt != "github":
+        _errors(err, errors, o)
+    _render(view, o)
+    if not o.quiet and o.fmt in HUMAN:
+        for n in notes:
+            err.print(f"deadinit: {n}", markup=False, style="dim", soft_wrap=True)  # one line, never wrapped
+    if result.internal_failures or (errors and not (result.index and result.index.modules)):
+        return EXIT_ERROR  # an internal error lost a class's findings, or nothing could be analysed
+    return exit_code(len(findings), o.exit_zero)
+
+
+def _analyse(o: CheckOptions, err: LazyConsole, targets, cfg):
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
     if fast.use_cache:  # a run over unchanged inputs reads one stored result
-        result = project.analyse_cached(targets, cfg, progress_wrap(err.made() if show_progress else None), fast)
-    else:
-        result = project.analyse(targets, cfg, progress_wrap(err.made() if show_progress else None), summarizer=fast)
-    if result.files == 0:
-        if result.errors:  # why each path gave nothing (too large, a dangling link...)
-            _errors(err, result.errors, o)
-            raise UsageError(project.no_files_message(scope or targets))
-        err.print(f"deadinit: warning: {project.no_files_message(scope or targets)}", markup=False, soft_wrap=True)
-        if o.fmt in HUMAN:
-            return EXIT_CLEAN  # as ruff: nothing to check is not an error
+        return project.analyse_cached(targets, cfg, progress_wrap(err.made() if show_progress else None), fast)
+    return project.analyse(targets, cfg, progress_wrap(err.made() if show_progress else None), summarizer=fast)
 
+
+def _nothing_to_check(o: CheckOptions, err: LazyConsole, result, paths) -> bool:
+    """No file was analysed: a usage error when some path gave an error, else a warning; whether
+    the run ends here (a human format)."""
+    if result.errors:  # why each path gave nothing (too large, a dangling link...)
+        _errors(err, result.errors, o)
+        raise UsageError(project.no_files_message(paths))
+    err.print(f"deadinit: warning: {project.no_files_message(paths)}", markup=False, soft_wrap=True)
+    return o.fmt in HUMAN
+
+
+def _in_scope(o: CheckOptions, result, cfg, scope) -> tuple[list, list]:
+    """The findings (with unused suppressions when asked for) and errors, limited to ``scope``."""
     findings = list(result.findings)
     if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
         from deadinit.rules.registry import unused_suppressions  # noqa: PLC0415 - the analysis
@@ -97,14 +126,11 @@ def _run(o: CheckOptions) -> int:
     errors = list(result.errors)
     if scope is not None:
         findings, errors = project.scope_to(findings, errors, scope)
+    return findings, errors
 
-    if o.write_baseline:
-        n = write_baseline(o.write_baseline, findings)
-        _errors(err, errors, o)
-        if not o.quiet:
-            err.print(f"deadinit: wrote {n} finding(s) to baseline {o.write_baseline}", markup=False)
-        return EXIT_CLEAN
 
+def _notes(result, findings: list, base, scope) -> tuple[list, list[str]]:
+    """The findings the baseline leaves, and the notes on what was hidden or skipped."""
     notes = []
     if base is not None:
         filtered = apply_baseline(base, findings)
@@ -121,17 +147,7 @@ def _run(o: CheckOptions) -> int:
     skipped = project.skipped_sources_note(result)
     if skipped:
         notes.append(skipped)
-
-    view = project.with_findings(result, findings, errors)
-    if o.fmt != "github":
-        _errors(err, errors, o)
-    _render(view, o)
-    if not o.quiet and o.fmt in HUMAN:
-        for n in notes:
-            err.print(f"deadinit: {n}", markup=False, style="dim", soft_wrap=True)  # one line, never wrapped
-    if result.internal_failures or (errors and not (result.index and result.index.modules)):
-        return EXIT_ERROR  # an internal error lost a class's findings, or nothing could be analysed
-    return exit_code(len(findings), o.exit_zero)
+    return findings, notes
 
 
 def _errors(err, errors, o: CheckOptions) -> None:

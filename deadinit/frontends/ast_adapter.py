@@ -9,169 +9,20 @@ source order; module names of imports as ``Attribute`` chains with positions.
 from __future__ import annotations
 
 import ast
-from operator import attrgetter
+from collections.abc import Callable
+from typing import Any
 
 from deadinit.frontends.ast_operators import BINOPS, CMPOPS, COMPREHENSIONS, KEYWORDS, SEQUENCES, UNARY
-from deadinit.frontends.ast_source import SourceText
+from deadinit.frontends.ast_statements import StatementAdapter, position, what
 from deadinit.semantics import syntax as sx
 
-_BYTE_POSITION = attrgetter("lineno", "col_offset", "end_lineno")
 _NAME, _ATTRIBUTE, _CONSTANT, _CALL = ast.Name, ast.Attribute, ast.Constant, ast.Call
 _SX_NAME, _SX_ATTRIBUTE, _SX_CONST, _SX_ARG = sx.Name, sx.Attribute, sx.Const, sx.Arg
 
 
-class AstAdapter:
-    def __init__(self, text: str) -> None:
-        self.src = SourceText(text)
-        if text.isascii():  # byte columns are character columns
-            self._at = _BYTE_POSITION  # type: ignore[method-assign]
-            self._wide: frozenset[int] = frozenset()
-        else:
-            self._wide = self.src.wide_lines
-
-    def _at(self, n: ast.AST) -> tuple[int, int, int]:
-        line = n.lineno  # type: ignore[attr-defined]
-        if line in self._wide:
-            return line, self.src.col(line, n.col_offset), n.end_lineno  # type: ignore[attr-defined]
-        return line, n.col_offset, n.end_lineno  # type: ignore[attr-defined]
-
-    # -- statements --------------------------------------------------------------
-    def module(self, tree: ast.Module) -> sx.Module:
-        return sx.Module(self.body(tree.body))
-
-    def body(self, stmts: list[ast.stmt]) -> sx.Body:
-        return tuple([self.stmt(s) for s in stmts])
-
-    def stmt(self, s: ast.stmt) -> sx.Stmt:
-        at = self._at(s)
-        e = self.expr
-        t = type(s)
-        if t is ast.Assign:
-            return sx.Assign(*at, tuple([e(x) for x in s.targets]), e(s.value))
-        if t is ast.Expr:
-            return sx.ExprStmt(*at, e(s.value))
-        if t is ast.AnnAssign:
-            return sx.AnnAssign(*at, e(s.target), e(s.annotation), e(s.value) if s.value is not None else None)
-        if t is ast.AugAssign:
-            return sx.AugAssign(*at, e(s.target), BINOPS[type(s.op)], e(s.value))
-        if t is ast.Return:
-            return sx.Return(*at, e(s.value) if s.value is not None else None)
-        if t is ast.If:
-            return self.if_(s)
-        if t is ast.FunctionDef or t is ast.AsyncFunctionDef:
-            returns = e(s.returns) if s.returns is not None else None
-            return sx.FunctionDef(
-                *at, s.name, tuple([e(d) for d in s.decorator_list]), self.params(s.args), returns, self.body(s.body)
-            )
-        if t is ast.ClassDef:
-            args = sorted([*(self.arg(b) for b in s.bases), *(self.keyword(k) for k in s.keywords)], key=_position)
-            texts = tuple(
-                self.src.segment(n.value if type(n) is ast.Starred else n)  # ``*bases``: the text after the star
-                for n in sorted([*s.bases, *(k.value for k in s.keywords)], key=lambda x: (x.lineno, x.col_offset))
-            )
-            return sx.ClassDef(
-                *at, s.name, tuple([e(d) for d in s.decorator_list]), tuple(args), texts, self.body(s.body)
-            )
-        if t is ast.For or t is ast.AsyncFor:
-            return sx.For(*at, e(s.target), e(s.iter), self.body(s.body), self.body(s.orelse))
-        if t is ast.While:
-            return sx.While(*at, e(s.test), self.body(s.body), self.body(s.orelse))
-        if t is ast.Try or t.__name__ == "TryStar":
-            handlers = tuple(
-                sx.Handler(
-                    *self._at(h), e(h.type) if h.type is not None else None, self.handler_name(h), self.body(h.body)
-                )
-                for h in s.handlers
-            )
-            return sx.Try(*at, self.body(s.body), handlers, self.body(s.orelse), self.body(s.finalbody))
-        if t is ast.With or t is ast.AsyncWith:
-            items = tuple([self.with_item(i) for i in s.items])
-            return sx.With(*at, items, self.body(s.body))
-        if t is ast.Raise:
-            return sx.Raise(*at, e(s.exc) if s.exc is not None else None, e(s.cause) if s.cause is not None else None)
-        if t is ast.Global or t is ast.Nonlocal:
-            return sx.Names(*at, "global" if t is ast.Global else "nonlocal", tuple(s.names))
-        if t is ast.Delete:
-            return sx.Delete(*at, tuple([e(x) for x in s.targets]))
-        if t is ast.Pass or t is ast.Break or t is ast.Continue:
-            return sx.Simple(*at, t.__name__.lower())
-        if t is ast.Assert:
-            return sx.Assert(*at, e(s.test), e(s.msg) if s.msg is not None else None)
-        if t is ast.Import:
-            return sx.Import(*at, None, 0, tuple([self.alias(a) for a in s.names]))
-        if t is ast.ImportFrom:
-            return self.import_from(s, at)
-        return sx.OtherStmt(*at, _what(s), self.generic(s))
-
-    def if_(self, s: ast.If) -> sx.If:
-        orelse: sx.Body = ()
-        if s.orelse:
-            first = s.orelse[0]
-            if len(s.orelse) == 1 and type(first) is ast.If and self._is_elif(first):
-                orelse = (self.if_(first),)
-            else:
-                orelse = self.body(s.orelse)
-        at = self._at(s)
-        return sx.If(*at, self.expr(s.test), self.body(s.body), orelse, self._is_elif(s))
-
-    def _is_elif(self, s: ast.If) -> bool:
-        line = self.src.lines[s.lineno - 1]
-        col = self.src.col(s.lineno, s.col_offset)
-        return line.startswith("elif", col)
-
-    def handler_name(self, h: ast.ExceptHandler) -> sx.Expr | None:
-        if h.name is None:
-            return None
-        return self.src.name_after(h.lineno, h.col_offset, h.name, r"\bas\b")
-
-    def with_item(self, i: ast.withitem) -> sx.WithItem:
-        expr = self.expr(i.context_expr)
-        asname = self.expr(i.optional_vars) if i.optional_vars is not None else None
-        end = i.optional_vars.end_lineno if i.optional_vars is not None else expr.end_line
-        return sx.WithItem(expr.line, expr.col, end, expr, asname)
-
-    def alias(self, a: ast.alias) -> sx.ImportName:
-        at = self._at(a)
-        dotted = self.src.dotted_at(a.name, a.lineno, a.col_offset)
-        return sx.ImportName(*at, a.name, dotted, a.asname)
-
-    def import_from(self, s: ast.ImportFrom, at: tuple[int, int, int]) -> sx.Import:
-        module_node = None
-        if s.module is not None:
-            line, col = self.src.after(s.lineno, s.col_offset, r"from(?:[ \t\f.]|\\\r?\n)*")
-            module_node = self.src.dotted_at(s.module, line, col, chars=True)
-        star = len(s.names) == 1 and s.names[0].name == "*"
-        names = () if star else tuple([self.alias(a) for a in s.names])
-        return sx.Import(*at, s.module or "", s.level, names, star, module_node)
-
-    def params(self, a: ast.arguments) -> tuple[sx.Param, ...]:
-        pos = [*a.posonlyargs, *a.args]
-        defaults: list[ast.expr | None] = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
-        out = [
-            self.param(p, d, "", "posonly" if i < len(a.posonlyargs) else "normal")
-            for i, (p, d) in enumerate(zip(pos, defaults, strict=True))
-        ]
-        if a.vararg is not None:
-            out.append(self.param(a.vararg, None, "*", "normal"))
-        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
-        if a.kwarg is not None:
-            out.append(self.param(a.kwarg, None, "**", "normal"))
-        return tuple(out)
-
-    def param(self, p: ast.arg, default: ast.expr | None, star: str, group: str) -> sx.Param:
-        ann = self.expr(p.annotation) if p.annotation is not None else None
-        d = self.expr(default) if default is not None else None
-        line, col, end = self._at(p)
-        if star:  # libcst's Param starts at the star
-            col -= len(star) + self._space_before(line, col, star)
-        if d is not None:
-            end = d.end_line
-        return sx.Param(line, col, end, p.arg, ann, d, star, group)
-
-    def _space_before(self, line: int, col: int, star: str) -> int:
-        s = self.src.lines[line - 1][:col]
-        stripped = s.rstrip(" \t")
-        return len(s) - len(stripped) if stripped.endswith(star) else 0
+class AstAdapter(StatementAdapter):
+    """Statements (``deadinit.frontends.ast_statements``) and expressions: ``compound`` converts an
+    expression by the converter its node type maps to in ``_COMPOUNDS``."""
 
     # -- expressions -------------------------------------------------------------
     def expr(self, n: ast.expr) -> sx.Expr:
@@ -190,65 +41,77 @@ class AstAdapter:
 
     def compound(self, n: ast.expr) -> sx.Expr:
         """Any expression but a name, an attribute or a constant."""
-        t = type(n)
         at = self._at(n)
-        e = self.expr
-        if t is _CALL:
+        t = type(n)
+        if t is _CALL:  # the commonest, converted here (no call through the mapping)
             args = [self.arg(a) for a in n.args]
             if n.keywords:  # each list is in source order: merge them only when both have items
                 args += [self.keyword(k) for k in n.keywords]
                 if n.args:
-                    args.sort(key=_position)
-            return sx.Call(*at, e(n.func), tuple(args))
-        if t is ast.Subscript:
-            return sx.Subscript(*at, e(n.value), self.slice_items(n.slice))
-        if t in SEQUENCES:
-            return self.sequence(n, at)
-        if t is ast.Dict:
-            items = []
-            for k, v in zip(n.keys, n.values, strict=True):
-                val = e(v)
-                if k is None:
-                    line, col = self.src.before(v.lineno, v.col_offset, "**")
-                    items.append(sx.DictItem(line, col, val.end_line, None, val))
-                else:
-                    key = e(k)
-                    items.append(sx.DictItem(key.line, key.col, val.end_line, key, val))
-            return sx.Dict(*at, tuple(items))
-        if t in COMPREHENSIONS:
-            line, col, end = self._unparen(n, at)
-            return sx.Comprehension(line, col, end, COMPREHENSIONS[t], None, e(n.elt), self.generators(n.generators))
-        if t is ast.DictComp:
-            return sx.Comprehension(*at, "dict", e(n.key), e(n.value), self.generators(n.generators))
-        if t is ast.Lambda:
-            return sx.Lambda(*at, self.params(n.args), e(n.body))
-        if t is ast.IfExp:
-            return sx.IfExp(*at, e(n.test), e(n.body), e(n.orelse))
-        if t is ast.BoolOp:
-            op = "and" if type(n.op) is ast.And else "or"
-            values = [e(v) for v in n.values]
-            left = values[0]
-            for right in values[1:-1]:  # ``a and b and c`` is ``(a and b) and c``: each starts where ``a`` does
-                left = sx.BoolOp(at[0], at[1], right.end_line, op, left, right)
-            return sx.BoolOp(*at, op, left, values[-1])
-        if t is ast.UnaryOp:
-            return sx.UnaryOp(*at, UNARY[type(n.op)], e(n.operand))
-        if t is ast.BinOp:
-            return sx.BinOp(*at, BINOPS[type(n.op)], e(n.left), e(n.right))
-        if t is ast.Compare:
-            return sx.Compare(
-                *at, e(n.left), tuple(CMPOPS[type(o)] for o in n.ops), tuple([e(c) for c in n.comparators])
-            )
-        if t is ast.Starred:
-            return sx.Starred(*at, e(n.value))
-        if t is ast.NamedExpr:
-            target = e(n.target)
-            return sx.Other(*at, "walrus", (target, e(n.value)), stores=(e(n.target),))
-        if t is ast.JoinedStr:
-            return self.fstring(n, at)
-        if t is ast.Slice:
-            return sx.Other(*at, "slice", tuple(e(x) for x in (n.lower, n.upper, n.step) if x is not None))
-        return sx.Other(*at, _what(n), self.generic(n))
+                    args.sort(key=position)
+            return sx.Call(*at, self.expr(n.func), tuple(args))
+        convert = _COMPOUNDS.get(t)
+        if convert is None:
+            return sx.Other(*at, what(n), self.generic(n))
+        return convert(self, n, at)
+
+    def _subscript(self, n: ast.Subscript, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.Subscript(*at, self.expr(n.value), self.slice_items(n.slice))
+
+    def _dict(self, n: ast.Dict, at: tuple[int, int, int]) -> sx.Expr:
+        items = []
+        for k, v in zip(n.keys, n.values, strict=True):
+            val = self.expr(v)
+            if k is None:
+                line, col = self.src.before(v.lineno, v.col_offset, "**")
+                items.append(sx.DictItem(line, col, val.end_line, None, val))
+            else:
+                key = self.expr(k)
+                items.append(sx.DictItem(key.line, key.col, val.end_line, key, val))
+        return sx.Dict(*at, tuple(items))
+
+    def _comprehension(self, n: Any, at: tuple[int, int, int]) -> sx.Expr:  # list, set, generator
+        line, col, end = self._unparen(n, at)
+        shape = COMPREHENSIONS[type(n)]
+        return sx.Comprehension(line, col, end, shape, None, self.expr(n.elt), self.generators(n.generators))
+
+    def _dict_comprehension(self, n: ast.DictComp, at: tuple[int, int, int]) -> sx.Expr:
+        e = self.expr
+        return sx.Comprehension(*at, "dict", e(n.key), e(n.value), self.generators(n.generators))
+
+    def _lambda(self, n: ast.Lambda, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.Lambda(*at, self.params(n.args), self.expr(n.body))
+
+    def _if_exp(self, n: ast.IfExp, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.IfExp(*at, self.expr(n.test), self.expr(n.body), self.expr(n.orelse))
+
+    def _bool_op(self, n: ast.BoolOp, at: tuple[int, int, int]) -> sx.Expr:
+        op = "and" if type(n.op) is ast.And else "or"
+        values = [self.expr(v) for v in n.values]
+        left = values[0]
+        for right in values[1:-1]:  # ``a and b and c`` is ``(a and b) and c``: each starts where ``a`` does
+            left = sx.BoolOp(at[0], at[1], right.end_line, op, left, right)
+        return sx.BoolOp(*at, op, left, values[-1])
+
+    def _unary_op(self, n: ast.UnaryOp, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.UnaryOp(*at, UNARY[type(n.op)], self.expr(n.operand))
+
+    def _bin_op(self, n: ast.BinOp, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.BinOp(*at, BINOPS[type(n.op)], self.expr(n.left), self.expr(n.right))
+
+    def _compare(self, n: ast.Compare, at: tuple[int, int, int]) -> sx.Expr:
+        e = self.expr
+        return sx.Compare(*at, e(n.left), tuple(CMPOPS[type(o)] for o in n.ops), tuple([e(c) for c in n.comparators]))
+
+    def _starred(self, n: ast.Starred, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.Starred(*at, self.expr(n.value))
+
+    def _walrus(self, n: ast.NamedExpr, at: tuple[int, int, int]) -> sx.Expr:
+        target = self.expr(n.target)
+        return sx.Other(*at, "walrus", (target, self.expr(n.value)), stores=(self.expr(n.target),))
+
+    def _slice(self, n: ast.Slice, at: tuple[int, int, int]) -> sx.Expr:
+        return sx.Other(*at, "slice", tuple(self.expr(x) for x in (n.lower, n.upper, n.step) if x is not None))
 
     def fstring(self, n: ast.JoinedStr, at: tuple[int, int, int]) -> sx.FString:
         parts: list = []
@@ -337,14 +200,6 @@ class AstAdapter:
         return tuple(out)
 
 
-def _position(a: sx.Arg) -> tuple[int, int]:
-    return a.line, a.col
-
-
-def _what(n: ast.AST) -> str:
-    return type(n).__name__.lower()
-
-
 def _fstring_exprs(n: ast.JoinedStr) -> list[ast.expr]:
     out: list[ast.expr] = []
     for v in n.values:
@@ -353,6 +208,26 @@ def _fstring_exprs(n: ast.JoinedStr) -> list[ast.expr]:
             if v.format_spec is not None:
                 out.extend(_fstring_exprs(v.format_spec))  # type: ignore[arg-type]
     return out
+
+
+_A = AstAdapter
+_COMPOUNDS: dict[type, Callable[[Any, Any, tuple[int, int, int]], sx.Expr]] = {
+    ast.Subscript: _A._subscript,
+    **dict.fromkeys(SEQUENCES, _A.sequence),
+    ast.Dict: _A._dict,
+    **dict.fromkeys(COMPREHENSIONS, _A._comprehension),
+    ast.DictComp: _A._dict_comprehension,
+    ast.Lambda: _A._lambda,
+    ast.IfExp: _A._if_exp,
+    ast.BoolOp: _A._bool_op,
+    ast.UnaryOp: _A._unary_op,
+    ast.BinOp: _A._bin_op,
+    ast.Compare: _A._compare,
+    ast.Starred: _A._starred,
+    ast.NamedExpr: _A._walrus,
+    ast.JoinedStr: _A.fstring,
+    ast.Slice: _A._slice,
+}
 
 
 class _AsciiAdapter(AstAdapter):

@@ -8,57 +8,16 @@ find the code a fact was read from.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from deadinit.frontends.cst_operators import AUGOPS, BINOPS, CMPOPS, COMPREHENSIONS, SEQUENCES, UNARY
 from deadinit.semantics import syntax as sx
 
-_BINOPS = {
-    cst.Add: "+",
-    cst.Subtract: "-",
-    cst.Multiply: "*",
-    cst.Divide: "/",
-    cst.FloorDivide: "//",
-    cst.Modulo: "%",
-    cst.Power: "**",
-    cst.LeftShift: "<<",
-    cst.RightShift: ">>",
-    cst.BitAnd: "&",
-    cst.BitOr: "|",
-    cst.BitXor: "^",
-    cst.MatrixMultiply: "@",
-}
-_AUGOPS = {
-    cst.AddAssign: "+",
-    cst.SubtractAssign: "-",
-    cst.MultiplyAssign: "*",
-    cst.DivideAssign: "/",
-    cst.FloorDivideAssign: "//",
-    cst.ModuloAssign: "%",
-    cst.PowerAssign: "**",
-    cst.LeftShiftAssign: "<<",
-    cst.RightShiftAssign: ">>",
-    cst.BitAndAssign: "&",
-    cst.BitOrAssign: "|",
-    cst.BitXorAssign: "^",
-    cst.MatrixMultiplyAssign: "@",
-}
-_CMPOPS = {
-    cst.Equal: "==",
-    cst.NotEqual: "!=",
-    cst.LessThan: "<",
-    cst.LessThanEqual: "<=",
-    cst.GreaterThan: ">",
-    cst.GreaterThanEqual: ">=",
-    cst.Is: "is",
-    cst.IsNot: "is not",
-    cst.In: "in",
-    cst.NotIn: "not in",
-}
-_UNARY = {cst.Not: "not", cst.Minus: "-", cst.Plus: "+", cst.BitInvert: "~"}
-_SEQ = {cst.Tuple: "tuple", cst.List: "list", cst.Set: "set"}
-_COMP = {cst.ListComp: "list", cst.SetComp: "set", cst.GeneratorExp: "generator"}
+_At = tuple[int, int, int]
 
 
 class CstAdapter:
@@ -111,7 +70,7 @@ class CstAdapter:
             value = e(s.value) if s.value is not None else None
             return sx.AnnAssign(*at, e(s.target), e(s.annotation.annotation), value)
         if isinstance(s, cst.AugAssign):
-            return sx.AugAssign(*at, e(s.target), _AUGOPS[type(s.operator)], e(s.value))
+            return sx.AugAssign(*at, e(s.target), AUGOPS[type(s.operator)], e(s.value))
         if isinstance(s, cst.Expr):
             return sx.ExprStmt(*at, e(s.value))
         if isinstance(s, cst.Return):
@@ -226,54 +185,73 @@ class CstAdapter:
 
     # -- expressions -------------------------------------------------------------
     def expr(self, n: cst.CSTNode) -> sx.Expr:
+        """A name, an attribute or a call here (the commonest); any other node by the converter its
+        type maps to in ``_EXPRESSIONS``."""
         at = self._at(n)
-        e = self.expr
-        if isinstance(n, cst.Name):
+        t = type(n)
+        if t is cst.Name:
             return sx.Name(*at, n.value)
-        if isinstance(n, cst.Attribute):
-            return sx.Attribute(*at, e(n.value), n.attr.value)
-        if isinstance(n, cst.Call):
-            return sx.Call(*at, e(n.func), tuple(self.arg(a) for a in n.args))
-        if isinstance(n, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
-            return sx.Const(*at, _literal(n.value))
-        if isinstance(n, cst.ConcatenatedString):
-            value = n.evaluated_value
-            if value is None:  # an f-string among the parts
-                return self.fstring(n, at)
-            return sx.Const(*at, value)
-        if isinstance(n, cst.Ellipsis):
-            return sx.Const(*at, ...)
-        if isinstance(n, cst.Subscript):
-            return sx.Subscript(*at, e(n.value), tuple(self.slice(el.slice) for el in n.slice))
-        if type(n) in _SEQ:
-            return sx.Sequence(*at, _SEQ[type(n)], tuple(self.element(el) for el in n.elements))
-        if isinstance(n, cst.Dict):
-            return sx.Dict(*at, tuple(self.dict_item(el) for el in n.elements))
-        if type(n) in _COMP:
-            return sx.Comprehension(*at, _COMP[type(n)], None, e(n.elt), self.generators(n.for_in))
-        if isinstance(n, cst.DictComp):
-            return sx.Comprehension(*at, "dict", e(n.key), e(n.value), self.generators(n.for_in))
-        if isinstance(n, cst.Lambda):
-            return sx.Lambda(*at, self.params(n.params), e(n.body))
-        if isinstance(n, cst.IfExp):
-            return sx.IfExp(*at, e(n.test), e(n.body), e(n.orelse))
-        if isinstance(n, cst.BooleanOperation):
-            op = "and" if isinstance(n.operator, cst.And) else "or"
-            return sx.BoolOp(*at, op, e(n.left), e(n.right))
-        if isinstance(n, cst.UnaryOperation):
-            return sx.UnaryOp(*at, _UNARY[type(n.operator)], e(n.expression))
-        if isinstance(n, cst.BinaryOperation):
-            return sx.BinOp(*at, _BINOPS[type(n.operator)], e(n.left), e(n.right))
-        if isinstance(n, cst.Comparison):
-            ops = tuple(_CMPOPS[type(c.operator)] for c in n.comparisons)
-            return sx.Compare(*at, e(n.left), ops, tuple(e(c.comparator) for c in n.comparisons))
-        if isinstance(n, cst.StarredElement):
-            return sx.Starred(*at, e(n.value))
-        if isinstance(n, cst.NamedExpr):
-            return sx.Other(*at, "walrus", (e(n.target), e(n.value)), stores=(e(n.target),))
-        if isinstance(n, cst.FormattedString):
+        if t is cst.Attribute:
+            return sx.Attribute(*at, self.expr(n.value), n.attr.value)
+        if t is cst.Call:
+            return sx.Call(*at, self.expr(n.func), tuple(self.arg(a) for a in n.args))
+        convert = _EXPRESSIONS.get(t)
+        if convert is None:
+            return sx.Other(*at, t.__name__, self.generic_children(n))
+        return convert(self, n, at)
+
+    def _const(self, n: cst.Integer | cst.Float | cst.Imaginary | cst.SimpleString, at: _At) -> sx.Expr:
+        return sx.Const(*at, _literal(n.value))
+
+    def _concatenated(self, n: cst.ConcatenatedString, at: _At) -> sx.Expr:
+        value = n.evaluated_value
+        if value is None:  # an f-string among the parts
             return self.fstring(n, at)
-        return sx.Other(*at, type(n).__name__, self.generic_children(n))
+        return sx.Const(*at, value)
+
+    def _ellipsis(self, n: cst.Ellipsis, at: _At) -> sx.Expr:
+        return sx.Const(*at, ...)
+
+    def _subscript(self, n: cst.Subscript, at: _At) -> sx.Expr:
+        return sx.Subscript(*at, self.expr(n.value), tuple(self.slice(el.slice) for el in n.slice))
+
+    def _sequence(self, n: cst.Tuple | cst.List | cst.Set, at: _At) -> sx.Expr:
+        return sx.Sequence(*at, SEQUENCES[type(n)], tuple(self.element(el) for el in n.elements))
+
+    def _dict(self, n: cst.Dict, at: _At) -> sx.Expr:
+        return sx.Dict(*at, tuple(self.dict_item(el) for el in n.elements))
+
+    def _comprehension(self, n: cst.ListComp | cst.SetComp | cst.GeneratorExp, at: _At) -> sx.Expr:
+        return sx.Comprehension(*at, COMPREHENSIONS[type(n)], None, self.expr(n.elt), self.generators(n.for_in))
+
+    def _dict_comprehension(self, n: cst.DictComp, at: _At) -> sx.Expr:
+        return sx.Comprehension(*at, "dict", self.expr(n.key), self.expr(n.value), self.generators(n.for_in))
+
+    def _lambda(self, n: cst.Lambda, at: _At) -> sx.Expr:
+        return sx.Lambda(*at, self.params(n.params), self.expr(n.body))
+
+    def _if_exp(self, n: cst.IfExp, at: _At) -> sx.Expr:
+        return sx.IfExp(*at, self.expr(n.test), self.expr(n.body), self.expr(n.orelse))
+
+    def _bool_op(self, n: cst.BooleanOperation, at: _At) -> sx.Expr:
+        op = "and" if isinstance(n.operator, cst.And) else "or"
+        return sx.BoolOp(*at, op, self.expr(n.left), self.expr(n.right))
+
+    def _unary_op(self, n: cst.UnaryOperation, at: _At) -> sx.Expr:
+        return sx.UnaryOp(*at, UNARY[type(n.operator)], self.expr(n.expression))
+
+    def _bin_op(self, n: cst.BinaryOperation, at: _At) -> sx.Expr:
+        return sx.BinOp(*at, BINOPS[type(n.operator)], self.expr(n.left), self.expr(n.right))
+
+    def _compare(self, n: cst.Comparison, at: _At) -> sx.Expr:
+        ops = tuple(CMPOPS[type(c.operator)] for c in n.comparisons)
+        return sx.Compare(*at, self.expr(n.left), ops, tuple(self.expr(c.comparator) for c in n.comparisons))
+
+    def _starred(self, n: cst.StarredElement, at: _At) -> sx.Expr:
+        return sx.Starred(*at, self.expr(n.value))
+
+    def _walrus(self, n: cst.NamedExpr, at: _At) -> sx.Expr:
+        return sx.Other(*at, "walrus", (self.expr(n.target), self.expr(n.value)), stores=(self.expr(n.target),))
 
     def fstring(self, n: cst.BaseExpression, at: tuple[int, int, int]) -> sx.FString:
         parts: list[str | sx.Expr] = []
@@ -337,6 +315,27 @@ class CstAdapter:
                 out.extend(self.generic_children(c))
         return tuple(out)
 
+
+_A = CstAdapter
+_EXPRESSIONS: dict[type, Callable[[Any, Any, _At], sx.Expr]] = {
+    **dict.fromkeys((cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString), _A._const),
+    cst.ConcatenatedString: _A._concatenated,
+    cst.Ellipsis: _A._ellipsis,
+    cst.Subscript: _A._subscript,
+    **dict.fromkeys(SEQUENCES, _A._sequence),
+    cst.Dict: _A._dict,
+    **dict.fromkeys(COMPREHENSIONS, _A._comprehension),
+    cst.DictComp: _A._dict_comprehension,
+    cst.Lambda: _A._lambda,
+    cst.IfExp: _A._if_exp,
+    cst.BooleanOperation: _A._bool_op,
+    cst.UnaryOperation: _A._unary_op,
+    cst.BinaryOperation: _A._bin_op,
+    cst.Comparison: _A._compare,
+    cst.StarredElement: _A._starred,
+    cst.NamedExpr: _A._walrus,
+    cst.FormattedString: _A.fstring,
+}
 
 # the match-pattern nodes whose names are not loads (CPython's ast keeps them as plain strings)
 _PATTERN_NAMES = (cst.MatchKeywordElement, cst.MatchAs, cst.MatchStar, cst.MatchMapping)

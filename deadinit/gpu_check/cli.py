@@ -222,28 +222,11 @@ def gpu_check(
     if not console.is_terminal:  # logs: no wrapping at 80 columns
         console = Console(stderr=fmt == "json", width=160)
     try:
-        reports = []
-        for value in fix_reports:
-            label, path = inputs.split_labeled(value)
-            reports.append((label, inputs.load_fix_report(Path(path))))
-        if not classes and not reports:
-            raise click.UsageError("nothing to build: give --class or --from-fix-report")
-        targets = inputs.collect_targets(classes, reports, original)
-        if not targets:
-            raise click.UsageError("the fix reports name none of the --class classes")
-        for option, field_name in (
-            (expect_read, "reads"),
-            (expect_skipped, "skipped"),
-            (expect_base, "new_bases"),
-            (expect_not_in_mro, "not_in_mro"),
-        ):
-            for value in option:
-                scope, names = inputs.parse_scoped(value)
-                matched = [t for t in targets if inputs.scope_matches(scope, t)]
-                if scope and not matched:
-                    raise click.UsageError(f"{value}: no class {scope} among the targets")
-                for target in matched:
-                    target.add_expect(inputs.ALL, inputs.Expect(**{field_name: names}))
+        reports = [
+            (label, inputs.load_fix_report(Path(path))) for label, path in map(inputs.split_labeled, fix_reports)
+        ]
+        targets = _targets(classes, reports, original)
+        _add_expects(targets, expect_read, expect_skipped, expect_base, expect_not_in_mro)
         explicit = profiles.load(profile_name) if profile_name else None
 
         def profile_for(target: inputs.Target) -> profiles.Profile:
@@ -251,19 +234,7 @@ def gpu_check(
 
         for target in targets:
             profile_for(target)  # fail early on an unknown profile
-
-        workdir = Path(tempfile.mkdtemp(prefix="deadinit-gpu-trees-"))
-        used: set = set()
-        trees = []
-        for value in rewritten:
-            label, path = inputs.split_labeled(value)
-            if not Path(path).is_dir():
-                raise click.UsageError(f"--rewritten {path}: not a directory")
-            trees.append(runner.Tree(_rewritten_label(label, len(trees), used), Path(path).resolve(), path))
-        for value in rewritten_refs:
-            label, ref = inputs.split_labeled(value)
-            path = runner.tree_from_ref(original, ref, workdir, repo)
-            trees.append(runner.Tree(_rewritten_label(label or ref, len(trees), used), path, f"git ref {ref}"))
+        trees = _trees(rewritten, rewritten_refs, original, repo)
     except (inputs.InputError, profiles.ProfileError, runner.RunnerError) as exc:
         raise click.UsageError(str(exc)) from exc
 
@@ -295,18 +266,64 @@ def gpu_check(
         output.parent.mkdir(parents=True, exist_ok=True)
         output.write_text(report.to_json(data), encoding="utf-8")
     if pr_body:
-        fix_data = [
-            (label, pr_body_module.load_fix_report(Path(path)))
-            for label, path in map(inputs.split_labeled, fix_reports)
-        ]
-        pr_body.parent.mkdir(parents=True, exist_ok=True)
-        root = trees[0].path if trees else None  # where the statements a flag skips are read
-        pr_body.write_text(pr_body_module.render(fix_data, [data], root), encoding="utf-8")
+        _write_pr_body(pr_body, fix_reports, data, trees)
     if fmt == "json":
         click.echo(report.to_json(data), nl=False)
     else:
         report.render_text(data, None, verbose)
     sys.exit(data["exit_code"])
+
+
+def _targets(classes, reports: list, original: Path) -> list[inputs.Target]:
+    if not classes and not reports:
+        raise click.UsageError("nothing to build: give --class or --from-fix-report")
+    targets = inputs.collect_targets(classes, reports, original)
+    if not targets:
+        raise click.UsageError("the fix reports name none of the --class classes")
+    return targets
+
+
+def _add_expects(targets: list[inputs.Target], reads, skipped, bases, not_in_mro) -> None:
+    """Add each ``--expect-*`` option to the targets its scope names (all, without one)."""
+    for option, field_name in (
+        (reads, "reads"),
+        (skipped, "skipped"),
+        (bases, "new_bases"),
+        (not_in_mro, "not_in_mro"),
+    ):
+        for value in option:
+            scope, names = inputs.parse_scoped(value)
+            matched = [t for t in targets if inputs.scope_matches(scope, t)]
+            if scope and not matched:
+                raise click.UsageError(f"{value}: no class {scope} among the targets")
+            for target in matched:
+                target.add_expect(inputs.ALL, inputs.Expect(**{field_name: names}))
+
+
+def _trees(rewritten, rewritten_refs, original: Path, repo) -> list[runner.Tree]:
+    """The rewritten trees: the folders given, then each git ref checked out in a temporary folder."""
+    workdir = Path(tempfile.mkdtemp(prefix="deadinit-gpu-trees-"))
+    used: set = set()
+    trees = []
+    for value in rewritten:
+        label, path = inputs.split_labeled(value)
+        if not Path(path).is_dir():
+            raise click.UsageError(f"--rewritten {path}: not a directory")
+        trees.append(runner.Tree(_rewritten_label(label, len(trees), used), Path(path).resolve(), path))
+    for value in rewritten_refs:
+        label, ref = inputs.split_labeled(value)
+        path = runner.tree_from_ref(original, ref, workdir, repo)
+        trees.append(runner.Tree(_rewritten_label(label or ref, len(trees), used), path, f"git ref {ref}"))
+    return trees
+
+
+def _write_pr_body(pr_body: Path, fix_reports, data: dict, trees: list[runner.Tree]) -> None:
+    fix_data = [
+        (label, pr_body_module.load_fix_report(Path(path))) for label, path in map(inputs.split_labeled, fix_reports)
+    ]
+    pr_body.parent.mkdir(parents=True, exist_ok=True)
+    root = trees[0].path if trees else None  # where the statements a flag skips are read
+    pr_body.write_text(pr_body_module.render(fix_data, [data], root), encoding="utf-8")
 
 
 def main() -> None:  # pragma: no cover - thin wrapper

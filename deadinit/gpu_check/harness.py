@@ -196,15 +196,7 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
     result["environment"] = meter.environment()
     profile = job["profile"]
 
-    t0 = time.perf_counter()
-    klass = resolve_class(job["class"])
-    result["import_seconds"] = round(time.perf_counter() - t0, 3)
-    module_file = inspect.getsourcefile(klass) or getattr(sys.modules[klass.__module__], "__file__", None)
-    result["module_file"] = module_file
-    result["mro"] = [qualname(k) for k in klass.__mro__]
-    result["bases"] = [qualname(k) for k in klass.__bases__]
-    if not _is_under(module_file, tree):
-        raise ImportError(f"{job['class']} was loaded from {module_file}, not from the tree {tree}")
+    klass = _imported(job["class"], tree, result)
 
     t0 = time.perf_counter()
     refs, named_buffers = _setup_hook(profile.get("setup", "none"))(profile.get("setup_options", {}))
@@ -232,11 +224,7 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
     result["ok"] = True
 
     if meter.cuda:
-        result["device_bytes"] = alloc1 - alloc0
-        result["device_peak_bytes"] = int(meter.torch.cuda.max_memory_allocated()) - alloc0
-        result["pinned_host_bytes"] = pinned_delta(host0, host1)
-        result["pinned_host_active_bytes"] = pinned_delta(host0, host1, ("active_bytes.current",))
-        result["host_stats_delta"] = {k: host1[k] - host0.get(k, 0) for k in host1 if host1[k] != host0.get(k, 0)}
+        _device_deltas(meter, (alloc0, host0), (alloc1, host1), result)
     reach = storages.reachable_report(instance, depth=job.get("depth", 2), external=external)
     result["reachable"] = reach
     result["named_buffers"] = {name: tensor_bytes(buf, storages) for name, buf in named_buffers().items()}
@@ -250,6 +238,30 @@ def measure(job: dict[str, Any], result: dict[str, Any]) -> None:
     }
     if session is not None:
         result["forward"] = session.run(instance, meter)
+
+
+def _imported(name: str, tree: str, result: dict[str, Any]):
+    """Import the class (from ``tree``, or an ImportError), noting where it comes from."""
+    t0 = time.perf_counter()
+    klass = resolve_class(name)
+    result["import_seconds"] = round(time.perf_counter() - t0, 3)
+    module_file = inspect.getsourcefile(klass) or getattr(sys.modules[klass.__module__], "__file__", None)
+    result["module_file"] = module_file
+    result["mro"] = [qualname(k) for k in klass.__mro__]
+    result["bases"] = [qualname(k) for k in klass.__bases__]
+    if not _is_under(module_file, tree):
+        raise ImportError(f"{name} was loaded from {module_file}, not from the tree {tree}")
+    return klass
+
+
+def _device_deltas(meter, before: tuple, after: tuple, result: dict[str, Any]) -> None:
+    """What the construction allocated on the device and in pinned host memory."""
+    (alloc0, host0), (alloc1, host1) = before, after
+    result["device_bytes"] = alloc1 - alloc0
+    result["device_peak_bytes"] = int(meter.torch.cuda.max_memory_allocated()) - alloc0
+    result["pinned_host_bytes"] = pinned_delta(host0, host1)
+    result["pinned_host_active_bytes"] = pinned_delta(host0, host1, ("active_bytes.current",))
+    result["host_stats_delta"] = {k: host1[k] - host0.get(k, 0) for k in host1 if host1[k] != host0.get(k, 0)}
 
 
 def _forward_session(job: dict[str, Any], builder, refs, result: dict[str, Any]):

@@ -95,24 +95,68 @@ def check_incremental(
     callee and every exported name.
     ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
     classes analysed and reused."""
-    clock = [time.perf_counter()]
-    times: dict[str, float] = {}
-
-    def lap(name: str) -> None:
-        now = time.perf_counter()
-        times[name] = round(now - clock[0], 3)
-        clock[0] = now
-
+    laps = _Laps()
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
     given = resolved(index) if resolved is not None else None
     if given is not None:
         analyzer.install(given)
-    lap("index")
-    known = fingerprints or {}
+    laps.lap("index")
+    diff = _diff(res, previous, fingerprints or {})
+    laps.lap("diff")
+    rules = [rule() for rule in selected_rules(settings)]
+    runs = _ClassRuns(previous, diff.changed)
+    for qn in candidate_classes(index):
+        runs.run(qn, res, functools.partial(_analysed, analyzer, qn, rules, settings), len(rules))
+    laps.lap("analyse")
+    per_class = runs.per_class
+    findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
+    sort_findings(res, ordered_findings(index, findings), settings)
+    laps.lap("combine")
+    state = _new_state(previous, runs.kept, runs.fresh, diff.now, diff.digests, diff.graph) if next_state else None
+    laps.lap("state")
+    whole = sum(1 for keys, _, _ in runs.fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
+    stats = {
+        "analysed": len(runs.fresh),
+        "reused": len(runs.kept),
+        "changed_keys": len(diff.changed),
+        "whole_table_reads": whole,
+        "class_graph": "reused" if diff.graph.reused else "built",
+        "sites": "given" if given is not None else "resolved",
+        "exports": "given" if given is not None and given.exports is not None else "resolved",
+        "seconds": laps.times,
+    }
+    return res, state, stats
+
+
+class _Laps:
+    """The seconds each step took (``times``: step -> seconds since the step before)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.times[name] = round(now - self._last, 3)
+        self._last = now
+
+
+@dataclasses.dataclass
+class _Diff:
+    digests: TableDigests
+    now: list[Hashable]  # per stored key: its digest in this run
+    changed: set[int]  # the stored keys whose digest changed
+    graph: ClassGraph
+
+
+def _diff(res: CheckResult, previous: AnalysisState | None, known: Mapping[str, str]) -> _Diff:
+    """Compare the digest of each stored key with this run's, building the class graph on the way
+    (reused when none of its inputs changed); its problems and outside bases go to ``res``."""
+    index = res.index
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
-    digests = TableDigests(index, analyzer, fps)
-    now: list[Hashable] = list(previous.digests) if previous is not None else []  # per stored key
+    digests = TableDigests(index, res.analyzer, fps)
+    now: list[Hashable] = list(previous.digests) if previous is not None else []
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
     if previous is not None:
@@ -122,49 +166,47 @@ def check_incremental(
     res.outside_bases = graph.outside
     if previous is not None:
         digests.compare_stored(previous.keys, previous.digests, later, now, changed)
-    lap("diff")
-    rules = [rule() for rule in selected_rules(settings)]
-    per_class: dict[str, list[list[Finding]]] = {}
-    fresh: dict[str, tuple[set[Key], bytes, bool]] = {}
-    kept: dict[str, ClassRecord] = {}
-    for qn in candidate_classes(index):
-        old = previous.classes.get(qn) if previous is not None else None
-        if old is not None and changed.isdisjoint(old.keys):
-            kept[qn] = old
-            per_class[qn] = pickle.loads(old.findings)
-            continue
+    return _Diff(digests, now, changed, graph)
+
+
+class _ClassRuns:
+    """Each candidate class's findings (``per_class``: per rule), from its stored record when it
+    read no changed key (``kept``), else analysed again inside a recording (``fresh``: its keys,
+    pickled findings, whether its chain is broken)."""
+
+    def __init__(self, previous: AnalysisState | None, changed: set[int]) -> None:
+        self.previous = previous
+        self.changed = changed
+        self.per_class: dict[str, list[list[Finding]]] = {}
+        self.fresh: dict[str, tuple[set[Key], bytes, bool]] = {}
+        self.kept: dict[str, ClassRecord] = {}
+
+    def run(
+        self,
+        qn: str,
+        res: CheckResult,
+        analyse: Callable[[], tuple[ClassAnalysis | None, list[list[Finding]]]],
+        n_rules: int,
+    ) -> None:
+        old = self.previous.classes.get(qn) if self.previous is not None else None
+        if old is not None and self.changed.isdisjoint(old.keys):
+            self.kept[qn] = old
+            self.per_class[qn] = pickle.loads(old.findings)
+            return
         with recording() as keys:
-            done = isolated(index, res, qn, functools.partial(_analysed, analyzer, qn, rules, settings))
+            done = isolated(res.index, res, qn, analyse)
         if done is None:  # an internal error: no findings, no record (the next run tries it again)
-            per_class[qn] = [[] for _ in rules]
-            continue
+            self.per_class[qn] = [[] for _ in range(n_rules)]
+            return
         an, found = done
         if found:
             res.analyses.append(an)
         else:
-            found = [[] for _ in rules]
+            found = [[] for _ in range(n_rules)]
         keys.add(("class", qn))
         broken = an is not None and an.chain.broken is not None
-        fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), broken)
-        per_class[qn] = found
-    lap("analyse")
-    findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
-    sort_findings(res, ordered_findings(index, findings), settings)
-    lap("combine")
-    state = _new_state(previous, kept, fresh, now, digests, graph) if next_state else None
-    lap("state")
-    whole = sum(1 for keys, _, _ in fresh.values() if any(k[1] == ALL for k in keys))  # always analysed again
-    stats = {
-        "analysed": len(fresh),
-        "reused": len(kept),
-        "changed_keys": len(changed),
-        "whole_table_reads": whole,
-        "class_graph": "reused" if graph.reused else "built",
-        "sites": "given" if given is not None else "resolved",
-        "exports": "given" if given is not None and given.exports is not None else "resolved",
-        "seconds": times,
-    }
-    return res, state, stats
+        self.fresh[qn] = (keys, pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), broken)
+        self.per_class[qn] = found
 
 
 def _analysed(

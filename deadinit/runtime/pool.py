@@ -29,7 +29,7 @@ from deadinit.runtime.interrupts import interrupts_held
 from deadinit.runtime.orphans import end_with_parent
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 
 def default_jobs() -> int:
@@ -120,61 +120,82 @@ class Pool:
         chunk_weight: int | None = None,
         received: Callable[[Any], Any] = _as_is,
     ) -> list:
-        n = len(items)
-        out: list = [None] * n
-        if n == 0:
-            return out
-        weights = list(weights) if weights is not None else [1] * n
+        run = _Run(func, items, on_error, progress, received)
+        if len(items) == 0:
+            return run.out
+        weights = list(weights) if weights is not None else [1] * len(items)
         if self.jobs == 1:
-            done = 0
             for idx in _chunks(weights, max(1, sum(weights) // 20 or 1)):
-                for i, r in zip(idx, _run_chunk(func, [items[i] for i in idx], on_error), strict=True):
-                    out[i] = received(r)
-                done += len(idx)
-                if progress:
-                    progress(done, n)
-            return out
+                run.put(idx, _run_chunk(func, [items[i] for i in idx], on_error))
+            return run.out
+        pending = _chunks(weights, chunk_weight) if chunk_weight else _guided_chunks(weights, self.jobs)
+        tries: dict[tuple, int] = {}
+        while pending:
+            with interrupts_held():  # submitting forks the workers
+                futures = run.submit(self._executor(), pending)
+            broken = run.collect(futures)
+            pending = []
+            if broken:
+                self.close()  # a dead worker: start a fresh pool for what is left
+                pending = run.retry(broken, tries)
+        return run.out
+
+
+class _Run:
+    """One ``Pool.map``: the results in input order (``out``), each passed through ``received`` as
+    its chunk arrives, with the progress reported."""
+
+    def __init__(self, func: Callable, items: Sequence, on_error: Callable, progress, received: Callable) -> None:
+        self.func, self.items, self.on_error = func, items, on_error
+        self.progress, self.received = progress, received
+        self.out: list = [None] * len(items)
+        self.done = 0
+
+    def put(self, idx: tuple, results: list) -> None:
+        for i, r in zip(idx, results, strict=True):
+            self.out[i] = self.received(r)
+        self.done += len(idx)
+        if self.progress:
+            self.progress(self.done, len(self.items))
+
+    def submit(self, ex: ProcessPoolExecutor, pending: list[tuple]) -> dict[Future, tuple]:
+        return {ex.submit(_run_chunk, self.func, [self.items[i] for i in idx], self.on_error): idx for idx in pending}
+
+    def collect(self, futures: dict[Future, tuple]) -> list[tuple]:
+        """Take the workers' results as they come; the chunks a dead worker broke."""
         from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415 - only when workers start
         from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only when workers start
 
-        pending = _chunks(weights, chunk_weight) if chunk_weight else _guided_chunks(weights, self.jobs)
-        tries: dict[tuple, int] = {}
-        done = 0
-        while pending:
-            with interrupts_held():  # submitting forks the workers
-                ex = self._executor()
-                futures = {ex.submit(_run_chunk, func, [items[i] for i in idx], on_error): idx for idx in pending}
-            pending = []
-            broken = []
-            while futures:
-                finished, _ = wait(futures, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    idx = futures.pop(fut)
-                    try:
-                        results = fut.result()
-                    except BrokenProcessPool:
-                        broken.append(idx)
-                        continue
-                    except Exception as e:  # a result that cannot be sent back, ...
-                        results = [on_error(items[i], f"internal error: {type(e).__name__}: {e}") for i in idx]
-                    for i, r in zip(idx, results, strict=True):
-                        out[i] = received(r)
-                    done += len(idx)
-                    if progress:
-                        progress(done, n)
-            if broken:
-                self.close()  # a dead worker: start a fresh pool for what is left
-                for idx in broken:
-                    if len(idx) > 1:
-                        pending += [(i,) for i in idx]  # find the item that kills workers
-                        continue
-                    tries[idx] = tries.get(idx, 0) + 1
-                    if tries[idx] >= 2:
-                        out[idx[0]] = received(_isolated(func, items[idx[0]], on_error))
-                        done += 1
-                    else:
-                        pending.append(idx)
-        return out
+        broken = []
+        while futures:
+            finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                idx = futures.pop(fut)
+                try:
+                    results = fut.result()
+                except BrokenProcessPool:
+                    broken.append(idx)
+                    continue
+                except Exception as e:  # a result that cannot be sent back, ...
+                    results = [self.on_error(self.items[i], f"internal error: {type(e).__name__}: {e}") for i in idx]
+                self.put(idx, results)
+        return broken
+
+    def retry(self, broken: list[tuple], tries: dict[tuple, int]) -> list[tuple]:
+        """What to send again: a broken chunk item by item (to find the item that kills workers); an
+        item that broke one twice is run alone, in a fresh process."""
+        pending: list[tuple] = []
+        for idx in broken:
+            if len(idx) > 1:
+                pending += [(i,) for i in idx]
+                continue
+            tries[idx] = tries.get(idx, 0) + 1
+            if tries[idx] >= 2:
+                self.out[idx[0]] = self.received(_isolated(self.func, self.items[idx[0]], self.on_error))
+                self.done += 1
+            else:
+                pending.append(idx)
+        return pending
 
 
 def _isolated(func: Callable, item, on_error: Callable):

@@ -40,7 +40,7 @@ IN_PROCESS = 16  # at most this many files left: hashed in this process before a
 PACK_MIN_FILES = 256  # fewer files: no pack (reading their entries one by one costs little)
 REPACK_STALE = 32  # more files than this not served by the pack: a new pack is written
 
-# the workers and the parser load in ``_summarize``: a ``check`` answered by the result
+# the workers and the parser load in ``_Batch.summarise``: a ``check`` answered by the result
 # cache (``deadinit.runtime.result_cache``) never imports them
 
 CACHE_DIR = ".deadinit_cache"
@@ -109,105 +109,130 @@ class ProjectSummarizer:
         cache = Cache(self.folder(settings), settings.summary_key()) if self.use_cache else None
         stats = [_stat(p, known) for p, _, _ in items]
         pack = SummaryPack(cache.folder, cache.settings_key, items) if cache and n >= PACK_MIN_FILES else None
-        packed = (pack.load() if pack is not None else None) or [None] * n
-        entries: list = [None] * n
-        records: list[Record | None] = [None] * n  # for the next pack
-        out: list = [None] * n
-        done: list = [None] * n  # hash of the content each summary was made from
-        todo = []
-        from_pack = same_in_pack = 0
-        for i, st in enumerate(stats):
-            k = packed[i]
-            if k is not None and st is not None:
-                fresh = k.stat_matches(st)
-                # else a new mtime (a fresh checkout, a touch): the content's hash decides, here (no worker)
-                if fresh or _hash_of(items[i][0]) == k.hash:
-                    out[i], done[i] = pickle.loads(k.summary_bytes), k.hash
-                    records[i] = Record(st, k.recorded_ns if fresh else started_ns, k.hash, k.summary_bytes)
-                    from_pack += fresh
-                    same_in_pack += not fresh
-                    continue
-            e = entries[i] = cache.load(*items[i]) if cache else None
-            if e is not None and st is not None and e.stat_matches(st):
-                out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
-                records[i] = Record(st, e.recorded_ns, e.hash, e.summary_bytes)
-            else:
-                todo.append(i)
+        b = _Batch(items, stats, cache, pack, started_ns)
+        todo = b.from_stores()
         if 0 < len(todo) <= IN_PROCESS:  # a pool for a few files costs more than hashing them here
-            todo = self._same_content(todo, items, entries, stats, out, done, cache, records, started_ns)
+            todo = b.same_content(todo)
         size = sum(st.st_size if st else 0 for st in stats)
-        cache_args = (cache.folder, cache.settings_key) if cache else None
-        base = n - len(todo)
         with Pool(self.jobs) as pool:
-            summarised = 0
             if todo:
-                from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
-
-                got = pool.map(
-                    functools.partial(workers.summarize, settings=settings, cache=cache_args),
-                    [(*items[i], entries[i].hash if entries[i] is not None else None) for i in todo],
-                    weights=[_w(stats[i]) for i in todo],
-                    on_error=workers.error,
-                    progress=(lambda d, t: progress(base + d, n)) if progress else None,
-                    received=functools.partial(_unpickled, keep=pack is not None),
-                )
-                for i, r in zip(todo, got, strict=True):
-                    if isinstance(r, FileError):
-                        out[i] = r
-                        continue
-                    h, summary, blob = r
-                    e = entries[i]
-                    if summary == workers.SAME and e is not None:  # same content, new mtime: record it
-                        out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
-                        if cache is not None and stats[i] is not None:
-                            cache.store(*items[i], new_entry(stats[i], h, e.summary_bytes))
-                    else:
-                        out[i] = summary
-                        summarised += 1
-                    done[i] = h
-                    st = stats[i]
-                    if st is not None and blob is not None:
-                        records[i] = Record(st, started_ns, h, blob)
-        packed_now = pack is not None and n - from_pack > REPACK_STALE
+                b.summarise(pool, todo, settings, progress)
+        packed_now = pack is not None and n - b.from_pack > REPACK_STALE
         if packed_now:
-            pack.store(records)
-        self.content_hashes = {items[i][0]: h for i, h in enumerate(done) if h is not None}
+            pack.store(b.records)
+        self.content_hashes = {items[i][0]: h for i, h in enumerate(b.done) if h is not None}
         self.last_inputs = (
             started_ns,
-            [(st, h) if st is not None and h is not None else None for st, h in zip(stats, done, strict=True)],
+            [(st, h) if st is not None and h is not None else None for st, h in zip(stats, b.done, strict=True)],
         )
         self.stats = {
             "files": n,
             "bytes": size,
-            "summarised": summarised,
+            "summarised": b.summarised,
             "jobs": pool.jobs,
-            **({"pack_hit": from_pack, "pack_same": same_in_pack, "pack_written": packed_now} if pack else {}),
+            **({"pack_hit": b.from_pack, "pack_same": b.same_in_pack, "pack_written": packed_now} if pack else {}),
             **({"cache_" + k: v for k, v in cache.stats.items()} if cache else {}),
         }
         if progress:
             progress(n, n)
-        return out
+        return b.out
 
-    @staticmethod
-    def _same_content(
-        todo: list, items: list, entries: list, stats: list, out: list, done: list, cache, records: list, started: int
-    ) -> list:
+
+class _Batch:
+    """One call's files, each summary taken from the pack, the cache or a worker (``out``), with the
+    hash of the content it was made from (``done``) and its record for the next pack (``records``)."""
+
+    def __init__(self, items: list, stats: list, cache: Cache | None, pack: SummaryPack | None, started_ns: int):
+        n = len(items)
+        self.items, self.stats, self.cache, self.pack, self.started_ns = items, stats, cache, pack, started_ns
+        self.packed = (pack.load() if pack is not None else None) or [None] * n
+        self.entries: list = [None] * n
+        self.records: list[Record | None] = [None] * n  # for the next pack
+        self.out: list = [None] * n
+        self.done: list = [None] * n  # hash of the content each summary was made from
+        self.from_pack = self.same_in_pack = self.summarised = 0
+
+    def from_stores(self) -> list[int]:
+        """Take each summary the pack or the cache holds for the file's stat; the files left."""
+        todo = []
+        for i, st in enumerate(self.stats):
+            if self._from_pack(i, st):
+                continue
+            e = self.entries[i] = self.cache.load(*self.items[i]) if self.cache else None
+            if e is not None and st is not None and e.stat_matches(st):
+                self.out[i], self.done[i] = pickle.loads(e.summary_bytes), e.hash
+                self.records[i] = Record(st, e.recorded_ns, e.hash, e.summary_bytes)
+            else:
+                todo.append(i)
+        return todo
+
+    def _from_pack(self, i: int, st: os.stat_result | None) -> bool:
+        k = self.packed[i]
+        if k is None or st is None:
+            return False
+        fresh = k.stat_matches(st)
+        # else a new mtime (a fresh checkout, a touch): the content's hash decides, here (no worker)
+        if not (fresh or _hash_of(self.items[i][0]) == k.hash):
+            return False
+        self.out[i], self.done[i] = pickle.loads(k.summary_bytes), k.hash
+        self.records[i] = Record(st, k.recorded_ns if fresh else self.started_ns, k.hash, k.summary_bytes)
+        self.from_pack += fresh
+        self.same_in_pack += not fresh
+        return True
+
+    def same_content(self, todo: list[int]) -> list[int]:
         """The files of ``todo`` left to summarise once those whose content hashes to their cache entry's
         (a new mtime, an edit undone, the result cache's re-summarised file) are taken from the cache
         here: hashing needs no worker (and a pool for one file costs a process start)."""
-
         left = []
         for i in todo:
-            e, st = entries[i], stats[i]
-            data = read_source(items[i][0]) if e is not None and st is not None else None
+            e, st = self.entries[i], self.stats[i]
+            data = read_source(self.items[i][0]) if e is not None and st is not None else None
             if not isinstance(data, bytes) or file_cache.content_hash(data) != e.hash:
                 left.append(i)
                 continue
-            out[i], done[i] = pickle.loads(e.summary_bytes), e.hash
-            records[i] = Record(st, started, e.hash, e.summary_bytes)
-            if cache is not None:
-                cache.store(*items[i], new_entry(st, e.hash, e.summary_bytes))
+            self.out[i], self.done[i] = pickle.loads(e.summary_bytes), e.hash
+            self.records[i] = Record(st, self.started_ns, e.hash, e.summary_bytes)
+            if self.cache is not None:
+                self.cache.store(*self.items[i], new_entry(st, e.hash, e.summary_bytes))
         return left
+
+    def summarise(self, pool: Pool, todo: list[int], settings, progress) -> None:
+        """Hand the files of ``todo`` to the workers (each hashes its file first: content its cache
+        entry was made from comes back as ``workers.SAME``)."""
+        from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
+
+        n, items, entries, cache = len(self.items), self.items, self.entries, self.cache
+        base = n - len(todo)
+        got = pool.map(
+            functools.partial(
+                workers.summarize, settings=settings, cache=(cache.folder, cache.settings_key) if cache else None
+            ),
+            [(*items[i], entries[i].hash if entries[i] is not None else None) for i in todo],
+            weights=[_w(self.stats[i]) for i in todo],
+            on_error=workers.error,
+            progress=(lambda d, t: progress(base + d, n)) if progress else None,
+            received=functools.partial(_unpickled, keep=self.pack is not None),
+        )
+        for i, r in zip(todo, got, strict=True):
+            if isinstance(r, FileError):
+                self.out[i] = r
+            else:
+                self._take(i, *r, same=workers.SAME)
+
+    def _take(self, i: int, h: str, summary, blob: bytes | None, same) -> None:
+        """A worker's answer for file ``i``: its content's hash, and its summary or ``same``."""
+        e, st = self.entries[i], self.stats[i]
+        if summary == same and e is not None:  # same content, new mtime: record it
+            self.out[i], blob = pickle.loads(e.summary_bytes), e.summary_bytes
+            if self.cache is not None and st is not None:
+                self.cache.store(*self.items[i], new_entry(st, h, e.summary_bytes))
+        else:
+            self.out[i] = summary
+            self.summarised += 1
+        self.done[i] = h
+        if st is not None and blob is not None:
+            self.records[i] = Record(st, self.started_ns, h, blob)
 
 
 def _unpickled(result, keep: bool):

@@ -25,132 +25,185 @@ from deadinit.fixes.init_units import InitBody, walk_units
 
 
 def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
-    index, r, cls = p.index, p.reuse, p.cls
-    child = p.sources.of_class(cls)
+    """Fill ``out`` with the class's rewrite, or leave the reasons it cannot be made in ``p.blockers``."""
+    child = p.sources.of_class(p.cls)
     out.path, out.old = child.path, child.text
-    cnode = child.class_node(cls)
+    cnode = child.class_node(p.cls)
     if cnode is None:
-        p.block(f"cannot find class {short(cls)} in {child.path}")
+        p.block(f"cannot find class {short(p.cls)} in {child.path}")
         return
+    base_arg = _parent_base(p, cnode)
+    if base_arg is not None:
+        _Rewrite(p, an, out, child, cnode, base_arg).build(max_copy_lines)
+
+
+def _parent_base(p: ClassPlan, cnode: cst.ClassDef) -> cst.Arg | None:
+    """The base expression naming the parent the rewrite drops (None: blocked), after the blockers
+    the class and its bases raise."""
+    index, r = p.index, p.reuse
     for caller, call, owner in r.super_into_dropped:
         p.block(f"{caller} calls {call}, which runs {short(owner)}'s version: after the rewrite it would not")
     for b in sorted(set(r.external_bases)):
         p.block(f"{short(r.parent)} (or an ancestor that would be dropped) derives from {b}, outside the project")
     isinstance_blockers(p)
     class_blockers(p)
-    cmod = index.class_module[cls]
+    cmod = index.class_module[p.cls]
     base_arg = next(
         (a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None
     )
     if base_arg is None:
         p.block(f"cannot find the base expression naming {short(r.parent)}")
-        return
-    parent_local = dotted(base_arg.value)
-    specs: list[ImportSpec] = []
-    new_base = None
-    if r.suggestion != "object":
-        new_base, spec = _base_name(p, child, r.suggestion)
-        if spec is not None:
-            specs.append(spec)
-    inits = child.methods(cnode, "__init__")
-    init = inits[0] if inits else None
-    own_init = child.init_body(init) if init is not None else None
-    p.self_name = own_init.self_name if own_init is not None else "self"
-    edit = ClassEdit(cnode, base_arg, new_base, None)
-    dropped_names = {parent_local} | {dotted(a.value) for a in cnode.bases if dotted(a.value)}
-    line = None
-    if own_init is not None:
-        line, parent_call, problem = find_super_line(own_init, dropped_names)
-        if problem:
-            p.block(f"{short(cls)}: {problem}")
+    return base_arg
+
+
+def _global_loads(src, node: cst.CSTNode) -> list:
+    """(source, name) for each name ``node`` loads from its module's globals (or cannot resolve)."""
+    return [(src, x.value) for x in name_loads(node) if src.resolution(x) in ("global", "unresolved")]
+
+
+class _Rewrite:
+    """The steps of one class's rewrite: the new ``__init__`` body, the copied helpers and class
+    attributes, the checks on the moved code, the edited source with its imports."""
+
+    def __init__(self, p: ClassPlan, an, out: Outcome, child, cnode: cst.ClassDef, base_arg: cst.Arg):
+        self.p, self.an, self.out, self.child, self.cnode = p, an, out, child, cnode
+        self.parent_local = dotted(base_arg.value)
+        self.specs: list[ImportSpec] = []
+        new_base = None
+        if p.reuse.suggestion != "object":
+            new_base, spec = _base_name(p, child, p.reuse.suggestion)
+            if spec is not None:
+                self.specs.append(spec)
+        self.edit = ClassEdit(cnode, base_arg, new_base, None)
+        inits = child.methods(cnode, "__init__")
+        self.init = inits[0] if inits else None
+        self.inl: Inliner | None = None
+
+    def build(self, max_copy_lines: int) -> None:
+        p, edit = self.p, self.edit
+        self._init_body()
+        if p.blockers:
             return
-    # what the class's own code still reads (side effects on these block the rewrite)
-    retained = _retained(p, cnode, init, r, line)
-    if own_init is not None:
-        target = parent_call.target
-        owner = p.init_target(cls, target)
-        edit.super_line = line
+        used = list(self.inl.out.globals_used) if self.inl is not None else []
+        methods, labels = self._copy(used)
+        if explicit_super(edit.init_body + edit.methods):
+            p.block("moved code calls super(Class, self) with explicit arguments")
+        for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
+            p.block(f"moved code uses the class-private name {what} (name mangling would change)")
+        super_blockers(p, methods)
+        global_blockers(p, edit.methods, labels)
+        self._limit_copy(max_copy_lines)
+        if self.inl is not None:
+            self._note_attrs(self.inl)
+        add, blockers = plan_imports(self.child, used)
+        for b in blockers:
+            p.block(b)
+        if not p.blockers:
+            self._write(add)
+
+    def _init_body(self) -> None:
+        """The class's ``__init__`` with the dropped parent's inlined at its ``super().__init__``, or a
+        new one inlining the parent's (``p.blockers``: it cannot be made)."""
+        p, cls = self.p, self.p.cls
+        own_init = self.child.init_body(self.init) if self.init is not None else None
+        p.self_name = own_init.self_name if own_init is not None else "self"
+        dropped_names = {self.parent_local} | {dotted(a.value) for a in self.cnode.bases if dotted(a.value)}
+        line = None
+        if own_init is not None:
+            line, parent_call, problem = find_super_line(own_init, dropped_names)
+            if problem:
+                p.block(f"{short(cls)}: {problem}")
+                return
+        # what the class's own code still reads (side effects on these block the rewrite)
+        retained = _retained(p, self.cnode, self.init, p.reuse, line)
+        if own_init is not None:
+            self._inline_at_super(own_init, line, parent_call.target, retained)
+        else:
+            self._new_init(retained)
+
+    def _inline_at_super(self, own_init: InitBody, line, target: str, retained: set) -> None:
+        p = self.p
+        owner = p.init_target(p.cls, target)
+        self.edit.super_line = line
         clash = _init_names(own_init) - free_after(own_init.func, line)  # rename only what would clash
         pre_attrs = _attrs_before(own_init, line)
-        if owner in p.dropped:
-            args = _map_args(p, owner, line.body[0].value, target)
-            if args is None:
-                return
-            inl = Inliner(p, an, clash, retained, pre_attrs | _class_attr_names(p), StayReads(p, an))
-            edit.init_body = inl.inline(owner, args)
-        else:
-            inl = None
-            edit.init_body = [line]
-    else:
-        owner = p.init_target(cls, "super")
-        inl = None
-        if owner in p.dropped:
-            psrc = p.sources.of_class(owner)
-            pfn = psrc.methods(psrc.class_node(owner), "__init__")[0]
-            names = [
-                q.name.value
-                for q in list(pfn.params.posonly_params) + list(pfn.params.params)[1:] + list(pfn.params.kwonly_params)
-            ]
-            inl = Inliner(p, an, set(names) | {"self"}, retained, _class_attr_names(p), StayReads(p, an))
-            body = inl.inline(owner, {n: cst.Name(n) for n in names})
-            inl.out.globals_used += [
-                (psrc, n.value)
-                for q in list(pfn.params.params) + list(pfn.params.kwonly_params)
-                if q.default is not None
-                for n in name_loads(q.default)
-                if psrc.resolution(n) in ("global", "unresolved")
-            ]
-            edit.new_init = pfn.with_changes(
-                body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+        if owner not in p.dropped:
+            self.edit.init_body = [line]
+            return
+        args = _map_args(p, owner, line.body[0].value, target)
+        if args is None:
+            return
+        self.inl = Inliner(p, self.an, clash, retained, pre_attrs | _class_attr_names(p), StayReads(p, self.an))
+        self.edit.init_body = self.inl.inline(owner, args)
+
+    def _new_init(self, retained: set) -> None:
+        p = self.p
+        owner = p.init_target(p.cls, "super")
+        if owner not in p.dropped:
+            return
+        psrc = p.sources.of_class(owner)
+        pfn = psrc.methods(psrc.class_node(owner), "__init__")[0]
+        params = pfn.params
+        names = [
+            q.name.value for q in list(params.posonly_params) + list(params.params)[1:] + list(params.kwonly_params)
+        ]
+        inl = self.inl = Inliner(
+            p, self.an, set(names) | {"self"}, retained, _class_attr_names(p), StayReads(p, self.an)
+        )
+        body = inl.inline(owner, {n: cst.Name(n) for n in names})
+        for q in list(params.params) + list(params.kwonly_params):
+            if q.default is not None:
+                inl.out.globals_used += _global_loads(psrc, q.default)
+        self.edit.new_init = pfn.with_changes(
+            body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
+        )
+
+    def _copy(self, used: list) -> tuple[list, list[str]]:
+        """Copy the helpers and class attributes the moved code needs; (the helpers, a label per node)."""
+        p, edit, out = self.p, self.edit, self.out
+        methods = methods_to_copy(p, self.inl)
+        labels: list[str] = []
+        methods_read: set = set()
+        for owner_q, name in methods:
+            src = p.sources.of_class(owner_q)
+            nodes = src.methods(src.class_node(owner_q), name)
+            edit.methods += nodes
+            for n in nodes:
+                methods_read |= method_self_reads(src, n)
+            labels += [f"{short(owner_q)}.{name}"] * len(nodes)
+            for n in nodes:
+                used += _global_loads(src, n)
+            out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
+        for owner_q, name, stmt, src in class_attrs_to_copy(p, self.inl, methods_read):
+            edit.class_attrs.append(stmt)
+            used += _global_loads(src, stmt)
+            out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
+        return methods, labels
+
+    def _limit_copy(self, max_copy_lines: int) -> None:
+        edit, out = self.edit, self.out
+        inlined = sum(cst_lines(s) for s in edit.init_body) if self.inl is not None else 0
+        out.copied_lines = inlined + sum(n for _, n in out.copied_methods) + sum(cst_lines(s) for s in edit.class_attrs)
+        if out.copied_lines > max_copy_lines:
+            listing = ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods) or "no helpers"
+            self.p.block(
+                f"would copy {out.copied_lines} lines (limit {max_copy_lines}): __init__ {inlined} lines, {listing}"
             )
-    if p.blockers:
-        return
-    used = list(inl.out.globals_used) if inl is not None else []
-    # helpers and class attributes to copy
-    methods = methods_to_copy(p, inl)
-    labels = []
-    methods_read: set = set()
-    for owner_q, name in methods:
-        src = p.sources.of_class(owner_q)
-        nodes = src.methods(src.class_node(owner_q), name)
-        edit.methods += nodes
-        for n in nodes:
-            methods_read |= method_self_reads(src, n)
-        labels += [f"{short(owner_q)}.{name}"] * len(nodes)
-        for n in nodes:
-            used += [(src, x.value) for x in name_loads(n) if src.resolution(x) in ("global", "unresolved")]
-        out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
-    for owner_q, name, stmt, src in class_attrs_to_copy(p, inl, methods_read):
-        edit.class_attrs.append(stmt)
-        used += [(src, x.value) for x in name_loads(stmt) if src.resolution(x) in ("global", "unresolved")]
-        out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
-    if explicit_super(edit.init_body + edit.methods):
-        p.block("moved code calls super(Class, self) with explicit arguments")
-    for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
-        p.block(f"moved code uses the class-private name {what} (name mangling would change)")
-    super_blockers(p, methods)
-    global_blockers(p, edit.methods, labels)
-    inlined = sum(cst_lines(s) for s in edit.init_body) if inl is not None else 0
-    out.copied_lines = inlined + sum(n for _, n in out.copied_methods) + sum(cst_lines(s) for s in edit.class_attrs)
-    if out.copied_lines > max_copy_lines:
-        listing = ", ".join(f"{m} ({n} lines)" for m, n in out.copied_methods) or "no helpers"
-        p.block(f"would copy {out.copied_lines} lines (limit {max_copy_lines}): __init__ {inlined} lines, {listing}")
-    if inl is not None:
-        element_appends(p, an, child, init, inl, edit)
-        out.kept_attrs = sorted(inl.out.attrs)
-        out.dropped_attrs = sorted(inl.out.dropped_attrs - inl.out.attrs)
-        out.dropped_effects = list(inl.out.dropped_effects)
-    add, blockers = plan_imports(child, used)
-    for b in blockers:
-        p.block(b)
-    if p.blockers:
-        return
-    text = apply(child.module, edit).code
-    text = add_imports(text, specs + add)
-    out.new = remove_unused(text, {parent_local.split(".")[0]} | {short(q) for q in p.dropped})
-    out.new_bases = [r.suggestion] if r.suggestion != "object" else []
-    out.removed_bases = [r.parent]
-    out.regions = _regions(child, cnode)
+
+    def _note_attrs(self, inl: Inliner) -> None:
+        element_appends(self.p, self.an, self.child, self.init, inl, self.edit)
+        self.out.kept_attrs = sorted(inl.out.attrs)
+        self.out.dropped_attrs = sorted(inl.out.dropped_attrs - inl.out.attrs)
+        self.out.dropped_effects = list(inl.out.dropped_effects)
+
+    def _write(self, add: list[ImportSpec]) -> None:
+        p, r, out = self.p, self.p.reuse, self.out
+        text = apply(self.child.module, self.edit).code
+        text = add_imports(text, self.specs + add)
+        out.new = remove_unused(text, {self.parent_local.split(".")[0]} | {short(q) for q in p.dropped})
+        out.new_bases = [r.suggestion] if r.suggestion != "object" else []
+        out.removed_bases = [r.parent]
+        out.regions = _regions(self.child, self.cnode)
 
 
 def _base_name(p, child, qn: str):

@@ -11,6 +11,9 @@ the import fixer; problems are collected as blockers.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import libcst as cst
 
 from deadinit.analysis.conditions import UNKNOWN, evaluate, value_of
@@ -105,24 +108,64 @@ class Inliner:
 
     # -- one ancestor ----------------------------------------------------------
     def inline(self, owner: str, args: dict) -> list:
+        """The statements that replace the call of ``owner.__init__`` with ``args`` ([]: blocked)."""
+        found = self._init_of(owner)
+        if found is None:
+            return []
+        src, fn = found
+        params = fn.params
+        plist = list(params.posonly_params) + list(params.params)
+        own = src.init_body(fn)
+        named = plist[1:] + list(params.kwonly_params)
+        units = self._slice(owner, src, own, named)
+        local_defs = set()
+        for u in walk(units):
+            local_defs |= u.defs
+        body = fn.body.body
+        rn = _Respelling(src, src.scopes.get(body[0]) if body else None, own.self_name, local_defs)
+        kept_ids = {id(n) for node in _kept_nodes(units) for n in name_loads(node)}
+        for q in [plist[0], *named]:
+            refs, stores = self._refs(rn.scope, q.name.value)
+            if not any(id(r) in kept_ids for r in refs):
+                continue
+            if q is plist[0]:
+                if rn.self_name != self.p.self_name:
+                    for r in refs:
+                        rn.replace[id(r)] = cst.Name(self.p.self_name)
+            else:
+                self._bind_param(rn, owner, q, args.get(q.name.value), refs, stores)
+        self._rename_clashes(rn, local_defs - {q.name.value for q in named})
+        self.clash |= local_defs
+        self._collect_globals(src, list(_kept_nodes(units)))
+        stmts = self.rebuilder.rebuild(units, owner, rn.replace)
+        stmts = [s.visit(_ReplaceNames(rn.replace)) for s in rn.prologue + stmts]
+        for u in walk(units):
+            if u.keep:
+                self.out.attrs |= u.self_writes
+                self.out.self_reads |= u.self_reads
+        return stmts
+
+    def _init_of(self, owner: str) -> tuple[ModuleSource, cst.FunctionDef] | None:
+        """``owner``'s source and ``__init__`` (None: blocked, not found or its arguments cannot be mapped)."""
         p = self.p
         src = p.sources.of_class(owner)
         cnode = src.class_node(owner)
         fns = src.methods(cnode, "__init__") if cnode is not None else []
         if not fns:
             p.block(f"cannot find {short(owner)}.__init__ in {src.path}")
-            return []
-        fn = fns[0]
-        params = fn.params
+            return None
+        params = fns[0].params
         if (
             params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) and isinstance(params.star_arg, cst.Param)
         ) or params.star_kwarg is not None:
             p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
-            return []
-        plist = list(params.posonly_params) + list(params.params)
-        own = src.init_body(fn)
+            return None
+        return src, fns[0]
+
+    def _slice(self, owner: str, src: ModuleSource, own, named: list) -> list[SliceUnit]:
+        """``owner.__init__`` cut into units, each marked kept or not (``KeepDecider``)."""
+        p = self.p
         self_name = own.self_name
-        named = plist[1:] + list(params.kwonly_params)
         events = [c for c in self.an.chain.stmts if c.owner == owner]
         effective = [
             c
@@ -139,61 +182,41 @@ class Inliner:
             method_reads=p.method_reads,
             inline_target=lambda target: p.init_target(owner, target) in p.dropped,
         )
-        body = fn.body.body
         units = build(own.units, si)
         self.keep.decide(units, si, {q.name.value for q in named}, owner, src.path)
         for u in walk(units):
             if u.kind == "small" and u.role == "attr" and not u.keep:
                 self.out.dropped_attrs |= u.self_writes
-        # parameters and renames
-        local_defs = set()
-        for u in walk(units):
-            local_defs |= u.defs
-        fscope = src.scopes.get(body[0]) if body else None
-        replace: dict[int, cst.BaseExpression] = {}
-        prologue = []
-        kept_ids = {id(n) for node in _kept_nodes(units) for n in name_loads(node)}
-        for q in [plist[0], *named]:
-            name = q.name.value
-            refs, stores = self._refs(fscope, name)
-            if not any(id(r) in kept_ids for r in refs):
-                continue
-            if q is plist[0]:
-                if self_name != p.self_name:
-                    for r in refs:
-                        replace[id(r)] = cst.Name(p.self_name)
-                continue
-            arg = args.get(name)
-            if arg is None:
-                if q.default is None:
-                    p.block(f"{short(owner)}.__init__ parameter `{name}` gets no argument")
-                    continue
-                arg = q.default
-                self._collect_globals(src, [arg])
-            if not stores and _simple(arg) and not (isinstance(arg, cst.Name) and arg.value in local_defs):
-                if not (isinstance(arg, cst.Name) and arg.value == name):
-                    for r in refs:
-                        replace[id(r)] = arg
-                continue
-            new = self._fresh(name)
-            prologue.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(new))], arg)]))
-            for r in list(refs) + list(stores):
-                replace[id(r)] = cst.Name(new)
-        for name in sorted(local_defs - {q.name.value for q in named}):
+        return units
+
+    def _bind_param(self, rn: _Respelling, owner: str, q: cst.Param, arg, refs: list, stores: list) -> None:
+        """Replace parameter ``q`` by its argument (its default when none is passed), or bind the
+        argument to a fresh local in the prologue when it is not a plain name or literal."""
+        name = q.name.value
+        if arg is None:
+            if q.default is None:
+                self.p.block(f"{short(owner)}.__init__ parameter `{name}` gets no argument")
+                return
+            arg = q.default
+            self._collect_globals(rn.src, [arg])
+        if not stores and _simple(arg) and not (isinstance(arg, cst.Name) and arg.value in rn.local_defs):
+            if not (isinstance(arg, cst.Name) and arg.value == name):
+                for r in refs:
+                    rn.replace[id(r)] = arg
+            return
+        new = self._fresh(name)
+        rn.prologue.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(new))], arg)]))
+        for r in list(refs) + list(stores):
+            rn.replace[id(r)] = cst.Name(new)
+
+    def _rename_clashes(self, rn: _Respelling, names: set) -> None:
+        """Rename the locals among ``names`` that the caller already uses."""
+        for name in sorted(names):
             if name in self.clash:
-                refs, stores = self._refs(fscope, name)
+                refs, stores = self._refs(rn.scope, name)
                 new = self._fresh(name)
                 for r in list(refs) + list(stores):
-                    replace[id(r)] = cst.Name(new)
-        self.clash |= local_defs
-        self._collect_globals(src, list(_kept_nodes(units)))
-        stmts = self.rebuilder.rebuild(units, owner, replace)
-        stmts = [s.visit(_ReplaceNames(replace)) for s in prologue + stmts]
-        for u in walk(units):
-            if u.keep:
-                self.out.attrs |= u.self_writes
-                self.out.self_reads |= u.self_reads
-        return stmts
+                    rn.replace[id(r)] = cst.Name(new)
 
     def _fresh(self, name: str) -> str:
         new = name if name not in self.clash else f"{name}_"
@@ -243,6 +266,20 @@ class Inliner:
             elif i < len(names):
                 args[names[i]] = v
         return self.inline(nxt, args)
+
+
+@dataclass
+class _Respelling:
+    """How the inlined body is respelled: ``replace`` maps id(Name) -> the node put in its place;
+    ``prologue``: the assignments binding arguments to fresh locals; ``scope``: the ``__init__``'s
+    function scope (None: an empty body)."""
+
+    src: ModuleSource
+    scope: Any
+    self_name: str
+    local_defs: set
+    replace: dict[int, cst.BaseExpression] = field(default_factory=dict)
+    prologue: list = field(default_factory=list)
 
 
 class _ReplaceNames(cst.CSTTransformer):

@@ -6,6 +6,7 @@ See ``deadinit.fixes.direct_base.slice`` for the rules.  Problems block the rewr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -39,29 +40,47 @@ class KeepDecider:
         self.owner = ""
 
     def decide(self, units: list[SliceUnit], si: SliceInput, params: set, owner: str, path: str) -> None:
+        """Mark the units kept, then judge the checks, dropped side effects, early returns and
+        rebound globals (``params``: the ``__init__``'s parameter names)."""
         self.owner = owner
+        self._grow(units, si, owner, path)
+        ok = self._check_ok(units, si, params)
+        for u in walk(units):
+            if (u.kind == "small" and u.role == "check") or is_check_block(u):
+                u.keep = ok(u)
+                if u.keep:
+                    for x in walk([u]):
+                        x.keep = True
+            elif u.kind == "small" and u.role == "effect":
+                self._effect(u, si, owner)
+            elif u.kind == "small" and u.role == "return" and u is not units[-1]:
+                self.p.block(
+                    f"{short(owner)}.__init__ returns early (line {u.line}): "
+                    "inlining would skip the subclass's own code"
+                )
+        self._block_rebound_globals(units, owner)
+
+    def _grow(self, units: list[SliceUnit], si: SliceInput, owner: str, path: str) -> None:
+        """Keep what is effective and what kept code needs (names, attributes), to a fixpoint."""
         needed_names: set = set()
         needed_attrs: set = set()
         base_ranges = list(self.stay.kept_ranges) if self.stay is not None else []
         while True:
             self._mark(units, needed_names, needed_attrs)
-            names, attrs = set(), set()
             if self.stay is not None:
                 self.stay.kept_ranges = base_ranges + [
                     (path, u.line, u.end_line) for u in walk(units) if u.keep and u.kind in ("small", "def", "opaque")
                 ]
                 self.stay.kept_pos |= {(owner, u.line, u.col) for u in walk(units) if u.keep}
-            for u in walk(units):
-                if not u.keep:
-                    continue
-                names |= u.uses
-                attrs |= u.self_reads
-                for m in u.self_reads & si.methods:
-                    attrs |= si.method_reads(m)
+            names, attrs = _kept_needs(units, si)
             if names <= needed_names and attrs <= needed_attrs and self._stable(units, needed_names, needed_attrs):
                 break
             needed_names |= names
             needed_attrs |= attrs
+
+    def _check_ok(self, units: list[SliceUnit], si: SliceInput, params: set) -> Callable[[SliceUnit], bool]:
+        """Whether a check can stay: every local it uses is defined by kept code (or a parameter)
+        and every attribute it reads is written first (or is a method)."""
         defined = set(params) | {"self"}
         written = set(self.extra_attrs)
         for u in walk(units):
@@ -79,26 +98,20 @@ class KeepDecider:
                 and all(ok(x) for b in u.blocks for x in b)
             )
 
-        for u in walk(units):
-            if (u.kind == "small" and u.role == "check") or is_check_block(u):
-                u.keep = ok(u)
-                if u.keep:
-                    for x in walk([u]):
-                        x.keep = True
-            elif u.kind == "small" and u.role == "effect":
-                what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
-                where = f"{short(owner)}.__init__ line {u.line}"
-                if si.self_name in u.uses:
-                    self.p.block(f"{where} passes self to another object: `{what}`")
-                elif self._needed(u.receiver):
-                    self.p.block(f"{where} changes `{u.receiver}`, which code that stays reads: `{what}`")
-                else:
-                    self.out.dropped_effects.append(f"{where}: `{what}`")
-            elif u.kind == "small" and u.role == "return" and u is not units[-1]:
-                self.p.block(
-                    f"{short(owner)}.__init__ returns early (line {u.line}): "
-                    "inlining would skip the subclass's own code"
-                )
+        return ok
+
+    def _effect(self, u: SliceUnit, si: SliceInput, owner: str) -> None:
+        """A side effect the rewrite drops: listed, or a blocker when it matters to code that stays."""
+        what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
+        where = f"{short(owner)}.__init__ line {u.line}"
+        if si.self_name in u.uses:
+            self.p.block(f"{where} passes self to another object: `{what}`")
+        elif self._needed(u.receiver):
+            self.p.block(f"{where} changes `{u.receiver}`, which code that stays reads: `{what}`")
+        else:
+            self.out.dropped_effects.append(f"{where}: `{what}`")
+
+    def _block_rebound_globals(self, units: list[SliceUnit], owner: str) -> None:
         declared = set()
         for u in walk(units):
             if u.role == "global":
@@ -151,3 +164,16 @@ class KeepDecider:
             r == receiver or r.startswith(receiver + ".") or (receiver.startswith(r + ".") and r.count(".") >= 1)
             for r in self.retained
         )
+
+
+def _kept_needs(units: list[SliceUnit], si: SliceInput) -> tuple[set, set]:
+    """(names, self attributes) the kept units use, through the methods they call too."""
+    names, attrs = set(), set()
+    for u in walk(units):
+        if not u.keep:
+            continue
+        names |= u.uses
+        attrs |= u.self_reads
+        for m in u.self_reads & si.methods:
+            attrs |= si.method_reads(m)
+    return names, attrs

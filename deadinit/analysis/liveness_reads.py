@@ -1,0 +1,146 @@
+"""What a class's liveness fixpoint starts from (``analysis.liveness``).
+
+``unsure_of`` lists the dynamic accesses that make the answer unsure; ``LiveSet`` holds the
+attributes read by something that counts, each with the first reason found; ``read_outside_chain``
+marks what the class's reachable methods, a second run of an ``__init__`` and the subclasses read;
+``EventReads`` says what each statement of the chain reads, and which of those reads count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from deadinit.analysis.chain import Chain, ChainStmt
+from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.analysis.registration import Walks
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.summary import Pattern
+from deadinit.semantics.dynamic import ANY
+
+Unsure = list[tuple[str, Pattern]]
+# what a statement reads only to hand to constructors whose parameter reaches nothing live: attr -> why
+DeadPasses = Callable[[ChainStmt, set[str]], dict[str, str]]
+
+
+@dataclass
+class LiveSet:
+    """The attributes read by something that counts, each with the first reason found."""
+
+    live: set[str] = field(default_factory=set)
+    why: dict[str, str] = field(default_factory=dict)
+
+    def mark(self, attr: str, why: str) -> None:
+        if attr not in self.live:
+            self.live.add(attr)
+            self.why[attr] = why
+
+
+def unsure_of(index: ProjectIndex, cls: str, chain: Chain, mro: list[str], reach: Reach) -> Unsure:
+    """The class's own dynamic accesses: in its reachable methods, its ``__init__`` chain, a
+    ``__getattr__``, a base class expression that could not be resolved."""
+    unsure: Unsure = [(f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
+    unsure += [
+        (f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
+        for c in chain.stmts
+        if c.active is not False
+        for r, p in c.stmt.dynamic
+    ]
+    for qn in mro:
+        if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
+            unsure.append((f"{short(qn)} defines __getattr__", ANY))
+    blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
+    if blind:
+        names = ", ".join(b.name for b in blind)
+        unsure.append((f"a base class expression could not be resolved: {names}", ANY))
+    return unsure
+
+
+def read_outside_chain(
+    index: ProjectIndex,
+    cls: str,
+    chain: Chain,
+    mro: list[str],
+    reach: Reach,
+    reach_of: Callable[[str], Reach],
+    live: LiveSet,
+    unsure: Unsure,
+) -> list[tuple[str, Walks]]:
+    """Mark what the class's reachable methods and a second run of an ``__init__`` read, then what
+    each subclass reads (adding its dynamic accesses to ``unsure``); return who may walk ``self``'s
+    registered attributes: (the class it runs on, its reachable walks).  ``reach``: the class's own."""
+    for attr, sites in reach.reads.items():
+        o, m, ln = sites[0]
+        live.mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
+    for owner in chain.reruns:  # a second run, not walked: what it reads counts as read
+        for st in index.classes[owner].methods["__init__"].init_flow or ():
+            for a in st.reads:
+                live.mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
+    walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]
+    for sub in sorted(index.all_subclasses(cls)):
+        if sub not in mro:
+            walkers.append((sub, _read_by_subclass(index, sub, reach_of(sub), live, unsure)))
+    return walkers
+
+
+def _read_by_subclass(index: ProjectIndex, sub: str, sreach: Reach, live: LiveSet, unsure: Unsure) -> Walks:
+    """Mark what subclass ``sub`` reads (its reachable methods, its own ``__init__``); its walks."""
+    for attr, sites in sreach.reads.items():
+        o, m, ln = sites[0]
+        live.mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
+    unsure.extend((f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
+    sm = index.classes[sub].methods.get("__init__")
+    if sm and sm.init_flow:
+        for st in sm.init_flow:
+            for a in st.reads:
+                live.mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
+            unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
+    return sreach.walks
+
+
+class EventReads:
+    """What each event (a chain statement that may run) reads, through the methods it calls too
+    (``reads``), and of that what counts (``counted``): not what it reads only to hand to constructed
+    objects that never use it (``transit``: event -> attr -> why)."""
+
+    def __init__(self, index: ProjectIndex, mro: list[str], events: list[ChainStmt], dead_passes: DeadPasses):
+        self.index = index
+        self.mro = mro
+        self._closure: dict[str, set[str]] = {}  # a method read as ``self.<name>`` -> what calling it reads
+        self.reads = [self._reads_of(c) for c in events]
+        self.transit: dict[int, dict[str, str]] = {}
+        allocated = {
+            c.stmt.attr
+            for c in events
+            if c.stmt.attr is not None and (c.stmt.alloc is not None or c.stmt.call is not None)
+        }
+        # reads inside the chain reach only the bindings made before them (``analysis.liveness_fixpoint``)
+        self.counted = [
+            self.reads[j] - self._handed_to_dead(j, c, allocated, dead_passes) for j, c in enumerate(events)
+        ]
+
+    def _reads_of(self, c: ChainStmt) -> set[str]:
+        out = set()
+        for a in c.stmt.reads:
+            r = self.index.resolve_method(self.mro, a)
+            if r is None:
+                out.add(a)
+                continue
+            if a not in self._closure:
+                rr = method_reads(self.index, self.mro, [r], "called in __init__")
+                self._closure[a] = set(rr.reads)
+            out |= self._closure[a]
+        return out
+
+    def _handed_to_dead(self, j: int, c: ChainStmt, allocated: set[str], dead_passes: DeadPasses) -> set[str]:
+        """What ``c`` reads only to hand to constructed objects that never use it (not through a method too)."""
+        if not c.stmt.passed:
+            return set()
+        methods = [a for a in c.stmt.reads if self.index.resolve_method(self.mro, a) is not None]
+        through_methods = set().union(*(self._closure[a] for a in methods))
+        direct = set(c.stmt.reads) - set(methods)
+        passes = dead_passes(c, allocated & direct)
+        passes = {a: why for a, why in passes.items() if a not in through_methods}
+        if passes:
+            self.transit[j] = passes
+        return set(passes)
