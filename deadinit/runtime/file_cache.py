@@ -61,8 +61,21 @@ def _libcst_version() -> str:
         return "?"
 
 
+def code_digest(root: Path = Path(__file__).resolve().parents[1]) -> str:
+    """A digest of deadinit's own analysing code (every module but the GPU check's), by each file's name,
+    size and mtime: what was cached by other code (an upgrade, a checkout of another commit, an
+    editable install being edited) is never read back, whatever the version number says."""
+    h = hashlib.blake2b(digest_size=8)
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in ("gpu_check", "__pycache__"))
+        for name in sorted(f for f in files if f.endswith(".py")):
+            st = os.stat(os.path.join(folder, name))
+            h.update(f"{os.path.relpath(folder, root)}/{name} {st.st_size} {st.st_mtime_ns}\0".encode())
+    return h.hexdigest()
+
+
 FORMAT = 31
-ENV = f"{__version__} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
+ENV = f"{__version__} {code_digest()} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted
 TEMP_FOLDER = "tmp"

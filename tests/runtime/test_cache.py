@@ -166,3 +166,21 @@ def test_unwritable_cache_folder_only_costs_speed(write_project, tmp_path):
     blocker.write_text("")
     out, st = _run(root, blocker / "c")
     assert st["summarised"] == 4 and all(not hasattr(o, "message") for o in out)
+
+
+def test_the_cache_key_follows_deadinits_own_code(tmp_path):
+    """A summary cached by other code (an upgrade, another commit, an edited editable install) is
+    not read back: the key holds a digest of the analysing modules, the GPU check's aside."""
+    from deadinit.runtime.file_cache import ENV, code_digest
+
+    (tmp_path / "semantics").mkdir()
+    (tmp_path / "gpu_check").mkdir()
+    module, gpu = tmp_path / "semantics" / "walk.py", tmp_path / "gpu_check" / "run.py"
+    module.write_text("A = 1\n")
+    gpu.write_text("B = 1\n")
+    before = code_digest(tmp_path)
+    gpu.write_text("B = 22\n")
+    assert code_digest(tmp_path) == before
+    module.write_text("A = 22\n")
+    assert code_digest(tmp_path) != before
+    assert code_digest() in ENV
