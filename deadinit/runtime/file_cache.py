@@ -61,7 +61,10 @@ def _libcst_version() -> str:
         return "?"
 
 
-def code_digest(root: Path = Path(__file__).resolve().parents[1]) -> str:
+PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def code_digest(root: Path = PACKAGE) -> str:
     """A digest of deadinit's own analysing code (every module but the GPU check's), by each file's name,
     size and mtime: what was cached by other code (an upgrade, a checkout of another commit, an
     editable install being edited) is never read back, whatever the version number says."""
