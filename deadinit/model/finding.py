@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deadinit.model.evidence import Evidence
-from deadinit.model.kinds import Lifetime
+from deadinit.model.kinds import FixSafety, Lifetime
 from deadinit.model.plain import plain_fields
 from deadinit.model.verdict import Verdict
 
@@ -25,7 +25,7 @@ class Finding:
     estimated_bytes: int | None
     message: str
     evidence: list[Evidence] = field(default_factory=list)
-    fix_safety: str = "safe"  # safe | unsafe | none
+    fix_safety: FixSafety = FixSafety.SAFE
     fix_safety_reason: str = ""  # one line: why the fix is unsafe, or why there is none (empty when safe)
     unsure: list[str] = field(default_factory=list)
     related_paths: list[str] = field(default_factory=list)  # subclass file, overwrite file...
@@ -48,11 +48,11 @@ class Finding:
     def fix_text(self) -> str:
         """Why no plain fix removes it, as check and fix print it: ``unsafe fix: ...`` or
         ``not fixable: ...``; "" when the fix is safe or the rule has none to give."""
-        if self.verdict is not None and self.verdict.deferred and self.fix_safety == "safe":
+        if self.verdict is not None and self.verdict.deferred and self.fix_safety == FixSafety.SAFE:
             return f"fix not applied by default: {self.verdict.deferred}; set fix-min-bytes = 0 to apply it"
         if not self.fix_safety_reason:
             return ""
-        label = "unsafe fix" if self.fix_safety == "unsafe" else "not fixable"
+        label = "unsafe fix" if self.fix_safety == FixSafety.UNSAFE else "not fixable"
         return f"{label}: {self.fix_safety_reason}"
 
     @property

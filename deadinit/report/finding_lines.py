@@ -15,6 +15,7 @@ from rich.text import Text
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
 from deadinit.model.fix import STRATEGY_CODES
+from deadinit.model.kinds import FixSafety
 from deadinit.report.paths import display
 
 # per rule, the evidence kinds that decide a finding, the most telling first
@@ -77,17 +78,17 @@ def fix_line(f: Finding, cls_name: str | None = None) -> str:
     """``fix: deadinit fix ...`` with the options that fix ``f`` (its class as ``cls_name``, default the
     qualified name), or why no command does."""
     strategy = strategy_of(f.code)
-    if strategy is None or f.fix_safety == "none":
+    if strategy is None or f.fix_safety == FixSafety.NONE:
         return f"no automatic fix: {shortened(_not_fixable(f))}"
-    if f.fix_safety == "safe" and f.verdict is not None and f.verdict.deferred:
+    if f.fix_safety == FixSafety.SAFE and f.verdict is not None and f.verdict.deferred:
         return f"fix: not made by default, {shortened(f.verdict.deferred)} (fix-min-bytes = 0 makes it)"
     command = "deadinit fix"
     if strategy != DEFAULT_STRATEGY:
         command += f" --strategy {strategy}"
-    if f.fix_safety == "unsafe":
+    if f.fix_safety == FixSafety.UNSAFE:
         command += " --unsafe-fixes"
     command += f" --class {cls_name or f.cls}"
-    if f.fix_safety == "unsafe" and f.fix_safety_reason:
+    if f.fix_safety == FixSafety.UNSAFE and f.fix_safety_reason:
         return f"fix: {command}  (unsafe: {shortened(f.fix_safety_reason.split('; ')[0])})"
     return f"fix: {command}"
 

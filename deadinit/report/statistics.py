@@ -8,6 +8,7 @@ from collections import defaultdict
 from rich.console import Console
 from rich.table import Table
 
+from deadinit.model.kinds import FixSafety
 from deadinit.model.totals import Totals
 
 
@@ -25,7 +26,7 @@ def rows(findings) -> list[dict]:
                 "code": code,
                 "name": group[0].name,
                 "count": len(group),
-                "fixable": sum(1 for f in group if f.fix_safety == "safe"),
+                "fixable": sum(1 for f in group if f.fix_safety == FixSafety.SAFE),
                 "steady_bytes": t.steady.bytes,
                 "transient_bytes": t.transient.bytes,
                 "estimated_bytes": t.steady.bytes + t.transient.bytes,

@@ -6,6 +6,7 @@ from deadinit.analysis.reach import short
 from deadinit.analysis.reuse import compute_reuse, to_dict
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
+from deadinit.model.kinds import FixSafety
 from deadinit.rules.base import Example, FixExample, Rule
 
 BACKENDS = {
@@ -347,7 +348,7 @@ class Wrapper:
             estimated_bytes=r.dead_bytes,
             message=msg,
             evidence=evidence,
-            fix_safety="unsafe",
+            fix_safety=FixSafety.UNSAFE,
             fix_safety_reason="the rewrite changes the class's bases and moves code between modules",
             unsure=[],
             related_paths=sorted({path, index.path_of(r.parent)}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from deadinit.analysis.reach import short
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
+from deadinit.model.kinds import FixSafety
 from deadinit.rules.base import Example, Rule
 
 
@@ -171,7 +172,7 @@ class HostPool(PagedPool):
                 estimated_bytes=None,
                 message=msg,
                 evidence=evidence,
-                fix_safety="none",
+                fix_safety=FixSafety.NONE,
                 related_paths=[path],
                 related_lines=[(path, st.line)],
             )

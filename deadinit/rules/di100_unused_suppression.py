@@ -10,6 +10,7 @@ import linecache
 import re
 
 from deadinit.model.finding import Finding
+from deadinit.model.kinds import FixSafety
 from deadinit.model.result import CheckResult
 from deadinit.rules.base import Example, Rule
 from deadinit.rules.suppressions import matching_suppression
@@ -139,7 +140,7 @@ def _unused(result: CheckResult, known: set[str], active: set[str]) -> list[Find
                     kind="suppression",
                     estimated_bytes=None,
                     message=msg,
-                    fix_safety="none",
+                    fix_safety=FixSafety.NONE,
                     related_paths=[s.path],
                     related_lines=[(s.path, line)],
                 )

@@ -48,6 +48,7 @@ from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
+from deadinit.model.kinds import FixSafety
 
 STRATEGY = "skip-flag"
 CODES = STRATEGY_CODES["skip-flag"]
@@ -83,11 +84,11 @@ class _Planner:
                 continue
             if not class_matches(f.cls, self.o.classes):
                 continue
-            if f.fix_safety == "none":
+            if f.fix_safety == FixSafety.NONE:
                 self.refuse(f, kept_reason(f), "not-fixable")
-            elif f.fix_safety == "unsafe" and not self.o.unsafe_fixes:
+            elif f.fix_safety == FixSafety.UNSAFE and not self.o.unsafe_fixes:
                 self.refuse(f, unsafe_reason(f), "unsafe")
-            elif f.fix_safety == "safe" and f.verdict is not None and f.verdict.deferred:
+            elif f.fix_safety == FixSafety.SAFE and f.verdict is not None and f.verdict.deferred:
                 self.refuse(f, f.fix_text, "not-worth-it")
             else:
                 cands.setdefault(f.cls, []).append(f)
