@@ -124,6 +124,12 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     # table R, R43-R48: a factory whose returns differ by branch, copies and joins of allocations
     *(("DI001", "PlainStem", "BlurStem", a) for a in ("blur", "cache", "table", "steps", "moved")),
     ("DI001", "NoRopeTables", "RopeTables", "joined"),
+    # table R, R49-R55: built three times down the chain: the intermediate's rebuild is dead too
+    *(("DI001", "PackedStack", "FusedStack", a) for a in ("kernels", "lookup")),
+    *(("DI001", "FusedStack", "KernelStack", a) for a in ("kernels", "lookup")),
+    ("DI001", "PackedMaybeStack", "KernelStack", "kernels"),
+    ("DI001", "PackedMaybeStack", "MaybeFusedStack", "kernels"),
+    ("DI001", "UnfusedPackedStack", "KernelStack", "kernels"),
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
