@@ -11,7 +11,7 @@ import sys
 sys.modules["torch"] = None  # the fixtures fall back to their CPU stand-ins
 from fixtures import runner_stub as rs
 from fixtures.recall import conditional as cd, counter_backend as cb, helpers as h, metadata as md, models as m, nested as n, removal as r
-from fixtures.recall import copies as cp, joined as jn, spread as sp
+from fixtures.recall import copies as cp, joined as jn, rebuilt as rb, spread as sp
 
 runner = rs.make_runner()
 for cls in (cb.CounterMLABackend, cb.TokenMLABackend):
@@ -37,6 +37,11 @@ assert len(jn.NoRopeTables(4).tables()) == 3
 for cls in (sp.InitBlock, sp.SkipInitBlock, sp.NormalInitBlock, sp.PositionalSkipBlock, sp.ForwardedBlock):
     cls(4)(1)
 assert sp.SkipInitBlock(4).warm is not None and sp.InitBlock(4, "skip").warm is None  # R39: the early return
+for cls in (rb.KernelStack, rb.FusedStack, rb.PackedStack, rb.TracedPackedStack, rb.KeptFusedStack,
+            rb.MaybeFusedStack, rb.PackedMaybeStack, rb.UnfusedPackedStack):
+    cls(4, 2).forward(1)
+rb.PackedMaybeStack(4, 2, fused=False).forward(1)
+assert all(type(k) is rb.PackedKernel for k in rb.PackedStack(4, 2).kernels)  # R49: the fused ones are gone
 score = h.ScoreOnlyDecoder(4, 2)
 del score.reg_branch  # R31
 score(1)

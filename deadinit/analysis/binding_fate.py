@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from deadinit.analysis.chain import ChainStmt
+from deadinit.model.summary import Expr
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN
 
 _BINDS = ("assign", "fill")
 
@@ -32,11 +34,17 @@ def binds(events: list[ChainStmt], touching: defaultdict[str, list[int]], attr: 
 
 
 def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
-    """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``."""
+    """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``,
+    or after an ancestor's own such element-wise rebuild (a list built three times down the chain): there
+    the loop's iterable must mean the same in both ``__init__``s, so it may name only ``self``'s
+    attributes, constants and module-level names, no local or parameter of either."""
     a, b = c.stmt, k.stmt
     return (
         a.kind == "fill"
-        and a.fill_kind == "append"
+        and (
+            a.fill_kind == "append"
+            or (a.fill_kind == "setitem" and a.loop_iter is not None and _scope_free(a.loop_iter))
+        )
         and b.kind == "fill"
         and b.fill_kind == "setitem"
         and a.attr == b.attr
@@ -47,6 +55,20 @@ def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
         and not b.after_return
         and b.alloc is not None
     )
+
+
+def _scope_free(e: Expr) -> bool:
+    """``e`` means the same in every method of the instance: no bare name, nothing unknown."""
+    if e in (UNKNOWN, NOTNONE):
+        return False
+    head = e[0]
+    if head in ("const", "self", "dotted"):
+        return True
+    if head == "call":
+        return e[1] != "?" and all(_scope_free(x) for x in e[2]) and all(_scope_free(v) for _, v in e[3])
+    if head == "bin":
+        return _scope_free(e[2]) and _scope_free(e[3])
+    return False
 
 
 def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:

@@ -132,7 +132,9 @@ class EffectiveAssignments:
     def _fate(self, i: int, c: ChainStmt, y: str, dead_classes: frozenset[str]) -> str | None:
         """Why binding ``i`` of ``self.y`` is effective (None: it is not, so far); notes what replaces it."""
         after = self.touching[y][bisect_right(self.touching[y], i) :]
-        replaced = next((j for j in after if replaces_elements(c, self.events[j])), None)
+        # reads before a refill do not keep a list appended to; an element-wise rebuild's elements they do read
+        appended = c.stmt.fill_kind == "append"
+        replaced = next((j for j in after if appended and replaces_elements(c, self.events[j])), None)
         used, holders = self._read_later(i, c, y, after, replaced)
         if used is None and holders and i in self.killed and replaced is None:
             self.kept[i] = sorted(set(holders))

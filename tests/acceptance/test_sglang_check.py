@@ -54,6 +54,16 @@ def test_draft_backends_replace_parent_step_backends(sglang_0520_check):
         assert ("DI001", "attn_backends") in _by(sglang_0520_check, cls), cls
 
 
+def test_step_backends_built_three_times(sglang_0520_check):
+    """Issue 35, part 2: the TRT-LLM step backends the intermediate built are replaced again."""
+    for cls in (
+        ATT + "tokenspeed_mla_backend.TokenspeedMLAMultiStepDraftBackend",
+        ATT + "cutedsl_mla_backend.CuteDslMLAMultiStepDraftBackend",
+    ):
+        f = _by(sglang_0520_check, cls)[("DI001", "attn_backends")]
+        assert f.parent == ATT + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend", cls
+
+
 def test_allocations_through_project_functions(sglang_0520_check):
     tokenspeed = _by(sglang_0520_check, ATT + "tokenspeed_mla_backend.TokenspeedMLABackend")
     f = tokenspeed[("DI002", "_multi_ctas_kv_counter_buffer")]
