@@ -6,20 +6,16 @@ import textwrap
 from deadinit.api.check import run_check
 
 
-def _check(tmp_path, files: dict):
-    pkg = tmp_path / "pkg"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    for name, src in files.items():
-        (pkg / name).write_text(textwrap.dedent(src))
-    return run_check([str(pkg)])
+def _check(write_project, files: dict):
+    root = write_project({"pkg/__init__.py": "", **{f"pkg/{k}": textwrap.dedent(v) for k, v in files.items()}})
+    return run_check([str(root / "pkg")])
 
 
-def test_class_named_like_a_base_imported_from_outside_is_not_the_class_itself(tmp_path):
+def test_class_named_like_a_base_imported_from_outside_is_not_the_class_itself(write_project):
     """``from lib import X`` (not installed) then ``class X(X)``: the base is lib's X, outside the
     project; the summary names it, and no error says the class is its own base."""
     res = _check(
-        tmp_path,
+        write_project,
         {
             "m.py": """
             import torch
