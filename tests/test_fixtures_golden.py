@@ -237,6 +237,8 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
     ("MaybeNoMropeBuffers", "mrope_positions"): "self.mrope_positions is replaced only when text_only",
     ("SkipInitTable", "table"): "SkipInitTable.__init__ forwards *args/**kwargs to InitTable.__init__",
     ("SpreadTable", "init_table"): "SpreadTable.__init__ forwards *args/**kwargs to InitTable.__init__",
+    ("PackedStack", "kernels"): "FusedStack.__init__ line 57 refills self.kernels element by element",
+    ("PackedMaybeStack", "kernels"): "MaybeFusedStack.__init__ line 97 refills self.kernels element by element",
     **{
         (cls, attr): f"{cls}.__init__ forwards *args/**kwargs to InitBlock.__init__"  # table R, R37-R42
         for cls, attr in (

@@ -101,12 +101,32 @@ def _wrong_turn(index: ProjectIndex, leaf: str, path: tuple[str, ...]) -> str:
 def settle(index: ProjectIndex, chain: Chain, facts: list[AttrFact], mro: list[str]) -> None:
     """Each fact's verdict, refined by what the skip-flag rewrite can make of the class's chain."""
     reads = _Reads(index, mro)
+    for fact, why in _refills_of_a_refilled_list(chain, facts):
+        fact.verdict = fact.verdict.refused(FixSafety.NONE, why) if fact.verdict else None
     fixable = [f for f in facts if f.verdict is not None and f.verdict.safety != FixSafety.NONE]
     for fact, why in refusals(index, chain, fixable, reads):
         fact.verdict = fact.verdict.refused(FixSafety.NONE, why) if fact.verdict else None
     safe = [f for f in facts if f.verdict is not None and f.verdict.safety == FixSafety.SAFE]
     for fact, why in refusals(index, chain, safe, reads):
         fact.verdict = fact.verdict.refused(FixSafety.UNSAFE, why) if fact.verdict else None
+
+
+def _refills_of_a_refilled_list(chain: Chain, facts: list[AttrFact]) -> list[tuple[AttrFact, str]]:
+    """An ancestor's element-wise refill (``self.xs[i] = ...`` in a loop) of the list its own parent
+    built, which the class refills again. Skipping it would leave the parent's placeholders to what
+    reads the list after it (the ancestor's own fix moves such reads there), so no flag skips it."""
+    return [
+        (
+            f,
+            f"{short(f.owner)}.__init__ line {c.stmt.line} refills self.{f.attr} element by element: a flag "
+            "that skips the refill would leave the placeholders of the list its parent built to what reads "
+            "the list after it",
+        )
+        for f in facts
+        if f.owner != chain.cls
+        for c in f.stmts[:1]
+        if c.stmt.kind == "fill" and c.stmt.fill_kind == "setitem"
+    ]
 
 
 def refusals(index: ProjectIndex, chain: Chain, group: list[AttrFact], reads: _Reads) -> list[tuple[AttrFact, str]]:

@@ -62,6 +62,8 @@ def test_step_backends_built_three_times(sglang_0520_check):
     ):
         f = _by(sglang_0520_check, cls)[("DI001", "attn_backends")]
         assert f.parent == ATT + "trtllm_mla_backend.TRTLLMMLAMultiStepDraftBackend", cls
+        # skipping the intermediate's refill would leave None to the max_context_len read its own fix moves
+        assert f.fix_safety == "none" and "refills self.attn_backends element by element" in f.fix_safety_reason
 
 
 def test_allocations_through_project_functions(sglang_0520_check):

@@ -53,7 +53,14 @@ class Top(Mid):
     assert set(got) == {("Top", "Root", "steps"), ("Top", "Mid", "steps")}
     mid = got[("Top", "Mid", "steps")]
     assert mid.code == "DI001" and "only when" not in mid.message
-    assert mid.fix_safety == FixSafety.SAFE and mid.path.endswith("m.py")
+    assert mid.path.endswith("m.py")
+    # no flag skips an intermediate's refill: the placeholders it leaves would reach what reads the list
+    # after it (the intermediate's own fix moves such reads there)
+    assert mid.fix_safety == FixSafety.NONE
+    assert (
+        mid.fix_safety_reason.startswith("Mid.__init__ line ")
+        and "refills self.steps element by element" in mid.fix_safety_reason
+    )
 
 
 def test_a_rebuild_under_a_guard_the_subclass_leaves_open_is_dead_only_when_it_holds(write_project):
