@@ -33,6 +33,7 @@ from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.analysis.worth import defer_small_fixes
 from deadinit.index.dependencies import Memo, Recorded
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics.alloc import heavy_kind
@@ -142,7 +143,7 @@ class Analyzer:
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None:
         if alloc is None:
             return None
-        if alloc.kind == "maybe-class":
+        if alloc.kind == AllocKind.MAYBE_CLASS:
             qn = self.index.resolve(module, alloc.callee)
             if qn is not None and self.index.derives_from_external(qn, self.settings.module_bases):
                 return "module"
@@ -152,10 +153,10 @@ class Analyzer:
                 outside = self.index.outside.constructed(module, alloc.callee)
                 return outside.kind if outside is not None else None
             return None
-        if alloc.kind == "container":
+        if alloc.kind == AllocKind.CONTAINER:
             inner = self.classify(alloc.element, module)
             return f"list of {inner}" if inner else None
-        if alloc.kind in ("cached-buffer", "global-singleton"):
+        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON):
             return alloc.kind
         if alloc.callee and heavy_kind(alloc.callee, self.settings) == alloc.kind:
             # the heavy-class pattern is the fallback for a class no installed library defines

@@ -15,6 +15,7 @@ from deadinit.analysis.chain import Chain, ChainStmt
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.analysis.registration import Walks
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import ANY
 
@@ -49,7 +50,7 @@ def unsure_of(index: ProjectIndex, cls: str, chain: Chain, mro: list[str], reach
     for qn in mro:
         if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
             unsure.append((f"{short(qn)} defines __getattr__", ANY))
-    blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
+    blind = [b for b in index.external_bases(cls) if b.kind == BaseKind.OPAQUE]
     if blind:
         names = ", ".join(b.name for b in blind)
         unsure.append((f"a base class expression could not be resolved: {names}", ANY))

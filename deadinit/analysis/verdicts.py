@@ -22,7 +22,7 @@ from deadinit.analysis.fix_level import FixLevel
 from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.finding import human_bytes
-from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, Lifetime
+from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, InitStmtKind, Lifetime
 from deadinit.model.verdict import Verdict
 
 CACHED_KINDS = frozenset({AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON})
@@ -99,7 +99,7 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index: ProjectIndex) -> str:
     """A removal that makes way for a class attribute of the same name (a property): the flag's ``None``
     placeholder could not be assigned there."""
     k = fact.killer
-    if k is None or k.stmt.kind != "delete":
+    if k is None or k.stmt.kind != InitStmtKind.DELETE:
         return ""
     for qn in index.mro(fact.cls) or [fact.cls]:
         c = index.classes[qn]

@@ -20,6 +20,7 @@ from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
+from deadinit.model.kinds import InitStmtKind
 from deadinit.report import reuse_table
 from deadinit.report.paths import display
 from deadinit.rules.registry import attribute_rule_for
@@ -40,7 +41,7 @@ def _groups(an, cls: str) -> list[tuple[str, str, list]]:
     """(owner, attr, chain statements) for every attribute an ancestor assigns, in chain order."""
     groups: dict[tuple[str, str], list] = {}
     for c in an.chain.stmts:
-        if c.owner != cls and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
+        if c.owner != cls and c.stmt.kind in (InitStmtKind.ASSIGN, InitStmtKind.FILL) and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
     return [(o, a, cs) for (o, a), cs in groups.items()]
 

@@ -21,6 +21,7 @@ from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
 from deadinit.model.finding import human_bytes
+from deadinit.model.kinds import BaseKind
 
 
 def per_class(findings) -> dict[str, list]:
@@ -75,7 +76,9 @@ def build_tree(index, root: str, found: dict) -> Tree:
 def roots(index) -> list[str]:
     """Project classes with subclasses and no project base: the tops of hierarchies."""
     return sorted(
-        qn for qn in index.classes if index.subclasses.get(qn) and not any(b.kind == "class" for b in index.bases(qn))
+        qn
+        for qn in index.classes
+        if index.subclasses.get(qn) and not any(b.kind == BaseKind.CLASS for b in index.bases(qn))
     )
 
 

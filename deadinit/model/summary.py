@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, SupportsIndex
 
 from deadinit.model.access import Access, TypeRef, group_object_reads, tally_object_reads
+from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
@@ -90,7 +91,7 @@ class Returns:
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | super_call | kill | return | delete | set | assert | nested
+    kind: InitStmtKind
     line: int
     col: int
     end_line: int
@@ -132,7 +133,7 @@ class InitStmt:
 class Param:
     name: str
     default: Expr | None  # None when there is no default
-    kind: str = "normal"  # posonly | normal | star | kwonly | dstar
+    kind: ParamKind = ParamKind.NORMAL
     annotation: str | None = None  # the one class the annotation names, dotted as written
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
@@ -293,7 +294,7 @@ class AllocClassifier:
             el = self.classify(a.value, local_alloc, self_name)
             if el is not None:
                 break
-        if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
+        if el is not None and el.kind == AllocKind.CONTAINER:  # ModuleList([... for ...]) is one list
             return AllocInfo("container", callee=canon, element=el.element, count=el.count)
         return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
 
@@ -303,7 +304,7 @@ def _held_tensor(node: sx.Expr, local_alloc: LocalAlloc, self_name: str | None) 
     assigned it a tensor on every path, and nothing since could have replaced it)."""
     attr = self_attr(node, self_name) if self_name is not None else None
     held = local_alloc(f"{self_name}.{attr}") if attr is not None else None
-    return held if held is not None and held.kind == "tensor" else None
+    return held if held is not None and held.kind == AllocKind.TENSOR else None
 
 
 def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> AllocInfo:

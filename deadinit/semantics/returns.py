@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from deadinit.model.kinds import AllocKind
 from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier
@@ -120,10 +121,10 @@ class ReturnsInference:
     def _tuples_from_annotation(self, annotated: AllocInfo | None) -> None:
         """``return name, layer`` with ``-> tuple[str, nn.Module]``: an element that is the result of a call
         the annotation may speak for, and is no allocation we know, is what the annotation says it is."""
-        if annotated is None or annotated.kind != "tuple":
+        if annotated is None or annotated.kind != AllocKind.TUPLE:
             return
         for i, (value, speaks) in enumerate(zip(self.values, self.speaking, strict=True)):
-            if value is None or value.kind != "tuple" or len(speaks) != len(annotated.items):
+            if value is None or value.kind != AllocKind.TUPLE or len(speaks) != len(annotated.items):
                 continue
             items = tuple(
                 item if item is not None or not speak else promised

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, inline_locals
@@ -126,7 +127,7 @@ class InitWalk:
                 out.append((n, loc.root or UNKNOWN))
         return tuple(out)
 
-    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
+    def _emit(self, kind: InitStmtKind, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
         named = [kw.get("value") if kind in ("assign", "assert") else None]
         if kind in ("super_init", "super_call"):
@@ -160,13 +161,19 @@ class InitWalk:
         """Keep ``held`` to what ``st`` leaves: an allocation it assigns on every path; a write ends what the
         attribute held; a call that may run other code on ``self`` (a parent's ``__init__``, a method, ``self``
         passed on) ends everything."""
-        if st.kind in ("super_init", "super_call") or st.method or st.self_calls or st.passes_self or st.dynamic:
+        if (
+            st.kind in (InitStmtKind.SUPER_INIT, InitStmtKind.SUPER_CALL)
+            or st.method
+            or st.self_calls
+            or st.passes_self
+            or st.dynamic
+        ):
             self.held.clear()
         if st.attr is None:
             return
         attr = st.attr.split(".", 1)[0]
         self.held.pop(attr, None)
-        if st.kind == "assign" and st.alloc is not None and not (st.guards or st.in_loop or st.after_return):
+        if st.kind == InitStmtKind.ASSIGN and st.alloc is not None and not (st.guards or st.in_loop or st.after_return):
             self.held[attr] = st.alloc
 
     def _passed(self, node: sx.Node, reads: frozenset[str]) -> tuple[Passed, ...]:
@@ -184,7 +191,7 @@ class InitWalk:
         self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
     ) -> None:
         self._emit(
-            "effect",
+            InitStmtKind.EFFECT,
             node,
             guards,
             in_loop,
