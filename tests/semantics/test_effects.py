@@ -106,3 +106,18 @@ def test_super_method_call_names_the_method_and_its_call(adapter):
 )
 def test_not_a_super_method_call(source, adapter):
     assert super_method_call(expr(source, adapter), "self") is None
+
+
+@pytest.mark.parametrize("source", ["record(self)", "record(owner=self)"])
+def test_reads_of_self_passed_whole(source, adapter):
+    assert reads_of(expr(source, adapter), "self").passes_self == ["record"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: reads_of sees self escape only as a bare argument; inside a display, a walrus or a starred list "
+    "the callee gets self unseen, so DI001 reports (and fixes) an attribute the callee may read",
+)
+@pytest.mark.parametrize("source", ["record([self])", "record((self, 1))", "record({'o': self})", "record(x := self)"])
+def test_reads_of_self_passed_inside_an_expression_escapes(source, adapter):
+    assert reads_of(expr(source, adapter), "self").passes_self == ["record"]
