@@ -7,7 +7,8 @@
   rebuild it;
 * ``construction_flow``: a parent buffer (or a slice of it, ``self.kv_indptr[i]``) passed, by
   keyword or not, into the constructors of helper objects (``StepBackend``) whose attribute is
-  read by their ``forward`` or is dead there; the subclass calls the helpers or not;
+  read by their ``forward``, is dead there, is read only by a method nothing calls, or goes on
+  into an ``Updater`` that reads it or not; the subclass calls the helpers or not;
 * ``triple_rebuild``: ``Root`` -> ``Mid`` -> ``Leaf``, each building the same attribute
   (whole, or a list refilled element by element), the leaf perhaps not.
 """
@@ -63,12 +64,24 @@ def spec_built(rng: random.Random):
 
 
 # -- construction_flow --------------------------------------------------------------------------
+_HELPER_USES = {
+    "live": "        return self.kv_indptr\n",
+    "dead": "        return self.n\n",
+    "read by an uncalled method": "        return self.n\n\n    def prefill(self):\n        return self.kv_indptr\n",
+    "into a dead updater": "        return self.n\n",
+    "into a live updater": "        return self.updater.get()\n",
+}
+
+
 def construction_flow(rng: random.Random):
-    live = rng.random() < 0.5
+    helper_use = rng.choice(sorted(_HELPER_USES))
+    updater = "updater" in helper_use
     helpers = (
+        "class Updater:\n    def __init__(self, buf):\n        self.buf = buf\n\n    def get(self):\n        return self.buf\n\n\n"
         "class StepBackend:\n    def __init__(self, kv_indptr_buf=None, n=4):\n"
-        "        self.kv_indptr = kv_indptr_buf\n        self.n = n\n\n"
-        "    def forward(self):\n" + ("        return self.kv_indptr\n" if live else "        return self.n\n")
+        + ("        self.updater = Updater(kv_indptr_buf)\n" if updater else "        self.kv_indptr = kv_indptr_buf\n")
+        + "        self.n = n\n\n    def forward(self):\n"
+        + _HELPER_USES[helper_use]
     )
     qo = rng.random() < 0.5
     base = (
@@ -91,9 +104,15 @@ def construction_flow(rng: random.Random):
         f"class C1(Root):\n    def __init__(self, n=4):\n        super().__init__(n)\n        {build}\n"
         + (f"\n    def forward(self):\n{use}" if calls else "")
     )
-    variant = f"{arg.split('=')[0]} into a {'live' if live else 'dead'} helper attribute, {stored}, {'called' if calls else 'not called'}"
+    variant = f"{arg.split('=')[0]}, helper {helper_use}, {stored}, {'called' if calls else 'not called'}"
     files = {"__init__.py": "", "base.py": base, "helpers.py": helpers, "mod1.py": sub, "app.py": "\n"}
-    return ig.Hier("construction_flow", variant, files, ["Root", "C1"], holders=(("helpers", "StepBackend"),))
+    return ig.Hier(
+        "construction_flow",
+        variant,
+        files,
+        ["Root", "C1"],
+        holders=(("helpers", "StepBackend"), ("helpers", "Updater")),
+    )
 
 
 # -- triple_rebuild -----------------------------------------------------------------------------
