@@ -7,6 +7,7 @@ from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.precision_examples import not_allocated
+from deadinit.rules.spec_examples import SPEC_INVALID, SPEC_VALID
 
 WORKSPACE = {
     "pkg/__init__.py": "",
@@ -128,6 +129,7 @@ class Child(Parent):
             note="read before it is replaced",
         ),
         *not_allocated(own=True),
+        *SPEC_VALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -160,6 +162,7 @@ class C(P):
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
+        *SPEC_INVALID,
         Example(
             {
                 "pkg/__init__.py": "",

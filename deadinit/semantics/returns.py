@@ -288,7 +288,11 @@ class ReturnsInference:
 
     def _class_of(self, value: sx.Expr) -> AllocInfo | None:
         """What calling ``value`` builds when it names a class-typed value: a parameter declared to hold a
-        class (``cls = spec``), or a field of a parameter's declared class (``cls = spec.cls``)."""
+        class (``cls = spec``), or a field of a parameter's declared class (``cls = spec.cls``); of
+        ``a if c else b``, what ``a`` builds when both build."""
+        if isinstance(value, sx.IfExp):
+            body, orelse = self._class_of(value.body), self._class_of(value.orelse)
+            return body if orelse is not None else None
         if isinstance(value, sx.Name):
             return self._local_call(value.id).builds
         if isinstance(value, sx.Attribute) and isinstance(value.value, sx.Name):
