@@ -268,7 +268,7 @@ class AllocClassifier:
                 return None
             return _followed(f"self.{rest}", node, self_name)
         callee = local_call(head) if local_call is not None else LocalCallee(False)
-        if callee.declared is not None and rest and "." not in rest:
+        if callee.declared is not None and rest and "." not in rest and self._may_declare(callee.declared):
             # ``parts.proj(n)``: what the field of the parameter's declared class holds (the analysis reads it)
             return AllocInfo("field", callee=callee.declared, member=rest, **call_arguments(node, self_name))
         if callee.local:
@@ -276,6 +276,10 @@ class AllocClassifier:
         if self.canon(name).rpartition(".")[0] in self.s.tensor_modules:
             return None  # the tensor library's own functions: ``classify`` decides them
         return _followed(name, node, self_name)
+
+    def _may_declare(self, cls: str) -> bool:
+        """A class whose fields may hold classes: not a builtin (``str``) nor a tensor library's (``torch.Tensor``)."""
+        return cls.split(".")[-1][:1].isupper() and self.canon(cls).rpartition(".")[0] not in self.s.tensor_modules
 
     def annotated(self, node: sx.Expr | None, parse: Callable[[str], sx.Expr | None]) -> AllocInfo | None:
         """The allocation a return annotation promises: ``torch.Tensor``, a ``torch.nn`` class, a heavy or project

@@ -92,3 +92,21 @@ def test_fields_and_their_calls_in_a_summary(adapter):
     flag = next(st for st in flow if st.kind == "nested")
     assert (flag.attr, flag.configures) == ("proj.fused", ("proj",))
     assert next(st for st in flow if st.attr == "size").configures == ()  # a real read
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_methods_of_builtins_and_tensors_are_no_fields(adapter):
+    s = summary(
+        """
+        import torch
+        class Block:
+            def __init__(self, x: torch.Tensor, name: str, cfg: Config):
+                self.copy = x.clone()
+                self.text = name.upper()
+                self.made = cfg.make(4)
+        """,
+        adapter,
+    )
+    flow = {st.attr: st for st in s.classes[0].methods["__init__"].init_flow if st.attr}
+    assert flow["copy"].call is None and flow["text"].call is None
+    assert (flow["made"].call.kind, flow["made"].call.member) == ("field", "make")  # the analysis decides
