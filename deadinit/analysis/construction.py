@@ -236,6 +236,11 @@ def handed_on(fact: AttrFact, fp: Fixpoint) -> str:
     """Why skipping the allocation would break code that stays: it still hands the value to a constructor."""
     for j in handing_on(fact, fp):
         c = fp.events[j]
+        if fact.attr in c.stmt.configures:
+            return (
+                f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still configures self.{fact.attr} (checks its "
+                "class or sets a flag on it): without the allocation that code would act on the placeholder"
+            )
         return (
             f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor: "
             "the value is still used by code that stays, which would fail without it"

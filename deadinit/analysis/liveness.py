@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deadinit.analysis.chain import Chain, init_chain
+from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.exports import ProjectExports
 from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.facts import AttrFact, build_facts
+from deadinit.analysis.facts import AttrFact, allocation_of, build_facts
 from deadinit.analysis.fix_level import fix_level
 from deadinit.analysis.fixable import settle
 from deadinit.analysis.liveness_fixpoint import EffectiveAssignments, ExternalRead
@@ -164,6 +164,12 @@ class Analyzer:
             if installed is not None:
                 return alloc.kind if installed.kind is not None else None
         return alloc.kind
+
+    def allocation_kind(self, c: ChainStmt, mro: list[str]) -> str | None:
+        """The kind of what chain statement ``c`` allocates, also through project functions and class-typed
+        fields, as the facts count an allocation; None: a plain value."""
+        found = allocation_of(self, c, mro)
+        return found.kind if found is not None else None
 
     # -- the analysis --------------------------------------------------------
     def analyse(self, cls: str) -> ClassAnalysis | None:

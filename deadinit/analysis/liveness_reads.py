@@ -134,13 +134,19 @@ class EventReads:
         return out
 
     def _handed_to_dead(self, j: int, c: ChainStmt, allocated: set[str], dead_passes: DeadPasses) -> set[str]:
-        """What ``c`` reads only to hand to constructed objects that never use it (not through a method too)."""
-        if not c.stmt.passed:
+        """What ``c`` reads only to hand to constructed objects that never use it, or only to configure the
+        object it holds (an ``isinstance`` check, a flag set on it); not through a method too."""
+        if not c.stmt.passed and not c.stmt.configures:
             return set()
         methods = [a for a in c.stmt.reads if self.index.resolve_method(self.mro, a) is not None]
         through_methods = set().union(*(self._closure[a] for a in methods))
         direct = set(c.stmt.reads) - set(methods)
-        passes = dead_passes(c, allocated & direct)
+        passes = dead_passes(c, allocated & direct) if c.stmt.passed else {}
+        for a in sorted(allocated & direct & set(c.stmt.configures)):
+            passes[a] = (
+                f"{short(c.owner)}.__init__ only configures self.{a} here (checks its class or sets a flag on it): "
+                "not a read that keeps its value"
+            )
         passes = {a: why for a, why in passes.items() if a not in through_methods}
         if passes:
             self.transit[j] = passes

@@ -68,8 +68,8 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
             "never runs for this class",
             ["every assignment sits under a condition that is false for the arguments this class passes"],
         )
-    allocs = [c for c in stmts if c.stmt.alloc is not None]
-    kind = next((k for k in (analyzer.classify(c.stmt.alloc, module) for c in allocs) if k), None)
+    mro = analyzer.index.mro(cls) or [cls]
+    kind = next((k for k in (analyzer.allocation_kind(c, mro) for c in stmts) if k), None)
     why = an.read_why.get(attr)
     if attr in an.live or any(id(c) in effective_ids for c in stmts):
         label = f"live ({kind})" if kind else "live (plain value, not an allocation)"

@@ -66,6 +66,7 @@ class AllocInfo:
     items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
     index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
     star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
+    member: str = ""  # field: the class-typed field of ``callee``'s instances that is called
 
 
 @built_by_init
@@ -121,6 +122,8 @@ class InitStmt:
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
     # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
     passed: tuple[tuple[str, str, int | str], ...] = ()
+    # self attributes it uses only to configure the object they hold: ``isinstance(self.x, T)``, ``self.x.flag = v``
+    configures: tuple[str, ...] = ()
 
     @property
     def star_args(self) -> bool:
@@ -199,6 +202,8 @@ class ClassSummary:
     attr_elements: dict[str, list[TypeRef]] = field(default_factory=dict)  # from assignments and fills
     attr_elements_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_elements_unknown: set[str] = field(default_factory=set)  # assigned or filled with unknown elements
+    # class-level fields declared to hold a class (``proj: type[Linear]``): what calling the value builds
+    field_builds: dict[str, AllocInfo] = field(default_factory=dict)
     # the lines (decorators included) of the ``__init__`` its body defines last, the one a rewrite edits
     init_lines: tuple[int, int] | None = None
 
@@ -227,6 +232,7 @@ CLASS_BODY = (
     "attr_elements",
     "attr_elements_declared",
     "attr_elements_unknown",
+    "field_builds",
 )
 unpickled_on_first_read(ClassSummary, CLASS_BODY)
 # what a class summary pickles as, in this order (``_unpickled_class``'s parameters)

@@ -8,6 +8,7 @@ from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.precision_examples import not_allocated
+from deadinit.rules.spec_examples import SPEC_INVALID, SPEC_VALID
 
 WORKSPACE = {
     "pkg/__init__.py": "",
@@ -129,6 +130,7 @@ class Child(Parent):
             note="read before it is replaced",
         ),
         *not_allocated(own=True),
+        *SPEC_VALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -161,6 +163,7 @@ class C(P):
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
+        *SPEC_INVALID,
         Example(
             {
                 "pkg/__init__.py": "",

@@ -9,6 +9,7 @@ from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import (
     AllocClassifier,
+    LocalCallee,
     call_arguments,
     call_arguments_of,
     heavy_kind,
@@ -73,7 +74,9 @@ def test_chains_conditionals_locals_and_heavy_classes(adapter):
 
 def test_a_parameter_whose_default_builds_something(adapter):
     made = AllocInfo("module", callee="torch.nn.LayerNorm")
-    got = classifier().classify(expr("norm(dim)", adapter), {}.get, "self", lambda name: (name == "norm", made))
+    got = classifier().classify(
+        expr("norm(dim)", adapter), {}.get, "self", lambda name: LocalCallee(name == "norm", made)
+    )
     assert got is made
 
 
@@ -112,7 +115,7 @@ def test_calls_not_followed(source, adapter):
 
 
 def test_a_local_callable_is_not_followed(adapter):
-    assert classifier().followed_call(expr("fn(n)", adapter), "self", lambda name: (True, None)) is None
+    assert classifier().followed_call(expr("fn(n)", adapter), "self", lambda name: LocalCallee(True)) is None
 
 
 def test_annotated_returns(adapter):

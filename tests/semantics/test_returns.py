@@ -13,7 +13,7 @@ from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, FileSummary
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.returns import ReturnsInference, generator_mark, param_call, returns_value
+from deadinit.semantics.returns import ReturnsInference, declared_class, generator_mark, param_call, returns_value
 
 ADAPTERS = ("cst", "ast")
 
@@ -334,3 +334,13 @@ def test_a_returned_local_handed_to_a_call_may_be_held_elsewhere(adapter):
 def test_returns_value(body, returns, adapter):
     source = "def f(a, b, c):\n" + textwrap.indent(body, "    ") + "\n"
     assert returns_value(function(source, adapter, "f").body) is returns
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_declared_class_is_the_one_class_an_annotation_names_besides_type(adapter: str) -> None:
+    f = function(
+        "def build(parts: AttnParts, spec: Union[LayerSpec, type], kind: type, both: Union[A, B], *rest: A, bare): pass",
+        adapter,
+    )
+    got = {p.name: declared_class(p, PARSE[adapter]) for p in f.params}
+    assert got == {"parts": "AttnParts", "spec": "LayerSpec", "kind": None, "both": None, "rest": None, "bare": None}

@@ -139,7 +139,18 @@ class InitWrites(InitWalk):
         if part is None or v.aug or part[0] in v.reads:
             return False
         reads = tuple(sorted(v.reads | {part[0]}))
-        self._emit(InitStmtKind.NESTED, st, guards, in_loop, attr=".".join(part), reads=reads, **v.escapes)
+        # a value that builds nothing (``self.x.flag = True``) only configures what self.x holds
+        configures = (part[0],) if v.alloc is None and v.call is None else ()
+        self._emit(
+            InitStmtKind.NESTED,
+            st,
+            guards,
+            in_loop,
+            attr=".".join(part),
+            reads=reads,
+            configures=configures,
+            **v.escapes,
+        )
         return True
 
     def _assign_other(self, st: sx.Stmt, t: sx.Expr, v: _Value, guards: Guards, in_loop: bool) -> None:
