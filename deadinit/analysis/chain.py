@@ -215,7 +215,7 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
             if given != UNKNOWN:  # like the facts it comes from, it only rules statements out
                 shared.self_values[st.attr] = given
     elif st.kind == "set" and st.attr and st.value is not None:
-        v = value_of(st.value, env, self_env)
+        v = st.value if st.value[0] == "tuple" else value_of(st.value, env, self_env)  # a tuple keeps its length
         frame.dotted[st.attr] = v if state is True and not st.in_loop else UNKNOWN
     elif st.kind == "assert" and state is True and st.value is not None:
         test = st.value

@@ -51,6 +51,8 @@ def _truth(v: Expr) -> bool | None:
         return bool(v[1])
     if v == EMPTY:
         return False
+    if v[0] == "tuple":
+        return bool(v[1])
     return None
 
 
@@ -73,7 +75,7 @@ def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) ->
         value = value_of(cond[1], env, self_env, facts)
         if value[0] == "const":
             r = value[1] is None
-        elif value in (NOTNONE, EMPTY):
+        elif value in (NOTNONE, EMPTY) or value[0] == "tuple":
             r = False
         else:
             return None

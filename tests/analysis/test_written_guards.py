@@ -97,7 +97,7 @@ def test_a_field_set_only_on_some_paths_decides_nothing(write_project):
 
 def test_an_emptied_collection_builds_empty_containers(write_project):
     init = (
-        "        cfg = copy.copy(config)\n        cfg.ids = []\n        cfg.names = []\n        super().__init__(cfg)"
+        "        cfg = copy.copy(config)\n        cfg.ids = []\n        cfg.names = ()\n        super().__init__(cfg)"
     )
     assert found(write_project, init) == without("mergers", "adapters", "wide")
 
