@@ -35,6 +35,13 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "DroplessExperts", "ExpertsBase", "router_buf"),  # delattr is not a read: a removal
     ("DI002", "DenseMoEBlock", "MoEBlock", "bias_cache"),  # a guard the subclass does not decide
     ("DI002", "CausalOmniTransformer", "OmniTransformer", "depth_head"),  # raises on the other guards
+    ("DI002", "DenseQueryAttention", "LatentAttention", "kv_down"),  # the copy changes only q_rank
+    ("DI002", "NarrowAttention", "LatentAttention", "q_down"),  # the copy changes another field
+    ("DI002", "NarrowAttention", "LatentAttention", "kv_down"),
+    ("DI002", "FirstScaleEncoder", "MergingEncoder", "mergers"),  # a list changed but not emptied
+    ("DI002", "FirstScaleEncoder", "MergingEncoder", "adapters"),
+    ("DI002", "NotSmallRopeAttention", "RopeAttention", "wide_rope"),  # an assert that decides nothing
+    ("DI002", "NotSmallRopeAttention", "RopeAttention", "bf16_cache"),
     # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels"
     ("DI001", "DeepTower", "PatchTower", "blocks"),
     ("DI002", "DeepTower", "PatchTower", "post_norm"),

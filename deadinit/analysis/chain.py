@@ -8,13 +8,13 @@ on every path), None (may run), or False (cannot run for S).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from deadinit.analysis.conditions import Env, Facts, guard_state, value_of
+from deadinit.analysis.conditions import Env, Facts, guard_state, length, value_of
 from deadinit.analysis.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import InitStmtKind, ParamKind
-from deadinit.model.summary import InitStmt, MethodSummary
+from deadinit.model.kinds import AllocKind, InitStmtKind, ParamKind
+from deadinit.model.summary import AllocInfo, InitStmt, MethodSummary
 from deadinit.semantics.arguments import spread_fills
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
 from deadinit.semantics.init.flow import Guards
@@ -163,9 +163,12 @@ def _walk(
     for st in method.init_flow:
         if chain.broken is not None:
             return
-        facts = Facts(frame.names, frame.dotted, w.facts.class_values, w.facts.assigned)
+        facts = _facts(frame, w.facts)
         held, open_ = guard_state(st.guards, env, self_env, facts)
-        state = False if returned else held
+        never = st.loop_iter is not None and length(st.loop_iter, env, self_env, facts) == 0  # ``for`` over nothing
+        state = False if returned or never else held
+        if st.alloc is not None and _builds_nothing(st.alloc, env, self_env, facts):
+            st = replace(st, alloc=None)  # an empty container: on this chain, a plain value
         if state is not False and active is not True:
             state = False if active is False else None
         guards_hold = state
@@ -184,8 +187,28 @@ def _walk(
             _helper(w, owner, st, state, env, self_env, frame, keys, depth)
 
 
+def _facts(frame: Facts, shared: Facts) -> Facts:
+    """What decides a statement's guards: its frame's names and objects, the chain's class and self values."""
+    return Facts(frame.names, frame.dotted, shared.class_values, shared.assigned, shared.self_values)
+
+
+def _builds_nothing(alloc: AllocInfo, env: Env, self_env: Env, facts: Facts) -> bool:
+    """A container built over an empty range (``ModuleList([M() for _ in range(len(ids))])`` after ``ids``
+    became ``[]``): it holds no allocation."""
+    if alloc.kind != AllocKind.CONTAINER or alloc.count is None:
+        return False
+    return length(("call", "range", (alloc.count,), ()), env, self_env, facts) == 0
+
+
 def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
     """What a statement tells later ones: self values, asserted names, attributes set on objects."""
+    if st.passes_self or st.dynamic or st.method is not None:
+        shared.self_values.clear()  # other code may assign self's attributes
+    if (
+        st.kind in (InitStmtKind.ASSIGN, InitStmtKind.DELETE, InitStmtKind.FILL, InitStmtKind.KILL, InitStmtKind.NESTED)
+        and st.attr
+    ):
+        shared.self_values.pop(st.attr.split(".", 1)[0], None)
     if st.kind in (InitStmtKind.ASSIGN, InitStmtKind.DELETE) and st.attr:
         shared.assigned.add(st.attr)
         if (
@@ -197,8 +220,17 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
             self_env[st.attr] = value_of(st.value, env, self_env)
         elif st.attr in self_env:
             self_env[st.attr] = UNKNOWN
+        if (
+            st.kind == InitStmtKind.ASSIGN
+            and st.value is not None
+            and state is True
+            and self_env.get(st.attr, UNKNOWN) == UNKNOWN
+        ):
+            given = value_of(st.value, env, self_env, _facts(frame, shared))
+            if given != UNKNOWN:  # like the facts it comes from, it only rules statements out
+                shared.self_values[st.attr] = given
     elif st.kind == InitStmtKind.SET and st.attr and st.value is not None:
-        v = value_of(st.value, env, self_env)
+        v = st.value if st.value[0] == "tuple" else value_of(st.value, env, self_env)  # a tuple keeps its length
         frame.dotted[st.attr] = v if state is True and not st.in_loop else UNKNOWN
     elif st.kind == InitStmtKind.ASSERT and state is True and st.value is not None:
         test = st.value

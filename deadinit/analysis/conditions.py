@@ -26,6 +26,8 @@ class Facts:
     dotted: dict[str, Expr] = field(default_factory=dict)  # ``param.attr`` values set before the call
     class_values: dict[str, Expr] = field(default_factory=dict)  # the analysed class's class attributes
     assigned: set[str] = field(default_factory=set)  # self attributes the chain assigned (class values hidden)
+    # self attributes assigned a value only these facts give (``self.ids = config.ids`` after ``config.ids = []``)
+    self_values: dict[str, Expr] = field(default_factory=dict)
 
     def value(self, e: Expr) -> Expr:
         k = e[0]
@@ -33,13 +35,23 @@ class Facts:
             return self.names.get(e[1], UNKNOWN)
         if k == "dotted":
             return self.dotted.get(e[1], UNKNOWN)
+        if k == "self" and e[1] in self.self_values:
+            return self.self_values[e[1]]
         if k == "self" and e[1] not in self.assigned:
             return self.class_values.get(e[1], UNKNOWN)
         return UNKNOWN
 
 
+EMPTY: Expr = ("empty",)  # an empty list or dict literal
+_SAME_LENGTH = frozenset({"list", "tuple", "enumerate", "reversed", "sorted"})  # an iterable as long as its argument
+
+
 def _truth(v: Expr) -> bool | None:
     if v[0] == "const":
+        return bool(v[1])
+    if v == EMPTY:
+        return False
+    if v[0] == "tuple":
         return bool(v[1])
     return None
 
@@ -63,7 +75,7 @@ def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) ->
         value = value_of(cond[1], env, self_env, facts)
         if value[0] == "const":
             r = value[1] is None
-        elif value == NOTNONE:
+        elif value in (NOTNONE, EMPTY) or value[0] == "tuple":
             r = False
         else:
             return None
@@ -77,18 +89,52 @@ def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) ->
 
 
 def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Expr:
-    if e[0] == "const" or e == NOTNONE:
+    if e[0] == "const" or e in (NOTNONE, EMPTY):
         return e
     v = UNKNOWN
     if e[0] == "name":
         v = env.get(e[1], UNKNOWN)
     elif e[0] == "self":
         v = self_env.get(e[1], UNKNOWN)
+    elif e[0] == "ifexp":
+        test = evaluate(e[1], env, self_env, facts)
+        return UNKNOWN if test is None else value_of(e[2] if test else e[3], env, self_env, facts)
+    elif e[0] == "call":
+        return _call_value(e, env, self_env, facts)
     elif certainly_not_none(e):
         return NOTNONE
     if v == UNKNOWN and facts is not None:
         v = facts.value(e)
     return v
+
+
+def _call_value(e: Expr, env: Env, self_env: Env, facts: Facts | None) -> Expr:
+    """``len(x)`` of a collection whose length is known; ``hasattr(obj, "f")`` once ``obj.f`` was given a
+    value before the call (``facts``)."""
+    fn, args = e[1], e[2]
+    if fn == "len" and len(args) == 1 and not e[3]:
+        n = length(args[0], env, self_env, facts)
+        return UNKNOWN if n is None else ("const", n)
+    if fn == "hasattr" and len(args) == 2 and args[0][0] == "name" and args[1][0] == "const" and facts is not None:
+        given = facts.value(("dotted", f"{args[0][1]}.{args[1][1]}"))
+        return UNKNOWN if given == UNKNOWN else ("const", True)
+    return UNKNOWN
+
+
+def length(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> int | None:
+    """How many items the collection ``e`` gives when iterated (``range(n)``, ``len``-preserving wrappers of
+    an empty literal or a tuple), or None when unknown."""
+    if e[0] == "tuple":
+        return len(e[1])
+    if e[0] == "call" and not e[3] and len(e[2]) == 1:
+        if e[1] == "range":
+            n = value_of(e[2][0], env, self_env, facts)
+            return max(n[1], 0) if n[0] == "const" and type(n[1]) is int else None
+        return length(e[2][0], env, self_env, facts) if e[1] in _SAME_LENGTH else None
+    v = value_of(e, env, self_env, facts)
+    if v == EMPTY:
+        return 0
+    return len(v[1]) if v[0] == "tuple" else None
 
 
 def guard_state(guards: Guards, env: Env, self_env: Env, facts: Facts) -> tuple[bool | None, list[Expr]]:

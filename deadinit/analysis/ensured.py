@@ -129,11 +129,35 @@ class Ensured:
         if k == "ne":
             v = self.value(("eq", key[1], key[2]))
             return None if v is None else not v
+        if k in ("eq", "is_none"):
+            return self._compared(key)
         if k in ("and", "or"):
             a, b = self.value(key[1]), self.value(key[2])
             if k == "and":
                 return False if False in (a, b) else (True if a is True and b is True else None)
             return True if True in (a, b) else (False if a is False and b is False else None)
+        return None
+
+    def _compared(self, key: Expr) -> bool | None:
+        """``a == c`` / ``a is None`` against the literal the facts say ``a`` holds (``assert a == 128`` makes
+        ``a == 512`` false): the literals compared as Python compares them."""
+        left, right = (key[1], key[2]) if key[0] == "eq" else (key[1], ("const", None))
+        if left[0] == "const":
+            left, right = right, left
+        held = self._literal(left)
+        if held is None or right[0] != "const":
+            return None
+        return bool(held[1] is None if key[0] == "is_none" else held[1] == right[1])
+
+    def _literal(self, leaf: Expr) -> Expr | None:
+        """The literal an established ``leaf == c`` (or ``leaf is None``) says ``leaf`` holds."""
+        if self.truths.get(("is_none", leaf)) is True:
+            return ("const", None)
+        for fact, truth in self.truths.items():
+            if truth and fact[0] == "eq" and leaf in fact[1:]:
+                other: Expr = fact[2] if fact[1] == leaf else fact[1]
+                if other[0] == "const":
+                    return other
         return None
 
     def _add(self, key: Expr | None, truth: bool) -> None:

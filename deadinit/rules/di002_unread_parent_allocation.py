@@ -8,6 +8,7 @@ from deadinit.rules.construction_examples import HANDED_ON_INVALID, HANDED_ON_VA
 from deadinit.rules.factory_examples import FACTORY_INVALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
+from deadinit.rules.guard_examples import GUARD_INVALID, GUARD_VALID
 from deadinit.rules.loader_examples import LOADER_FIXES
 from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
 from deadinit.rules.walk_examples import WALK_INVALID, WALK_VALID
@@ -309,6 +310,7 @@ class W:
         ANY_NAME,
         *FLOW_VALID,
         *WALK_VALID,
+        *GUARD_VALID,
     )
     INVALID = (
         Example(
@@ -353,6 +355,7 @@ class DecodeWrapper:
         *FACTORY_INVALID,
         *FLOW_INVALID,
         *WALK_INVALID,
+        *GUARD_INVALID,
     )
 
     FIXES = (

@@ -7,7 +7,7 @@ reuse measure.  They read ``deadinit.semantics.syntax`` trees only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from deadinit.model.summary import Pattern
@@ -179,3 +179,43 @@ def super_method_call(call: sx.Call, self_name: str | None) -> tuple[str, InitCa
 def super_attribute(node: sx.Attribute, self_name: str | None) -> tuple[bool, str | None]:
     """``super().m`` / ``super(C, self).m``: (True, start class as written or None)."""
     return super_on_self(node.value, self_name)
+
+
+# calls that set one field of the object they are given: ``setattr(obj, "f", v)``
+FIELD_SETTERS = frozenset({"setattr", "object.__setattr__"})
+# calls that return a copy of an object with the fields their keywords name replaced (canonical names)
+FIELD_COPIES = frozenset({"dataclasses.replace", "copy.replace"})
+
+
+@dataclass(frozen=True)
+class FieldWrite:
+    """A value given to one field of an object held by a name other than ``self``: what a guard on
+    ``obj.field`` in a parent's ``__init__`` may read once ``obj`` is passed up."""
+
+    obj: str
+    field: str
+    value: sx.Expr
+
+
+def field_write(call: sx.Call, self_name: str | None) -> FieldWrite | None:
+    """``setattr(obj, "f", v)`` / ``object.__setattr__(obj, "f", v)`` with a literal field, on a name that
+    is not ``self``."""
+    if dotted(call.func) not in FIELD_SETTERS or len(call.args) != 3 or any(a.star or a.keyword for a in call.args):
+        return None
+    obj, name, value = (a.value for a in call.args)
+    if not isinstance(obj, sx.Name) or obj.id == self_name:
+        return None
+    if not (isinstance(name, sx.Const) and isinstance(name.value, str)):
+        return None
+    return FieldWrite(obj.id, name.value, value)
+
+
+def copied_fields(value: sx.Expr, target: str, canon: Callable[[str], str]) -> tuple[FieldWrite, ...]:
+    """``target = dataclasses.replace(obj, f=v, ...)`` (``canon``: a callee's name through the module's
+    imports): the new object ``target`` holds has ``f`` set to ``v``, whatever ``obj`` held."""
+    if not isinstance(value, sx.Call):
+        return ()
+    fn = dotted(value.func)
+    if fn is None or canon(fn) not in FIELD_COPIES:
+        return ()
+    return tuple(FieldWrite(target, a.keyword, a.value) for a in value.args if a.keyword is not None and not a.star)

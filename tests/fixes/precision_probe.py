@@ -27,6 +27,7 @@ MODULES = (
     "removal",
     "storage_reads",
     "super_skip",
+    "written_guards",
 )
 M = {name: importlib.import_module(f"fixtures.precision.{name}") for name in MODULES}
 FLAGS: list = []
@@ -54,6 +55,10 @@ def cfg():
 
 def omni(**flags):
     return M["raise_guards"].OmniConfig(**flags)
+
+
+def latent():
+    return M["written_guards"].LatentConfig()
 
 
 def x():
@@ -110,6 +115,20 @@ CASES = {  # name -> (build, drive)
         lambda o: (o.forward(x()), o.embed(x())),
     ),
     "CausalOmniTransformer": (lambda: c("raise_guards", "CausalOmniTransformer")(omni(), 8), lambda o: o.forward(x())),
+    **{
+        name: (lambda name=name: c("written_guards", name)(latent()), lambda o: (o.forward(x()), o.out_features()))
+        for name in ("LatentAttention", "DenseQueryAttention", "FullRankAttention", "NarrowAttention")
+    },
+    **{
+        name: (lambda name=name: c("written_guards", name)(latent()), lambda o: (o.forward(x()), o.merge_count()))
+        for name in ("MergingEncoder", "SingleScaleEncoder", "FirstScaleEncoder")
+    },
+    "RopeAttention": (lambda: c("written_guards", "RopeAttention")(16, 512, False), lambda o: o.forward(x())),
+    "Fp4RopeAttention": (lambda: c("written_guards", "Fp4RopeAttention")(16, 128, True), lambda o: o.heads(16)),
+    "NotSmallRopeAttention": (
+        lambda: c("written_guards", "NotSmallRopeAttention")(16, 512, False),
+        lambda o: (o.forward(x()), o.heads(16)),
+    ),
 }
 
 

@@ -28,6 +28,10 @@ FIXED = {  # class -> the class whose __init__ owns the flag (skip-flag)
     "DroplessExperts": "ExpertsBase",
     "DenseMoEBlock": "MoEBlock",
     "CausalOmniTransformer": "OmniTransformer",  # only depth_head: it raises on the other guards
+    "DenseQueryAttention": "LatentAttention",  # only kv_down: its copy decides q_rank
+    "NarrowAttention": "LatentAttention",
+    "FirstScaleEncoder": "MergingEncoder",
+    "NotSmallRopeAttention": "RopeAttention",
 }
 DIRECT_BASE = (  # every class that has a parent; the ones direct-base must refuse stay as they are
     "super_skip.DenseMLP",

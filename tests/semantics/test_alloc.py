@@ -179,6 +179,6 @@ def test_the_classifier_follows_its_settings_and_local_calls(adapter):
     assert plain.classify(expr("mx.zeros(n)", adapter), {}.get) is None
     mx = AllocClassifier(replace(Settings(), tensor_modules=("mx",)), lambda name: name)
     assert mx.classify(expr("mx.zeros(n)", adapter), {}.get).shape == (("name", "n"),)
-    local = {"norm": (True, made)}.get
-    assert plain.classify(expr("norm(d)", adapter), {}.get, "self", lambda n: local(n, (False, None))) is made
-    assert plain.classify(expr("other(d)", adapter), {}.get, "self", lambda n: local(n, (False, None))) is None
+    local = {"norm": LocalCallee(True, made)}.get
+    assert plain.classify(expr("norm(d)", adapter), {}.get, "self", lambda n: local(n, LocalCallee(False))) is made
+    assert plain.classify(expr("other(d)", adapter), {}.get, "self", lambda n: local(n, LocalCallee(False))) is None

@@ -4,9 +4,13 @@ escapes of ``self`` and calls of an ``__init__`` on the instance."""
 import pytest
 from semantic_snippets import expr, stmt
 
+from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import ANY
 from deadinit.semantics.effects import (
+    FieldWrite,
     InitCall,
+    copied_fields,
+    field_write,
     Reads,
     filled_attr,
     init_call,
@@ -121,3 +125,25 @@ def test_reads_of_self_passed_whole(source, adapter):
 @pytest.mark.parametrize("source", ["record([self])", "record((self, 1))", "record({'o': self})", "record(x := self)"])
 def test_reads_of_self_passed_inside_an_expression_escapes(source, adapter):
     assert reads_of(expr(source, adapter), "self").passes_self == ["record"]
+
+
+@pytest.mark.parametrize("source", ['setattr(cfg, "f", None)', 'object.__setattr__(cfg, "f", None)'])
+def test_field_write_of_a_literal_field_on_another_object(source, adapter):
+    got = field_write(expr(source, adapter), "self")
+    assert isinstance(got, FieldWrite) and (got.obj, got.field) == ("cfg", "f")
+    assert isinstance(got.value, sx.Name) and got.value.id == "None"
+
+
+@pytest.mark.parametrize(
+    "source", ['setattr(self, "f", None)', "setattr(cfg, name, None)", 'setattr(cfg, "f")', 'print(cfg, "f", 1)']
+)
+def test_no_field_write(source, adapter):
+    assert field_write(expr(source, adapter), "self") is None
+
+
+def test_copied_fields_of_a_replaced_copy(adapter):
+    canon = {"replace": "dataclasses.replace"}.get
+    got = copied_fields(expr("replace(config, f=None, g=2)", adapter), "cfg", lambda n: canon(n, n))
+    assert [(w.obj, w.field) for w in got] == [("cfg", "f"), ("cfg", "g")]
+    assert copied_fields(expr("make(config, f=None)", adapter), "cfg", lambda n: n) == ()
+    assert copied_fields(expr("config", adapter), "cfg", lambda n: n) == ()

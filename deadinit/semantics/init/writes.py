@@ -13,6 +13,9 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import call_arguments_of
 from deadinit.semantics.dynamic import access_of
 from deadinit.semantics.effects import (
+    FieldWrite,
+    copied_fields,
+    field_write,
     filled_attr,
     init_call,
     literal_attr_of_self,
@@ -72,6 +75,8 @@ class InitWrites(InitWalk):
             self.locals[t.id].call = None if v.aug else v.call
             if v.passes_self:
                 self._emit(InitStmtKind.EFFECT, st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
+            for fw in () if v.aug else copied_fields(v.node, t.id, self.cls.canon):
+                self._set_field(st, fw, guards, in_loop)
         elif isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not v.aug:
             # ``config.x = None`` on a parameter or local: what a parent's guard may read
             attr = f"{t.value.id}.{t.attr}"
@@ -87,6 +92,16 @@ class InitWrites(InitWalk):
             )
         elif not self._assign_nested(st, t, v, guards, in_loop):
             self._assign_other(st, t, v, guards, in_loop)
+
+    def _set_field(self, st: sx.Stmt, fw: FieldWrite, guards: Guards, in_loop: bool) -> None:
+        """``setattr(config, "x", None)``, a field a copy replaces: what a parent's guard may read, as
+        ``config.x = None`` is."""
+        r = self._reads(fw.value)
+        value = ("empty",) if _empty_literal(fw.value) else to_expr(fw.value, self.self_name)
+        attr = f"{fw.obj}.{fw.field}"
+        reads = tuple(sorted(self._all_reads(r)))
+        escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
+        self._emit(InitStmtKind.SET, st, guards, in_loop, attr=attr, reads=reads, value=value, **escapes)
 
     def _assign_attr(self, st: sx.Stmt, attr: str, v: _Value, guards: Guards, in_loop: bool) -> None:
         """``self.x = ...`` (or ``self.__dict__["x"] = ...``); ``self.x += ...`` fills ``x``."""
@@ -281,6 +296,10 @@ class InitWrites(InitWalk):
 
     def _call_stmt(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> str | None:
         if self._named_write(st, call, guards, in_loop):
+            return None
+        fw = field_write(call, self.self_name)
+        if fw is not None:
+            self._set_field(st, fw, guards, in_loop)
             return None
         ic = init_call(call, self.self_name)
         if ic is not None:
