@@ -95,6 +95,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "FusedSteps", "StepBuffers", "index_ptr"),
     ("DI002", "ShortRelaySteps", "StepBuffers", "index_ptr"),
     ("DI002", "FusedKernel", "PagedKernel", "index_ptr"),
+    ("DI002", "RowSteps", "RowBuffers", "index_ptr"),  # table R, R56-R57: read only to compute a dead attribute
+    ("DI002", "SpanSteps", "RowBuffers", "index_ptr"),
     ("DI001", "NoNormBlock", "NormBlock", "ln1"),  # table R, R23-R25: registered names removed
     ("DI001", "NoProjBlock", "NormBlock", "proj"),
     ("DI001", "NoOutBlock", "NormBlock", "out"),

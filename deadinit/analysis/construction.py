@@ -3,12 +3,13 @@
 ``B(buf=self.kv[i])`` reads ``self.kv``, but only to give it to ``B``.  It counts as a read
 only if the parameter ``buf`` reaches something live on ``B``: its whole ``__init__`` chain
 (``semantics.construction_args.param_flow``) stores it only into attributes whose assignment
-``B``'s own liveness fixpoint finds dead, hands it only to parents' ``__init__`` that do the
-same, or tests it against ``None``.  Anything else (another call, a condition, a return, a
-rebinding, a store that is live or into a property or class-level descriptor, a dynamic access
-that may reach the attribute, a class built by a decorator, a metaclass, ``__new__`` or with its
-own ``__setattr__``) makes it a read, as does going deeper than
-``MAX_DEPTH`` constructions (A builds B builds C ...).
+``B``'s own liveness fixpoint finds dead (or reads it only to compute the value of such an
+assignment: ``self.rows = buf.shape[0]`` with ``rows`` dead on ``B``), hands it only to
+parents' ``__init__`` that do the same, or tests it against ``None``.  Anything else (another
+call, a method called on it, a condition, a return, a rebinding, a store that is live or into a
+property or class-level descriptor, a dynamic access that may reach the attribute, a class built
+by a decorator, a metaclass, ``__new__`` or with its own ``__setattr__``) makes it a read, as does
+going deeper than ``MAX_DEPTH`` constructions (A builds B builds C ...).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary, Pattern
-from deadinit.semantics.construction_args import PARAM_CALL, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
+from deadinit.semantics.construction_args import PARAM_CALL, PARAM_COMPUTE, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
 
 NEVER_RUNS = "never runs"
 MAX_DEPTH = 3  # constructions followed from the class analysed
@@ -46,8 +47,9 @@ class ClassLiveness:
 
 @dataclass(frozen=True)
 class DeadStore:
-    attr: str  # the attribute of the constructed class the value becomes
+    attr: str  # the attribute of the constructed class the value becomes (or is read to compute)
     why: str  # "overwritten at x.py:12" / "never read"
+    computed: bool = False  # the value is only read to compute the attribute's value, not stored as it
 
 
 def bound_param(method: MethodSummary, slot: Slot) -> str | None:
@@ -111,12 +113,13 @@ class ConstructionFlow:
         if not stores:
             return f"whose `__init__` never uses it (parameter `{param}`)"
         handed = [s.why for s in stores if not s.attr]
-        kept = [s for s in stores if s.attr]
+        kept = list(dict.fromkeys(s for s in stores if s.attr))  # a value mentioned twice in one computation
         parts = []
         if len(kept) == 1:
-            parts.append(f"whose `{kept[0].attr}` it becomes, which is dead on `{short(cls)}` ({kept[0].why})")
+            how = "is read only to compute" if kept[0].computed else "becomes"
+            parts.append(f"whose `{kept[0].attr}` it {how}, which is dead on `{short(cls)}` ({kept[0].why})")
         elif kept:
-            shown = ", ".join(f"`{s.attr}` ({s.why})" for s in kept)
+            shown = ", ".join(f"`{s.attr}` ({'computed from it, ' if s.computed else ''}{s.why})" for s in kept)
             parts.append(f"whose {shown} it becomes, all dead on `{short(cls)}`")
         parts += [f"which hands it to {h}" for h in handed]
         return "; ".join(parts)
@@ -142,12 +145,12 @@ class ConstructionFlow:
         for name, kind, target, line, callee_name in method.param_flow:
             if name != param or kind == PARAM_TEST:
                 continue
-            if kind == PARAM_STORE:
+            if kind in (PARAM_STORE, PARAM_COMPUTE):
                 store = self._dead_store(lv, owner, str(target), line)
                 if store is None:
                     return None
                 if store.why != NEVER_RUNS:
-                    out.append(store)
+                    out.append(DeadStore(store.attr, store.why, kind == PARAM_COMPUTE))
             elif kind == PARAM_INIT:
                 called = next(
                     (qn for qn, (caller, st, _) in lv.chain.calls.items() if caller == owner and st.line == line),

@@ -48,3 +48,45 @@ HANDED_ON_VALID = Example(
     {**HANDED_ON, "pkg/steps.py": HANDED_ON["pkg/steps.py"].replace("return self.last_len", "return self.index_ptr")},
     note="handed to a kernel whose `plan` reads the attribute it becomes: a read",
 )
+
+COMPUTED = {
+    "pkg/__init__.py": "",
+    "pkg/steps.py": """
+import torch
+
+
+class RowKernel:
+    def __init__(self, max_bs, index_buf):
+        self.rows = index_buf.shape[0] - 1
+        self.last_len = torch.ones((max_bs,), dtype=torch.int32)
+
+    def plan(self, bs):
+        return self.last_len[:bs]
+
+
+class StepBuffers:
+    def __init__(self, steps, max_bs):
+        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
+        self.kernels = []
+
+    def plan(self, bs):
+        return [k.plan(bs) for k in self.kernels]
+
+
+class RowSteps(StepBuffers):
+    def __init__(self, steps, max_bs):
+        super().__init__(steps, max_bs)
+        self.kernels = [RowKernel(max_bs, self.index_ptr[i]) for i in range(steps)]
+""",
+}
+
+
+COMPUTED_INVALID = Example(
+    COMPUTED,
+    [("DI002", "RowSteps", "index_ptr")],
+    note="read by the per-step kernels only to compute `rows`, which nothing reads there: reported, not fixable",
+)
+COMPUTED_VALID = Example(
+    {**COMPUTED, "pkg/steps.py": COMPUTED["pkg/steps.py"].replace("return self.last_len[:bs]", "return self.rows")},
+    note="the kernel's `plan` reads the attribute computed from it: a read",
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
-from deadinit.rules.construction_examples import HANDED_ON_INVALID, HANDED_ON_VALID
+from deadinit.rules.construction_examples import COMPUTED_INVALID, COMPUTED_VALID, HANDED_ON_INVALID, HANDED_ON_VALID
 from deadinit.rules.factory_examples import FACTORY_INVALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
@@ -306,6 +306,7 @@ class W:
             note="code-generation source: a template that a generated file names and nothing imports",
         ),
         HANDED_ON_VALID,
+        COMPUTED_VALID,
         *not_allocated(own=False),
         ANY_NAME,
         *FLOW_VALID,
@@ -346,6 +347,7 @@ class DecodeWrapper:
             note="a subclass without an __init__ of its own",
         ),
         HANDED_ON_INVALID,
+        COMPUTED_INVALID,
         *DYNAMIC_BY_PATTERN,
         Example(
             REGISTERED_STATE,

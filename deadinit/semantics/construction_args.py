@@ -3,9 +3,11 @@ arguments, and what an ``__init__`` does with each of its parameters.
 
 Together they let the analysis follow a value across a construction: ``B(buf=self.kv[i])``
 passes ``kv`` to ``B``'s parameter ``buf``; ``B.__init__`` stores ``buf`` into ``self.kv``
-(``PARAM_STORE``), hands it to its parent's ``__init__`` (``PARAM_INIT``) or to another
-named callee (``PARAM_CALL``: the analysis follows it when that is a project class), only
-tests it against ``None`` (``PARAM_TEST``), or does anything else with it (``PARAM_USE``).
+(``PARAM_STORE``), reads it only to compute the value of a plain ``self.a = ...``
+(``PARAM_COMPUTE``: it counts only if that binding of ``a`` is live on ``B``), hands it to its
+parent's ``__init__`` (``PARAM_INIT``) or to another named callee (``PARAM_CALL``: the analysis
+follows it when that is a project class), only tests it against ``None`` (``PARAM_TEST``), or does
+anything else with it (``PARAM_USE``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ PARAM_STORE = "store"  # target: the self attribute it becomes
 PARAM_INIT = "init"  # target: the argument slot of the parent ``__init__`` call it is passed to
 PARAM_CALL = "call"  # target: the argument slot of a call of a named callee (``callee``), e.g. a constructor
 PARAM_TEST = "test"  # ``p is None`` / ``p is not None``: only its identity is looked at
+PARAM_COMPUTE = "compute"  # target: the self attribute whose assigned value it is read to compute
 PARAM_USE = "use"  # anything else: its value is used
 
 Slot = int | str  # a positional index or a keyword
@@ -104,6 +107,14 @@ def _stored_param(value: sx.Expr) -> sx.Expr:
 
 
 _LEAVES = frozenset({sx.Name, sx.Attribute, sx.Const, sx.Arg})  # nothing that binds or that is classified
+# a value with one of these may bind a name of its own (a comprehension's target, a walrus, a lambda's
+# parameter): a mention there may be another binding, so it is not read to compute the value
+_SCOPES = (sx.Comprehension, sx.Generator, sx.Lambda, sx.FunctionDef)
+
+
+def _plain_value(value: sx.Expr) -> bool:
+    """``value`` binds no name of its own (no comprehension, lambda or walrus inside)."""
+    return not any(isinstance(n, _SCOPES) or (isinstance(n, sx.Other) and n.stores) for n in _walk(value))
 
 
 def _nested_scopes(nodes: list[sx.Node]) -> set[int]:
@@ -184,10 +195,29 @@ class _ParamFlow:
         targets = n.targets if isinstance(n, sx.Assign) else (n.target,)
         stored = _stored_param(value)
         attrs = [self_attr(t, self.self_name) for t in targets]
+        if not all(a is not None for a in attrs):
+            return
         name = self.param(stored)
-        if name is not None and all(a is not None for a in attrs):
+        if name is not None:
             self.classified.add(id(stored))
             self.out.extend((name, PARAM_STORE, str(a), n.line, "") for a in attrs)
+        elif _plain_value(value):
+            self._compute(n, value, [str(a) for a in attrs])
+
+    def _compute(self, n: sx.Assign | sx.AnnAssign, value: sx.Expr, attrs: list[str]) -> None:
+        """``self.a = p.shape[0] * 2``: each mention of ``p`` in the value outside any call only computes
+        ``a``. Inside a call it is the call's (``classify``: handed to a named callee, or a use): the
+        callee, or a method called on ``p``, may keep the value somewhere."""
+        stack: list[sx.Node] = [value]
+        while stack:
+            m = stack.pop()
+            if isinstance(m, sx.Call):
+                continue
+            name = self.param(m)
+            if name is not None:
+                self.classified.add(id(m))
+                self.out.extend((name, PARAM_COMPUTE, a, n.line, "") for a in attrs)
+            stack.extend(m.children())
 
     def _test(self, n: sx.Compare) -> None:
         """``p is None`` / ``p is not None``: only ``p``'s identity is looked at."""

@@ -51,3 +51,36 @@ def test_handed_on_buffers_are_refused_and_the_fixed_kernels_still_build(fixture
     assert sorted(changed) == ["FusedKernel"]
     assert changed["FusedKernel"].attributes == ["index_ptr"]
     assert run_probe(fixture_tree) == "True"  # after: nothing allocated, and everything still runs
+
+
+COMPUTED_PROBE = """
+import sys
+sys.modules["torch"] = None
+from fixtures import runner_stub as rs
+from fixtures.recall import computed as c
+
+runner = rs.make_runner()
+for cls in (c.RowSteps, c.SpanSteps, c.CountedSteps, c.ReadRowSteps, c.SizedSteps, c.RelayedRowSteps):
+    cls(runner, 3).plan(2)
+print("built")
+"""
+
+
+def test_buffers_read_only_to_compute_are_refused_and_everything_still_builds(fixture_tree):
+    """R56-R57 (fixtures/recall/computed.py): the kernels still read the row for its length, so skipping
+    the parent's allocation would break their construction: a plain fix leaves the module as it is."""
+    probe = [sys.executable, "-c", COMPUTED_PROBE]
+    assert (
+        subprocess.run(probe, cwd=fixture_tree, capture_output=True, text=True, check=False).stdout.strip() == "built"
+    )
+    result = run_check(["fixtures/recall/computed.py"])
+    assert {(f.cls.rsplit(".", 1)[-1], f.fix_safety) for f in result.findings} == {
+        ("RowSteps", "none"),
+        ("SpanSteps", "none"),
+    }
+    out = run_fix(result, "skip-flag", FixOptions(unsafe_fixes=True))
+    assert out.error is None and not out.plan.changes
+    refused = {r.cls.rsplit(".", 1)[-1]: r.reason for r in out.plan.refusals}
+    assert all("still hands self.index_ptr to a constructor" in refused[c] for c in ("RowSteps", "SpanSteps")), refused
+    got = subprocess.run(probe, cwd=fixture_tree, capture_output=True, text=True, check=False)
+    assert got.returncode == 0 and got.stdout.strip() == "built", got.stderr

@@ -8,6 +8,7 @@ from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 from deadinit.semantics.construction_args import (
     PARAM_CALL,
+    PARAM_COMPUTE,
     PARAM_INIT,
     PARAM_STORE,
     PARAM_TEST,
@@ -119,3 +120,26 @@ def test_param_flow_kinds(adapter):
     assert ("a", PARAM_USE, "", "") in by_kind  # the nested function's mention
     assert {p for p, *_ in got} == {"a", "b", "c", "d"}  # neither self nor the starred parameters
     assert list(got) == sorted(got, key=lambda f: (f[0], f[3], f[1], str(f[2]), f[4]))
+
+
+COMPUTED = b"""
+class K:
+    def __init__(self, buf, p, q):
+        self.rows = buf.shape[0] * 2 if buf is not None else 0
+        self.n = buf.size(0) + p
+        self.w = Wrapper(q)
+        self.sq = [x for x in q]
+        self.pair = local = p
+"""
+
+
+@pytest.mark.parametrize("adapter", ["ast", "cst"])
+def test_a_parameter_read_only_to_compute_an_assigned_value(adapter):
+    s = summarize_source(COMPUTED, "m.py", "m", False, Settings(), adapter=adapter)
+    flow = s.classes[0].methods["__init__"].param_flow
+    assert ("buf", PARAM_COMPUTE, "rows", 4, "") in flow and ("buf", PARAM_TEST, "", 4, "") in flow
+    assert ("p", PARAM_COMPUTE, "n", 5, "") in flow
+    assert ("buf", PARAM_USE, "", 5, "") in flow  # a method called on it may keep it
+    assert ("q", PARAM_CALL, 0, 6, "Wrapper") in flow and ("q", PARAM_COMPUTE, "w", 6, "") not in flow
+    assert ("q", PARAM_USE, "", 7, "") in flow  # the comprehension binds names of its own
+    assert ("p", PARAM_USE, "", 8, "") in flow  # also bound to a local

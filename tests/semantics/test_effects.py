@@ -9,9 +9,9 @@ from deadinit.semantics.dynamic import ANY
 from deadinit.semantics.effects import (
     FieldWrite,
     InitCall,
+    Reads,
     copied_fields,
     field_write,
-    Reads,
     filled_attr,
     init_call,
     literal_attr_of_self,
