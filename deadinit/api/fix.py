@@ -7,9 +7,8 @@ from __future__ import annotations
 from deadinit.fixes.registry import STRATEGY_CODES, load_strategies
 from deadinit.model.fix import FixOptions
 from deadinit.model.result import CheckResult
-from deadinit.runtime.provenance import provenance
 
-__all__ = ["STRATEGY_CODES", "FixOptions", "load_strategies", "nothing_to_fix", "provenance", "run_fix"]
+__all__ = ["STRATEGY_CODES", "FixOptions", "load_strategies", "nothing_to_fix", "run_fix"]
 
 
 def run_fix(result: CheckResult, strategy: str, options: FixOptions, write: bool = True):

@@ -28,6 +28,7 @@ from deadinit.cli.output import UsageError, make_console, write_file
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
+from deadinit.report.fix_report import fix_report
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # strategies that choose the classes to rewrite themselves, not from the findings: given paths, the
@@ -257,33 +258,9 @@ def fix_exit_code(o: FixRun, out, lane: project.Lane) -> int:
 
 
 def report_dict(out) -> dict:
-    found = {f.key: f for f in getattr(out.before, "findings", None) or []}
-    return {
-        "command": "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None,
-        "deadinit": fixing.provenance().to_json(),  # the code that made the rewrite: evidence names it
-        "strategy": out.strategy,
-        "applied": bool(out.written),
-        "changes": [
-            dict(
-                c.to_json(),
-                evidence=[_finding_entry(found[k]) for k in c.findings if k in found],
-            )
-            for c in out.plan.changes
-        ],
-        "not_fixed": [r.to_json() for r in out.refusals],
-        "files": [fp.path for fp in out.plan.files],
-        "diff_stat": out.diff_stat(),
-    }
-
-
-REPORTED_FIELDS = ("key", "message", "attribute", "parent", "lifetime", "steady_bytes", "transient_bytes", "evidence")
-
-
-def _finding_entry(f) -> dict:
-    """A finding a change resolves, as the fix report (and the PR body written from it) shows it: the
-    fields of its JSON form that say what and how much, with the size as check shows it."""
-    d = f.to_json()
-    return {**{k: d.get(k) for k in REPORTED_FIELDS}, "size": f.size_text}
+    """The JSON fix report of ``out`` (``deadinit.report.fix_report``), naming this command line."""
+    command = "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None
+    return fix_report(out, command)
 
 
 def write_report(path: str, out) -> None:
