@@ -124,6 +124,10 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "UnfusedPackedStack", "KernelStack", "kernels"),
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
+    # fixtures/EXPECTED.md, table K: modules built through class-typed fields, specs and builders
+    *(("DI001", "ProjAttention", "SpecAttention", a) for a in ("proj", "mixer")),
+    ("DI001", "PlainConfiguredAttention", "ConfiguredAttention", "proj"),
+    ("DI001", "LinearClassAttrBlock", "ClassAttrBlock", "proj"),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
     ("DI001", "WideBottleneck", "Bottleneck", "tiles"),
 }

@@ -212,8 +212,12 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
             ("EagerDecodeBuffers", "counters"),
             ("EagerDecodeBuffers", "seq_scratch"),
             ("PlainStem", "blur"),
+            ("ProjAttention", "mixer"),  # table K, K2: through the builder
         )
     },
+    # fixtures/EXPECTED.md, table K: the class built is whatever a class-typed field holds
+    ("ProjAttention", "proj"): "the class built comes from a class-typed field",
+    ("LinearClassAttrBlock", "proj"): "the class built comes from a class-typed field",
 }
 NO_INIT = "has no __init__ of its own to pass a flag from"
 NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in the words fix prints
@@ -250,6 +254,7 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
         )
     },
     ("NormalInitBlock", "table"): "self.table is built in InitBlock.init_weights, a helper that construction calls",
+    ("PlainConfiguredAttention", "proj"): "ConfiguredAttention.__init__ (line 103) still configures self.proj",
     ("ShortStackModel", "layers"): "StackModel.__init__ line 35 writes self.layers in a statement that also does "
     "work that stays: it cannot be split",
     **{

@@ -11,7 +11,7 @@ import sys
 sys.modules["torch"] = None  # the fixtures fall back to their CPU stand-ins
 from fixtures import runner_stub as rs
 from fixtures.recall import conditional as cd, counter_backend as cb, helpers as h, metadata as md, models as m, nested as n, removal as r
-from fixtures.recall import copies as cp, joined as jn, rebuilt as rb, spread as sp
+from fixtures.recall import copies as cp, joined as jn, rebuilt as rb, spread as sp, specs as sc
 
 runner = rs.make_runner()
 for cls in (cb.CounterMLABackend, cb.TokenMLABackend):
@@ -42,6 +42,12 @@ for cls in (rb.KernelStack, rb.FusedStack, rb.PackedStack, rb.TracedPackedStack,
     cls(4, 2).forward(1)
 rb.PackedMaybeStack(4, 2, fused=False).forward(1)
 assert all(type(k) is rb.PackedKernel for k in rb.PackedStack(4, 2).kernels)  # R49: the fused ones are gone
+for cls in (sc.SpecAttention, sc.ProjAttention, sc.ConfiguredAttention, sc.PlainConfiguredAttention):
+    cls(sc.AttnParts(), 4)(1)
+sc.SpecAttention(sc.AttnParts(mixer=sc.LayerSpec(sc.Mixer)), 4)(1)
+for cls in (sc.ClassAttrBlock, sc.LinearClassAttrBlock, sc.OverriddenClassAttrBlock):
+    cls(4)(1)
+assert sc.PlainConfiguredAttention(sc.AttnParts(), 4).out_dim == 4  # the parent's output projection was read
 score = h.ScoreOnlyDecoder(4, 2)
 del score.reg_branch  # R31
 score(1)

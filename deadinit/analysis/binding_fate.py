@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from deadinit.analysis.chain import ChainStmt
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import Expr
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN
 
@@ -40,12 +41,12 @@ def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
     attributes, constants and module-level names, no local or parameter of either."""
     a, b = c.stmt, k.stmt
     return (
-        a.kind == "fill"
+        a.kind == InitStmtKind.FILL
         and (
             a.fill_kind == "append"
             or (a.fill_kind == "setitem" and a.loop_iter is not None and _scope_free(a.loop_iter))
         )
-        and b.kind == "fill"
+        and b.kind == InitStmtKind.FILL
         and b.fill_kind == "setitem"
         and a.attr == b.attr
         and k.owner != c.owner
@@ -73,4 +74,4 @@ def _scope_free(e: Expr) -> bool:
 
 def own_if_kill(k: ChainStmt, c: ChainStmt) -> bool:
     """``k`` is the kill of an ``if`` of ``c``'s own ``__init__`` that contains ``c``."""
-    return k.stmt.kind == "kill" and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line
+    return k.stmt.kind == InitStmtKind.KILL and k.owner == c.owner and k.stmt.line <= c.stmt.line <= k.stmt.end_line

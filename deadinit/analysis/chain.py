@@ -55,13 +55,13 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
     """Why the call's arguments cannot bind to ``method``'s parameters (the call raises TypeError), or None."""
     if call.star_args:
         return None
-    positional = [p for p in method.params if p.kind in ("posonly", "normal")]
-    has_star = any(p.kind == "star" for p in method.params)
-    has_dstar = any(p.kind == "dstar" for p in method.params)
+    positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
+    has_star = any(p.kind == ParamKind.STAR for p in method.params)
+    has_dstar = any(p.kind == ParamKind.DSTAR for p in method.params)
     if len(call.args) > len(positional) and not has_star:
         return f"{len(call.args)} positional arguments given, it takes {len(positional)}"
     given = {p.name for p in positional[: len(call.args)]}
-    by_name = {p.name: p for p in method.params if p.kind in ("normal", "kwonly")}
+    by_name = {p.name: p for p in method.params if p.kind in (ParamKind.NORMAL, ParamKind.KWONLY)}
     for name, _ in call.kwargs:
         if name in given:
             return f"`{name}` given twice"
@@ -71,7 +71,9 @@ def bind_problem(method: MethodSummary, call: InitStmt) -> str | None:
     missing = [
         p.name
         for p in method.params
-        if p.kind in ("posonly", "normal", "kwonly") and p.default is None and p.name not in given
+        if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL, ParamKind.KWONLY)
+        and p.default is None
+        and p.name not in given
     ]
     if missing:
         return "required " + ", ".join(f"`{m}`" for m in missing) + " not given"
@@ -83,14 +85,14 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env)
     the explicit arguments still bind (positional ones before ``*args``, keywords); a parameter a spread may
     fill is unknown, and one no spread can fill takes its default as without spreads."""
     env: Env = {}
-    params = [p for p in method.params if p.kind in ("posonly", "normal")]
+    params = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
     for p, a in zip(params, call.args, strict=False):  # extra args go to *args below
         env[p.name] = value_of(a, caller_env, self_env)
     if len(call.args) > len(params):
         star = [p for p in method.params if p.kind == ParamKind.STAR]
         if star:
             env[star[0].name] = UNKNOWN
-    named = {p.name for p in method.params if p.kind in ("normal", "kwonly")}
+    named = {p.name for p in method.params if p.kind in (ParamKind.NORMAL, ParamKind.KWONLY)}
     for name, a in call.kwargs:
         if name in named or not call.star_args:
             env[name] = value_of(a, caller_env, self_env)
@@ -169,14 +171,14 @@ def _walk(
         guards_hold = state
         returned = returned or (st.kind == InitStmtKind.RETURN and held is True and not st.in_loop)
         if state is not False and (st.in_loop or st.after_return) and state is True:
-            state = None if st.kind != "super_init" else True
+            state = None if st.kind != InitStmtKind.SUPER_INIT else True
         c = ChainStmt(st, owner, path, state, env, guards_hold, tuple(open_), method.name)
         chain.stmts.append(c)
         if state is False:
             continue
         w.ensured.step(c, keys, active)
         _remember(st, state, env, self_env, frame, w.facts)
-        if st.kind == "super_init":
+        if st.kind == InitStmtKind.SUPER_INIT:
             _call(w, owner, st, state, env, self_env, frame, keys, depth)
         elif st.method is not None:
             _helper(w, owner, st, state, env, self_env, frame, keys, depth)
@@ -184,16 +186,21 @@ def _walk(
 
 def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
     """What a statement tells later ones: self values, asserted names, attributes set on objects."""
-    if st.kind in ("assign", "delete") and st.attr:
+    if st.kind in (InitStmtKind.ASSIGN, InitStmtKind.DELETE) and st.attr:
         shared.assigned.add(st.attr)
-        if st.kind == "assign" and st.value is not None and st.value[0] in ("name", "const") and state is True:
+        if (
+            st.kind == InitStmtKind.ASSIGN
+            and st.value is not None
+            and st.value[0] in ("name", "const")
+            and state is True
+        ):
             self_env[st.attr] = value_of(st.value, env, self_env)
         elif st.attr in self_env:
             self_env[st.attr] = UNKNOWN
-    elif st.kind == "set" and st.attr and st.value is not None:
+    elif st.kind == InitStmtKind.SET and st.attr and st.value is not None:
         v = value_of(st.value, env, self_env)
         frame.dotted[st.attr] = v if state is True and not st.in_loop else UNKNOWN
-    elif st.kind == "assert" and state is True and st.value is not None:
+    elif st.kind == InitStmtKind.ASSERT and state is True and st.value is not None:
         test = st.value
         if test[0] == "eq" and test[1][0] == "name" and test[2][0] == "const":
             frame.names[test[1][1]] = test[2]
@@ -274,7 +281,7 @@ def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:
     """The facts the callee can use: what was established about the objects the caller passed (by its
     explicit arguments: a spread's are unknown)."""
     out = Facts()
-    positional = [p for p in method.params if p.kind in ("posonly", "normal")]
+    positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
     pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
     for param, arg in pairs:
         if arg[0] != "name":

@@ -22,6 +22,7 @@ from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary, Pattern
 from deadinit.semantics.construction_args import PARAM_CALL, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
 
@@ -52,9 +53,9 @@ class DeadStore:
 def bound_param(method: MethodSummary, slot: Slot) -> str | None:
     """The parameter of ``method`` an argument in ``slot`` binds to (None: ``*args``/``**kwargs`` or no such one)."""
     if isinstance(slot, int):
-        positional = [p for p in method.params if p.kind in ("posonly", "normal")]
+        positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
         return positional[slot].name if slot < len(positional) else None
-    named = [p for p in method.params if p.kind in ("normal", "kwonly") and p.name == slot]
+    named = [p for p in method.params if p.kind in (ParamKind.NORMAL, ParamKind.KWONLY) and p.name == slot]
     return named[0].name if named else None
 
 
@@ -183,7 +184,7 @@ class ConstructionFlow:
         found = [
             i
             for i, e in enumerate(fp.events)
-            if e.owner == owner and e.stmt.line == line and e.stmt.attr == attr and e.stmt.kind == "assign"
+            if e.owner == owner and e.stmt.line == line and e.stmt.attr == attr and e.stmt.kind == InitStmtKind.ASSIGN
         ]
         classes = [self.index.classes[qn] for qn in lv.order]
         if any(attr in c.methods or attr in c.class_attrs for c in classes):  # a property or descriptor: code runs
@@ -227,7 +228,7 @@ def handing_on(fact: AttrFact, fp: Fixpoint) -> list[int]:
         for j, passes in sorted(fp.transit.items())
         if start < j < end
         and fact.attr in passes
-        and (j in fp.effective or fp.events[j].stmt.kind not in ("assign", "fill"))
+        and (j in fp.effective or fp.events[j].stmt.kind not in (InitStmtKind.ASSIGN, InitStmtKind.FILL))
     ]
 
 
@@ -235,6 +236,11 @@ def handed_on(fact: AttrFact, fp: Fixpoint) -> str:
     """Why skipping the allocation would break code that stays: it still hands the value to a constructor."""
     for j in handing_on(fact, fp):
         c = fp.events[j]
+        if fact.attr in c.stmt.configures:
+            return (
+                f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still configures self.{fact.attr} (checks its "
+                "class or sets a flag on it): without the allocation that code would act on the placeholder"
+            )
         return (
             f"{fact.show(c.owner)}.__init__ (line {c.stmt.line}) still hands self.{fact.attr} to a constructor: "
             "the value is still used by code that stays, which would fail without it"

@@ -15,6 +15,7 @@ from deadinit.analysis.fact_records import Analysis, AttrFact, Fixpoint
 from deadinit.analysis.reach import Reach, short
 from deadinit.index import dependencies
 from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.kinds import InitStmtKind
 
 _ASSIGNS = ("assign", "fill")
 
@@ -105,14 +106,14 @@ def fact_evidence(
 
 def _allocated(fact: AttrFact, c: ChainStmt) -> Evidence:
     cond = "" if c.active is True else " (conditionally)"
-    verb = "fills" if c.stmt.kind == "fill" else "assigns"
+    verb = "fills" if c.stmt.kind == InitStmtKind.FILL else "assigns"
     return Evidence(
         EvidenceKind.ALLOCATED, f"{fact.show(c.owner)}.{c.method} {verb} self.{fact.attr}{cond}", c.path, c.stmt.line
     )
 
 
 def _replaced(fact: AttrFact, k: ChainStmt) -> Evidence:
-    if k.stmt.kind == "delete":
+    if k.stmt.kind == InitStmtKind.DELETE:
         kind, verb = EvidenceKind.DELETED, "deletes"
     else:
         kind, verb = EvidenceKind.OVERWRITTEN, "re-assigns"

@@ -25,6 +25,7 @@ from deadinit.analysis.unsure import unsure_for
 from deadinit.analysis.values import Context
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
+from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 
 __all__ = ["Analysis", "AttrFact", "Fixpoint", "Overwrite", "build_facts"]  # the records live in fact_records
@@ -47,7 +48,7 @@ class _Contexts:
             self.pairs = []
             for i, c in enumerate(self.events):
                 st = c.stmt
-                if st.kind == "assign" and st.attr and st.value is not None and c.active is True:
+                if st.kind == InitStmtKind.ASSIGN and st.attr and st.value is not None and c.active is True:
                     self.at_index.append(i)
                     self.pairs.append((st.attr, (st.value, self._at(c, {}))))
         return self.pairs
@@ -82,7 +83,7 @@ def _first_allocation(
             kind = an.classify(st.alloc, module)
             if kind:
                 return FirstAllocation(i, st.alloc, kind, module)
-        elif st.call is not None and st.kind == "assign":
+        elif st.call is not None and st.kind == InitStmtKind.ASSIGN:
             got = an.returns.resolve(st.call, module, mro)
             kind = an.classify(got.alloc, got.module) if got is not None else None
             if got is not None and kind:
@@ -110,7 +111,7 @@ def build_facts(
     events, effective, killed, kept = fp.events, fp.effective, fp.killed, fp.kept
     groups: dict[tuple[str, str], list[int]] = {}
     for i, c in enumerate(events):
-        if c.owner == cls or c.stmt.kind not in ("assign", "fill") or c.stmt.attr is None:
+        if c.owner == cls or c.stmt.kind not in (InitStmtKind.ASSIGN, InitStmtKind.FILL) or c.stmt.attr is None:
             continue
         groups.setdefault((c.owner, c.stmt.attr), []).append(i)
     facts = []
@@ -133,13 +134,17 @@ def build_facts(
         if found is None:
             continue
         rep, alloc, kind = found.event, found.alloc, found.kind
-        fills = [i for i in idxs if events[i].stmt.kind == "fill"]
-        assigns = [i for i in idxs if events[i].stmt.kind == "assign"]
-        if events[rep].stmt.kind == "fill" and assigns and any(events[j].stmt.value == ("empty",) for j in assigns):
+        fills = [i for i in idxs if events[i].stmt.kind == InitStmtKind.FILL]
+        assigns = [i for i in idxs if events[i].stmt.kind == InitStmtKind.ASSIGN]
+        if (
+            events[rep].stmt.kind == InitStmtKind.FILL
+            and assigns
+            and any(events[j].stmt.value == ("empty",) for j in assigns)
+        ):
             kind = f"list of {kind}"
-        alloc_idxs = [i for i in idxs if events[i].stmt.kind == "assign" and events[i].stmt.value != ("empty",)] or [
-            i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None
-        ]
+        alloc_idxs = [
+            i for i in idxs if events[i].stmt.kind == InitStmtKind.ASSIGN and events[i].stmt.value != ("empty",)
+        ] or [i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None]
         by = {**killed, **replaced}
         overwritten = sorted((i for i in idxs if i in by), key=lambda i: by[i])
         c = events[rep]
@@ -192,9 +197,14 @@ def _replaced_when(events: list[ChainStmt], reads: list[set[str]], idxs: list[in
             k = events[j]
             if attr in reads[j]:
                 return {}
-            if k.stmt.attr != attr or k.stmt.kind not in ("assign", "kill", "delete", "fill"):
+            if k.stmt.attr != attr or k.stmt.kind not in (
+                InitStmtKind.ASSIGN,
+                InitStmtKind.KILL,
+                InitStmtKind.DELETE,
+                InitStmtKind.FILL,
+            ):
                 continue
-            if k.stmt.kind == "fill" or k.owner == c.owner or not _undecided_only(k):
+            if k.stmt.kind == InitStmtKind.FILL or k.owner == c.owner or not _undecided_only(k):
                 return {}
             out[i] = j
             break
@@ -220,7 +230,7 @@ def _size(an: Analysis, contexts: _Contexts, found: FirstAllocation, c: ChainStm
     if found.followed:
         ctx = an.sizes.followed_context(ctx, found.bindings)
     size = an.sizes.size(found.alloc, ctx)
-    if found.alloc.kind not in ("container",) and filled and c.stmt.kind == "fill":
+    if found.alloc.kind not in (AllocKind.CONTAINER,) and filled and c.stmt.kind == InitStmtKind.FILL:
         size = an.sizes.filled(c, size, ctx)  # one element per iteration: n of them for range(n)
     return size
 
@@ -232,7 +242,7 @@ def _mark_feeds(facts: list[AttrFact], fp: Fixpoint) -> None:
     fed_from: dict[str, set[str]] = {}
     for i, r in enumerate(fp.reads):
         fed = events[i].stmt.attr
-        if fed in dead and events[i].stmt.kind in ("assign", "fill") and i not in fp.effective:
+        if fed in dead and events[i].stmt.kind in (InitStmtKind.ASSIGN, InitStmtKind.FILL) and i not in fp.effective:
             for a in r & dead:
                 fed_from.setdefault(a, set()).add(fed)
     for f in facts:

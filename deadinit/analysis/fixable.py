@@ -31,7 +31,7 @@ from deadinit.analysis.chain import Chain, ChainStmt
 from deadinit.analysis.fact_records import AttrFact
 from deadinit.analysis.reach import method_reads, short
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import FixSafety, ParamKind
+from deadinit.model.kinds import FixSafety, InitStmtKind, ParamKind
 
 BINDINGS = ("assign", "fill")
 STAR_PARAMS = (ParamKind.STAR, ParamKind.DSTAR)
@@ -125,7 +125,7 @@ def _refills_of_a_refilled_list(chain: Chain, facts: list[AttrFact]) -> list[tup
         for f in facts
         if f.owner != chain.cls
         for c in f.stmts[:1]
-        if c.stmt.kind == "fill" and c.stmt.fill_kind == "setitem"
+        if c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == "setitem"
     ]
 
 
@@ -203,7 +203,7 @@ def _moves(c: ChainStmt, refill: ChainStmt, events: list[ChainStmt], pos: dict[i
     ``self.y = self.xs`` as it is, and moves any other such assignment after the subclass's refill,
     when nothing between uses ``self.y``."""
     y = c.stmt.attr
-    if c.stmt.kind != "assign" or y is None or c.stmt.alloc is not None or c.stmt.call is not None:
+    if c.stmt.kind != InitStmtKind.ASSIGN or y is None or c.stmt.alloc is not None or c.stmt.call is not None:
         return False
     if c.stmt.value == ("self", refill.stmt.attr):
         return True

@@ -16,6 +16,7 @@ import re
 
 from deadinit.analysis.symbolic import Poly, Size
 from deadinit.analysis.values import Context, Values, truth
+from deadinit.model.kinds import AllocKind, ParamKind
 from deadinit.model.summary import AllocInfo, Expr, MethodSummary
 
 TORCH_SIGNATURES: dict[str, tuple[tuple[str, ...], dict[str, bool]]] = {
@@ -71,14 +72,14 @@ def layer_parameters(
     layer this module knows.  ``mro_names``: the class names of a project class's MRO, None
     for a class from outside the project."""
     last = alloc.callee.rsplit(".", 1)[-1]
-    torch_layer = alloc.kind == "module" and mro_names is None
+    torch_layer = alloc.kind == AllocKind.MODULE and mro_names is None
     if torch_layer and PARAMETER_FREE.match(last):
         return Size(Poly.const(0))
     kind = layer_kind([last] if torch_layer else mro_names or [])
     if kind is None:
         return None
     if method is not None and mro_names is not None:
-        order = tuple(p.name for p in method.params if p.kind in ("posonly", "normal"))
+        order = tuple(p.name for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL))
         defaults = {p.name: truth(p.default) for p in method.params if p.default is not None}
         if "bias" not in order and not any(p.name == "bias" for p in method.params):
             defaults["bias"] = False  # a project layer without a ``bias`` parameter: its weights only

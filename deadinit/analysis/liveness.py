@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deadinit.analysis.chain import Chain, init_chain
+from deadinit.analysis.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.exports import ProjectExports
 from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.facts import AttrFact, build_facts
+from deadinit.analysis.facts import AttrFact, allocation_of, build_facts
 from deadinit.analysis.fix_level import fix_level
 from deadinit.analysis.fixable import settle
 from deadinit.analysis.liveness_fixpoint import EffectiveAssignments, ExternalRead
@@ -33,6 +33,7 @@ from deadinit.analysis.weight_loaders import LoaderProofs
 from deadinit.analysis.worth import defer_small_fixes
 from deadinit.index.dependencies import Memo, Recorded
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics.alloc import heavy_kind
@@ -142,7 +143,7 @@ class Analyzer:
     def classify(self, alloc: AllocInfo | None, module: str) -> str | None:
         if alloc is None:
             return None
-        if alloc.kind == "maybe-class":
+        if alloc.kind == AllocKind.MAYBE_CLASS:
             qn = self.index.resolve(module, alloc.callee)
             if qn is not None and self.index.derives_from_external(qn, self.settings.module_bases):
                 return "module"
@@ -152,10 +153,10 @@ class Analyzer:
                 outside = self.index.outside.constructed(module, alloc.callee)
                 return outside.kind if outside is not None else None
             return None
-        if alloc.kind == "container":
+        if alloc.kind == AllocKind.CONTAINER:
             inner = self.classify(alloc.element, module)
             return f"list of {inner}" if inner else None
-        if alloc.kind in ("cached-buffer", "global-singleton"):
+        if alloc.kind in (AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON):
             return alloc.kind
         if alloc.callee and heavy_kind(alloc.callee, self.settings) == alloc.kind:
             # the heavy-class pattern is the fallback for a class no installed library defines
@@ -163,6 +164,12 @@ class Analyzer:
             if installed is not None:
                 return alloc.kind if installed.kind is not None else None
         return alloc.kind
+
+    def allocation_kind(self, c: ChainStmt, mro: list[str]) -> str | None:
+        """The kind of what chain statement ``c`` allocates, also through project functions and class-typed
+        fields, as the facts count an allocation; None: a plain value."""
+        found = allocation_of(self, c, mro)
+        return found.kind if found is not None else None
 
     # -- the analysis --------------------------------------------------------
     def analyse(self, cls: str) -> ClassAnalysis | None:

@@ -15,6 +15,7 @@ from deadinit.analysis.chain import Chain, ChainStmt
 from deadinit.analysis.reach import Reach, method_reads, short
 from deadinit.analysis.registration import Walks
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import ANY
 
@@ -49,7 +50,7 @@ def unsure_of(index: ProjectIndex, cls: str, chain: Chain, mro: list[str], reach
     for qn in mro:
         if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
             unsure.append((f"{short(qn)} defines __getattr__", ANY))
-    blind = [b for b in index.external_bases(cls) if b.kind == "opaque"]
+    blind = [b for b in index.external_bases(cls) if b.kind == BaseKind.OPAQUE]
     if blind:
         names = ", ".join(b.name for b in blind)
         unsure.append((f"a base class expression could not be resolved: {names}", ANY))
@@ -133,13 +134,19 @@ class EventReads:
         return out
 
     def _handed_to_dead(self, j: int, c: ChainStmt, allocated: set[str], dead_passes: DeadPasses) -> set[str]:
-        """What ``c`` reads only to hand to constructed objects that never use it (not through a method too)."""
-        if not c.stmt.passed:
+        """What ``c`` reads only to hand to constructed objects that never use it, or only to configure the
+        object it holds (an ``isinstance`` check, a flag set on it); not through a method too."""
+        if not c.stmt.passed and not c.stmt.configures:
             return set()
         methods = [a for a in c.stmt.reads if self.index.resolve_method(self.mro, a) is not None]
         through_methods = set().union(*(self._closure[a] for a in methods))
         direct = set(c.stmt.reads) - set(methods)
-        passes = dead_passes(c, allocated & direct)
+        passes = dead_passes(c, allocated & direct) if c.stmt.passed else {}
+        for a in sorted(allocated & direct & set(c.stmt.configures)):
+            passes[a] = (
+                f"{short(c.owner)}.__init__ only configures self.{a} here (checks its class or sets a flag on it): "
+                "not a read that keeps its value"
+            )
         passes = {a: why for a, why in passes.items() if a not in through_methods}
         if passes:
             self.transit[j] = passes

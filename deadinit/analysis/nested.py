@@ -17,6 +17,7 @@ from deadinit.analysis.facts import Analysis, AttrFact, Fixpoint, Overwrite
 from deadinit.analysis.reach import short
 from deadinit.analysis.unsure import unsure_for
 from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import AllocInfo
 
 MAX_DEPTH = 4
@@ -31,7 +32,7 @@ def nested_facts(
     out = []
     for j, k in enumerate(events):
         st = k.stmt
-        if st.kind != "nested" or not k.definite or not st.attr:
+        if st.kind != InitStmtKind.NESTED or not k.definite or not st.attr:
             continue
         path = st.attr.split(".")
         if len(path) > MAX_DEPTH:
@@ -40,7 +41,7 @@ def nested_facts(
         if i is None:
             continue
         built = events[i]
-        if built.stmt.kind != "assign" or not built.definite or built.owner == k.owner:
+        if built.stmt.kind != InitStmtKind.ASSIGN or not built.definite or built.owner == k.owner:
             continue  # replaced in the __init__ that built it: no inherited waste
         if any(path[0] in fp.reads[m] for m in range(i + 1, j)):
             continue  # the object is used before its part is replaced
@@ -102,13 +103,13 @@ def _part(an: Analysis, holder: str, attr: str) -> tuple[ChainStmt, AllocInfo, s
     if last is None:
         return None
     c = events[last]
-    if c.stmt.kind != "assign" or c.stmt.attr != attr or not c.definite:
+    if c.stmt.kind != InitStmtKind.ASSIGN or c.stmt.attr != attr or not c.definite:
         return None
     mro = index.mro(holder) or [holder]
     methods = {name for qn in mro for name in index.classes[qn].methods}
     for later in events[last + 1 :]:
         s = later.stmt
-        if attr in s.reads or s.passes_self or methods & set(s.reads) or s.kind == "super_init":
+        if attr in s.reads or s.passes_self or methods & set(s.reads) or s.kind == InitStmtKind.SUPER_INIT:
             return None
     module = index.class_module[c.owner]
     alloc = c.stmt.alloc

@@ -15,7 +15,7 @@ from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
 from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import MODULE_CONTAINERS
@@ -71,7 +71,7 @@ def walked(
     out: dict[str, str] = {}
     for c in events:
         attr = c.stmt.attr
-        if attr is None or attr in out or c.stmt.kind not in ("assign", "fill"):
+        if attr is None or attr in out or c.stmt.kind not in (InitStmtKind.ASSIGN, InitStmtKind.FILL):
             continue
         found_alloc = allocation_of(an, c, mro)
         if found_alloc is None:

@@ -5,14 +5,17 @@ is followed to the function it reaches, a method through the MRO of the class un
 analysis (so a subclass's override answers for ``self._build_head()`` in the parent's
 ``__init__``), and replaced by what that function returns: an allocation when every
 ``return`` of a value gives one, else nothing.  ``item`` takes one element of a
-returned tuple (``self.layers, self.start, self.end = make_layers(...)``).  The depth is
+returned tuple (``self.layers, self.start, self.end = make_layers(...)``).  A ``field`` call
+(``parts.proj(n)``, ``parts: AttnParts``) and a call of ``self.proj_cls`` that is no method build what the
+class-typed field's declaration says (``proj: type[RowLinear]``; a bare ``type``: an unknown module), with
+the call's arguments.  The depth is
 bounded; anything unresolved is not an allocation.  Each step followed is kept for the
 evidence.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
@@ -66,6 +69,8 @@ class ReturnResolver:
         """What ``alloc`` may be, one entry per way it is made; None when one of them is not an allocation."""
         if alloc.kind == AllocKind.CALL:
             return self._call(alloc, module, mro, depth)
+        if alloc.kind == AllocKind.FIELD:
+            return self._field(alloc, module)
         if alloc.kind == AllocKind.ITEM:
             return self._item(alloc, module, mro, depth)
         if alloc.kind == AllocKind.TUPLE:
@@ -123,6 +128,9 @@ class ReturnResolver:
             return None
         target = self._function(alloc.callee, module, mro)
         if target is None:
+            name = alloc.callee.removeprefix("self.")
+            if name != alloc.callee and mro and self.index.resolve_method(mro, name) is None:
+                return self._declared(mro, name, alloc)  # ``self.proj_cls(n)`` with ``proj_cls: type[X]``
             return None
         fmodule, label, returns, path = target
         out: list[Resolved] = []
@@ -138,6 +146,35 @@ class ReturnResolver:
             return None
         binding = Binding(returns.params, alloc, fmodule)
         return [_step(r, label, path, returns.line, binding) for r in out]
+
+    def _field(self, alloc: AllocInfo, module: str) -> list[Resolved] | None:
+        """``parts.proj(n)`` with ``parts: AttnParts``: what the field's declaration (``proj: type[X]``, in
+        ``AttnParts`` or a base) says calling its value builds."""
+        qn = self.index.resolve(module, alloc.callee)
+        if qn is None or qn not in self.index.classes:
+            return None
+        return self._declared(self.index.mro(qn) or [qn], alloc.member, alloc)
+
+    def _declared(self, owners: list[str], member: str, alloc: AllocInfo) -> list[Resolved] | None:
+        """What the first of ``owners`` that declares ``member`` a class-typed field says calling it builds."""
+        index = self.index
+        for owner in owners:
+            declaring = index.classes[owner]
+            built = declaring.field_builds.get(member)
+            if built is None and member in declaring.class_attrs:
+                return None  # set without a declaration (a subclass's ``proj_cls = Other``): not known
+            if built is not None:
+                what = f"`{built.callee}`" if built.callee else "a class it does not name (an unknown module)"
+                label = f"{short(owner)}.{member}"
+                line = declaring.class_attrs.get(member, declaring.line)
+                step = Evidence(
+                    EvidenceKind.DECLARED, f"`{label}` is declared to hold {what}", index.path_of(owner), line
+                )
+                fmodule = index.class_module[owner]
+                # the class's arguments are the call's; read where the field is declared, which names the class
+                made = replace(built, args=alloc.args, kwargs=alloc.kwargs, star_args=alloc.star_args)
+                return [Resolved(made, fmodule, (step,), (Binding((), alloc, fmodule),))]
+        return None
 
     def _function(self, callee: str, module: str, mro: list[str]) -> tuple[str, str, Returns, str] | None:
         """(module, label, returns, path) of the function or method ``callee`` reaches."""

@@ -57,11 +57,14 @@ class MethodUse:
     why: str = ""
 
 
+PLAIN = "plain"  # AttrUse.kind of an attribute that holds no allocation
+
+
 @dataclass
 class AttrUse:
     owner: str
     attr: str
-    kind: str  # allocation kind, or "plain"
+    kind: str  # allocation kind, or PLAIN
     status: AttrUseStatus
     line: int = 0
     why: str = ""
@@ -69,7 +72,7 @@ class AttrUse:
 
     @property
     def allocation(self) -> bool:
-        return self.kind != "plain"
+        return self.kind != PLAIN
 
 
 @dataclass
@@ -286,7 +289,7 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
             status, why = AttrUseStatus.SKIPPED, "never runs for this class"
         else:
             status, why = AttrUseStatus.UNUSED, "nothing that counts reads it"
-        r.attrs.append(AttrUse(owner, attr, kind or "plain", status, line, why, size))
+        r.attrs.append(AttrUse(owner, attr, kind or PLAIN, status, line, why, size))
     r.dead_bytes = total_dead if any_size else None
 
 

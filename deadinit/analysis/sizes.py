@@ -25,7 +25,7 @@ from deadinit.analysis.symbolic import Poly, Size
 from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
 from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr, InitStmt, MethodSummary, Param
 from deadinit.semantics.arguments import spread_fills
@@ -171,15 +171,15 @@ class SizeModel:
         self_values: dict[str, tuple[Expr, Context]] = {}
         for c in chain.stmts:
             st = c.stmt
-            if c.active is False or st.kind not in ("assign", "fill") or not st.attr:
+            if c.active is False or st.kind not in (InitStmtKind.ASSIGN, InitStmtKind.FILL) or not st.attr:
                 continue
             ctx = Context(
                 self.index.class_module[c.owner], envs.get(c.owner, {}), c.env, self._params(c.owner), dict(self_values)
             )
-            if st.kind == "assign" and st.value is not None and c.active is True:
+            if st.kind == InitStmtKind.ASSIGN and st.value is not None and c.active is True:
                 self_values[st.attr] = (st.value, ctx)
             size = self.size(st.alloc, ctx, depth, stack) if st.alloc is not None else _plain_value(st.value)
-            if st.kind == "fill":
+            if st.kind == InitStmtKind.FILL:
                 size = self.filled(c, size, ctx)
                 before = kept.get(st.attr, (Size(Poly.const(0)), True))
                 total = before[0].plus(size) if before[0] is not None else None
@@ -208,10 +208,19 @@ class SizeModel:
             return False
         for c in chain.stmts:
             st = c.stmt
-            if c.active is False or st.kind == "super_init" or (st.kind in ("effect", "assert") and _leaves_self(st)):
+            if (
+                c.active is False
+                or st.kind == InitStmtKind.SUPER_INIT
+                or (st.kind in (InitStmtKind.EFFECT, InitStmtKind.ASSERT) and _leaves_self(st))
+            ):
                 continue  # a call that is given nothing of self cannot make the instance hold anything
             value = c.stmt.value
-            if c.stmt.kind != "assign" or c.stmt.alloc is not None or value is None or value[0] not in KEEPS_NOTHING:
+            if (
+                c.stmt.kind != InitStmtKind.ASSIGN
+                or c.stmt.alloc is not None
+                or value is None
+                or value[0] not in KEEPS_NOTHING
+            ):
                 return False  # another object's attribute, an argument, a call: it may hold a tensor alive
         return True
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from deadinit.analysis.symbolic import Poly
 from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import ParamKind
 from deadinit.model.summary import Expr, MethodSummary, Param
 
 DTYPE_BYTES = {
@@ -254,10 +255,10 @@ def bind_params(
     a parameter the call leaves out gets its literal default (not one of ``spread``, which the call's
     ``*args`` / ``**kwargs`` may bind)."""
     env: dict[str, Poly | None] = {}
-    positional = [p for p in params if p.kind in ("posonly", "normal")]
+    positional = [p for p in params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
     for p, a in zip(positional, args, strict=False):
         env[p.name] = values.value(a, ctx)
-    by_name = {p.name for p in params if p.kind in ("normal", "kwonly")}
+    by_name = {p.name for p in params if p.kind in (ParamKind.NORMAL, ParamKind.KWONLY)}
     for name, a in kwargs:
         if name in by_name:
             env[name] = values.value(a, ctx)

@@ -21,12 +21,14 @@ from deadinit.analysis.fact_records import AttrFact
 from deadinit.analysis.fix_level import FixLevel
 from deadinit.analysis.reach import short
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
-from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, Lifetime
+from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, InitStmtKind, Lifetime
 from deadinit.model.verdict import Verdict
 
 CACHED_KINDS = frozenset({AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON})
 FOLLOWED = "the allocation is made inside a project function: skipping the call also skips whatever else it does"
+DECLARED = "the class built comes from a class-typed field: skipping the call also skips whatever else it does"
 
 
 def status_of(fact: AttrFact) -> AttrStatus:
@@ -83,8 +85,10 @@ def _safety(index: ProjectIndex, fact: AttrFact, level: FixLevel) -> tuple[FixSa
         return FixSafety.NONE, not_fixable
     if not level.safe:
         return FixSafety.UNSAFE, level.reason
-    if fact.followed:
+    if any(e.kind == EvidenceKind.FOLLOWED for e in fact.followed):
         return FixSafety.UNSAFE, FOLLOWED
+    if fact.followed:
+        return FixSafety.UNSAFE, DECLARED
     return FixSafety.SAFE, ""
 
 
@@ -99,7 +103,7 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index: ProjectIndex) -> str:
     """A removal that makes way for a class attribute of the same name (a property): the flag's ``None``
     placeholder could not be assigned there."""
     k = fact.killer
-    if k is None or k.stmt.kind != "delete":
+    if k is None or k.stmt.kind != InitStmtKind.DELETE:
         return ""
     for qn in index.mro(fact.cls) or [fact.cls]:
         c = index.classes[qn]

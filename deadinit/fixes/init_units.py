@@ -19,20 +19,24 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from deadinit.frontends.cst_adapter import CstAdapter
+from deadinit.model.kinds import InitStmtKind, StrEnum
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import InitCall, filled_attr, init_call
 from deadinit.semantics.exprs import self_attr
 from deadinit.semantics.statements import Loads, bound_names, called_method_attr, header_loads
 
-# unit kinds: what the libcst statement is
-LINE = "line"  # simple statements on one line
-IF = "if"
-LOOP = "loop"  # for / while
-TRY = "try"
-WITH = "with"
-DEF = "def"  # a nested def or class: one statement, its body is not split
-OTHER = "other"  # match and anything newer: facts over all it holds
+
+class UnitKind(StrEnum):
+    """``InitUnit.kind``: what the libcst statement is."""
+
+    LINE = "line"  # simple statements on one line
+    IF = "if"
+    LOOP = "loop"  # for / while
+    TRY = "try"
+    WITH = "with"
+    DEF = "def"  # a nested def or class: one statement, its body is not split
+    OTHER = "other"  # match and anything newer: facts over all it holds
 
 
 @dataclass
@@ -71,7 +75,7 @@ class StatementFacts:
 @dataclass
 class InitUnit:
     node: cst.CSTNode  # SimpleStatementLine / SimpleStatementSuite, or the compound statement
-    kind: str
+    kind: UnitKind
     start: int
     end: int
     lead: int = 0  # lines of comments / blank lines owned by the statement, above ``start``
@@ -111,7 +115,7 @@ class InitUnit:
             self.names_bound |= f.names_bound
             self.globals_declared |= f.globals_declared
             self.untracked_writes = self.untracked_writes or f.untracked_writes
-        if self.kind == LINE:
+        if self.kind == UnitKind.LINE:
             self.weight = max((f.weight for f in self.statements), default=0)
 
 
@@ -149,7 +153,7 @@ def take_named_writes(body: InitBody, flow: list[InitStmt] | None) -> None:
     """Each call statement the analysis' flattened ``__init__`` (``flow``) reads as an assignment
     (``self.register_buffer("x", t)``, ``self.add_module(self.norm1_name, m)``, ``setattr(self, "x", v)``)
     assigns that attribute in its unit too, instead of being work of unknown effect."""
-    named = {(st.line, st.col): st.attr for st in flow or () if st.kind == "assign" and st.attr}
+    named = {(st.line, st.col): st.attr for st in flow or () if st.kind == InitStmtKind.ASSIGN and st.attr}
     if not named:
         return
     for u in body.walk():
@@ -206,7 +210,7 @@ class _UnitBuilder:
                 out.append(self.compound(node, next(stmts)))
         return out
 
-    def _unit(self, node: cst.CSTNode, kind: str, statements: list[StatementFacts]) -> InitUnit:
+    def _unit(self, node: cst.CSTNode, kind: UnitKind, statements: list[StatementFacts]) -> InitUnit:
         rng = self._range(node)
         lead = len(getattr(node, "leading_lines", ()) or ())
         return InitUnit(node, kind, rng.start.line, rng.end.line, lead, statements)
@@ -216,12 +220,12 @@ class _UnitBuilder:
         for small, st in zip(node.body, stmts, strict=True):  # type: ignore[attr-defined]
             assert self.adapter.origins.get(id(st)) is small
             facts.append(statement_facts(st, small, self.self_name))
-        return self._unit(node, LINE, facts)
+        return self._unit(node, UnitKind.LINE, facts)
 
     def compound(self, node: cst.CSTNode, st: sx.Stmt) -> InitUnit:
         header = header_facts(st, node, self.self_name)
         if isinstance(node, cst.If) and isinstance(st, sx.If):
-            u = self._unit(node, IF, [header])
+            u = self._unit(node, UnitKind.IF, [header])
             u.blocks.append(self.suite(node.body, st.body))
             if isinstance(node.orelse, cst.If):
                 elif_unit = self.compound(node.orelse, st.orelse[0])
@@ -230,12 +234,12 @@ class _UnitBuilder:
             elif node.orelse is not None:
                 u.blocks.append(self.suite(node.orelse.body, st.orelse))
         elif isinstance(node, (cst.For, cst.While)) and isinstance(st, (sx.For, sx.While)):
-            u = self._unit(node, LOOP, [header])
+            u = self._unit(node, UnitKind.LOOP, [header])
             u.blocks.append(self.suite(node.body, st.body))
             if node.orelse is not None:
                 u.blocks.append(self.suite(node.orelse.body, st.orelse))
         elif isinstance(node, (cst.Try, cst.TryStar)) and isinstance(st, sx.Try):
-            u = self._unit(node, TRY, [header])
+            u = self._unit(node, UnitKind.TRY, [header])
             u.blocks.append(self.suite(node.body, st.body))
             for h, sh in zip(node.handlers, st.handlers, strict=True):
                 u.blocks.append(self.suite(h.body, sh.body))
@@ -243,12 +247,12 @@ class _UnitBuilder:
                 if part is not None:
                     u.blocks.append(self.suite(part.body, body))
         elif isinstance(node, cst.With) and isinstance(st, sx.With):
-            u = self._unit(node, WITH, [header])
+            u = self._unit(node, UnitKind.WITH, [header])
             u.blocks.append(self.suite(node.body, st.body))
         elif isinstance(st, (sx.FunctionDef, sx.ClassDef)):
-            u = self._unit(node, DEF, [header])
+            u = self._unit(node, UnitKind.DEF, [header])
         else:
-            u = self._unit(node, OTHER, [header])
+            u = self._unit(node, UnitKind.OTHER, [header])
         return u
 
 

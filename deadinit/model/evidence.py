@@ -13,6 +13,7 @@ class EvidenceKind(str, Enum):
     # DI001 / DI002: the fate of an attribute an ancestor's __init__ allocates
     ALLOCATED = "allocated"
     FOLLOWED = "followed"  # the allocation is made inside a project function or method the value comes from
+    DECLARED = "declared"  # the class built is the one a field's annotation declares it holds (``type[X]``)
     DELETED = "deleted"  # a later statement removes the attribute
     CHAIN = "chain"
     OVERWRITTEN = "overwritten"

@@ -34,6 +34,7 @@ class AllocKind(StrEnum):
     CONTAINER = "container"  # a list / ModuleList of allocations
     MAYBE_CLASS = "maybe-class"  # a project class: the analysis decides once the project is indexed
     UPDATER = "updater"
+    FIELD = "field"  # calling a class-typed field (``member``) of an instance of ``callee``: the analysis reads it
     CALL = "call"  # the result of a function or method call: the analysis follows it through the project
     ITEM = "item"  # one element (``index``) of what ``element`` gives, for tuple targets
     TUPLE = "tuple"  # a returned tuple, element by element (``items``)

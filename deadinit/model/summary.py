@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple, SupportsIndex
 
 from deadinit.model.access import Access, TypeRef, group_object_reads, tally_object_reads
+from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.pickled import LAZY_BLOB, PickledGroups, PickledMapping, lazy_fields, unpickled_on_first_read
 from deadinit.model.record_pickling import built_by_init, without_defaults
 
@@ -65,6 +66,7 @@ class AllocInfo:
     items: tuple[AllocInfo | None, ...] = ()  # tuple: what each element allocates
     index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
     star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
+    member: str = ""  # field: the class-typed field of ``callee``'s instances that is called
 
 
 @built_by_init
@@ -90,7 +92,7 @@ class Returns:
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
-    kind: str  # assign | fill | effect | super_init | super_call | kill | return | delete | set | assert | nested
+    kind: InitStmtKind
     line: int
     col: int
     end_line: int
@@ -120,6 +122,8 @@ class InitStmt:
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
     # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
     passed: tuple[tuple[str, str, int | str], ...] = ()
+    # self attributes it uses only to configure the object they hold: ``isinstance(self.x, T)``, ``self.x.flag = v``
+    configures: tuple[str, ...] = ()
 
     @property
     def star_args(self) -> bool:
@@ -132,7 +136,7 @@ class InitStmt:
 class Param:
     name: str
     default: Expr | None  # None when there is no default
-    kind: str = "normal"  # posonly | normal | star | kwonly | dstar
+    kind: ParamKind = ParamKind.NORMAL
     annotation: str | None = None  # the one class the annotation names, dotted as written
 
 
@@ -198,6 +202,8 @@ class ClassSummary:
     attr_elements: dict[str, list[TypeRef]] = field(default_factory=dict)  # from assignments and fills
     attr_elements_declared: dict[str, list[TypeRef]] = field(default_factory=dict)  # from annotations
     attr_elements_unknown: set[str] = field(default_factory=set)  # assigned or filled with unknown elements
+    # class-level fields declared to hold a class (``proj: type[Linear]``): what calling the value builds
+    field_builds: dict[str, AllocInfo] = field(default_factory=dict)
     # the lines (decorators included) of the ``__init__`` its body defines last, the one a rewrite edits
     init_lines: tuple[int, int] | None = None
 
@@ -226,6 +232,7 @@ CLASS_BODY = (
     "attr_elements",
     "attr_elements_declared",
     "attr_elements_unknown",
+    "field_builds",
 )
 unpickled_on_first_read(ClassSummary, CLASS_BODY)
 # what a class summary pickles as, in this order (``_unpickled_class``'s parameters)

@@ -13,6 +13,7 @@ from rich.tree import Tree
 
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
+from deadinit.model.kinds import InitStmtKind
 from deadinit.report import reuse_table
 from deadinit.report.paths import display
 from deadinit.rules.registry import attribute_rule_for
@@ -33,7 +34,7 @@ def _groups(an, cls: str) -> list[tuple[str, str, list]]:
     """(owner, attr, chain statements) for every attribute an ancestor assigns, in chain order."""
     groups: dict[tuple[str, str], list] = {}
     for c in an.chain.stmts:
-        if c.owner != cls and c.stmt.kind in ("assign", "fill") and c.stmt.attr:
+        if c.owner != cls and c.stmt.kind in (InitStmtKind.ASSIGN, InitStmtKind.FILL) and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
     return [(o, a, cs) for (o, a), cs in groups.items()]
 
@@ -60,8 +61,8 @@ def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module)
             "never runs for this class",
             ["every assignment sits under a condition that is false for the arguments this class passes"],
         )
-    allocs = [c for c in stmts if c.stmt.alloc is not None]
-    kind = next((k for k in (analyzer.classify(c.stmt.alloc, module) for c in allocs) if k), None)
+    mro = analyzer.index.mro(cls) or [cls]
+    kind = next((k for k in (analyzer.allocation_kind(c, mro) for c in stmts) if k), None)
     why = an.read_why.get(attr)
     if attr in an.live or any(id(c) in effective_ids for c in stmts):
         label = f"live ({kind})" if kind else "live (plain value, not an allocation)"

@@ -12,6 +12,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from deadinit.model.finding import human_bytes
+from deadinit.model.kinds import BaseKind
 
 
 def per_class(findings) -> dict[str, list]:
@@ -66,7 +67,9 @@ def build_tree(index, root: str, found: dict) -> Tree:
 def roots(index) -> list[str]:
     """Project classes with subclasses and no project base: the tops of hierarchies."""
     return sorted(
-        qn for qn in index.classes if index.subclasses.get(qn) and not any(b.kind == "class" for b in index.bases(qn))
+        qn
+        for qn in index.classes
+        if index.subclasses.get(qn) and not any(b.kind == BaseKind.CLASS for b in index.bases(qn))
     )
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.facts import AttrFact
+from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.finding_builder import describe, finding_from_fact
 from deadinit.rules.precision_examples import not_allocated
+from deadinit.rules.spec_examples import SPEC_INVALID, SPEC_VALID
 
 WORKSPACE = {
     "pkg/__init__.py": "",
@@ -128,6 +130,7 @@ class Child(Parent):
             note="read before it is replaced",
         ),
         *not_allocated(own=True),
+        *SPEC_VALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -160,6 +163,7 @@ class C(P):
     )
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
+        *SPEC_INVALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -303,7 +307,7 @@ class FusedBlock(Block):
                 k = overwritten_by(fact)
                 if k is None:
                     continue
-                verb = "deleted" if k.stmt.kind == "delete" else "overwritten"
+                verb = "deleted" if k.stmt.kind == InitStmtKind.DELETE else "overwritten"
                 by = f"{fact.show(k.owner)}.{k.method} (line {k.stmt.line})"
                 msg = f"{describe(fact)} is {verb} by {by} before any read"
                 yield finding_from_fact(self, fact, ctx, msg)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
+from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
@@ -40,9 +41,17 @@ REGISTRATIONS = {
     "add_module": "module",
 }
 LocalAlloc = Callable[[str], AllocInfo | None]
-LocalCall = Callable[
-    [str], tuple[bool, AllocInfo | None]
-]  # name -> (is a local or parameter, what calling it allocates)
+
+
+class LocalCallee(NamedTuple):
+    """What a walk knows of a name called or called through (``norm_layer(dim)``, ``parts.proj(n)``)."""
+
+    local: bool  # a local or parameter
+    builds: AllocInfo | None = None  # what calling it allocates (a parameter whose default or annotation is a class)
+    declared: str | None = None  # a parameter annotated with one class: that class, dotted as written
+
+
+LocalCall = Callable[[str], LocalCallee]
 
 
 def heavy_kind(name: str, settings: Settings) -> str | None:
@@ -77,7 +86,7 @@ class AllocClassifier:
             return local_alloc(node.id)
         if isinstance(node, sx.Call):
             if local_call is not None and isinstance(node.func, sx.Name):
-                is_local, made = local_call(node.func.id)
+                is_local, made, _ = local_call(node.func.id)
                 if is_local:  # ``norm_layer(dim)``: what the parameter's default or annotation says it builds
                     return made
             return self._call(node, local_alloc, self_name)
@@ -234,7 +243,8 @@ class AllocClassifier:
 
     def followed_call(self, node: sx.Node, self_name: str | None, local_call: LocalCall | None) -> AllocInfo | None:
         """``f(...)``, ``mod.f(...)``, ``self.m(...)``: a call whose result the analysis may follow to what the
-        project function or method returns (kind ``call``).  Classes, locals and parameters are not followed."""
+        project function or method returns (kind ``call``), or a call of a field of a parameter's declared class
+        (``parts.proj(n)``, kind ``field``).  Classes, locals and parameters themselves are not followed."""
         if isinstance(node, sx.IfExp):
             return self.followed_call(node.body, self_name, local_call) or self.followed_call(
                 node.orelse, self_name, local_call
@@ -258,11 +268,19 @@ class AllocClassifier:
             if not rest or "." in rest:
                 return None
             return _followed(f"self.{rest}", node, self_name)
-        if local_call is not None and local_call(head)[0]:
+        callee = local_call(head) if local_call is not None else LocalCallee(False)
+        if callee.declared is not None and rest and "." not in rest and self._may_declare(callee.declared):
+            # ``parts.proj(n)``: what the field of the parameter's declared class holds (the analysis reads it)
+            return AllocInfo("field", callee=callee.declared, member=rest, **call_arguments(node, self_name))
+        if callee.local:
             return None
         if self.canon(name).rpartition(".")[0] in self.s.tensor_modules:
             return None  # the tensor library's own functions: ``classify`` decides them
         return _followed(name, node, self_name)
+
+    def _may_declare(self, cls: str) -> bool:
+        """A class whose fields may hold classes: not a builtin (``str``) nor a tensor library's (``torch.Tensor``)."""
+        return cls.split(".")[-1][:1].isupper() and self.canon(cls).rpartition(".")[0] not in self.s.tensor_modules
 
     def annotated(self, node: sx.Expr | None, parse: Callable[[str], sx.Expr | None]) -> AllocInfo | None:
         """The allocation a return annotation promises: ``torch.Tensor``, a ``torch.nn`` class, a heavy or project
@@ -293,7 +311,7 @@ class AllocClassifier:
             el = self.classify(a.value, local_alloc, self_name)
             if el is not None:
                 break
-        if el is not None and el.kind == "container":  # ModuleList([... for ...]) is one list
+        if el is not None and el.kind == AllocKind.CONTAINER:  # ModuleList([... for ...]) is one list
             return AllocInfo("container", callee=canon, element=el.element, count=el.count)
         return AllocInfo("container", callee=canon, element=el or AllocInfo("module", callee=canon))
 
@@ -303,7 +321,7 @@ def _held_tensor(node: sx.Expr, local_alloc: LocalAlloc, self_name: str | None) 
     assigned it a tensor on every path, and nothing since could have replaced it)."""
     attr = self_attr(node, self_name) if self_name is not None else None
     held = local_alloc(f"{self_name}.{attr}") if attr is not None else None
-    return held if held is not None and held.kind == "tensor" else None
+    return held if held is not None and held.kind == AllocKind.TENSOR else None
 
 
 def inline_locals(alloc: AllocInfo, value_of: Callable[[str], Expr | None]) -> AllocInfo:

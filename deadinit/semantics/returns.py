@@ -18,10 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from deadinit.model.kinds import AllocKind
 from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier
-from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.alloc import AllocClassifier, LocalCallee
+from deadinit.semantics.annotations import ParseExpression, annotation_types
+from deadinit.semantics.class_typed import CLASS_TYPES, annotation_builds
 from deadinit.semantics.effects import target_names
 from deadinit.semantics.exprs import dotted, literal
 
@@ -32,6 +34,8 @@ _GENERATOR_MARKS = ("yield", "await")
 class _Local:
     bindings: list[AllocInfo | None] = field(default_factory=list)  # what each binding gives, None: not one
     calls: AllocInfo | None = None  # what calling it allocates (a parameter with a class default)
+    declared: str | None = None  # a parameter annotated with one class: that class (its fields' calls are followed)
+    builders: list[AllocInfo | None] = field(default_factory=list)  # per binding: what calling its value builds
     from_calls: bool = True  # every binding is the result of a call the return annotation may speak for
     parameter: bool = False
 
@@ -49,13 +53,15 @@ def param_call(param: sx.Param, classifier: AllocClassifier, parse: ParseExpress
         if name is not None and name not in ("None", "True", "False") and name.split(".")[-1][:1].isupper():
             call = sx.Call(param.default.line, param.default.col, param.default.end_line, param.default, ())
             return classifier.classify(call, lambda _: None, None)
-    ann = param.annotation
-    if isinstance(ann, sx.Const) and isinstance(ann.value, str):
-        ann = parse(ann.value)
-    if isinstance(ann, sx.Subscript) and (dotted(ann.value) or "").split(".")[-1] in ("type", "Type", "Callable"):
-        built = ann.items[-1] if ann.items else None
-        return classifier.annotated(built, parse)
-    return None
+    return annotation_builds(param.annotation, classifier, parse, callables=True)
+
+
+def declared_class(param: sx.Param, parse: ParseExpression) -> str | None:
+    """The one class a parameter's annotation names besides ``type`` (``parts: AttnParts``,
+    ``spec: Union[LayerSpec, type]``), dotted as written: where the fields its calls reach are declared."""
+    types = annotation_types(param.annotation, parse) if not param.star else None
+    named = [t.dotted for t in types or () if t.dotted.split(".")[-1] not in CLASS_TYPES]
+    return named[0] if len(named) == 1 else None
 
 
 class ReturnsInference:
@@ -80,7 +86,11 @@ class ReturnsInference:
         for p in self.func.params:
             if p.name != self.self_name:
                 self.locals[p.name] = _Local(
-                    [None], param_call(p, self.cls, self.parse), from_calls=False, parameter=True
+                    [None],
+                    param_call(p, self.cls, self.parse),
+                    declared_class(p, self.parse),
+                    from_calls=False,
+                    parameter=True,
                 )
         self._block(self.func.body)
         if self.caches or not self.values:
@@ -120,10 +130,10 @@ class ReturnsInference:
     def _tuples_from_annotation(self, annotated: AllocInfo | None) -> None:
         """``return name, layer`` with ``-> tuple[str, nn.Module]``: an element that is the result of a call
         the annotation may speak for, and is no allocation we know, is what the annotation says it is."""
-        if annotated is None or annotated.kind != "tuple":
+        if annotated is None or annotated.kind != AllocKind.TUPLE:
             return
         for i, (value, speaks) in enumerate(zip(self.values, self.speaking, strict=True)):
-            if value is None or value.kind != "tuple" or len(speaks) != len(annotated.items):
+            if value is None or value.kind != AllocKind.TUPLE or len(speaks) != len(annotated.items):
                 continue
             items = tuple(
                 item if item is not None or not speak else promised
@@ -136,9 +146,15 @@ class ReturnsInference:
         loc = self.locals.get(name)
         return loc.value() if loc is not None else None
 
-    def _local_call(self, name: str) -> tuple[bool, AllocInfo | None]:
+    def _local_call(self, name: str) -> LocalCallee:
         loc = self.locals.get(name)
-        return (True, loc.calls) if loc is not None else (False, None)
+        if loc is None:
+            return LocalCallee(False)
+        if loc.parameter:
+            return LocalCallee(True, loc.calls, loc.declared if len(loc.bindings) == 1 else None)
+        # a local bound only to class-typed values (``cls = spec.cls``): calling it builds what the first does
+        every = len(loc.builders) == len(loc.bindings) and all(b is not None for b in loc.builders)
+        return LocalCallee(True, loc.builders[0] if loc.builders and every else None)
 
     def value_of(self, node: sx.Expr) -> AllocInfo | None:
         if isinstance(node, sx.Name):
@@ -254,6 +270,7 @@ class ReturnsInference:
                 made = self.locals[value.id].value()
             loc = self.locals.setdefault(target.id, _Local())
             loc.bindings.append(made)
+            loc.builders.append(self._class_of(value))
             loc.from_calls = loc.from_calls and self._annotation_may_speak(value)
             return
         if isinstance(target, sx.Sequence) and not any(isinstance(e, sx.Starred) for e in target.elts):
@@ -269,6 +286,21 @@ class ReturnsInference:
                     self._unknown(el)
             return
         self._unknown(target)
+
+    def _class_of(self, value: sx.Expr) -> AllocInfo | None:
+        """What calling ``value`` builds when it names a class-typed value: a parameter declared to hold a
+        class (``cls = spec``), or a field of a parameter's declared class (``cls = spec.cls``); of
+        ``a if c else b``, what ``a`` builds when both build."""
+        if isinstance(value, sx.IfExp):
+            body, orelse = self._class_of(value.body), self._class_of(value.orelse)
+            return body if orelse is not None else None
+        if isinstance(value, sx.Name):
+            return self._local_call(value.id).builds
+        if isinstance(value, sx.Attribute) and isinstance(value.value, sx.Name):
+            declared = self._local_call(value.value.id).declared
+            if declared is not None:
+                return AllocInfo("field", callee=declared, member=value.attr)
+        return None
 
     def _stores_outside(self, target: sx.Expr) -> bool:
         """``_CACHE[key] = ...`` / ``_STATE.x = ...``: a store into an object no local names."""

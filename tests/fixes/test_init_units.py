@@ -4,7 +4,7 @@ import textwrap
 
 import libcst as cst
 
-from deadinit.fixes.init_units import DEF, IF, LINE, LOOP, OTHER, TRY, WITH
+from deadinit.fixes.init_units import UnitKind
 from deadinit.fixes.parsed import ParsedModule
 
 SOURCE = """
@@ -67,7 +67,7 @@ def test_units_mirror_the_libcst_statements():
     assert body.self_name == "me"
     assert body.params() == ["me", "n", "flag", "args", "kw"] and body.has_star()
     assert [u.kind for u in body.units] == [
-        LINE, LINE, LINE, LINE, LOOP, LINE, LINE, LINE, LINE, LINE, IF, TRY, WITH, DEF, OTHER, IF,
+        UnitKind.LINE, UnitKind.LINE, UnitKind.LINE, UnitKind.LINE, UnitKind.LOOP, UnitKind.LINE, UnitKind.LINE, UnitKind.LINE, UnitKind.LINE, UnitKind.LINE, UnitKind.IF, UnitKind.TRY, UnitKind.WITH, UnitKind.DEF, UnitKind.OTHER, UnitKind.IF,
     ]  # fmt: skip
     func_lines = body.func.body.body
     assert [u.node for u in body.units] == list(func_lines)
@@ -108,12 +108,12 @@ def test_compound_statements_and_their_blocks():
     assert if_.self_reads == {} and if_.names_read == {"flag"}
     assert len(if_.blocks) == 2 and if_.blocks[0][0].self_assigns == ["a"]
     elif_ = if_.blocks[1][0]
-    assert elif_.kind == IF and not elif_.can_wrap and elif_.blocks[1][0].weight == 0
+    assert elif_.kind == UnitKind.IF and not elif_.can_wrap and elif_.blocks[1][0].weight == 0
     assert len(try_.blocks) == 3 and try_.names_bound == {"err"} and try_.names_read == {"ValueError"}
     assert with_.names_bound == {"held"} and with_.self_reads == {"ws": with_.start}
     assert with_.blocks[0][0].self_assigns == ["c"]
     assert def_.names_bound == {"helper"} and def_.names_read == {"size"} and "items" in def_.self_reads
-    assert match.kind == OTHER and not match.blocks
+    assert match.kind == UnitKind.OTHER and not match.blocks
     assert suite.blocks[0][0].node is suite.node.body  # ``if n: me.e = n``: the suite is the line
     assert suite.blocks[0][0].self_assigns == ["e"]
 
@@ -131,5 +131,5 @@ def test_nested_classes_and_suites():
     inner = outer.body.body[0]
     body = sf.init_body(inner.body.body[0])
     (line,) = body.units
-    assert line.kind == LINE and line.self_assigns == ["x"] and line.node is body.func.body
+    assert line.kind == UnitKind.LINE and line.self_assigns == ["x"] and line.node is body.func.body
     assert body.init_call_at(3) is line.node.body[1].value

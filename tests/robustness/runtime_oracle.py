@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass, field
 
 import hierarchy_forms as hf
-from torch_standin import _REC, Buf, Module, ReadingDict, demangle, setattr_recording, torch_module
+from torch_standin import _REC, Buf, Module, ReadingDict, demangle, setattr_recording, tag, torch_module
 
 __all__ = ["Buf", "Instance", "demangle", "norm", "observe"]
 
@@ -33,6 +33,7 @@ def _getattribute(self, name):
     v = object.__getattribute__(self, name)
     if name == "__dict__" and _REC.calling:
         return ReadingDict(v)
+    _REC.note_list(v, name)
     return _REC.note(v)
 
 
@@ -99,12 +100,17 @@ def _entries(obj, root, app) -> list[tuple[str, object]]:
     return out
 
 
-def observe(pkg_dir, class_names: list[str], config: bool = False) -> dict[str, Instance]:
+def observe(
+    pkg_dir, class_names: list[str], config: bool = False, holders: tuple = (), lists: bool = False
+) -> dict[str, Instance]:
     """Import the package at ``pkg_dir`` and observe one instance of each named class (``config``: each
-    built as ``C(Config())``, ``Config`` from the package's ``base`` module)."""
+    built as ``C(Config())``, ``Config`` from the package's ``base`` module).  ``holders``: (module,
+    class) pairs of other project classes whose reads use an allocation elsewhere (``Holder``);
+    ``lists``: allocations in a list stored in an attribute belong to that attribute."""
     name = pkg_dir.name
     sys.path.insert(0, str(pkg_dir.parent))
     _REC.classes = set(class_names)
+    _REC.lists = lists
     try:
         with _fake_torch():
             mods = {}
@@ -116,11 +122,14 @@ def observe(pkg_dir, class_names: list[str], config: bool = False) -> dict[str, 
             root.__getattribute__ = _getattribute
             for holder in hf.HOLDERS if "factories" in mods else ():
                 getattr(mods["factories"], holder).__getattribute__ = _getattribute_elsewhere
+            for module, holder in holders:
+                getattr(mods[module], holder).__getattribute__ = _getattribute_elsewhere
             if not issubclass(root, Module):  # a Module records its own stores
                 root.__setattr__ = setattr_recording
             args = (mods["base"].Config,) if config else ()
             return {c: _observe_one(k, root, mods["app"], args) for c, k in classes.items()}
     finally:
+        _REC.lists = False
         sys.path.remove(str(pkg_dir.parent))
         for m in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
             del sys.modules[m]
@@ -141,6 +150,10 @@ def _observe_one(cls, root, app, args: tuple) -> Instance:
     except Exception as e:
         inst.error = f"{type(e).__name__}: {e}"
         return inst
+    if _REC.lists:
+        for k, v in _instance_attributes(obj).items():
+            if isinstance(v, list):
+                tag(v, k)
     inst.allocs = list(_REC.created)
     inst.final = {demangle(k): norm(v) for k, v in _instance_attributes(obj).items()}
     _REC.calling = True

@@ -35,6 +35,18 @@ class Buf:
         self.registered = False
         _REC.created.append(self)
 
+    def __getitem__(self, i):
+        return View(self)
+
+
+class View(Buf):
+    """``buf[i]``: a view of an allocation, not one itself (never in ``_REC.created``); reading it uses
+    the allocation it views."""
+
+    def __init__(self, base: Buf):
+        self.site, self.line, self.kind, self.size = base.site, base.line, "view", 1
+        self.deps, self.attr, self.registered = (base,), None, False
+
 
 def _allocating_frame(start):
     """The nearest ``__init__`` frame of generated code from ``start`` outwards, else ``start``."""
@@ -53,6 +65,15 @@ class _Recorder:
         self.read_elsewhere: list[Buf] = []  # read through another project object that holds it
         self.calling = False
         self.classes: set[str] = set()
+        self.lists = False  # idiom_differential: Bufs in a list stored in an attribute belong to it
+
+    def note_list(self, v, name: str):
+        """A list attribute read (``lists`` only): its allocations get the attribute, and after
+        construction reading the list reads them all."""
+        if self.lists and isinstance(v, list):
+            for x in v:
+                tag(x, name)
+                self.note(x)
 
     def note(self, v, elsewhere: bool = False):
         """``v`` was read (counted only after construction, while the entry points run)."""
@@ -74,6 +95,9 @@ def demangle(name: str) -> str:
 def tag(v, name: str) -> None:
     if isinstance(v, Buf) and v.attr is None:
         v.attr = demangle(name)
+    elif _REC.lists and isinstance(v, list):
+        for x in v:
+            tag(x, name)
 
 
 class ReadingDict(dict):
@@ -87,6 +111,12 @@ class ReadingDict(dict):
 
     def pop(self, k, *default):
         return _REC.note(dict.pop(self, k, *default))
+
+    def values(self):
+        return [_REC.note(v) for v in dict.values(self)]
+
+    def items(self):
+        return [(k, _REC.note(v)) for k, v in dict.items(self)]
 
 
 _STORES = ("_parameters", "_buffers", "_modules")
@@ -139,12 +169,60 @@ class Module:
                 return _REC.note(dict.__getitem__(store, name))
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    # nn.Module's own walks (as torch's, but for what a stand-in leaf holds: a ``ModuleBuf`` child is
+    # read by every walk over modules or parameters, by none over buffers)
+    def named_children(self):
+        return [(k, _REC.note(v)) for k, v in dict.items(self._stores()["_modules"])]
+
+    def children(self):
+        return [v for _, v in self.named_children()]
+
+    def named_modules(self, prefix: str = ""):
+        out = [(prefix, self)]
+        for k, v in self.named_children():
+            out += v.named_modules(f"{prefix}.{k}") if _walkable(v) else [(f"{prefix}.{k}", v)]
+        return out
+
+    def modules(self):
+        return [m for _, m in self.named_modules()]
+
+    def named_parameters(self):
+        out = [(k, _REC.note(v)) for k, v in dict.items(self._stores()["_parameters"])]
+        for k, v in self.named_children():
+            out += v.named_parameters() if _walkable(v) else [(f"{k}.weight", v)]
+        return out
+
+    def parameters(self):
+        return [v for _, v in self.named_parameters()]
+
+    def named_buffers(self):
+        out = [(k, _REC.note(v)) for k, v in dict.items(self._stores()["_buffers"])]
+        for v in dict.values(self._stores()["_modules"]):
+            out += v.named_buffers() if _walkable(v) else []
+        return out
+
+    def buffers(self):
+        return [v for _, v in self.named_buffers()]
+
+    def state_dict(self):
+        return dict(self.named_parameters() + self.named_buffers())
+
+    def apply(self, fn):
+        for v in self.children():
+            v.apply(fn) if _walkable(v) else fn(v)
+        fn(self)
+        return self
+
     def __delattr__(self, name):
         for store in self._stores().values():
             if name in store:
                 dict.__delitem__(store, name)
                 return
         object.__delattr__(self, name)
+
+
+def _walkable(v) -> bool:
+    return isinstance(v, Module) and not isinstance(v, ModuleBuf)
 
 
 def _register(v, name: str) -> None:

@@ -1,12 +1,17 @@
 """``deadinit.semantics.alloc``: what counts as an allocation, and what it is made of."""
 
+from dataclasses import replace
+
 import pytest
 from semantic_snippets import PARSE, classifier, expr
 
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import (
+    AllocClassifier,
+    LocalCallee,
     call_arguments,
+    call_arguments_of,
     heavy_kind,
     inline_locals,
     shape_and_dtype,
@@ -69,7 +74,9 @@ def test_chains_conditionals_locals_and_heavy_classes(adapter):
 
 def test_a_parameter_whose_default_builds_something(adapter):
     made = AllocInfo("module", callee="torch.nn.LayerNorm")
-    got = classifier().classify(expr("norm(dim)", adapter), {}.get, "self", lambda name: (name == "norm", made))
+    got = classifier().classify(
+        expr("norm(dim)", adapter), {}.get, "self", lambda name: LocalCallee(name == "norm", made)
+    )
     assert got is made
 
 
@@ -108,7 +115,7 @@ def test_calls_not_followed(source, adapter):
 
 
 def test_a_local_callable_is_not_followed(adapter):
-    assert classifier().followed_call(expr("fn(n)", adapter), "self", lambda name: (True, None)) is None
+    assert classifier().followed_call(expr("fn(n)", adapter), "self", lambda name: LocalCallee(True)) is None
 
 
 def test_annotated_returns(adapter):
@@ -155,3 +162,23 @@ def test_joins_keep_their_parts_and_copies_of_held_attributes_are_new_tensors(ad
     assert classify("self.a.clone()", adapter, held) == held["self.a"]
     assert classify("self.a.to(device)", adapter, held) is None  # may be ``self.a`` itself
     assert classify("self.b.clone()", adapter, held) is None and classify("torch.cat([self.b, x])", adapter) is None
+
+
+def test_call_arguments_of_a_header_argument_list(adapter):
+    given = expr("f(self.h, n + 1, *rest, late, k=self.k, **extra)", adapter).args
+    assert call_arguments_of(given, "self") == {
+        "args": (("self", "h"), ("bin", "+", ("name", "n"), ("const", 1))),  # from *rest on, positions are unknown
+        "kwargs": (("k", ("self", "k")),),  # **extra names no keyword
+    }
+    assert call_arguments_of((), "self") == {"args": (), "kwargs": ()}
+
+
+def test_the_classifier_follows_its_settings_and_local_calls(adapter):
+    made = AllocInfo("module", "Norm")
+    plain = AllocClassifier(Settings(), lambda name: name)
+    assert plain.classify(expr("mx.zeros(n)", adapter), {}.get) is None
+    mx = AllocClassifier(replace(Settings(), tensor_modules=("mx",)), lambda name: name)
+    assert mx.classify(expr("mx.zeros(n)", adapter), {}.get).shape == (("name", "n"),)
+    local = {"norm": (True, made)}.get
+    assert plain.classify(expr("norm(d)", adapter), {}.get, "self", lambda n: local(n, (False, None))) is made
+    assert plain.classify(expr("other(d)", adapter), {}.get, "self", lambda n: local(n, (False, None))) is None

@@ -13,7 +13,7 @@ from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, FileSummary
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.returns import ReturnsInference, generator_mark, param_call
+from deadinit.semantics.returns import ReturnsInference, declared_class, generator_mark, param_call, returns_value
 
 ADAPTERS = ("cst", "ast")
 
@@ -315,3 +315,32 @@ def test_a_returned_local_handed_to_a_call_may_be_held_elsewhere(adapter):
     )
     assert "installed" not in s.functions  # neither its return nor its annotation is an allocation
     assert kinds(s.functions["initialised"].values) == ["module"]
+
+
+@pytest.mark.parametrize(
+    ("body", "returns"),
+    [
+        ("return x", True),
+        ("if a:\n    return\nreturn None", False),  # no value, or the literal None
+        ("for a in b:\n    pass\nelse:\n    return a", True),
+        ("while a:\n    if b:\n        return b", True),
+        ("try:\n    pass\nexcept E:\n    return 1", True),
+        ("try:\n    pass\nfinally:\n    return 1", True),
+        ("with c:\n    return c", True),
+        ("def inner():\n    return 1\nreturn None", False),  # a nested function's return is its own
+        ("x = lambda: 1", False),
+    ],
+)
+def test_returns_value(body, returns, adapter):
+    source = "def f(a, b, c):\n" + textwrap.indent(body, "    ") + "\n"
+    assert returns_value(function(source, adapter, "f").body) is returns
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_declared_class_is_the_one_class_an_annotation_names_besides_type(adapter: str) -> None:
+    f = function(
+        "def build(parts: AttnParts, spec: Union[LayerSpec, type], kind: type, both: Union[A, B], *rest: A, bare): pass",
+        adapter,
+    )
+    got = {p.name: declared_class(p, PARSE[adapter]) for p in f.params}
+    assert got == {"parts": "AttnParts", "spec": "LayerSpec", "kind": None, "both": None, "rest": None, "bare": None}

@@ -13,6 +13,7 @@ import pytest
 from deadinit.frontends import ast_adapter, cst_adapter
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import (
+    Loads,
     bound_names,
     called_method_attr,
     header_loads,
@@ -197,3 +198,14 @@ def test_init_calls_within(adapter):
 def test_called_method_attr(adapter, source, attr):
     call = first(source, adapter).value
     assert called_method_attr(call, "self") == attr
+
+
+def test_loads_record_each_name_and_attribute_once_in_source_order(adapter):
+    got = loads(parse("x = f(self.a, b, self.a, b, self.c.d)", adapter).body[0], "self")
+    assert got == Loads(names=["f", "b"], attrs=["a", "c"])  # self itself is no name loaded; c, not c.d
+    record = Loads()
+    for name in ("n", "m", "n"):
+        record.add_name(name)
+    record.add_attr("w")
+    record.add_attr("w")
+    assert (record.names, record.attrs) == (["n", "m"], ["w"])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.fixes.init_units import LINE, InitBody
+from deadinit.fixes.init_units import InitBody, UnitKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import InitCall
 from deadinit.semantics.statements import init_calls_within
@@ -49,7 +49,7 @@ def find_super_line(init: InitBody, parent_names: set) -> tuple[cst.SimpleStatem
         return None, None, "its __init__ calls the parent __init__ more than once"
     for u in init.units:
         facts = u.statements
-        if u.kind == LINE and isinstance(u.node, cst.SimpleStatementLine) and len(facts) == 1:
+        if u.kind == UnitKind.LINE and isinstance(u.node, cst.SimpleStatementLine) and len(facts) == 1:
             st = facts[0].stmt
             if isinstance(st, sx.ExprStmt) and st.value is found[0]:
                 return u.node, facts[0].init_call, ""

@@ -6,6 +6,7 @@ import libcst as cst
 
 from deadinit.analysis.reach import method_reads
 from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.model.kinds import InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -84,11 +85,11 @@ def element_appends(p, an, child, init, inl, edit) -> None:
     appends = {
         (c.stmt.attr, c.stmt.loop_iter)
         for c in events
-        if c.owner in p.dropped and c.stmt.kind == "fill" and c.stmt.fill_kind == "append"
+        if c.owner in p.dropped and c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == "append"
     }
     for c in events:
         st = c.stmt
-        if c.owner != p.cls or st.kind != "fill" or st.fill_kind != "setitem":
+        if c.owner != p.cls or st.kind != InitStmtKind.FILL or st.fill_kind != "setitem":
             continue
         if (
             (st.attr, st.loop_iter) not in appends

@@ -23,8 +23,9 @@ from deadinit.fixes.direct_base.keep import InlineResult, KeepDecider
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import UnitRebuilder
-from deadinit.fixes.direct_base.slice import SliceInput, SliceUnit, build, walk
+from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, build, walk
 from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.model.kinds import InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, to_expr
 
@@ -51,9 +52,14 @@ class Inliner:
             st = c.stmt
             if c.active is False:
                 continue
-            if st.kind == "assign" and st.value is not None and st.value[0] in ("name", "const") and c.active is True:
+            if (
+                st.kind == InitStmtKind.ASSIGN
+                and st.value is not None
+                and st.value[0] in ("name", "const")
+                and c.active is True
+            ):
                 env[st.attr] = value_of(st.value, c.env, env)
-            elif st.kind == "assign" and st.attr in env and c.active is not True:
+            elif st.kind == InitStmtKind.ASSIGN and st.attr in env and c.active is not True:
                 env[st.attr] = UNKNOWN
         return snap
 
@@ -185,7 +191,7 @@ class Inliner:
         units = build(own.units, si)
         self.keep.decide(units, si, {q.name.value for q in named}, owner, src.path)
         for u in walk(units):
-            if u.kind == "small" and u.role == "attr" and not u.keep:
+            if u.kind == SliceKind.SMALL and u.role == SliceRole.ATTR and not u.keep:
                 self.out.dropped_attrs |= u.self_writes
         return units
 
@@ -302,8 +308,8 @@ def _kept_nodes(units: list[SliceUnit]):
     for u in units:
         if not u.keep:
             continue
-        if u.kind in ("small", "def", "opaque"):
-            if not (u.role == "super" and u.inline is not None):
+        if u.kind in (SliceKind.SMALL, SliceKind.DEF, SliceKind.OPAQUE):
+            if not (u.role == SliceRole.SUPER and u.inline is not None):
                 yield u.node
             else:
                 yield from (a.value for a in u.inline.args)
@@ -312,9 +318,9 @@ def _kept_nodes(units: list[SliceUnit]):
         for attr in ("test", "iter", "target"):
             if getattr(n, attr, None) is not None:
                 yield getattr(n, attr)
-        if u.kind == "with":
+        if u.kind == SliceKind.WITH:
             yield from (i.item for i in n.items)
-        if u.kind == "try":
+        if u.kind == SliceKind.TRY:
             yield from (h.type for h in n.handlers if h.type is not None)
         for b in u.blocks:
             yield from _kept_nodes(b)

@@ -14,7 +14,7 @@ import libcst as cst
 from deadinit.analysis.reach import short
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.live import StayReads
-from deadinit.fixes.direct_base.slice import SliceInput, SliceUnit, is_check_block, walk
+from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, is_check_block, walk
 
 
 @dataclass
@@ -46,14 +46,14 @@ class KeepDecider:
         self._grow(units, si, owner, path)
         ok = self._check_ok(units, si, params)
         for u in walk(units):
-            if (u.kind == "small" and u.role == "check") or is_check_block(u):
+            if (u.kind == SliceKind.SMALL and u.role == SliceRole.CHECK) or is_check_block(u):
                 u.keep = ok(u)
                 if u.keep:
                     for x in walk([u]):
                         x.keep = True
-            elif u.kind == "small" and u.role == "effect":
+            elif u.kind == SliceKind.SMALL and u.role == SliceRole.EFFECT:
                 self._effect(u, si, owner)
-            elif u.kind == "small" and u.role == "return" and u is not units[-1]:
+            elif u.kind == SliceKind.SMALL and u.role == SliceRole.RETURN and u is not units[-1]:
                 self.p.block(
                     f"{short(owner)}.__init__ returns early (line {u.line}): "
                     "inlining would skip the subclass's own code"
@@ -69,7 +69,9 @@ class KeepDecider:
             self._mark(units, needed_names, needed_attrs)
             if self.stay is not None:
                 self.stay.kept_ranges = base_ranges + [
-                    (path, u.line, u.end_line) for u in walk(units) if u.keep and u.kind in ("small", "def", "opaque")
+                    (path, u.line, u.end_line)
+                    for u in walk(units)
+                    if u.keep and u.kind in (SliceKind.SMALL, SliceKind.DEF, SliceKind.OPAQUE)
                 ]
                 self.stay.kept_pos |= {(owner, u.line, u.col) for u in walk(units) if u.keep}
             names, attrs = _kept_needs(units, si)
@@ -114,7 +116,7 @@ class KeepDecider:
     def _block_rebound_globals(self, units: list[SliceUnit], owner: str) -> None:
         declared = set()
         for u in walk(units):
-            if u.role == "global":
+            if u.role == SliceRole.GLOBAL:
                 declared |= u.defs
         for u in walk(units):
             if u.keep and u.defs & declared:
@@ -138,18 +140,18 @@ class KeepDecider:
     def _mark(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
         any_kept = False
         for u in units:
-            if u.kind == "small":
-                if u.role == "attr":
+            if u.kind == SliceKind.SMALL:
+                if u.role == SliceRole.ATTR:
                     u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
-                elif u.role == "local":
+                elif u.role == SliceRole.LOCAL:
                     u.keep = bool(u.defs & names)
-                elif u.role in ("self_call", "super"):
+                elif u.role in (SliceRole.SELF_CALL, SliceRole.SUPER):
                     u.keep = True
                 else:
                     u.keep = False
-            elif u.kind == "def":
+            elif u.kind == SliceKind.DEF:
                 u.keep = bool(u.defs & names)
-            elif u.kind == "opaque":
+            elif u.kind == SliceKind.OPAQUE:
                 u.keep = self._effective(u, attrs) or bool(u.self_writes & attrs) or bool(u.defs & names)
             else:
                 kids = [self._mark(b, names, attrs) for b in u.blocks]

@@ -14,6 +14,7 @@ classes that only dropped statements construct).
 from __future__ import annotations
 
 from deadinit.analysis.reach import method_reads
+from deadinit.model.kinds import InitStmtKind
 
 
 class StayReads:
@@ -57,7 +58,12 @@ class StayReads:
                 self._ev_reads[j] = self._closure(k.stmt.reads, self.p.mro)
             if stays and attr in self._ev_reads[j]:
                 return False
-            if k.stmt.kind == "assign" and k.stmt.attr == attr and k.definite and k.owner not in self.p.dropped:
+            if (
+                k.stmt.kind == InitStmtKind.ASSIGN
+                and k.stmt.attr == attr
+                and k.definite
+                and k.owner not in self.p.dropped
+            ):
                 return True
         return False
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from deadinit.fixes.direct_base.slice import SliceUnit
+from deadinit.fixes.direct_base.slice import SliceKind, SliceRole, SliceUnit
 
 _PASS = cst.SimpleStatementLine([cst.Pass()])
 
@@ -35,8 +35,8 @@ class UnitRebuilder:
         for u in units:
             if not u.keep:
                 continue
-            if u.kind == "small":
-                if u.role == "super" and u.inline is not None:
+            if u.kind == SliceKind.SMALL:
+                if u.role == SliceRole.SUPER and u.inline is not None:
                     flush()
                     out.extend(self.inline_call(owner, u.inline, u.receiver, replace))
                     continue
@@ -58,9 +58,9 @@ class UnitRebuilder:
 
     def _compound(self, u: SliceUnit, owner: str, replace: dict):
         n = u.node
-        if u.kind in ("def", "opaque"):
+        if u.kind in (SliceKind.DEF, SliceKind.OPAQUE):
             return n
-        if u.kind == "if":
+        if u.kind == SliceKind.IF:
             body = self._suite(n.body, u.blocks[0], owner, replace)
             orelse = None
             if len(u.blocks) > 1 and any(x.keep for x in u.blocks[1]):
@@ -72,10 +72,10 @@ class UnitRebuilder:
                 else:
                     orelse = n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, replace))
             return n.with_changes(body=body, orelse=orelse)
-        if u.kind in ("loop", "with"):
+        if u.kind in (SliceKind.LOOP, SliceKind.WITH):
             body = self._suite(n.body, u.blocks[0], owner, replace)
             changes = {"body": body}
-            if u.kind == "loop" and len(u.blocks) > 1:
+            if u.kind == SliceKind.LOOP and len(u.blocks) > 1:
                 kept = any(x.keep for x in u.blocks[1])
                 changes["orelse"] = (
                     n.orelse.with_changes(body=self._suite(n.orelse.body, u.blocks[1], owner, replace))
@@ -83,7 +83,7 @@ class UnitRebuilder:
                     else None
                 )
             return n.with_changes(**changes)
-        if u.kind == "try":
+        if u.kind == SliceKind.TRY:
             body = self._suite(n.body, u.blocks[0], owner, replace)
             handlers = [
                 h.with_changes(body=self._suite(h.body, b, owner, replace))

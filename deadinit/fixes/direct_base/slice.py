@@ -28,19 +28,55 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.fixes.init_units import DEF, IF, LINE, LOOP, TRY, WITH, InitUnit, StatementFacts
+from deadinit.fixes.init_units import InitUnit, StatementFacts, UnitKind
+from deadinit.model.kinds import StrEnum
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted
 
 _LOG_ROOTS = {"logger", "logging", "log", "warnings", "print"}
-_KINDS = {IF: "if", LOOP: "loop", WITH: "with", TRY: "try", DEF: "def"}  # anything else: opaque
+
+
+class SliceKind(StrEnum):
+    """``SliceUnit.kind``: what the statement is."""
+
+    SMALL = "small"
+    IF = "if"
+    LOOP = "loop"
+    WITH = "with"
+    TRY = "try"
+    DEF = "def"
+    OPAQUE = "opaque"
+
+
+class SliceRole(StrEnum):
+    """``SliceUnit.role`` of a small statement: what it does in the ``__init__``."""
+
+    NONE = ""
+    ATTR = "attr"
+    LOCAL = "local"
+    SELF_CALL = "self_call"
+    EFFECT = "effect"
+    CHECK = "check"
+    SUPER = "super"
+    RETURN = "return"
+    GLOBAL = "global"
+    NOOP = "noop"
+
+
+_KINDS = {
+    UnitKind.IF: SliceKind.IF,
+    UnitKind.LOOP: SliceKind.LOOP,
+    UnitKind.WITH: SliceKind.WITH,
+    UnitKind.TRY: SliceKind.TRY,
+    UnitKind.DEF: SliceKind.DEF,
+}
 
 
 @dataclass
 class SliceUnit:
     node: cst.CSTNode  # small statement, or compound statement
-    kind: str  # small | if | loop | with | try | def | opaque
-    role: str = ""  # small: attr | local | self_call | effect | check | super | return | global | noop
+    kind: SliceKind
+    role: SliceRole = SliceRole.NONE  # of a small statement
     line: int = 0
     col: int = 0
     end_line: int = 0
@@ -74,11 +110,11 @@ def build(units: list[InitUnit], si: SliceInput) -> list[SliceUnit]:
 
 
 def _unit(u: InitUnit, si: SliceInput, out: list[SliceUnit]) -> None:
-    if u.kind == LINE:
+    if u.kind == UnitKind.LINE:
         out.extend(_small(f, u.node, si) for f in u.statements)
         return
     head = u.statements[0]
-    if u.kind == IF:
+    if u.kind == UnitKind.IF:
         decided = si.fold(head.stmt.test)  # type: ignore[attr-defined]
         if decided is not None:
             if decided:
@@ -86,12 +122,12 @@ def _unit(u: InitUnit, si: SliceInput, out: list[SliceUnit]) -> None:
             elif len(u.blocks) > 1:
                 out.extend(build(u.blocks[1], si))
             return
-    kind = _KINDS.get(u.kind, "opaque")
+    kind = _KINDS.get(u.kind, SliceKind.OPAQUE)
     s = SliceUnit(u.node, kind, line=head.line, col=head.col, end_line=head.end_line)
     s.uses, s.self_reads, s.defs = set(head.names_read), set(head.self_reads), set(head.names_bound)
-    if kind == "opaque":
+    if kind == SliceKind.OPAQUE:
         s.self_writes = _self_writes(head)
-    if u.kind == TRY:  # body, handlers, then the else and finally blocks, empty when absent
+    if u.kind == UnitKind.TRY:  # body, handlers, then the else and finally blocks, empty when absent
         node = u.node
         first = 1 + len(node.handlers)  # type: ignore[attr-defined]
         rest = iter(u.blocks[first:])
@@ -112,7 +148,7 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
     st = f.stmt
     u = SliceUnit(
         f.node,
-        "small",
+        SliceKind.SMALL,
         line=f.line,
         col=f.col,
         end_line=f.end_line,
@@ -127,42 +163,42 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
         call = st.value
         fn = dotted(call.func) or ""
         if f.init_call is not None:
-            u.role = "super"
+            u.role = SliceRole.SUPER
             u.receiver = f.init_call.target
             if si.inline_target(f.init_call.target):
                 u.inline = f.node.value  # type: ignore[attr-defined]
         elif f.calls_self_method:
-            u.role = "self_call"
+            u.role = SliceRole.SELF_CALL
         elif fn.split(".")[0] in _LOG_ROOTS:
-            u.role = "check"
+            u.role = SliceRole.CHECK
         elif f.self_fills or f.methods_called_on:
-            u.role, u.self_writes = "attr", _self_writes(f)
+            u.role, u.self_writes = SliceRole.ATTR, _self_writes(f)
         else:
-            u.role = "effect"
+            u.role = SliceRole.EFFECT
             receiver = dotted(call.func.value) if isinstance(call.func, sx.Attribute) else None
             u.receiver = receiver or fn
     elif isinstance(st, (sx.Assign, sx.AnnAssign, sx.AugAssign)):
         if isinstance(st, sx.AnnAssign) and st.value is None:
-            u.role = "noop"
+            u.role = SliceRole.NOOP
         elif u.self_writes:
-            u.role = "attr"
+            u.role = SliceRole.ATTR
         else:
             others = _other_targets(st, si.self_name)
-            u.role = "effect" if others else "local"
+            u.role = SliceRole.EFFECT if others else "local"
             u.receiver = others[0] if others else ""
     elif isinstance(st, (sx.Assert, sx.Raise)):
-        u.role = "check"
+        u.role = SliceRole.CHECK
     elif isinstance(st, sx.Return):
-        u.role = "return"
+        u.role = SliceRole.RETURN
     elif isinstance(st, sx.Names) and st.scope == "global":
-        u.role = "global"
+        u.role = SliceRole.GLOBAL
         u.defs = set(f.globals_declared)
     elif isinstance(st, sx.Import):  # not moved (nor renamed): kept code that needs the name fails ``verify``
-        u.role, u.defs = "noop", set()
+        u.role, u.defs = SliceRole.NOOP, set()
     elif isinstance(st, sx.Delete):
-        u.role = "local"
+        u.role = SliceRole.LOCAL
     else:
-        u.role = "noop"
+        u.role = SliceRole.NOOP
     return u
 
 
@@ -188,7 +224,7 @@ def walk(units: list[SliceUnit]) -> Iterator[SliceUnit]:
 def is_check_block(u: SliceUnit) -> bool:
     """``if cond: raise ...`` (and log lines): a validation, not a builder."""
     return (
-        u.kind == "if"
-        and all(x.kind == "small" and x.role in ("check",) for b in u.blocks for x in walk(b))
+        u.kind == SliceKind.IF
+        and all(x.kind == SliceKind.SMALL and x.role == SliceRole.CHECK for b in u.blocks for x in walk(b))
         and any(isinstance(x.node, cst.Raise) for b in u.blocks for x in walk(b))
     )

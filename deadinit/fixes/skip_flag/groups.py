@@ -21,12 +21,13 @@ import libcst as cst
 
 from deadinit.analysis.fixable import fix_path
 from deadinit.analysis.reach import method_reads, short
-from deadinit.fixes.init_units import IF, LINE, LOOP, InitUnit, walk_units
+from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
 from deadinit.fixes.skip_flag.shape import allocating_units, settled, shape
 from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.model.kinds import InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -118,7 +119,7 @@ class GroupBuilder:
             gd = g.guards.get(c.owner)
             if gd is None:
                 return False
-            if c.stmt.kind == "kill":
+            if c.stmt.kind == InitStmtKind.KILL:
                 return gd.live.overlaps(c.stmt.line, c.stmt.end_line)
             return gd.live.covers(c.stmt.line, c.stmt.end_line)
 
@@ -248,14 +249,14 @@ def _list_iter(units: list[InitUnit], attr: str) -> tuple[cst.BaseExpression, sx
     with one element per item."""
     for u in walk_units(units):
         node, st = u.node, u.statements[0].stmt
-        loop = u.kind == LOOP and isinstance(node, cst.For) and isinstance(st, sx.For) and not st.orelse
+        loop = u.kind == UnitKind.LOOP and isinstance(node, cst.For) and isinstance(st, sx.For) and not st.orelse
         if loop and u.blocks and not _jumps(st.body):  # type: ignore[attr-defined]
             body = u.blocks[0]
             top = sum(v.appends.count(attr) for v in body if v.kind in WHOLE)
             nested = sum(w.appends.count(attr) for v in body if v.kind not in WHOLE for w in walk_units([v]))
             if top == 1 and nested == 0:
                 return node.iter, st.iter  # type: ignore[attr-defined]
-        if u.kind == LINE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
+        if u.kind == UnitKind.LINE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
             value = getattr(st, "value", None)
             if (
                 isinstance(value, sx.Comprehension)
@@ -274,7 +275,7 @@ def _never_run(an, owner: str) -> list[int]:
 
 def _guarded_by(u: InitUnit, flag: str) -> bool:
     """``if not <flag>:``: a block the flag already guards (left as it is)."""
-    test = u.statements[0].stmt.test if u.kind == IF else None  # type: ignore[attr-defined]
+    test = u.statements[0].stmt.test if u.kind == UnitKind.IF else None  # type: ignore[attr-defined]
     return (
         isinstance(test, sx.UnaryOp)
         and test.op == "not"

@@ -15,7 +15,7 @@ every dead attribute of that class is built there; and the parameter is read now
 
 from __future__ import annotations
 
-from deadinit.fixes.init_units import IF, InitBody, InitUnit, walk_units
+from deadinit.fixes.init_units import InitBody, InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.groups import Group
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.kinds import ParamKind
@@ -48,14 +48,14 @@ def guard_parameter(index, inits: InitLocator, g: Group, an) -> str | None:
 
 
 def _guards_exactly(src: InitBody, param: str, dead: set) -> bool:
-    guard = next((u for u in src.units if u.kind == IF and _tests_name(u, param)), None)
+    guard = next((u for u in src.units if u.kind == UnitKind.IF and _tests_name(u, param)), None)
     if guard is None or not guard.blocks:
         return False
     body = list(walk_units(guard.blocks[0]))
     orelse = [v for block in guard.blocks[1:] for v in walk_units(block)]
     if not all(_builds_only(v, dead) for v in body) or not all(_builds_only(v, dead) for v in orelse):
         return False
-    if any(v.kind == IF and not v.can_wrap for v in orelse):  # an ``elif`` tests something else
+    if any(v.kind == UnitKind.IF and not v.can_wrap for v in orelse):  # an ``elif`` tests something else
         return False
     built = {a for v in body for a in (*v.self_assigns, *v.self_fills)}
     if not dead <= built:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from deadinit.fixes.init_units import DEF, IF, LINE, LOOP, TRY, InitUnit, walk_units
+from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 
-WHOLE = (LINE, DEF)  # units guarded as one statement
-SPLITTABLE = (IF, LOOP, TRY)  # guarded whole, or inside their blocks
+WHOLE = (UnitKind.LINE, UnitKind.DEF)  # units guarded as one statement
+SPLITTABLE = (UnitKind.IF, UnitKind.LOOP, UnitKind.TRY)  # guarded whole, or inside their blocks
 # ``with`` (a context manager has effects) and statements without rules are never guarded
 # as a whole; only the body of a ``with`` can be guarded
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from deadinit.analysis.reach import short
-from deadinit.fixes.init_units import LINE, InitUnit, walk_units
+from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import self_attr
@@ -38,7 +38,7 @@ _BUILTINS = set(dir(builtins))
 
 def _single_assignment(u: InitUnit) -> sx.Assign | sx.AnnAssign | None:
     """The statement of a line that holds one assignment and nothing else."""
-    if u.kind != LINE or not isinstance(u.node, cst.SimpleStatementLine) or len(u.statements) != 1:
+    if u.kind != UnitKind.LINE or not isinstance(u.node, cst.SimpleStatementLine) or len(u.statements) != 1:
         return None
     st = u.statements[0].stmt
     return st if isinstance(st, (sx.Assign, sx.AnnAssign)) else None

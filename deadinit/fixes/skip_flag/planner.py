@@ -48,7 +48,7 @@ from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
-from deadinit.model.kinds import FixSafety
+from deadinit.model.kinds import FixSafety, InitStmtKind
 
 STRATEGY = "skip-flag"
 CODES = STRATEGY_CODES["skip-flag"]
@@ -242,7 +242,7 @@ class _Planner:
             if a not in skipped
             and any(
                 c.owner != g.leaf
-                and c.stmt.kind == "assign"
+                and c.stmt.kind == InitStmtKind.ASSIGN
                 and c.stmt.attr == a
                 and c.stmt.alloc is not None
                 and c.active is not False

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.fixes.init_units import IF, LINE, walk_units
+from deadinit.fixes.init_units import UnitKind, walk_units
 from deadinit.fixes.skip_flag.layout import fit_call, fit_params
 from deadinit.fixes.skip_flag.live import Liveness
 
@@ -185,9 +185,11 @@ def extend_condition(run: list, guards: list, names: list[str]) -> list | None:
     units = [next((g.units[id(old)] for g in guards if id(old) in g.units), None) for old, _ in run]
     *locals_, last = units
     node = run[-1][0]
-    if last is None or last.kind != IF or not last.can_wrap or not isinstance(node, cst.If) or node.orelse:
+    if last is None or last.kind != UnitKind.IF or not last.can_wrap or not isinstance(node, cst.If) or node.orelse:
         return None
-    if any(u is None or u.kind != LINE or u.self_assigns or u.self_fills or u.untracked_writes for u in locals_):
+    if any(
+        u is None or u.kind != UnitKind.LINE or u.self_assigns or u.self_fills or u.untracked_writes for u in locals_
+    ):
         return None
     flag = names[0] if len(names) == 1 else "(" + " or ".join(names) + ")"
     test = node.test

@@ -22,8 +22,9 @@ all of them is correct but not what a maintainer writes; this step shapes that s
 from __future__ import annotations
 
 from deadinit.analysis.facts import allocation_of
-from deadinit.fixes.init_units import IF, LINE, LOOP, TRY, InitUnit, walk_units
+from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import Liveness
+from deadinit.model.kinds import InitStmtKind
 
 
 def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[str]) -> set[int]:
@@ -31,7 +32,9 @@ def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[
     lines = sorted(
         c.stmt.line
         for c in an.chain.stmts
-        if c.owner == owner and c.stmt.kind in ("assign", "fill") and allocation_of(analyzer, c, mro) is not None
+        if c.owner == owner
+        and c.stmt.kind in (InitStmtKind.ASSIGN, InitStmtKind.FILL)
+        and allocation_of(analyzer, c, mro) is not None
     )
     return {id(u.node) for u in walk_units(units) if any(u.start <= ln <= u.end for ln in lines)}
 
@@ -59,7 +62,13 @@ def settled(an, attrs: set, skipped) -> set[str]:
     out = set()
     for c in an.chain.stmts:
         st = c.stmt
-        if st.attr in attrs and st.kind in ("assign", "kill") and c.definite and not st.guards and not skipped(c):
+        if (
+            st.attr in attrs
+            and st.kind in (InitStmtKind.ASSIGN, InitStmtKind.KILL)
+            and c.definite
+            and not st.guards
+            and not skipped(c)
+        ):
             out.add(st.attr)
     return out
 
@@ -95,19 +104,19 @@ def _skippable_whole(live: Liveness, u: InitUnit, attrs: set) -> bool:
     )
     if not header_dead:
         return False
-    if u.kind == TRY:
+    if u.kind == UnitKind.TRY:
         node = u.node
         return (
             getattr(node, "orelse", None) is None
             and getattr(node, "finalbody", None) is None
             and _all_dead(live, u.blocks[0])
         )
-    return u.kind in (IF, LOOP) and all(_all_dead(live, b) for b in u.blocks)
+    return u.kind in (UnitKind.IF, UnitKind.LOOP) and all(_all_dead(live, b) for b in u.blocks)
 
 
 def _all_dead(live: Liveness, block: list[InitUnit]) -> bool:
     dead = [id(v.node) in live.dead for v in block]
-    idle = [v.kind == LINE and v.weight == 0 and not v.untracked_writes for v in block]
+    idle = [v.kind == UnitKind.LINE and v.weight == 0 and not v.untracked_writes for v in block]
     return any(dead) and all(d or i for d, i in zip(dead, idle, strict=True))
 
 
@@ -186,7 +195,9 @@ def _pulls(live: Liveness, units: list[InitUnit], block: list[InitUnit], feeding
 
 
 def _pure_local(u: InitUnit) -> bool:
-    return u.kind == LINE and bool(u.names_bound) and not (u.self_assigns or u.self_fills or u.untracked_writes)
+    return (
+        u.kind == UnitKind.LINE and bool(u.names_bound) and not (u.self_assigns or u.self_fills or u.untracked_writes)
+    )
 
 
 def _feeds_run(live: Liveness, units: list[InitUnit], block: list[InitUnit], i: int) -> InitUnit | None:
@@ -204,7 +215,7 @@ def _feeds_run(live: Liveness, units: list[InitUnit], block: list[InitUnit], i: 
     if not readers or any(id(x.node) not in run for x in readers):
         return None
     first = block[start]
-    if end - start == 1 and first.kind == IF and getattr(first.node, "orelse", True) is None:
+    if end - start == 1 and first.kind == UnitKind.IF and getattr(first.node, "orelse", True) is None:
         return None  # its condition is extended instead: the local stays where it is
     mine = u.names_bound | u.names_read
     for w in block[i + 1 : start]:

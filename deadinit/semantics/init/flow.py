@@ -12,6 +12,7 @@ state and ``_emit`` are in ``walk``, the statements that write in ``writes``.
 
 from __future__ import annotations
 
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import loop_names
@@ -30,7 +31,7 @@ class InitFlattener(InitWrites):
     def run(self, body: sx.Body) -> list[InitStmt]:
         self._block(body, (), False)
         if self.dynamic:  # read by name into a local nothing else records
-            self._emit("effect", self.start, (), True)
+            self._emit(InitStmtKind.EFFECT, self.start, (), True)
         return self.out
 
     def _block(self, body: sx.Body, guards: Guards, in_loop: bool) -> str | None:
@@ -57,7 +58,7 @@ class InitFlattener(InitWrites):
                 literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
                 if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
                     self.literal_loops[target.id] = in_loop
-            self._emit("effect", head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
+            self._emit(InitStmtKind.EFFECT, head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, sx.For) else ("while",))
             self._block(st.body, guards, True)
             self.loop_iters.pop()
@@ -74,12 +75,17 @@ class InitFlattener(InitWrites):
         if isinstance(st, sx.With):
             for item in st.items:
                 r = self._reads(item.expr)
-                self._emit("effect", item.expr, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
+                self._emit(InitStmtKind.EFFECT, item.expr, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             return self._block(st.body, guards, in_loop)
         if isinstance(st, (sx.FunctionDef, sx.ClassDef)):
             r = self._reads(st)
             self._emit(
-                "effect", st, guards, in_loop, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self)
+                InitStmtKind.EFFECT,
+                st,
+                guards,
+                in_loop,
+                reads=tuple(sorted(self._all_reads(r))),
+                passes_self=bool(r.passes_self),
             )
             if isinstance(st, sx.FunctionDef):
                 self.locals[st.name] = Local(reads=self._all_reads(r))
@@ -87,7 +93,12 @@ class InitFlattener(InitWrites):
         if isinstance(st, sx.OtherStmt):  # match and anything newer: reads count, may not run
             r = self._reads(st)
             self._emit(
-                "effect", st, guards, True, reads=tuple(sorted(self._all_reads(r))), passes_self=bool(r.passes_self)
+                InitStmtKind.EFFECT,
+                st,
+                guards,
+                True,
+                reads=tuple(sorted(self._all_reads(r))),
+                passes_self=bool(r.passes_self),
             )
             return None
         return self._small(st, guards, in_loop)
@@ -95,7 +106,7 @@ class InitFlattener(InitWrites):
     def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)
         test = self._emit(
-            "effect", st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test))))
+            InitStmtKind.EFFECT, st.test, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st.test))))
         )
         ensured = raise_condition(st, cond)
         if ensured is not None:  # the names as they are at the test, before the body rebinds any
@@ -123,12 +134,12 @@ class InitFlattener(InitWrites):
             else:
                 both = _definite(self.out[start:mid], depth) & _definite(self.out[mid:end], depth)
             for attr in sorted(both):
-                self._emit("kill", st, guards, in_loop, attr=attr)
+                self._emit(InitStmtKind.KILL, st, guards, in_loop, attr=attr)
         return None
 
     def _small(self, st: sx.Stmt, guards: Guards, in_loop: bool) -> str | None:
         if isinstance(st, sx.Return):
-            self._emit("return", st, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st)))))
+            self._emit(InitStmtKind.RETURN, st, guards, in_loop, reads=tuple(sorted(self._all_reads(self._reads(st)))))
             if guards or in_loop:
                 self.after_return = True
             return STOP
@@ -147,7 +158,7 @@ class InitFlattener(InitWrites):
         if isinstance(st, sx.Assert):
             r = self._reads(st)
             self._emit(
-                "assert",
+                InitStmtKind.ASSERT,
                 st,
                 guards,
                 in_loop,
@@ -171,5 +182,7 @@ def _is_elif(body: sx.Body) -> bool:
 
 def _definite(stmts: list[InitStmt], depth: int) -> set[str]:
     return {
-        s.attr for s in stmts if s.kind in ("assign", "kill") and not s.in_loop and len(s.guards) <= depth and s.attr
+        s.attr
+        for s in stmts
+        if s.kind in (InitStmtKind.ASSIGN, InitStmtKind.KILL) and not s.in_loop and len(s.guards) <= depth and s.attr
     }

@@ -6,18 +6,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier, inline_locals
+from deadinit.semantics.alloc import AllocClassifier, LocalCallee, inline_locals
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.construction_args import Passed, passed_only
 from deadinit.semantics.effects import Reads, reads_of
 from deadinit.semantics.exprs import UNKNOWN, Expr
 from deadinit.semantics.raises import leaf_roots
-from deadinit.semantics.returns import param_call
+from deadinit.semantics.returns import declared_class, param_call
 
 Guards = tuple[Expr, ...]  # conditions an effect runs under
 
+CLASS_CHECKS = frozenset({"isinstance"})  # calls that look only at the class of their first argument
 STOP = "stop"  # a statement after which nothing in its block runs (return, raise)
 
 
@@ -31,6 +33,7 @@ class Local:
     alias: str | None = None  # ``base = Parent`` on every path: the class name it holds
     call: AllocInfo | None = None  # the result of a call the analysis may follow
     calls: AllocInfo | None = None  # what calling it allocates (a parameter whose default is a class)
+    declared: str | None = None  # a parameter annotated with one class: that class (its fields' calls are followed)
     param: bool = False  # the parameter itself, not rebound
     root: Expr | None = None  # bound on every path to ``self.a`` / a parameter's attribute...: that, in those terms
 
@@ -43,8 +46,9 @@ class InitWalk:
     ) -> None:
         self.self_name = self_name
         self.cls = classifier
+        reading = parse or (lambda _: None)
         self.locals: dict[str, Local] = {
-            p.name: Local(calls=param_call(p, classifier, parse or (lambda _: None)), param=True)
+            p.name: Local(calls=param_call(p, classifier, reading), declared=declared_class(p, reading), param=True)
             for p in func.params
             if not p.star
         }
@@ -83,9 +87,11 @@ class InitWalk:
         loc = self.locals.get(name)
         return loc.alloc if loc else None
 
-    def _local_call(self, name: str) -> tuple[bool, AllocInfo | None]:
+    def _local_call(self, name: str) -> LocalCallee:
         loc = self.locals.get(name)
-        return (True, loc.calls) if loc is not None else (False, None)
+        if loc is None:
+            return LocalCallee(False)
+        return LocalCallee(True, loc.calls, loc.declared if loc.param else None)
 
     def _classify(self, value: sx.Expr) -> AllocInfo | None:
         return self.cls.classify(value, self._local_alloc, self.self_name, self._local_call)
@@ -126,7 +132,7 @@ class InitWalk:
                 out.append((n, loc.root or UNKNOWN))
         return tuple(out)
 
-    def _emit(self, kind: str, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
+    def _emit(self, kind: InitStmtKind, node: sx.Node, guards: Guards, in_loop: bool, **kw: Any) -> InitStmt:
         dynamic, self.dynamic = tuple(self.dynamic), []
         named = [kw.get("value") if kind in ("assign", "assert") else None]
         if kind in ("super_init", "super_call"):
@@ -140,6 +146,10 @@ class InitWalk:
             passed = self._passed(node, frozenset(kw["reads"]))
             if passed:
                 kw["passed"] = passed
+                checked = {a for a, callee, at in passed if callee in CLASS_CHECKS and at == 0}
+                checked -= {a for a, callee, at in passed if not (callee in CLASS_CHECKS and at == 0)}
+                if checked:  # ``isinstance(self.x, T)``: looks at its class only
+                    kw["configures"] = tuple(sorted({*kw.get("configures", ()), *checked}))
         st = InitStmt(
             dynamic=dynamic,
             kind=kind,
@@ -160,13 +170,19 @@ class InitWalk:
         """Keep ``held`` to what ``st`` leaves: an allocation it assigns on every path; a write ends what the
         attribute held; a call that may run other code on ``self`` (a parent's ``__init__``, a method, ``self``
         passed on) ends everything."""
-        if st.kind in ("super_init", "super_call") or st.method or st.self_calls or st.passes_self or st.dynamic:
+        if (
+            st.kind in (InitStmtKind.SUPER_INIT, InitStmtKind.SUPER_CALL)
+            or st.method
+            or st.self_calls
+            or st.passes_self
+            or st.dynamic
+        ):
             self.held.clear()
         if st.attr is None:
             return
         attr = st.attr.split(".", 1)[0]
         self.held.pop(attr, None)
-        if st.kind == "assign" and st.alloc is not None and not (st.guards or st.in_loop or st.after_return):
+        if st.kind == InitStmtKind.ASSIGN and st.alloc is not None and not (st.guards or st.in_loop or st.after_return):
             self.held[attr] = st.alloc
 
     def _passed(self, node: sx.Node, reads: frozenset[str]) -> tuple[Passed, ...]:
@@ -184,7 +200,7 @@ class InitWalk:
         self, node: sx.Node, r: Reads, guards: Guards, in_loop: bool, extra: frozenset[str] = frozenset()
     ) -> None:
         self._emit(
-            "effect",
+            InitStmtKind.EFFECT,
             node,
             guards,
             in_loop,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import call_arguments_of
@@ -70,21 +71,38 @@ class InitWrites(InitWalk):
             self._bind(t.id, v.reads, v.alloc, v.expr, guards, in_loop, v.aug)
             self.locals[t.id].call = None if v.aug else v.call
             if v.passes_self:
-                self._emit("effect", st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
+                self._emit(InitStmtKind.EFFECT, st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
         elif isinstance(t, sx.Attribute) and isinstance(t.value, sx.Name) and not v.aug:
             # ``config.x = None`` on a parameter or local: what a parent's guard may read
             attr = f"{t.value.id}.{t.attr}"
-            self._emit("set", st, guards, in_loop, attr=attr, reads=tuple(sorted(v.reads)), value=v.expr, **v.escapes)
+            self._emit(
+                InitStmtKind.SET,
+                st,
+                guards,
+                in_loop,
+                attr=attr,
+                reads=tuple(sorted(v.reads)),
+                value=v.expr,
+                **v.escapes,
+            )
         elif not self._assign_nested(st, t, v, guards, in_loop):
             self._assign_other(st, t, v, guards, in_loop)
 
     def _assign_attr(self, st: sx.Stmt, attr: str, v: _Value, guards: Guards, in_loop: bool) -> None:
         """``self.x = ...`` (or ``self.__dict__["x"] = ...``); ``self.x += ...`` fills ``x``."""
         if v.aug:
-            self._emit("fill", st, guards, in_loop, attr=attr, reads=tuple(sorted(v.reads | {attr})), fill_kind="aug")
+            self._emit(
+                InitStmtKind.FILL,
+                st,
+                guards,
+                in_loop,
+                attr=attr,
+                reads=tuple(sorted(v.reads | {attr})),
+                fill_kind="aug",
+            )
             return
         self._emit(
-            "assign",
+            InitStmtKind.ASSIGN,
             st,
             guards,
             in_loop,
@@ -103,7 +121,7 @@ class InitWrites(InitWalk):
             return False
         index_reads = set(self._reads(t.items[0]).attrs) if t.items else set()
         self._emit(
-            "fill",
+            InitStmtKind.FILL,
             st,
             guards,
             in_loop,
@@ -121,7 +139,18 @@ class InitWrites(InitWalk):
         if part is None or v.aug or part[0] in v.reads:
             return False
         reads = tuple(sorted(v.reads | {part[0]}))
-        self._emit("nested", st, guards, in_loop, attr=".".join(part), reads=reads, **v.escapes)
+        # a value that builds nothing (``self.x.flag = True``) only configures what self.x holds
+        configures = (part[0],) if v.alloc is None and v.call is None else ()
+        self._emit(
+            InitStmtKind.NESTED,
+            st,
+            guards,
+            in_loop,
+            attr=".".join(part),
+            reads=reads,
+            configures=configures,
+            **v.escapes,
+        )
         return True
 
     def _assign_other(self, st: sx.Stmt, t: sx.Expr, v: _Value, guards: Guards, in_loop: bool) -> None:
@@ -138,7 +167,7 @@ class InitWrites(InitWalk):
         for a in assigned:
             el_alloc, el_call = made.get(a, (None, None))
             self._emit(
-                "assign",
+                InitStmtKind.ASSIGN,
                 st,
                 guards,
                 in_loop,
@@ -149,7 +178,9 @@ class InitWrites(InitWalk):
                 call=el_call,
             )
         if not assigned and (v.reads or tr.attrs or v.passes_self):
-            self._emit("effect", st, guards, in_loop, reads=tuple(sorted(v.reads | set(tr.attrs))), **v.escapes)
+            self._emit(
+                InitStmtKind.EFFECT, st, guards, in_loop, reads=tuple(sorted(v.reads | set(tr.attrs))), **v.escapes
+            )
 
     def _named_target(self, t: sx.Expr) -> str | None:
         """``x`` for ``self.__dict__["x"] = ...`` / ``self._modules["x"] = ...``."""
@@ -179,7 +210,7 @@ class InitWrites(InitWalk):
         for t in st.targets:
             attrs = self_targets(t, self.self_name)
             for a in attrs:
-                self._emit("delete", t, guards, in_loop, attr=a)
+                self._emit(InitStmtKind.DELETE, t, guards, in_loop, attr=a)
             if not attrs:
                 rest.append(t)
         for t in rest:
@@ -198,7 +229,7 @@ class InitWrites(InitWalk):
         elif literal is None:
             return self._deletes_named(st, call, guards)
         elif dotted(call.func) == "delattr":
-            self._emit("delete", st, guards, in_loop, attr=literal)
+            self._emit(InitStmtKind.DELETE, st, guards, in_loop, attr=literal)
             return True
         elif len(call.args) < 3:
             return False
@@ -207,7 +238,7 @@ class InitWrites(InitWalk):
             alloc = self._classify(value)
         r = self._reads(value)
         self._emit(
-            "assign",
+            InitStmtKind.ASSIGN,
             st,
             guards,
             in_loop,
@@ -225,8 +256,8 @@ class InitWrites(InitWalk):
         """The string literal ``self.<attr>`` holds here: its last assignment so far in this
         ``__init__``, unconditional and outside loops, is of one."""
         for st in reversed(self.out):
-            if st.attr == attr and st.kind in ("assign", "delete", "kill"):
-                value = st.value if st.kind == "assign" and not st.guards and not st.in_loop else None
+            if st.attr == attr and st.kind in (InitStmtKind.ASSIGN, InitStmtKind.DELETE, InitStmtKind.KILL):
+                value = st.value if st.kind == InitStmtKind.ASSIGN and not st.guards and not st.in_loop else None
                 if value is not None and value[0] == "const" and isinstance(value[1], str):
                     return value[1]
                 return None
@@ -240,7 +271,7 @@ class InitWrites(InitWalk):
         if not isinstance(var, sx.Name) or var.id not in self.literal_loops:
             return False
         for attr in self.names[var.id][1]:
-            self._emit("delete", st, guards, self.literal_loops[var.id], attr=attr)
+            self._emit(InitStmtKind.DELETE, st, guards, self.literal_loops[var.id], attr=attr)
         return True
 
     def _aliased(self, target: str) -> str:
@@ -256,7 +287,14 @@ class InitWrites(InitWalk):
             target = self._aliased(ic.target)
             reads = tuple(sorted(self._all_reads(self._reads(call))))
             self._emit(
-                "super_init", st, guards, in_loop, target=target, start=ic.start, reads=reads, **self._args(ic.args)
+                InitStmtKind.SUPER_INIT,
+                st,
+                guards,
+                in_loop,
+                target=target,
+                start=ic.start,
+                reads=reads,
+                **self._args(ic.args),
             )
             return None
         helper = super_method_call(call, self.self_name)
@@ -265,7 +303,15 @@ class InitWrites(InitWalk):
             reads = tuple(sorted(self._all_reads(self._reads(call))))
             given = self._args(sc.args)
             self._emit(
-                "super_call", st, guards, in_loop, method=method, target="super", start=sc.start, reads=reads, **given
+                InitStmtKind.SUPER_CALL,
+                st,
+                guards,
+                in_loop,
+                method=method,
+                target="super",
+                start=sc.start,
+                reads=reads,
+                **given,
             )
             return None
         base = filled_attr(call, self.self_name)
@@ -275,7 +321,7 @@ class InitWrites(InitWalk):
                 alloc = alloc or self._classify(a.value)
             r = self._reads(call)
             self._emit(
-                "fill",
+                InitStmtKind.FILL,
                 st,
                 guards,
                 in_loop,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
+from deadinit.semantics.class_typed import annotation_builds
 from deadinit.semantics.dynamic import loop_names
 from deadinit.semantics.effects import self_targets, store_nodes
 from deadinit.semantics.exprs import is_name, literal_strings, self_attr, to_expr
@@ -70,6 +71,9 @@ class BindingFacts(ExpressionFacts):
                 cls.class_values[t.id] = to_expr(node.value, None)
             if types is not None:
                 cls.attr_declared.setdefault(t.id, []).extend(types)
+            built = annotation_builds(node.annotation, self.classifier, self.parse, callables=False)
+            if built is not None:
+                cls.field_builds[t.id] = built
             self.self_attr_annotated(t.id, node.annotation)
             if node.value is not None:
                 cls.attr_elements_unknown.add(t.id)  # a class-level collection: not followed

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from deadinit.model.access import Access
+from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Returns
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.annotations import annotation_types
@@ -195,7 +196,9 @@ class SummaryBuilder(BindingFacts, ImportFacts):
             if isinstance(st, sx.FunctionDef):
                 defs.setdefault(st.name, st)  # the first definition, as ``methods`` keeps it
         init = cls.methods.get("__init__")
-        todo = [st.method for st in (init.init_flow or ()) if st.method and st.kind == "effect"] if init else []
+        todo = (
+            [st.method for st in (init.init_flow or ()) if st.method and st.kind == InitStmtKind.EFFECT] if init else []
+        )
         todo += [n for n, m in cls.methods.items() if m.writes]
         seen: set[str] = {"__init__"}
         while todo:
@@ -211,7 +214,7 @@ class SummaryBuilder(BindingFacts, ImportFacts):
             ):
                 continue
             method.init_flow = InitFlattener(d, method.self_name, self.classifier, self.parse).run(d.body)
-            todo += [st.method for st in method.init_flow if st.method and st.kind == "effect"]
+            todo += [st.method for st in method.init_flow if st.method and st.kind == InitStmtKind.EFFECT]
 
     def function(self, node: sx.FunctionDef) -> None:
         in_class_body = bool(self.scopes) and self.scopes[-1] == CLASS_SCOPE

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from deadinit.model.kinds import AllocKind
 from deadinit.model.summary import AllocInfo, FileSummary, OutsideUse
 
 
@@ -37,7 +38,7 @@ def outside_uses(s: FileSummary) -> tuple[OutsideUse, ...]:
 def _callees(*allocs: AllocInfo | None) -> Iterator[str]:
     """The callee, as written, of each call an assigned value is made by (one per value)."""
     for a in allocs:
-        while a is not None and a.kind == "item" and a.element is not None:
+        while a is not None and a.kind == AllocKind.ITEM and a.element is not None:
             a = a.element
         if a is not None and a.callee and not a.callee.startswith("self."):
             yield a.callee

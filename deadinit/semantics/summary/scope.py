@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 
 from deadinit.model.access import Access, TypeRef
+from deadinit.model.kinds import ParamKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Param, Pattern
 from deadinit.semantics import syntax as sx
@@ -120,9 +121,9 @@ def signature_param(p: sx.Param, parse: ParseExpression) -> Param:
     """A parameter of a function's signature as the summary records it."""
     default = to_expr(p.default, None) if p.default is not None else None
     if p.star == "*":
-        return Param(p.name, None, "star")
+        return Param(p.name, None, ParamKind.STAR)
     if p.star == "**":
-        return Param(p.name, None, "dstar")
+        return Param(p.name, None, ParamKind.DSTAR)
     types = annotation_types(p.annotation, parse)
     annotation = types[0].dotted if types is not None and len(types) == 1 else None
-    return Param(p.name, default, "kwonly" if p.group == "kwonly" else "normal", annotation)
+    return Param(p.name, default, ParamKind.KWONLY if p.group == "kwonly" else ParamKind.NORMAL, annotation)

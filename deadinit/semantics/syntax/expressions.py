@@ -25,7 +25,7 @@ class Name(Expr):
 
 class Const(Expr):
     """A literal.  ``True``/``False``/``None`` are ``Name`` nodes, as libcst reads them;
-    ``text`` is the literal as written for numbers (``0x10``), the value for strings."""
+    ``value`` is the literal's Python value (``0x10`` is 16)."""
 
     __slots__ = ("value",)
     kind = "const"

@@ -1,5 +1,6 @@
 """``deadinit.semantics.init.writes``: the ``__init__`` statements that write, and what each one emits."""
 
+import pytest
 from init_snippets import effects, flatten
 from semantic_snippets import PARSE, classifier, function
 
@@ -132,3 +133,20 @@ def test_a_copy_of_an_attribute_is_a_new_tensor_while_the_attribute_surely_holds
     assert allocs["b"] == allocs["a"]
     assert allocs["d"].callee == "torch.cat" and allocs["d"].items == ()  # ``self.c`` may not hold one: size unknown
     assert allocs["e"] is None  # ``self.setup()`` may have replaced ``self.a``
+
+
+def _sees_self(st) -> bool:
+    """``st`` reads ``buf`` of ``self``, or lets ``self`` escape, or is unsure about what it reads."""
+    return "buf" in st.reads or st.passes_self or bool(st.dynamic)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a local bound to self (me = self) is not followed: me.buf reads nothing and record(me) passes "
+    "nothing, so DI001 reports the parent's self.buf as overwritten before any read and the fix skips it",
+)
+@pytest.mark.parametrize("use", ["self.saved = me.buf.sum()", "record(me)", "self.t = getattr(me, 'buf')"])
+def test_a_local_alias_of_self_reads_what_it_names(use, adapter):
+    got = flatten(f"super().__init__(n)\nme = self\n{use}\nself.buf = torch.zeros(n)\n", adapter)
+    overwrite = max(i for i, s in enumerate(got) if s.kind == "assign" and s.attr == "buf")
+    assert any(_sees_self(s) for s in got[:overwrite])

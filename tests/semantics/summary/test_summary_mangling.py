@@ -50,3 +50,15 @@ def test_mangling_twice_changes_nothing():
     mangle_file(summary)
     mangle_file(summary)
     assert c.class_attrs == {"_K__x": 1}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: private() takes only a bare name, so the root of a part replaced through a private attribute "
+    "(self.__block.proj = ..., attr '__block.proj') stays unmangled while the attribute itself is '_K__block'",
+)
+def test_a_part_replaced_through_a_private_attribute_is_mangled(adapter):
+    s = summarize(
+        "class K:\n    def __init__(self):\n        self.__block = Block()\n        self.__block.proj = 1\n", adapter
+    )
+    assert [st.attr for st in method(s, "K", "__init__").init_flow] == ["_K__block", "_K__block.proj"]

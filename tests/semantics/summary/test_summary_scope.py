@@ -5,7 +5,14 @@ from semantic_snippets import PARSE, function
 
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary, Param
-from deadinit.semantics.summary.scope import BuilderState, canonical, decorator_names, followable, signature_param
+from deadinit.semantics.summary.scope import (
+    BuilderState,
+    FunctionScope,
+    canonical,
+    decorator_names,
+    followable,
+    signature_param,
+)
 
 
 def test_canonical():
@@ -44,3 +51,9 @@ def test_builder_state_starts_at_module_level(adapter):
     assert state._module_level() and state.s.accesses is state.reads
     state.import_map["nn"] = "torch.nn"
     assert state.canon("nn.Linear") == "torch.nn.Linear"  # bound to the import map as it grows
+
+
+def test_a_function_scope_starts_empty():
+    scope = FunctionScope("f", "self", None)
+    assert (scope.name, scope.self_name, scope.method, scope.generator) == ("f", "self", None, False)
+    assert (scope.types, scope.bound, scope.pending, scope.typing) == ({}, set(), [], None)

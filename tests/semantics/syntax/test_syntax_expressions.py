@@ -33,7 +33,7 @@ def test_both_adapters_build_equal_trees():
 )
 def test_kinds_and_children_in_source_order(source, kind, children, adapter):
     node = expr(source, adapter)
-    assert type(node) is kind
+    assert type(node) is kind and isinstance(node, sx.Expr)
     assert len(node.children()) == children
     lines_cols = [(c.line, c.col) for c in node.children()]
     assert lines_cols == sorted(lines_cols)
@@ -57,3 +57,41 @@ def test_fstring_prefix_and_suffix():
 def test_other_keeps_what_it_stores(adapter):
     node = expr("(n := 3)", adapter)
     assert isinstance(node, sx.Other) and [s.id for s in node.stores] == ["n"]
+
+
+def test_literals_are_their_python_values(adapter):
+    values = expr("[0x10, 1.5, 'ab', b'by', ..., True, None]", adapter).elts
+    assert [v.value for v in values[:5]] == [16, 1.5, "ab", b"by", Ellipsis]
+    assert all(isinstance(v, sx.Const) for v in values[:5])
+    assert [(type(v), v.id) for v in values[5:]] == [(sx.Name, "True"), (sx.Name, "None")]  # keywords are names
+
+
+def test_starred_dict_items_and_arguments(adapter):
+    seq = expr("[*xs, y]", adapter)
+    assert isinstance(seq.elts[0], sx.Starred) and seq.elts[0].value.id == "xs"
+    spread, item = expr("{**d, 1: v}", adapter).items
+    assert isinstance(spread, sx.DictItem) and spread.key is None and spread.children() == (spread.value,)
+    assert (item.key.value, item.value.id) == (1, "v") and len(item.children()) == 2
+    (arg,) = expr("f(k=v)", adapter).args
+    assert isinstance(arg, sx.Arg) and (arg.keyword, arg.star, arg.value.id) == ("k", "", "v")
+
+
+def test_comprehension_generators(adapter):
+    comp = expr("{k: v for k in ks if k if not k for v in k}", adapter)
+    first, second = comp.generators
+    assert isinstance(first, sx.Generator) and (first.target.id, first.iter.id, len(first.ifs)) == ("k", "ks", 2)
+    assert (second.target.id, second.iter.id, second.ifs) == ("v", "k", ())
+    assert comp.shape == "dict" and comp.key.id == "k"
+
+
+def test_lambda_parameters(adapter):
+    params = expr("lambda a, b=1, *c, d, **e: a", adapter).params
+    assert all(isinstance(p, sx.Param) for p in params)
+    assert [(p.name, p.star, p.group) for p in params] == [
+        ("a", "", "normal"),
+        ("b", "", "normal"),
+        ("c", "*", "normal"),
+        ("d", "", "kwonly"),
+        ("e", "**", "normal"),
+    ]
+    assert params[1].default.value == 1 and params[0].default is None and params[0].annotation is None

@@ -1,0 +1,76 @@
+"""The second differential test: hierarchies written as other libraries write them (issue 35), judged
+against runtime truth, per family.
+
+``idiom_gen`` builds hierarchy ``i`` of family ``FAMILIES[i % 7]`` (configuration copies,
+emptied collections, post-``super`` asserts, ``nn.Module`` walks, spec-built modules,
+construction flow into other classes, triple rebuilds); ``idiom_differential`` analyses it
+through the production path, executes it with the recording stand-in ``torch`` and judges
+the findings (``differential.judge``, plus: an empty container wastes nothing).  Each family
+must have 0 false positives (but those in ``FP_PENDING``, counted only) and its recall must
+reach its floor.  The fast tier runs the first 14 hierarchies (two per family), the slow tier
+1,050 (150 per family).
+"""
+
+import pytest
+from idiom_differential import run_idiom
+from idiom_gen import FAMILIES, generate
+from robust_helpers import count
+from tiers import examples
+
+# TODO(issue 35 parts 3, 5): families whose false positives main still has; counted, not asserted (empty it
+# once they are fixed). Slow tier on main (c07f9e4): config_copy 61, "only when config.f" where the subclass's
+# copy sets f to None; post_super_assert 14, "only when head_dim == 512" under a contradicting assert;
+# emptied_collection 48, an nn.ModuleList / tensor sized by a collection the subclass emptied; module_walk 35,
+# a walk over another object (``obj.named_children()`` in app.py) is not a read of its children, parameters, buffers.
+FP_PENDING = {"config_copy", "emptied_collection", "post_super_assert", "module_walk"}
+# the least share of runtime-dead parent allocations reported, per family, slow tier (150 hierarchies each);
+# measured on main (c07f9e4): README, "Differential test on other styles"
+RECALL_FLOOR = {
+    "config_copy": 0.95,  # 223 / 223
+    "emptied_collection": 0.95,  # 119 / 119
+    "post_super_assert": 0.95,  # 255 / 255
+    "module_walk": 0.88,  # 121 / 131: a buffers() walk is taken to read the children modules too
+    "spec_built": 0.60,  # 182 / 290: a module built from a spec then rebuilt by the subclass is missed
+    "construction_flow": 0.75,  # 104 / 133: a value handed on to a dead Updater, or read by a helper method nothing calls
+    "triple_rebuild": 0.85,  # 527 / 592: the root's list refilled element by element is missed
+}
+# the fast tier's two hierarchies per family, all families together
+RECALL_FLOOR_FAST = 0.80
+
+
+@pytest.mark.parametrize("hierarchies", examples(fast=2 * len(FAMILIES), slow=150 * len(FAMILIES)))
+def test_every_family_against_runtime_truth(hierarchies, tmp_path_factory):
+    tally = {f: {"hierarchies": 0, "false": [], "pending": [], "dead": 0, "found": 0} for f in FAMILIES}
+    for i in range(hierarchies):
+        hier = generate(i)
+        out = run_idiom(tmp_path_factory.mktemp("idiom"), hier)
+        assert not out.unexpected, f"hierarchy {i} ({hier.variant}) must construct: {out.unexpected}"
+        t = tally[hier.family]
+        t["hierarchies"] += 1
+        t["pending" if hier.family in FP_PENDING else "false"] += [
+            f"{i} ({hier.variant}): {w}" for w in out.verdict.false_positives
+        ]
+        t["dead"] += len(out.verdict.dead)
+        t["found"] += len(out.verdict.found)
+        _count(hier, out.verdict)
+    for family, t in tally.items():
+        assert t["false"] == [], f"{family}: false positives"
+    if hierarchies < 150 * len(FAMILIES):
+        dead, found = sum(t["dead"] for t in tally.values()), sum(t["found"] for t in tally.values())
+        assert found >= RECALL_FLOOR_FAST * dead, f"recall {found} / {dead}"
+        return
+    low = {f: f"{t['found']} / {t['dead']}" for f, t in tally.items() if t["found"] < RECALL_FLOOR[f] * t["dead"]}
+    assert not low, f"recall under the floor: {low}"
+
+
+def _count(hier, verdict) -> None:
+    f = hier.family
+    count(f"idioms {f}: hierarchies")
+    count(f"idioms {f}: findings judged", len(verdict.reported))
+    count(f"idioms {f}: false positives", len(verdict.false_positives))
+    count(f"idioms {f}: runtime-dead parent allocations", len(verdict.dead))
+    count(f"idioms {f}: of which reported", len(verdict.found))
+    if verdict.false_positives:
+        count(f"idioms {f}: false positives by variant: {hier.variant}", len(verdict.false_positives))
+    if verdict.dead - verdict.found:
+        count(f"idioms {f}: misses by variant: {hier.variant}", len(verdict.dead - verdict.found))
