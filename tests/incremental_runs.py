@@ -42,13 +42,13 @@ def summaries_of(result: CheckResult) -> dict[str, bytes]:
 
 def full_run(root: Path) -> CheckResult:
     cfg = project.configure([str(root)])
-    return project.analyse([str(root)], cfg, summarizer=ProjectSummarizer(jobs=1, use_cache=False))
+    return project.Session([str(root)], cfg, ProjectSummarizer(jobs=1, use_cache=False)).full()
 
 
 def incremental_run(root: Path, cache: Path) -> tuple[CheckResult, dict]:
     cfg = project.configure([str(root)])
     summarizer = ProjectSummarizer(jobs=1, use_cache=True, cache_dir=str(cache))
-    result = project.analyse_incremental([str(root)], cfg, None, summarizer)
+    result = project.Session([str(root)], cfg, summarizer).incremental()
     return result, summarizer.stats.get("incremental", {})
 
 

@@ -3,7 +3,7 @@ oracle (runtime differential, fix properties, acceptance on sglang).
 
 Both commands load the configuration for their paths (``deadinit.api.project.configure``)
 and summarise through ``ProjectSummarizer``: the per-file cache and worker processes.
-``check`` then goes through the whole-run result cache (``analyse_cached``), ``fix``
+``check`` then goes through the whole-run result cache (``Session.check``), ``fix``
 straight to ``analyse``.  The cache lives in ``cache_dir`` (a test's temporary folder,
 never the repository).
 """
@@ -26,14 +26,14 @@ def check_result(paths: list[str], cache_dir: Path, jobs: int | None = None) -> 
     analyse paths the cache has not seen (a new folder, or new content).
     """
     cfg = project.configure(paths)
-    return project.analyse_cached(paths, cfg, None, _summarizer(cache_dir, jobs))
+    return project.Session(paths, cfg, _summarizer(cache_dir, jobs)).check()
 
 
 def fix_run(paths: list[str], strategy: str, cache_dir: Path, write: bool = True, **options) -> FixOutcome:
     """What ``deadinit fix PATHS --strategy STRATEGY --cache-dir CACHE_DIR`` does (``--diff``: ``write``
     False); ``options``: ``FixOptions`` fields the command line sets (``unsafe_fixes``, ``classes``...)."""
     cfg = project.configure(paths)
-    result = project.analyse(paths, cfg, summarizer=_summarizer(cache_dir, None))
+    result = project.Session(paths, cfg, _summarizer(cache_dir, None)).full()
     s = cfg.settings
     opts = FixOptions(settings=s, select=s.select, max_copy_lines=s.direct_base_max_lines, **options)
     return run_fix(result, strategy, opts, write=write)

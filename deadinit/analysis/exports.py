@@ -6,7 +6,7 @@ resolving it gives, and resolving reads only the bound names of the modules it l
 (``ProjectIndex.resolve_visiting``): each module's exports are kept with the modules their
 resolution visited, so that a variant of the project (an edit, ``fix``'s rewrite) finds again
 only the exports of the modules that changed and of those that looked one up that binds other
-names now (``rules.stored_sites``, ``analysis.variant_sites``), instead of every module's.
+names now (``session.stored_sites``, ``analysis.variant_sites``), instead of every module's.
 """
 
 from __future__ import annotations

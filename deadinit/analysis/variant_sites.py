@@ -8,8 +8,8 @@ binds other names now, resolve as they did; only the others are resolved again (
 instead of every one of the project.  Two variants use it:
 
 * ``deadinit fix`` re-analyses its plan: the project with a few modules summarised again, in
-  memory (``fixes.safety.reanalyse``), from the project's own index (``variant_resolved``);
-* a ``check`` after an edit, from the tables the last run stored (``rules.stored_sites``).
+  memory (``session.reanalysis``), from the project's own index (``variant_resolved``);
+* a ``check`` after an edit, from the tables the last run stored (``session.stored_sites``).
 """
 
 from __future__ import annotations

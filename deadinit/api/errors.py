@@ -1,5 +1,7 @@
-"""Errors the library reports to front-ends."""
+"""The usage error a front-end shows as one line (exit 2)."""
 
+from __future__ import annotations
 
-class UsageError(Exception):
-    """Bad input on the command line or in files it names: one line, exit 2."""
+from deadinit.session.errors import UsageError
+
+__all__ = ["UsageError"]

@@ -1,4 +1,5 @@
-"""``deadinit check``: configuration, analysis, suppressions, baseline, scope, format, exit code."""
+"""``deadinit check``: options wired to the session (``Session.check``, then ``final_findings``:
+unused suppressions, scope and baseline), the format and the exit code."""
 
 from __future__ import annotations
 
@@ -6,8 +7,6 @@ from dataclasses import dataclass
 from importlib import import_module
 
 from deadinit.api import project
-from deadinit.api.baseline import BaselineError, apply_baseline, load_baseline, write_baseline
-from deadinit.api.config import ConfigError
 from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import (
     EXIT_CLEAN,
@@ -57,7 +56,7 @@ class CheckOptions:
 def run(o: CheckOptions) -> int:
     try:
         return _run(o)
-    except (ConfigError, UsageError, BaselineError) as e:
+    except (project.ConfigError, UsageError, project.BaselineError) as e:
         fail(str(e))
     return EXIT_ERROR  # pragma: no cover
 
@@ -74,18 +73,18 @@ def _run(o: CheckOptions) -> int:
         o.include_generation_sources,
         o.extend_select,
     )
-    base = load_baseline(o.baseline) if o.baseline else None
+    base = project.load_baseline(o.baseline) if o.baseline else None
     result = _analyse(o, err, targets, cfg)
     if result.files == 0 and _nothing_to_check(o, err, result, scope or targets):
         return EXIT_CLEAN  # as ruff: nothing to check is not an error
-    findings, errors = _in_scope(o, result, cfg, scope)
+    final = project.final_findings(result, cfg.settings, scope, base, o.report_unused_ignores)
+    findings, errors, notes = final.findings, final.errors, final.notes
     if o.write_baseline:
-        n = write_baseline(o.write_baseline, findings)
+        n = project.write_baseline(o.write_baseline, final.in_scope)
         _errors(err, errors, o)
         if not o.quiet:
             err.print(f"deadinit: wrote {n} finding(s) to baseline {o.write_baseline}", markup=False)
         return EXIT_CLEAN
-    findings, notes = _notes(result, findings, base, scope)
     view = project.with_findings(result, findings, errors)
     if o.fmt != "github":
         _errors(err, errors, o)
@@ -101,9 +100,7 @@ def _run(o: CheckOptions) -> int:
 def _analyse(o: CheckOptions, err: LazyConsole, targets, cfg):
     show_progress = o.fmt in HUMAN and not o.quiet and err.is_terminal
     fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)
-    if fast.use_cache:  # a run over unchanged inputs reads one stored result
-        return project.analyse_cached(targets, cfg, progress_wrap(err.made() if show_progress else None), fast)
-    return project.analyse(targets, cfg, progress_wrap(err.made() if show_progress else None), summarizer=fast)
+    return project.Session(targets, cfg, fast, progress_wrap(err.made() if show_progress else None)).check()
 
 
 def _nothing_to_check(o: CheckOptions, err: LazyConsole, result, paths) -> bool:
@@ -114,40 +111,6 @@ def _nothing_to_check(o: CheckOptions, err: LazyConsole, result, paths) -> bool:
         raise UsageError(project.no_files_message(paths))
     err.print(f"deadinit: warning: {project.no_files_message(paths)}", markup=False, soft_wrap=True)
     return o.fmt in HUMAN
-
-
-def _in_scope(o: CheckOptions, result, cfg, scope) -> tuple[list, list]:
-    """The findings (with unused suppressions when asked for) and errors, limited to ``scope``."""
-    findings = list(result.findings)
-    if o.report_unused_ignores and "DI100" not in cfg.settings.ignore:
-        from deadinit.rules.registry import unused_suppressions  # noqa: PLC0415 - the analysis
-
-        findings += unused_suppressions(result, cfg.settings)
-    errors = list(result.errors)
-    if scope is not None:
-        findings, errors = project.scope_to(findings, errors, scope)
-    return findings, errors
-
-
-def _notes(result, findings: list, base, scope) -> tuple[list, list[str]]:
-    """The findings the baseline leaves, and the notes on what was hidden or skipped."""
-    notes = []
-    if base is not None:
-        filtered = apply_baseline(base, findings)
-        findings = filtered.findings
-        if filtered.baselined:
-            notes.append(f"{filtered.baselined} finding(s) hidden by baseline {base.path}")
-        if filtered.stale and scope is None:
-            notes.append(
-                f"{len(filtered.stale)} baseline entr{'y' if len(filtered.stale) == 1 else 'ies'} "
-                f"no longer found (refresh with --write-baseline)"
-            )
-    if result.suppressed and scope is None:
-        notes.append(f"{len(result.suppressed)} finding(s) suppressed by comments or per-file-ignores")
-    skipped = project.skipped_sources_note(result)
-    if skipped:
-        notes.append(skipped)
-    return findings, notes
 
 
 def _errors(err, errors, o: CheckOptions) -> None:

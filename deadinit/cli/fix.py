@@ -1,7 +1,8 @@
 """``deadinit fix``: click wiring, diff or write, the JSON report and the summary tables.
 
-Strategy-agnostic: a strategy plans (``deadinit.fixes.registry``), the driver
-checks and writes (``deadinit.fixes.driver``); this module only talks to the user.
+Strategy-agnostic: the session gives the result a strategy plans from (``Session.for_fix``),
+``deadinit.api.fix`` plans, proves (the session's re-analysis) and writes; this module only
+talks to the user.
 
 Exit status, ruff's meaning, the same with and without ``--diff``: 0 when no finding is left
 in the tree once the command has run, 1 when some are (``--diff`` writes nothing, so every
@@ -19,19 +20,15 @@ from dataclasses import dataclass
 
 import click
 
+from deadinit.api import fix as fixing
 from deadinit.api import project
-from deadinit.api.baseline import BaselineError, load_baseline
-from deadinit.api.config import ConfigError
-from deadinit.api.fix_lane import Lane, in_lane, lane_classes
 from deadinit.cli.fix_notes import fixed_lines, other_strategy_hint, table_names
 from deadinit.cli.gc_pause import collections_paused
 from deadinit.cli.output import UsageError, make_console, write_file
 from deadinit.cli.progress import progress_wrap
 from deadinit.cli.project_options import generation_sources_option
 from deadinit.cli.speed_options import speed_options, summarizer
-from deadinit.fixes.registry import load_strategies
-from deadinit.model.fix import FixOptions, Plan
-from deadinit.runtime.provenance import provenance
+from deadinit.report.fix_report import fix_report
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # strategies that choose the classes to rewrite themselves, not from the findings: given paths, the
@@ -47,7 +44,7 @@ class _Strategies(click.Choice):
 
     @property
     def choices(self):  # type: ignore[override]
-        return tuple(sorted(load_strategies()))
+        return tuple(sorted(fixing.load_strategies()))
 
     @choices.setter
     def choices(self, value) -> None:  # pragma: no cover - click never sets it after __init__
@@ -171,19 +168,17 @@ class FixRun:
 
 @collections_paused
 def run(o: FixRun) -> int:
-    from deadinit.fixes.driver import FixOutcome, run_fix  # noqa: PLC0415 - libcst, not for `deadinit --help`
-
     err = make_console(o.color, stderr=True)
     try:
         targets, scope, cfg = project.configured_scope(
             o.paths, None, o.config, o.select, "", False, o.include_generation_sources, o.extend_select
         )
-        lane = Lane.of(scope, load_baseline(o.baseline) if o.baseline else None)
+        lane = project.Lane.of(scope, project.load_baseline(o.baseline) if o.baseline else None)
         if o.flag_name is not None and not o.flag_name.isidentifier():
             raise UsageError(f"--flag-name {o.flag_name!r} is not a Python identifier")
         fast = summarizer(o.no_cache, o.cache_dir, o.jobs, freeze_gc=True)  # the cache and workers, as check
         wrap = progress_wrap(err if (err.is_terminal and not o.quiet) else None)
-        result = project.analyse_for_fix(targets, cfg, wrap, fast)
+        result = project.Session(targets, cfg, fast, wrap).for_fix()
         if result.files == 0:
             for e in result.errors:
                 click.echo(f"deadinit: error: {e}", err=True)
@@ -192,7 +187,7 @@ def run(o: FixRun) -> int:
                 return EXIT_CLEAN
             raise UsageError(project.no_files_message(scope or targets))
         wanted = tuple(project.resolve_class(result, c) for c in o.classes)
-    except (UsageError, ConfigError, BaselineError) as e:
+    except (UsageError, project.ConfigError, project.BaselineError) as e:
         click.echo(f"deadinit: error: {e}", err=True)
         return EXIT_ERROR
     for e in result.errors:
@@ -200,7 +195,7 @@ def run(o: FixRun) -> int:
     note = project.skipped_sources_note(result)
     if note and not o.quiet:
         err.print(f"deadinit: {note}", markup=False, style="dim", soft_wrap=True)
-    options = FixOptions(
+    options = fixing.FixOptions(
         settings=cfg.settings,
         classes=wanted,
         select=cfg.settings.select,
@@ -209,17 +204,17 @@ def run(o: FixRun) -> int:
         max_copy_lines=o.max_copy_lines or cfg.settings.direct_base_max_lines,
     )
     if o.strategy in PICKS_ITS_CLASSES and not wanted and lane.scope is not None:
-        options.classes = lane_classes(result, lane)
+        options.classes = project.lane_classes(result, lane)
     if options.classes or not (o.strategy in PICKS_ITS_CLASSES and lane.scope is not None):
-        out = run_fix(in_lane(result, lane), o.strategy, options, write=not o.diff_only)
+        out = fixing.run_fix(project.in_lane(result, lane), o.strategy, options, write=not o.diff_only)
     else:  # no class of the given paths to re-base
-        out = FixOutcome(o.strategy, Plan(), in_lane(result, lane))
+        out = fixing.nothing_to_fix(o.strategy, project.in_lane(result, lane))
     if o.diff_only:
         sys.stdout.write(out.diff())
     return _report(o, out, err, lane)
 
 
-def _report(o: FixRun, out, err, lane: Lane) -> int:
+def _report(o: FixRun, out, err, lane: project.Lane) -> int:
     """The report file, the PR body, the tables and the fixed findings; the exit status."""
     if o.report_file:
         try:
@@ -250,7 +245,7 @@ def _report(o: FixRun, out, err, lane: Lane) -> int:
     return fix_exit_code(o, out, lane)
 
 
-def fix_exit_code(o: FixRun, out, lane: Lane) -> int:
+def fix_exit_code(o: FixRun, out, lane: project.Lane) -> int:
     """ruff's meaning, with and without ``--diff``: 1 when findings are left in the tree afterwards
     (of those in ``lane``: on the given paths, not baselined)."""
     if o.exit_zero:
@@ -263,33 +258,9 @@ def fix_exit_code(o: FixRun, out, lane: Lane) -> int:
 
 
 def report_dict(out) -> dict:
-    found = {f.key: f for f in getattr(out.before, "findings", None) or []}
-    return {
-        "command": "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None,
-        "deadinit": provenance().to_json(),  # the code that made the rewrite: evidence names it
-        "strategy": out.strategy,
-        "applied": bool(out.written),
-        "changes": [
-            dict(
-                c.to_json(),
-                evidence=[_finding_entry(found[k]) for k in c.findings if k in found],
-            )
-            for c in out.plan.changes
-        ],
-        "not_fixed": [r.to_json() for r in out.refusals],
-        "files": [fp.path for fp in out.plan.files],
-        "diff_stat": out.diff_stat(),
-    }
-
-
-REPORTED_FIELDS = ("key", "message", "attribute", "parent", "lifetime", "steady_bytes", "transient_bytes", "evidence")
-
-
-def _finding_entry(f) -> dict:
-    """A finding a change resolves, as the fix report (and the PR body written from it) shows it: the
-    fields of its JSON form that say what and how much, with the size as check shows it."""
-    d = f.to_json()
-    return {**{k: d.get(k) for k in REPORTED_FIELDS}, "size": f.size_text}
+    """The JSON fix report of ``out`` (``deadinit.report.fix_report``), naming this command line."""
+    command = "deadinit " + shlex.join(sys.argv[1:]) if sys.argv[1:2] == ["fix"] else None
+    return fix_report(out, command)
 
 
 def write_report(path: str, out) -> None:

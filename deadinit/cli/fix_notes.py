@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from deadinit.fixes.registry import STRATEGY_CODES
+from deadinit.api.fix import STRATEGY_CODES
 from deadinit.report.class_names import option_names
 from deadinit.report.paths import display
 

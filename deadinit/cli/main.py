@@ -16,7 +16,7 @@ import sys
 import threading
 from typing import NoReturn
 
-from deadinit.runtime.interrupts import EXIT_INTERRUPTED, install_exit_at_once
+from deadinit.api.process import EXIT_INTERRUPTED, install_exit_at_once
 
 _AS_PROGRAM = (
     __name__ == "__main__"
@@ -28,7 +28,7 @@ if _AS_PROGRAM and threading.current_thread() is threading.main_thread():
     if sys.argv[1:2] == ["check"] and not {"--no-cache", "-h", "--help"} & set(sys.argv):
         # a cached check may need to summarise a changed file: fork the helper that loads
         # libcst now, before click loads here (deadinit.runtime.helper)
-        from deadinit.runtime.helper import prestart
+        from deadinit.api.process import prestart
 
         prestart()
 
@@ -207,7 +207,7 @@ def check(
     Exit status: 0 clean, 1 findings, 2 bad usage, configuration or input.
     """
     if not no_cache:  # in case a file changed: a process that loads the summarisers meanwhile
-        from deadinit.runtime.helper import prestart  # noqa: PLC0415 - multiprocessing: only for a cached check
+        from deadinit.api.process import prestart  # noqa: PLC0415 - multiprocessing: only for a cached check
 
         prestart()
     from deadinit.cli.check import CheckOptions, run  # noqa: PLC0415 - after the fork, and only for check

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 import click
 
 from deadinit.api.errors import UsageError
-from deadinit.runtime.file_cache import write_atomically
+from deadinit.api.process import write_atomically
 
 if TYPE_CHECKING:
     from rich.console import Console

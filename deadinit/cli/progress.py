@@ -21,14 +21,14 @@ DELAY = 1.0
 
 
 def progress_wrap(console: Console | None):
-    """What ``deadinit.api.project.analyse`` puts around the summarizer: a progress bar on ``console``."""
+    """What a ``Session`` puts around its summarizer (``wrap``): a progress bar on ``console``."""
     if console is None:
         return None
     return lambda base: ProgressSummarizer(console, base=base)
 
 
 class ProgressSummarizer:
-    def __init__(self, console: Console, base: Callable | None = None, delay: float = DELAY):
+    def __init__(self, console: Console, base: Callable, delay: float = DELAY):
         self.console = console
         self.base = base
         self.delay = delay
@@ -63,9 +63,7 @@ class ProgressSummarizer:
         self.progress.update(self.task, completed=done, total=total)
 
     def __call__(self, items, settings):
-        from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - a cached run summarises nothing
-
-        base = self.base or summarize_many
+        base = self.base
         items = list(items)
         total = len(items)
         try:

@@ -10,8 +10,8 @@ import sys
 
 import click
 
+from deadinit.api.rules import ALL_RULES, lookup
 from deadinit.cli.output import fail, make_console
-from deadinit.rules.registry import ALL_RULES, lookup
 
 
 def _one_line(text: str) -> str:

@@ -32,6 +32,6 @@ def speed_options(func):
 
 
 def summarizer(no_cache: bool = False, cache_dir=None, jobs=None, freeze_gc: bool = False):
-    from deadinit.runtime.summarizer import ProjectSummarizer  # noqa: PLC0415 - --help and the option list need none
+    from deadinit.api.process import project_summarizer  # noqa: PLC0415 - --help and the option list need none
 
-    return ProjectSummarizer(jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, freeze_gc=freeze_gc)
+    return project_summarizer(no_cache, cache_dir, jobs, freeze_gc)

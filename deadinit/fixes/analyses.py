@@ -2,7 +2,7 @@
 
 A full run (``check_summaries``) hands over the analysis of every candidate class that has
 facts or a broken ``__init__`` chain (``result.analyses``); ``deadinit fix`` on a warm cache
-starts from the stored findings instead (``api.project.analyse_for_fix``) and its result says
+starts from the stored findings instead (``session.run.Session.for_fix``) and its result says
 ``analyses_complete = False``: the analyses it holds are only those the run made.  Planners ask
 ``PlanAnalyses`` either way and get what the full run's list holds: the analysis of one class
 (``get``), those whose chain is broken (``broken``), or all of them (``everything``), each made
@@ -69,7 +69,7 @@ class PlanAnalyses:
 
     def _broken_classes(self) -> list[str]:
         """The candidate classes whose chain is broken, in order: from the records of the analysis
-        state when it is the project's as it is (``rules.incremental.Baseline.broken``), else from
+        state when it is the project's as it is (``session.incremental.Baseline.broken``), else from
         each one's chain."""
         classes = self._candidate_classes()
         stored = self.baseline.broken(classes) if self.baseline is not None else None

@@ -23,6 +23,7 @@ from deadinit.frontends.parse import source_encoding
 from deadinit.model.fix import FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
 from deadinit.model.totals import Totals
+from deadinit.session.reanalysis import reanalyse
 
 MAX_ATTEMPTS = 8
 
@@ -85,7 +86,7 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
         after = None
         if not bad:
             try:
-                after = safety.reanalyse(result, plan.files, options.settings)
+                after = reanalyse(result, plan.files, options.settings)
             except ValueError as e:
                 bad = {c.id: f"re-analysis failed: {e}" for c in plan.changes}
         if after is not None:

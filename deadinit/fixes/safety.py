@@ -7,10 +7,8 @@ Shared by all fix strategies (``deadinit fix`` calls them; a strategy never writ
 * ``check_file``: ``compile()`` accepts the new text (it parses and compiles), its
   encoding (coding cookie, BOM) and line endings are the old ones, and every byte
   outside the regions the strategy declared it edits is unchanged;
-* ``reanalyse`` / ``compare``: the analysis re-run on the rewritten project (only
-  the changed files are summarised again, in memory, and, from the analysis state of the
-  project as it is, only the classes they affect analysed again) no longer reports the
-  findings a change targets and reports nothing new;
+* ``compare``: the session's re-analysis of the rewritten project (``session.reanalysis``)
+  no longer reports the findings a change targets and reports nothing new;
 * ``write_files``: temp file in the same folder, fsync, ``os.replace``, the old
   mode kept; all or nothing: a failed write restores the files already replaced.
 """
@@ -23,14 +21,9 @@ import signal
 import stat
 import threading
 
-from deadinit.analysis.variant_sites import Resolved, variant_resolved
-from deadinit.frontends.parse import FileError, source_encoding, summarize_source
+from deadinit.frontends.parse import source_encoding
 from deadinit.model.fix import Change, FilePlan
-from deadinit.model.result import CheckResult
-from deadinit.rules.engine import check_summaries
-from deadinit.rules.incremental import check_incremental, content_fingerprint
 from deadinit.runtime import temp_files
-from deadinit.runtime.file_cache import content_hash
 from deadinit.runtime.interrupts import interrupts_raise
 
 BOM = b"\xef\xbb\xbf"
@@ -117,46 +110,6 @@ def _in_order(segments: list[bytes], new: bytes) -> bool:
             return False
         pos = found + len(seg)
     return len(new) - len(last) >= pos and new.endswith(last)
-
-
-def reanalyse(result, files: list[FilePlan], settings):
-    """The findings of the project as it would be after ``files`` are written (in memory).
-
-    From ``result.baseline`` when it has one (the analysis state of the project as it is), only
-    the classes whose inputs the rewrite changes are analysed again
-    (``deadinit.rules.incremental``: the same findings); no state is built or stored for the
-    rewritten project, which is not on disk; the construction sites and exports of the modules
-    not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
-    module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
-    changed = {fp.path: fp.new for fp in files}
-    summaries = []
-    for s in result.index.modules.values():
-        if s.path in changed:
-            r = summarize_source(changed[s.path], s.path, s.module, s.is_package, settings)
-            if isinstance(r, FileError):
-                raise ValueError(str(r))
-            summaries.append(r)
-        else:
-            summaries.append(s)
-    baseline = result.baseline
-    if baseline is None:
-        return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
-    fingerprints = dict(baseline.fingerprints)
-    for s in summaries:
-        if s.path in changed:
-            fingerprints[s.path] = content_fingerprint(s, content_hash(changed[s.path]))
-    rewritten = {s.module for s in summaries if s.path in changed}
-    analyzer = result.analyzer
-    analyzer.ext.construct_sites()  # its sites by number are complete once constructed (or installed)
-    given = Resolved((analyzer.ext.site_refs, analyzer.ext.site_visits), analyzer.exported.parts())
-
-    def resolved(index):
-        return variant_resolved(result.index, given, index, rewritten)
-
-    after, _, _ = check_incremental(
-        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, resolved
-    )
-    return after
 
 
 def compare(before, after, changes: list[Change]) -> tuple[dict, list]:

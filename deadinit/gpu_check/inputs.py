@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deadinit.report.fix_report import read_fix_report
+
 ALL = "*"  # expectation label meaning "every rewritten tree"
 
 
@@ -88,11 +90,10 @@ def _names(value: Any) -> list[str]:
 
 def load_fix_report(path: Path) -> list[dict[str, Any]]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        report = read_fix_report(path)
     except (OSError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read fix report {path}: {exc}") from exc
-    if isinstance(data, dict):
-        data = data.get("changes", data.get("records"))
+    data = report.get("changes", report.get("records")) if isinstance(report, dict) else report
     if not isinstance(data, list):
         raise InputError(f'{path}: expected a JSON list of records or {{"changes": [...]}}')
     for i, rec in enumerate(data):

@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from ..model.evidence import EvidenceKind
+from ..report.fix_report import read_fix_report
 from .pr_body_runs import forward_section, memory_section
 
 OUTSIDE_EFFECT = re.compile(r"(get_buffer|register|environ|setenv|putenv|\.set$|global)", re.I)
 
 
 def load_fix_report(path: Path) -> dict[str, Any]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return {"changes": data} if isinstance(data, list) else data
+    return read_fix_report(path)
 
 
 def short(qualname: str | None) -> str:

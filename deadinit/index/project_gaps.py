@@ -53,7 +53,7 @@ def _folders_named(summaries: list[FileSummary], wanted: set[str]) -> dict[str, 
 def outside_bases(index: ProjectIndex) -> list[str]:
     """The bases of the project's classes that name a module of the project's own top-level packages
     that is not analysed (``sglang.srt.x.Parent`` from a lone file of ``sglang``), sorted.  It reads
-    the bases of every class, as the class graph does (``rules.class_graph`` keeps it with the graph)."""
+    the bases of every class, as the class graph does (``session.class_graph`` keeps it with the graph)."""
     tops = {p for p in index.module_prefixes if "." not in p}
     out: set[str] = set()
     for qn in index.classes.data:

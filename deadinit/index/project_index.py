@@ -34,7 +34,7 @@ class Base:
 class ProjectIndex(NameResolution):
     def __init__(self, summaries: Iterable[FileSummary]):
         """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
-        class's analysis reads of them is its incremental dependencies (``deadinit.rules.table_digests``
+        class's analysis reads of them is its incremental dependencies (``deadinit.session.table_digests``
         names the kinds)."""
         modules: dict[str, FileSummary] = {}
         for s in summaries:
@@ -88,7 +88,7 @@ class ProjectIndex(NameResolution):
         return subclasses
 
     def install_subclasses(self, table: dict[str, list[str]]) -> None:
-        """The subclass table of a run whose class graph had the same inputs (``rules.incremental``)."""
+        """The subclass table of a run whose class graph had the same inputs (``session.incremental``)."""
         self._subclasses = Recorded("subclasses", table)
         self._subclasses_below = Memo()
 

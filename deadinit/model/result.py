@@ -51,6 +51,6 @@ class CheckResult:
     misnamed: list[MisnamedPackage] = field(default_factory=list)  # the project's own folders its imports name
     # bases of project classes in modules of the project's packages that were not analysed
     outside_bases: list[str] = field(default_factory=list)
-    # where an incremental analysis of a variant of the project starts (``rules.incremental.Baseline``):
+    # where an incremental analysis of a variant of the project starts (``session.incremental.Baseline``):
     # set by a cached analysis, for ``fix``'s re-analysis of its plan; never stored with the result
     baseline: Any | None = None

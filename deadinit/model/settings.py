@@ -1,6 +1,6 @@
 """Analysis settings with defaults that fit GPU code.
 
-``deadinit.api.config`` loads them from ``[tool.deadinit]``; everything else takes a
+``deadinit.session.config`` loads them from ``[tool.deadinit]``; everything else takes a
 ``Settings`` object and never reads configuration itself.
 """
 

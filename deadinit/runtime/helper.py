@@ -1,4 +1,4 @@
-"""A worker process forked when a cached ``check`` starts (``api.project.analyse_cached``).
+"""A worker process forked when a cached ``check`` starts (``session.result.cached_check``).
 
 While the main process walks the tree and compares file states, the helper loads
 the summarisers (libcst: ~0.5 s) on the other core.  When a file changed, the

@@ -71,7 +71,7 @@ class ProjectSummarizer:
         self.known_stats: StatMemo | None = None
         self._leftovers_removed = False
 
-    def close(self) -> None:  # ``api.project.analyse`` closes the summarizer it used
+    def close(self) -> None:  # a ``Session`` closes the summarizer a stage used
         pass
 
     def remove_leftovers(self, settings) -> None:

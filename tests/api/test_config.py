@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from sample_project import DI001_KEY, DI002_KEY, assert_one_line_error, invoke, sample
 
-from deadinit.api.config import ConfigError, find_config, load_config, validate_codes
 from deadinit.index.pathfilter import PathFilter
+from deadinit.session.config import ConfigError, find_config, load_config, validate_codes
 
 
 def _keys(res) -> set:

@@ -1,8 +1,8 @@
 """Incremental analysis against the full run: random edits, one check after each, identical results.
 
 After each edit (``tests/robustness/project_edits.py``) the project is checked twice:
-``project.analyse_incremental`` with a per-file cache and the state the previous step left,
-and a full ``--no-cache`` run (``project.analyse`` summarising every file again).
+``Session.incremental`` with a per-file cache and the state the previous step left,
+and a full ``--no-cache`` run (``Session.full`` summarising every file again).
 Everything a report reads must be equal: findings, unsure and suppressed findings
 (content and order), errors, used suppressions, file counts, skipped sources.
 """

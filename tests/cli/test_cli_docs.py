@@ -53,7 +53,7 @@ def test_readme_use_in_ci_section():
 def test_readme_config_example_is_valid(tmp_path):
     import re
 
-    from deadinit.api.config import load_config
+    from deadinit.session.config import load_config
 
     text = README.read_text()
     section = text[text.index("## Configuration") :]

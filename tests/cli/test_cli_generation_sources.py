@@ -120,8 +120,8 @@ def test_result_cache_follows_header_edits(proj):
 
 def test_a_run_answered_from_the_result_cache_prints_the_same_note(proj, monkeypatch):
     runs = []
-    real = project.analyse_incremental  # what a result-cache miss runs
-    monkeypatch.setattr(project, "analyse_incremental", lambda *a, **kw: runs.append(1) or real(*a, **kw))
+    real = project.Session.incremental  # what a result-cache miss runs
+    monkeypatch.setattr(project.Session, "incremental", lambda *a, **kw: runs.append(1) or real(*a, **kw))
     args = ["check", ".", "--format", "concise", "--cache-dir", proj.parent / "cache"]
     first, second = invoke(args, cwd=proj), invoke(args, cwd=proj)
     assert first.stderr.splitlines() == second.stderr.splitlines() == [NOTE]

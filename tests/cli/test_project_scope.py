@@ -7,7 +7,7 @@ import os
 import pytest
 from sample_project import DI001_KEY, DI002_KEY, invoke, sample
 
-from deadinit.api.project_root import project_scope
+from deadinit.session.project_root import project_scope
 
 TABLE = "[tool.deadinit]\n"
 

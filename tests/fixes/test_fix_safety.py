@@ -22,6 +22,7 @@ from deadinit.fixes.driver import run_fix
 from deadinit.fixes.registry import load_strategies
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan
 from deadinit.runtime.summarizer import ProjectSummarizer
+from deadinit.session.reanalysis import reanalyse
 
 SRC = """import torch
 
@@ -199,7 +200,7 @@ def test_driver_refuses_plans_the_reanalysis_rejects(rewrite, claims, why, cache
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(driver, "load_strategies", lambda: {"fake": _fake_strategy(rewrite, claims)})
     if cached:  # re-analysed from the analysis state of the project on disk
-        result = project.analyse_for_fix(["pkg"], project.configure(["pkg"]), None, ProjectSummarizer(jobs=1))
+        result = project.Session(["pkg"], project.configure(["pkg"]), ProjectSummarizer(jobs=1)).for_fix()
         assert result.baseline is not None
     else:
         result = run_check(["pkg"])
@@ -243,17 +244,17 @@ def test_incremental_reanalysis_gives_the_full_reanalysis_findings(project_of, s
     cfg = project.configure(["."])
     for run in ("miss", "hit"):
         summarizer = ProjectSummarizer(jobs=1, cache_dir=str(tmp_path / "cache"))
-        result = project.analyse_for_fix(["."], cfg, None, summarizer)
+        result = project.Session(["."], cfg, summarizer).for_fix()
         assert result.baseline is not None, run
         plan = load_strategies()[strategy](result, FixOptions(settings=cfg.settings, unsafe_fixes=unsafe))
         assert plan.files, run
         stored = pickle.dumps(result.baseline.state)
         analysed.clear()
-        incremental = safety.reanalyse(result, plan.files, cfg.settings)
+        incremental = reanalyse(result, plan.files, cfg.settings)
         some = len(analysed)
         assert pickle.dumps(result.baseline.state) == stored, run  # the next attempt starts from it again
         analysed.clear()
-        full = safety.reanalyse(dataclasses.replace(result, baseline=None), plan.files, cfg.settings)
+        full = reanalyse(dataclasses.replace(result, baseline=None), plan.files, cfg.settings)
         assert _findings(incremental) == _findings(full), run
         assert incremental.used_suppressions == full.used_suppressions, run
         assert some < len(analysed), run

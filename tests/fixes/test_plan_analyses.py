@@ -62,7 +62,7 @@ def fixtures_run(tmp_path_factory):
 
 def lazy(full, root="."):
     """``full``'s findings with a fresh index and analyzer and no analysis: what ``fix`` starts from
-    after a warm ``check`` (``api.project.analyse_for_fix``)."""
+    after a warm ``check`` (``Session.for_fix``)."""
     fresh = index_project([root])
     return dataclasses.replace(full, index=fresh.index, analyzer=fresh.analyzer, analyses=[], analyses_complete=False)
 
@@ -120,11 +120,11 @@ def test_a_call_that_cannot_bind_refuses_the_flag_without_the_full_analysis(writ
 
 
 def cached_fix_results(root: str, cache: str, select: str = "") -> list:
-    """``fix``'s results (``api.project.analyse_for_fix``) on a cold cache (a miss: this run's state)
+    """``fix``'s results (``Session.for_fix``) on a cold cache (a miss: this run's state)
     and then on the warm one (a hit: the state the first run stored)."""
     cfg = project.configure([root], select=select)
     return [
-        project.analyse_for_fix([root], cfg, None, ProjectSummarizer(jobs=1, use_cache=True, cache_dir=cache))
+        project.Session([root], cfg, ProjectSummarizer(jobs=1, use_cache=True, cache_dir=cache)).for_fix()
         for _ in range(2)
     ]
 

@@ -119,16 +119,16 @@ def test_only_a_too_large_file_says_why_and_exits_2(tmp_path):
 def test_file_that_disappears_between_discovery_and_reading(tmp_path, monkeypatch, summarizer):
     write(tmp_path, {"pkg/__init__.py": "", "pkg/good.py": GOOD, "pkg/vanish.py": GOOD})
     monkeypatch.chdir(tmp_path)
-    import deadinit.api.check as api
+    import deadinit.session.discovery as discovery  # discovery's one place
 
-    real = api.discover
+    real = discovery.discover
 
     def discover_then_delete(*a, **kw):
         out = real(*a, **kw)
         (tmp_path / "pkg/vanish.py").unlink()
         return out
 
-    monkeypatch.setattr(api, "discover", discover_then_delete)
+    monkeypatch.setattr(discovery, "discover", discover_then_delete)
     res = run_check(["pkg"], summarizer=summarizer)
     assert res.errors == ["pkg/vanish.py: disappeared before it could be read"]
     assert [(f.path, f.line) for f in res.findings] == [("pkg/good.py", GOOD_LINE)]

@@ -23,6 +23,6 @@ def full_runs(monkeypatch):
 
         return run
 
-    for name in ("analyse", "analyse_incremental"):
-        monkeypatch.setattr(project_cmd, name, counting(getattr(project_cmd, name)))
+    for name in ("full", "incremental"):
+        monkeypatch.setattr(project_cmd.Session, name, counting(getattr(project_cmd.Session, name)))
     return calls

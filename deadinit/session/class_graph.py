@@ -18,7 +18,7 @@ from deadinit.index.dependencies import Key, recording
 from deadinit.index.hierarchy_problems import HierarchyProblem, hierarchy_problems
 from deadinit.index.project_gaps import outside_bases
 from deadinit.index.project_index import ProjectIndex
-from deadinit.runtime.analysis_state import AnalysisState, GraphRecord
+from deadinit.session.analysis_state import AnalysisState, GraphRecord
 
 # the kinds of entry derived from the class graph itself: never among the keys it reads
 GRAPH_DERIVED = frozenset({"subclasses", "subclasses?"})

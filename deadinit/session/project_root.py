@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from deadinit.api.config import find_config
+from deadinit.session.config import find_config
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex
-from deadinit.runtime.analysis_state import grouped
+from deadinit.session.analysis_state import grouped
 
 Digest = tuple[Hashable, Hashable]
 _UNTAKEN = object()

@@ -6,8 +6,8 @@ from array import array
 
 import pytest
 
-from deadinit.runtime import analysis_state
-from deadinit.runtime.analysis_state import AnalysisState, ClassRecord, GraphRecord, StateStore
+from deadinit.session import analysis_state
+from deadinit.session.analysis_state import AnalysisState, ClassRecord, GraphRecord, StateStore
 
 
 def _state(classes=3, keys=6) -> AnalysisState:
@@ -22,7 +22,7 @@ def _state(classes=3, keys=6) -> AnalysisState:
 
 
 def _next(old: AnalysisState, n: int) -> AnalysisState:
-    """What ``rules.incremental`` makes of ``old``: its lists copied, kept records taken over, a
+    """What ``session.incremental`` makes of ``old``: its lists copied, kept records taken over, a
     digest moved, a key appended, one class analysed again, one gone, one new."""
     new = AnalysisState(list(old.keys), list(old.digests), dict(old.classes), old.live, old.graph)
     new.by_kind = {kind: array("I", group) for kind, group in old.by_kind.items()}

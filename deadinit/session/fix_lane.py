@@ -8,10 +8,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from deadinit.api.baseline import Baseline
-from deadinit.api.project import touches
-from deadinit.api.project_root import Scope
 from deadinit.model.result import CheckResult
+from deadinit.session.baseline import Baseline
+from deadinit.session.findings import touches
+from deadinit.session.project_root import Scope
 
 
 @dataclass(frozen=True)

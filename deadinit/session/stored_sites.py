@@ -17,7 +17,7 @@ from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.variant_sites import Resolved, redone_in
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
-from deadinit.runtime.analysis_state import StoredTables
+from deadinit.session.analysis_state import StoredTables
 
 
 def stored_resolved(

@@ -3,7 +3,7 @@
 Each candidate class is analysed, and the rules run on its one analysis, inside a recording
 (``deadinit.index.dependencies``): the keys of every table entry and memo it read are its
 dependencies.  The next run rebuilds the index and the tables from all summaries, compares
-the digest of each recorded entry with the stored one (``deadinit.rules.table_digests``), and
+the digest of each recorded entry with the stored one (``deadinit.session.table_digests``), and
 analyses again the new classes and those that read a changed entry; the others keep their
 stored findings.  What combines the classes (dedupe over subclasses, order, suppressions)
 runs over all findings every time, as in a full run: the result is the full run's.
@@ -29,7 +29,6 @@ from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.rules.class_graph import GRAPH_DERIVED, ClassGraph, class_graph
 from deadinit.rules.engine import (
     RuleContext,
     candidate_classes,
@@ -39,8 +38,9 @@ from deadinit.rules.engine import (
 )
 from deadinit.rules.isolation import isolated
 from deadinit.rules.registry import selected_rules
-from deadinit.rules.table_digests import TableDigests
-from deadinit.runtime.analysis_state import AnalysisState, ClassRecord
+from deadinit.session.analysis_state import AnalysisState, ClassRecord
+from deadinit.session.class_graph import GRAPH_DERIVED, ClassGraph, class_graph
+from deadinit.session.table_digests import TableDigests
 
 
 def summary_fingerprint(summary: FileSummary) -> str:

@@ -1,4 +1,4 @@
-"""The class graph an incremental run keeps (``deadinit.rules.class_graph``): taken again while
+"""The class graph an incremental run keeps (``deadinit.session.class_graph``): taken again while
 nothing it read changed, built again otherwise, and always what a full run gives."""
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from deadinit.frontends.parse import summarize_source
 from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
-from deadinit.rules import incremental
-from deadinit.runtime.analysis_state import AnalysisState, ClassRecord, grouped
+from deadinit.session import incremental
+from deadinit.session.analysis_state import AnalysisState, ClassRecord, grouped
 
 
 def test_a_first_run_numbers_the_keys_as_compacting_would():

@@ -1,7 +1,7 @@
 """What an analysis run keeps for the next one to analyse only what changed.
 
 Per analysed class: the keys of the table entries its analysis read (``deadinit.index.dependencies``)
-and its findings; per key, the digest of that entry (``deadinit.rules.table_digests``).  One file per
+and its findings; per key, the digest of that entry (``deadinit.session.table_digests``).  One file per
 run key (``result_cache.run_key``: settings, targets, path filter, deadinit's code) under
 ``<cache>/state/``, digest-checked and moved into place atomically like the results file; anything
 wrong with it is no state: a full run, which writes a fresh one.
@@ -61,7 +61,7 @@ class AnalysisState:
     # known): a run over summaries of the same digest finds every class's record as it is
     inputs: str | None = None
     # per kind of key, the numbers of its keys in order: a run compares the stored keys kind by kind
-    # (``rules.table_digests``) without grouping ~90,000 of them again
+    # (``session.table_digests``) without grouping ~90,000 of them again
     by_kind: dict[str, array[int]] = field(default_factory=dict)
 
     def append(self, key: tuple[str, Hashable], digest: Hashable) -> int:

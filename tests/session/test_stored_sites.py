@@ -7,14 +7,14 @@ from site_projects import HOLDER, PROJECT, SAME_NAMES, resolved, sites_after
 from deadinit.analysis.external import ExternalReads
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
-from deadinit.rules import stored_sites as stored_sites_module
-from deadinit.rules.incremental import summary_fingerprint
-from deadinit.rules.stored_sites import stored_resolved, stored_tables
-from deadinit.runtime.analysis_state import StoredTables
+from deadinit.session import stored_sites as stored_sites_module
+from deadinit.session.analysis_state import StoredTables
+from deadinit.session.incremental import summary_fingerprint
+from deadinit.session.stored_sites import stored_resolved, stored_tables
 
 
 def fingerprints_of(index: ProjectIndex) -> dict[str, str]:
-    """Path -> a fingerprint of its summary (as ``rules.incremental.summary_fingerprint``)."""
+    """Path -> a fingerprint of its summary (as ``session.incremental.summary_fingerprint``)."""
     return {s.path: summary_fingerprint(s) for s in index.modules.data.values()}
 
 

@@ -11,10 +11,10 @@ from deadinit.frontends.parse import summarize_source
 from deadinit.index.dependencies import ALL
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
-from deadinit.rules import incremental
-from deadinit.rules.class_graph import GRAPH_DERIVED
 from deadinit.rules.engine import index_summaries
-from deadinit.rules.table_digests import TableDigests
+from deadinit.session import incremental
+from deadinit.session.class_graph import GRAPH_DERIVED
+from deadinit.session.table_digests import TableDigests
 
 ADDED = """
 

@@ -1,0 +1,23 @@
+"""The process around a command: interrupts, atomic writes, the helper process and the summariser
+with its cache and workers (each loaded only when a command asks: ``--help`` needs none)."""
+
+from __future__ import annotations
+
+from deadinit.runtime.file_cache import write_atomically
+from deadinit.runtime.interrupts import EXIT_INTERRUPTED, install_exit_at_once
+
+__all__ = ["EXIT_INTERRUPTED", "install_exit_at_once", "prestart", "project_summarizer", "write_atomically"]
+
+
+def prestart() -> None:
+    """Start the helper process that loads the summarisers on the other core (``runtime.helper``)."""
+    from deadinit.runtime.helper import prestart as start  # noqa: PLC0415 - multiprocessing: only a cached check
+
+    start()
+
+
+def project_summarizer(no_cache: bool = False, cache_dir=None, jobs=None, freeze_gc: bool = False):
+    """The per-file cache and the workers (``runtime.summarizer.ProjectSummarizer``)."""
+    from deadinit.runtime.summarizer import ProjectSummarizer  # noqa: PLC0415 - --help and the option list need none
+
+    return ProjectSummarizer(jobs=jobs, use_cache=not no_cache, cache_dir=cache_dir, freeze_gc=freeze_gc)

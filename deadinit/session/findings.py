@@ -1,0 +1,103 @@
+"""Findings made final, in one place: unused suppressions (DI100), the paths reported on, the
+baseline, and the notes on what was hidden or skipped.  A command formats what leaves here."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from deadinit.model.finding import Finding
+from deadinit.model.result import CheckResult
+from deadinit.model.settings import Settings
+from deadinit.session.baseline import Baseline, apply_baseline
+from deadinit.session.project_root import Scope
+
+
+@dataclass
+class FinalFindings:
+    """What a ``check`` reports: ``in_scope`` before the baseline (what ``--write-baseline``
+    records), ``findings`` after it, the errors of the paths reported on, and the notes."""
+
+    in_scope: list[Finding]
+    findings: list[Finding]
+    errors: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def final_findings(
+    result: CheckResult,
+    settings: Settings,
+    scope: list[str] | None = None,
+    baseline: Baseline | None = None,
+    unused_suppressions: bool = False,
+) -> FinalFindings:
+    """``result``'s findings as reported: with the unused suppressions when asked for (and DI100
+    not ignored), limited to ``scope`` (None: every path), less those ``baseline`` records."""
+    findings = list(result.findings)
+    if unused_suppressions and "DI100" not in settings.ignore:
+        from deadinit.rules.registry import unused_suppressions as unused  # noqa: PLC0415 - the analysis
+
+        findings += unused(result, settings)
+    errors = list(result.errors)
+    if scope is not None:
+        findings, errors = scope_to(findings, errors, scope)
+    kept, notes = _baselined(result, findings, baseline, scope)
+    return FinalFindings(findings, kept, errors, notes)
+
+
+def _baselined(result: CheckResult, findings: list, base: Baseline | None, scope) -> tuple[list, list[str]]:
+    """The findings the baseline leaves, and the notes on what was hidden or skipped."""
+    notes = []
+    if base is not None:
+        filtered = apply_baseline(base, findings)
+        findings = filtered.findings
+        if filtered.baselined:
+            notes.append(f"{filtered.baselined} finding(s) hidden by baseline {base.path}")
+        if filtered.stale and scope is None:
+            notes.append(
+                f"{len(filtered.stale)} baseline entr{'y' if len(filtered.stale) == 1 else 'ies'} "
+                f"no longer found (refresh with --write-baseline)"
+            )
+    if result.suppressed and scope is None:
+        notes.append(f"{len(result.suppressed)} finding(s) suppressed by comments or per-file-ignores")
+    skipped = skipped_sources_note(result)
+    if skipped:
+        notes.append(skipped)
+    return findings, notes
+
+
+def skipped_sources_note(result: CheckResult) -> str | None:
+    """One line saying how many code-generation sources were left out and how to include them."""
+    n = len(result.skipped_sources)
+    if not n:
+        return None
+    what = "code-generation source" if n == 1 else "code-generation sources"
+    return (
+        f"skipped {n} {what} (files that generated files name as their origin and nothing imports); "
+        "include them with --include-generation-sources or include-generation-sources = true"
+    )
+
+
+def no_files_message(paths: list[str]) -> str:
+    return "no Python files found in " + ", ".join(paths)
+
+
+def scope_to(findings, errors, files: Iterable[str]):
+    """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (files, or
+    folders: what lies in them), and the errors of those files."""
+    scope = Scope(list(files))
+    kept = [f for f in findings if touches(f, scope)]
+    errs = [e for e in errors if scope.covers(e.split(": ", 1)[0])]
+    return kept, errs
+
+
+def touches(f, scope: Scope) -> bool:
+    """Whether the finding's allocation, re-assignment or subclass lies in ``scope``."""
+    return any(scope.covers(p) for p in dict.fromkeys([f.path, *f.related_paths]))
+
+
+def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:
+    return dataclasses.replace(
+        result, findings=list(findings), errors=list(result.errors if errors is None else errors)
+    )

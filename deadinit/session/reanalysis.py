@@ -1,0 +1,53 @@
+"""The re-analysis of a rewrite: the findings of the project as it would be once a plan's files
+are written (in memory: nothing is written or stored), which ``fix`` compares with the findings of
+the project as it is (``fixes.safety.compare``)."""
+
+from __future__ import annotations
+
+from deadinit.analysis.variant_sites import Resolved, variant_resolved
+from deadinit.frontends.parse import FileError, summarize_source
+from deadinit.model.fix import FilePlan
+from deadinit.model.result import CheckResult
+from deadinit.rules.engine import check_summaries
+from deadinit.runtime.file_cache import content_hash
+from deadinit.session.incremental import check_incremental, content_fingerprint
+
+
+def reanalyse(result, files: list[FilePlan], settings):
+    """The findings of the project as it would be after ``files`` are written (in memory).
+
+    From ``result.baseline`` when it has one (the analysis state of the project as it is), only
+    the classes whose inputs the rewrite changes are analysed again
+    (``deadinit.session.incremental``: the same findings); no state is built or stored for the
+    rewritten project, which is not on disk; the construction sites and exports of the modules
+    not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
+    module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
+    changed = {fp.path: fp.new for fp in files}
+    summaries = []
+    for s in result.index.modules.values():
+        if s.path in changed:
+            r = summarize_source(changed[s.path], s.path, s.module, s.is_package, settings)
+            if isinstance(r, FileError):
+                raise ValueError(str(r))
+            summaries.append(r)
+        else:
+            summaries.append(s)
+    baseline = result.baseline
+    if baseline is None:
+        return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
+    fingerprints = dict(baseline.fingerprints)
+    for s in summaries:
+        if s.path in changed:
+            fingerprints[s.path] = content_fingerprint(s, content_hash(changed[s.path]))
+    rewritten = {s.module for s in summaries if s.path in changed}
+    analyzer = result.analyzer
+    analyzer.ext.construct_sites()  # its sites by number are complete once constructed (or installed)
+    given = Resolved((analyzer.ext.site_refs, analyzer.ext.site_visits), analyzer.exported.parts())
+
+    def resolved(index):
+        return variant_resolved(result.index, given, index, rewritten)
+
+    after, _, _ = check_incremental(
+        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, resolved
+    )
+    return after
