@@ -33,3 +33,23 @@ def test_registered_names(adapter):
     assigned = [(st.attr, st.alloc.callee) for st in flow if st.kind == "assign" and st.alloc is not None]
     assert assigned == [("proj", "torch.nn.Linear"), ("ln", "torch.nn.LayerNorm"), ("blocks", "torch.nn.ModuleList")]
     assert not any(st.attr == "0" for st in flow)  # an element of the list, not an attribute of self
+
+
+@pytest.mark.xfail(strict=True, reason="a name computed from a literal prefix (f'norm{i}') is not followed yet")
+@pytest.mark.parametrize("adapter", ("cst", "ast"))
+def test_names_from_a_literal_prefix(adapter):
+    """``for i in range(2): self.add_module(f"norm{i}", m)`` registers ``norm0`` and ``norm1``
+    (fixtures/EXPECTED.md, after table R's non-findings: not followed today, so a subclass's
+    ``delattr(self, "norm0")`` is no finding)."""
+    source = """
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, c):
+                super().__init__()
+                for i in range(2):
+                    self.add_module(f"norm{i}", nn.LayerNorm(c))
+        """
+    s = summarize_source(textwrap.dedent(source).encode(), "m.py", "m", False, Settings(), adapter=adapter)
+    assert isinstance(s, FileSummary)
+    flow = s.classes[0].methods["__init__"].init_flow
+    assert {st.attr for st in flow if st.alloc is not None} == {"norm0", "norm1"}
