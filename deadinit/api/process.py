@@ -3,8 +3,13 @@ with its cache and workers (each loaded only when a command asks: ``--help`` nee
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from deadinit.runtime.file_cache import write_atomically
 from deadinit.runtime.interrupts import EXIT_INTERRUPTED, install_exit_at_once
+
+if TYPE_CHECKING:
+    from deadinit.runtime.summarizer import ProjectSummarizer
 
 __all__ = ["EXIT_INTERRUPTED", "install_exit_at_once", "prestart", "project_summarizer", "write_atomically"]
 
@@ -16,7 +21,9 @@ def prestart() -> None:
     start()
 
 
-def project_summarizer(no_cache: bool = False, cache_dir=None, jobs=None, freeze_gc: bool = False):
+def project_summarizer(
+    no_cache: bool = False, cache_dir: str | None = None, jobs: int | None = None, freeze_gc: bool = False
+) -> ProjectSummarizer:
     """The per-file cache and the workers (``runtime.summarizer.ProjectSummarizer``)."""
     from deadinit.runtime.summarizer import ProjectSummarizer  # noqa: PLC0415 - --help and the option list need none
 
