@@ -34,7 +34,7 @@ import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from deadinit.model.namesakes import namesakes, short_name
 from deadinit.runtime import file_cache as filecache
@@ -142,10 +142,14 @@ def _patterns(spec) -> Any:
     return None if spec is None else [getattr(p, "pattern", repr(p)) for p in spec.patterns]
 
 
+_Held = TypeVar("_Held")
+
+
 class ResultStore:
     """One results file per run key under ``<cache>/results/``."""
 
-    subfolder, suffix, holds = "results", "res", Snapshot
+    subfolder, suffix = "results", "res"
+    holds: type[object] = Snapshot
 
     def __init__(self, folder: Path, key: str):
         self.folder = Path(folder)
@@ -158,7 +162,7 @@ class ResultStore:
     def store(self, snap: Any) -> None:
         self.write(self.path, snap)
 
-    def read(self, path: Path, holds: type) -> tuple[Any, str, int] | None:
+    def read(self, path: Path, holds: type[_Held]) -> tuple[_Held, str, int] | None:
         """The object a file at ``path`` holds (an instance of ``holds``), its payload's keyed
         digest and the payload's size; None when it is missing or not trustworthy."""
         raw = filecache.read_tagged(path, MAGIC)

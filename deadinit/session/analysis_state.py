@@ -29,6 +29,9 @@ from typing import Any
 from deadinit.runtime import file_cache
 from deadinit.runtime.result_cache import ResultStore
 
+# an entry's digests: coarse (a lookup or a module's fingerprint) and fine (or None)
+Digest = tuple[Hashable, Hashable]
+
 
 @dataclass
 class ClassRecord:
@@ -53,7 +56,7 @@ class GraphRecord:
 @dataclass
 class AnalysisState:
     keys: list[tuple[str, Hashable]] = field(default_factory=list)
-    digests: list[Hashable] = field(default_factory=list)  # one per key
+    digests: list[Digest] = field(default_factory=list)  # one per key
     classes: dict[str, ClassRecord] = field(default_factory=dict)
     live: int = 0  # keys the classes read when the list was last rebuilt without the others
     graph: GraphRecord | None = None
@@ -64,7 +67,7 @@ class AnalysisState:
     # (``session.table_digests``) without grouping ~90,000 of them again
     by_kind: dict[str, array[int]] = field(default_factory=dict)
 
-    def append(self, key: tuple[str, Hashable], digest: Hashable) -> int:
+    def append(self, key: tuple[str, Hashable], digest: Digest) -> int:
         """Number ``key`` (with its ``digest``) after the others; its number."""
         i = len(self.keys)
         self.keys.append(key)
@@ -123,8 +126,8 @@ class StateDelta:
 
     previous: str
     keys: list[tuple[str, Hashable]]  # appended, with their digests
-    digests: list[Hashable]
-    moved: dict[int, Hashable]  # the digests now of stored keys that moved
+    digests: list[Digest]
+    moved: dict[int, Digest]  # the digests now of stored keys that moved
     classes: dict[str, ClassRecord]  # records added or replaced
     removed: list[str]  # classes no longer there
     graph: GraphRecord | None

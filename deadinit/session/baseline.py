@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from deadinit import __version__
+from deadinit.model.finding import Finding
 from deadinit.runtime.file_cache import write_atomically
 
 FORMAT = "deadinit-baseline"
@@ -31,16 +33,16 @@ class Baseline:
 
 @dataclass
 class Filtered:
-    findings: list
+    findings: list[Finding]
     baselined: int = 0  # findings hidden because the baseline has them
     stale: list[str] = field(default_factory=list)  # baseline keys no longer found
 
 
-def recordable(findings) -> list:
+def recordable(findings: Iterable[Finding]) -> list[Finding]:
     return [f for f in findings if f.code != "DI100"]
 
 
-def write_baseline(path: str, findings) -> int:
+def write_baseline(path: str, findings: Iterable[Finding]) -> int:
     """Write the findings' keys (plus readable context) to ``path`` atomically."""
     entries = sorted(
         (
@@ -92,10 +94,10 @@ def load_baseline(path: str) -> Baseline:
     return Baseline(path, {e["key"] for e in entries})
 
 
-def apply_baseline(baseline: Baseline, findings) -> Filtered:
+def apply_baseline(baseline: Baseline, findings: Iterable[Finding]) -> Filtered:
     """Drop the findings the baseline knows; list its keys that no longer occur."""
     out = Filtered([])
-    seen = set()
+    seen: set[str] = set()
     for f in findings:
         if f.code != "DI100" and f.key in baseline.keys:
             out.baselined += 1

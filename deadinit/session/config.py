@@ -14,9 +14,10 @@ import difflib
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from deadinit.installed.search_path import environment_digest
 from deadinit.model.settings import Settings
@@ -39,22 +40,22 @@ class Config:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     respect_gitignore: bool = True
-    raw: dict = field(default_factory=dict)
+    raw: dict[str, object] = field(default_factory=dict)
 
 
-def _str_list(key: str, value) -> tuple[str, ...]:
+def _str_list(key: str, value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"expected a list of strings, got {_type(value)}")
     return tuple(value)
 
 
-def _bool(key: str, value) -> bool:
+def _bool(key: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"expected true or false, got {_type(value)}")
     return value
 
 
-def _regex(key: str, value) -> str:
+def _regex(key: str, value: object) -> str:
     if not isinstance(value, str):
         raise ValueError(f"expected a regular expression string, got {_type(value)}")
     try:
@@ -64,25 +65,25 @@ def _regex(key: str, value) -> str:
     return value
 
 
-def _threshold(key: str, value) -> float:
+def _threshold(key: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ValueError(f"expected a number between 0 and 1, got {value!r}")
     return float(value)
 
 
-def _positive_int(key: str, value) -> int:
+def _positive_int(key: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"expected a positive integer, got {value!r}")
     return value
 
 
-def _byte_count(key: str, value) -> int:
+def _byte_count(key: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"expected a number of bytes (an integer >= 0), got {value!r}")
     return value
 
 
-def _template(key: str, value) -> str:
+def _template(key: str, value: object) -> str:
     if not isinstance(value, str) or "{name}" not in value:
         raise ValueError('expected a string containing `{name}`, e.g. "skip_init_{name}"')
     try:
@@ -94,15 +95,15 @@ def _template(key: str, value) -> str:
     return value
 
 
-def _codes(key: str, value) -> tuple[str, ...]:
+def _codes(key: str, value: object) -> tuple[str, ...]:
     tokens = _str_list(key, value)
     return validate_codes(tokens)
 
 
-def _per_file_ignores(key: str, value) -> tuple:
+def _per_file_ignores(key: str, value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not isinstance(value, dict):
         raise ValueError(f"expected a table of pattern = [codes], got {_type(value)}")
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for pattern, codes in value.items():
         try:
             out.append((pattern, validate_codes(_str_list(key, codes))))
@@ -112,7 +113,7 @@ def _per_file_ignores(key: str, value) -> tuple:
 
 
 # key -> (Settings field or None for a Config field, parser)
-_KEYS = {
+_KEYS: dict[str, tuple[str, Callable[[str, object], object]]] = {
     "include": ("include", _str_list),
     "exclude": ("exclude", _str_list),
     "respect-gitignore": ("respect_gitignore", _bool),
@@ -143,7 +144,7 @@ _CONFIG_FIELDS = {"include", "exclude", "respect_gitignore"}
 KNOWN_KEYS = tuple(_KEYS)
 
 
-def _type(v) -> str:
+def _type(v: object) -> str:
     return {
         bool: "a boolean",
         int: "an integer",
@@ -208,15 +209,17 @@ def find_config(paths: Iterable[str]) -> Path | None:
         candidate = d / "pyproject.toml"
         if candidate.is_file():
             data = _read(candidate)  # a broken pyproject.toml on the way up is an error too
-            if isinstance(data.get("tool"), dict) and "deadinit" in data["tool"]:
+            tool = data.get("tool")
+            if isinstance(tool, dict) and "deadinit" in tool:
                 return candidate
     return None
 
 
-def _read(path: Path) -> dict:
+def _read(path: Path) -> dict[str, object]:
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            data: dict[str, object] = tomllib.load(f)
+            return data
     except OSError as e:
         raise ConfigError(f"cannot read config {path}: {e.strerror or e}") from None
     except tomllib.TOMLDecodeError as e:
@@ -225,7 +228,7 @@ def _read(path: Path) -> dict:
         raise ConfigError(f"{path}: invalid TOML: not UTF-8 ({e.reason})") from None
 
 
-def _table(path: Path, data: dict, explicit: bool) -> dict:
+def _table(path: Path, data: dict[str, object], explicit: bool) -> dict[str, object]:
     tool = data.get("tool")
     if isinstance(tool, dict) and "deadinit" in tool:
         table = tool["deadinit"]
@@ -240,7 +243,7 @@ def _table(path: Path, data: dict, explicit: bool) -> dict:
     return table
 
 
-def parse_table(table: dict, path: Path | None, root: Path, base: Settings | None = None) -> Config:
+def parse_table(table: dict[str, object], path: Path | None, root: Path, base: Settings | None = None) -> Config:
     where = f"{path}: " if path else ""
     settings = dataclasses.replace(base or Settings())
     cfg = Config(settings=settings, root=root, path=path, raw=dict(table))
@@ -259,7 +262,7 @@ def parse_table(table: dict, path: Path | None, root: Path, base: Settings | Non
         if attr in _CONFIG_FIELDS:
             setattr(cfg, attr, parsed)
         elif attr in ("roots", "library_paths"):
-            setattr(settings, attr, tuple(str((root / r).resolve()) for r in parsed))
+            setattr(settings, attr, tuple(str((root / r).resolve()) for r in cast(tuple[str, ...], parsed)))
         else:
             setattr(settings, attr, parsed)
     settings.config_root = str(root)
@@ -269,6 +272,7 @@ def parse_table(table: dict, path: Path | None, root: Path, base: Settings | Non
 def load_config(paths: Iterable[str] = (), config_file: str | None = None) -> Config:
     """Find and parse the configuration for a run over ``paths``."""
     paths = list(paths)
+    path: Path | None
     if config_file is not None:
         path = Path(config_file)
         if not path.is_file():

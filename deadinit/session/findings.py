@@ -46,9 +46,11 @@ def final_findings(
     return FinalFindings(findings, kept, errors, notes)
 
 
-def _baselined(result: CheckResult, findings: list, base: Baseline | None, scope) -> tuple[list, list[str]]:
+def _baselined(
+    result: CheckResult, findings: list[Finding], base: Baseline | None, scope: list[str] | None
+) -> tuple[list[Finding], list[str]]:
     """The findings the baseline leaves, and the notes on what was hidden or skipped."""
-    notes = []
+    notes: list[str] = []
     if base is not None:
         filtered = apply_baseline(base, findings)
         findings = filtered.findings
@@ -83,7 +85,9 @@ def no_files_message(paths: list[str]) -> str:
     return "no Python files found in " + ", ".join(paths)
 
 
-def scope_to(findings, errors, files: Iterable[str]):
+def scope_to(
+    findings: Iterable[Finding], errors: Iterable[str], files: Iterable[str]
+) -> tuple[list[Finding], list[str]]:
     """Keep findings whose allocation, re-assignment or subclass lies in ``files`` (files, or
     folders: what lies in them), and the errors of those files."""
     scope = Scope(list(files))
@@ -92,12 +96,12 @@ def scope_to(findings, errors, files: Iterable[str]):
     return kept, errs
 
 
-def touches(f, scope: Scope) -> bool:
+def touches(f: Finding, scope: Scope) -> bool:
     """Whether the finding's allocation, re-assignment or subclass lies in ``scope``."""
     return any(scope.covers(p) for p in dict.fromkeys([f.path, *f.related_paths]))
 
 
-def with_findings(result: CheckResult, findings, errors=None) -> CheckResult:
+def with_findings(result: CheckResult, findings: Iterable[Finding], errors: Iterable[str] | None = None) -> CheckResult:
     return dataclasses.replace(
         result, findings=list(findings), errors=list(result.errors if errors is None else errors)
     )

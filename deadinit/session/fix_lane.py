@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.session.baseline import Baseline
 from deadinit.session.findings import touches
@@ -27,7 +28,7 @@ class Lane:
     def everything(self) -> bool:
         return self.scope is None and not self.baselined
 
-    def keeps(self, f) -> bool:
+    def keeps(self, f: Finding) -> bool:
         if f.code != "DI100" and f.key in self.baselined:
             return False
         return self.scope is None or touches(f, self.scope)

@@ -17,7 +17,7 @@ import hashlib
 import pickle
 import time
 from array import array
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from deadinit.analysis.liveness import Analyzer, ClassAnalysis
@@ -29,6 +29,7 @@ from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
+from deadinit.rules.base import Rule
 from deadinit.rules.engine import (
     RuleContext,
     candidate_classes,
@@ -38,7 +39,7 @@ from deadinit.rules.engine import (
 )
 from deadinit.rules.isolation import isolated
 from deadinit.rules.registry import selected_rules
-from deadinit.session.analysis_state import AnalysisState, ClassRecord
+from deadinit.session.analysis_state import AnalysisState, ClassRecord, Digest
 from deadinit.session.class_graph import GRAPH_DERIVED, ClassGraph, class_graph
 from deadinit.session.table_digests import TableDigests
 
@@ -98,6 +99,7 @@ def check_incremental(
     laps = _Laps()
     res = index_summaries(summaries, settings, result, hierarchy_errors=False)
     index, analyzer = res.index, res.analyzer
+    assert index is not None and analyzer is not None  # index_summaries built them
     given = resolved(index) if resolved is not None else None
     if given is not None:
         analyzer.install(given)
@@ -145,7 +147,7 @@ class _Laps:
 @dataclasses.dataclass
 class _Diff:
     digests: TableDigests
-    now: list[Hashable]  # per stored key: its digest in this run
+    now: list[Digest]  # per stored key: its digest in this run
     changed: set[int]  # the stored keys whose digest changed
     graph: ClassGraph
 
@@ -154,9 +156,10 @@ def _diff(res: CheckResult, previous: AnalysisState | None, known: Mapping[str, 
     """Compare the digest of each stored key with this run's, building the class graph on the way
     (reused when none of its inputs changed); its problems and outside bases go to ``res``."""
     index = res.index
+    assert index is not None and res.analyzer is not None  # check_incremental indexed the summaries
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
     digests = TableDigests(index, res.analyzer, fps)
-    now: list[Hashable] = list(previous.digests) if previous is not None else []
+    now: list[Digest] = list(previous.digests) if previous is not None else []
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
     if previous is not None:
@@ -193,6 +196,7 @@ class _ClassRuns:
             self.kept[qn] = old
             self.per_class[qn] = pickle.loads(old.findings)
             return
+        assert res.index is not None  # the classes run are the index's (``candidate_classes``)
         with recording() as keys:
             done = isolated(res.index, res, qn, analyse)
         if done is None:  # an internal error: no findings, no record (the next run tries it again)
@@ -210,7 +214,7 @@ class _ClassRuns:
 
 
 def _analysed(
-    analyzer: Analyzer, qn: str, rules: list, settings: Settings
+    analyzer: Analyzer, qn: str, rules: list[Rule], settings: Settings
 ) -> tuple[ClassAnalysis | None, list[list[Finding]]]:
     """``qn``'s analysis and each rule's findings on it ([] when nothing is reported on it)."""
     an = analyzer.analyse(qn)
@@ -224,7 +228,7 @@ def _new_state(
     previous: AnalysisState | None,
     kept: dict[str, ClassRecord],
     fresh: dict[str, tuple[set[Key], bytes, bool]],
-    now: list[Hashable],
+    now: list[Digest],
     digests: TableDigests,
     graph: ClassGraph,
 ) -> AnalysisState:

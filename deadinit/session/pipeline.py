@@ -11,8 +11,10 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
+from deadinit.index.discovery import Discovery, Skip
 from deadinit.index.generation_sources import find_generation_sources
 from deadinit.index.project_gaps import outside_bases
 from deadinit.model.evidence import Evidence, EvidenceKind
@@ -22,14 +24,20 @@ from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries, index_summaries
 from deadinit.session.discovery import discovered
+from deadinit.session.summarizing import Fingerprinted, Summarize
+
+if TYPE_CHECKING:
+    from deadinit.analysis.variant_sites import Resolved
+    from deadinit.index.project_index import ProjectIndex
+    from deadinit.session.analysis_state import StateStore, TableStore
 
 
 def summarize(
     paths: Iterable[str],
     settings: Settings,
-    summarizer: Callable | None = None,
-    excluded=None,
-    discovery=None,
+    summarizer: Summarize | None = None,
+    excluded: Skip | None = None,
+    discovery: Discovery | None = None,
     failed: list[str] | None = None,
     unreadable: list[FileError] | None = None,
 ) -> tuple[list[FileSummary], list[str], int]:
@@ -61,10 +69,10 @@ def summarize(
 def run_check(
     paths: Iterable[str],
     settings: Settings | None = None,
-    summarizer: Callable | None = None,
-    excluded=None,
+    summarizer: Summarize | None = None,
+    excluded: Skip | None = None,
     summaries: list[FileSummary] | None = None,
-    discovery=None,
+    discovery: Discovery | None = None,
 ) -> CheckResult:
     """The findings of the project at ``paths``; code-generation sources are left out unless
     ``settings.include_generation_sources`` (``deadinit.index.generation_sources``)."""
@@ -72,6 +80,7 @@ def run_check(
     res, kept = _summarised(list(paths), settings, summarizer, excluded, summaries, discovery)
     check_summaries(kept, settings, res)
     note_generated_files(res, kept)
+    assert res.index is not None  # check_summaries indexed them
     res.outside_bases = outside_bases(res.index)
     return res
 
@@ -79,11 +88,11 @@ def run_check(
 def run_incremental(
     paths: Iterable[str],
     settings: Settings,
-    summarizer: Callable,
-    excluded,
-    store,
-    discovery=None,
-    table_store=None,
+    summarizer: Fingerprinted,
+    excluded: Skip | None,
+    store: StateStore,
+    discovery: Discovery | None = None,
+    table_store: TableStore | None = None,
 ) -> CheckResult:
     """``run_check`` that analyses only the classes whose inputs changed since the run whose state
     ``store`` (``deadinit.session.analysis_state.StateStore``) keeps, and stores this run's state:
@@ -105,11 +114,12 @@ def run_incremental(
     tables = table_store.load() if table_store is not None and previous is not None else None
     loaded = time.perf_counter()
 
-    def resolved(index):
+    def resolved(index: ProjectIndex) -> Resolved | None:
         return stored_resolved(tables, index, fingerprints)
 
     res, state, stats = check_incremental(kept, settings, res, previous, fingerprints, resolved=resolved)
     stored = time.perf_counter()
+    assert state is not None and res.index is not None  # a state is built (``next_state``) of the index
     inputs = inputs_digest(kept, fingerprints)
     state.inputs = index_digest(res.index, fingerprints)
     store.store(state)
@@ -119,8 +129,9 @@ def run_incremental(
         table_store.store(stored_tables(inputs, res.index, res.analyzer.ext, exports, fingerprints, tables))
     stats["seconds"].update(load=round(loaded - t0, 3), store=round(time.perf_counter() - stored, 3))
     stats = {"full": previous is None, **stats}
-    if isinstance(getattr(summarizer, "stats", None), dict):  # a progress bar around it has none
-        summarizer.stats["incremental"] = stats
+    counts = getattr(summarizer, "stats", None)
+    if isinstance(counts, dict):  # a progress bar around it has none
+        counts["incremental"] = stats
     if os.environ.get("DEADINIT_STATS"):
         print(f"deadinit: incremental: {stats}", file=sys.stderr)
     note_generated_files(res, kept)
@@ -130,11 +141,11 @@ def run_incremental(
 def index_project(
     paths: Iterable[str],
     settings: Settings | None = None,
-    summarizer: Callable | None = None,
-    excluded=None,
-    discovery=None,
+    summarizer: Summarize | None = None,
+    excluded: Skip | None = None,
+    discovery: Discovery | None = None,
     hierarchy_errors: bool = True,
-    table_store=None,
+    table_store: TableStore | None = None,
 ) -> CheckResult:
     """The project's index and an analyzer that analyses a class when asked, without the findings.
 
@@ -150,6 +161,7 @@ def index_project(
     index_summaries(kept, settings, res, hierarchy_errors)
     stored = table_store.load() if table_store is not None else None
     if stored is not None:
+        assert res.index is not None and res.analyzer is not None  # index_summaries built them
         from deadinit.session.incremental import content_fingerprints  # noqa: PLC0415 - only with stored tables
         from deadinit.session.stored_sites import stored_resolved  # noqa: PLC0415 - only with stored tables
 
@@ -171,14 +183,19 @@ def inputs_digest(kept: list[FileSummary], fingerprints: Mapping[str, str]) -> s
     return hashlib.blake2b(("\n".join(lines) + "\n" if lines else "").encode(), digest_size=16).hexdigest()
 
 
-def index_digest(index, fingerprints: Mapping[str, str]) -> str | None:
+def index_digest(index: ProjectIndex, fingerprints: Mapping[str, str]) -> str | None:
     """``inputs_digest`` of the summaries ``index`` holds (one per module), which are all that an
     analysis of its classes reads of the files: equal digests, every class analysed the same."""
     return inputs_digest(list(index.modules.data.values()), fingerprints)
 
 
 def _summarised(
-    paths: list[str], settings: Settings, summarizer, excluded, summaries, discovery
+    paths: list[str],
+    settings: Settings,
+    summarizer: Summarize | None,
+    excluded: Skip | None,
+    summaries: list[FileSummary] | None,
+    discovery: Discovery | None,
 ) -> tuple[CheckResult, list[FileSummary]]:
     """A result with the files, errors and generation sources, and the summaries analysed."""
     res = CheckResult()

@@ -5,15 +5,19 @@ the project as it is (``fixes.safety.compare``)."""
 from __future__ import annotations
 
 from deadinit.analysis.variant_sites import Resolved, variant_resolved
-from deadinit.frontends.parse import FileError, summarize_source
+from deadinit.frontends.parse import summarize_source
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.file_error import FileError
 from deadinit.model.fix import FilePlan
 from deadinit.model.result import CheckResult
+from deadinit.model.settings import Settings
+from deadinit.model.summary import FileSummary
 from deadinit.rules.engine import check_summaries
 from deadinit.runtime.file_cache import content_hash
 from deadinit.session.incremental import check_incremental, content_fingerprint
 
 
-def reanalyse(result, files: list[FilePlan], settings):
+def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) -> CheckResult:
     """The findings of the project as it would be after ``files`` are written (in memory).
 
     From ``result.baseline`` when it has one (the analysis state of the project as it is), only
@@ -23,7 +27,8 @@ def reanalyse(result, files: list[FilePlan], settings):
     not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
     module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
     changed = {fp.path: fp.new for fp in files}
-    summaries = []
+    assert result.index is not None and result.analyzer is not None  # a full result: fix planned from it
+    summaries: list[FileSummary] = []
     for s in result.index.modules.values():
         if s.path in changed:
             r = summarize_source(changed[s.path], s.path, s.module, s.is_package, settings)
@@ -44,8 +49,10 @@ def reanalyse(result, files: list[FilePlan], settings):
     analyzer.ext.construct_sites()  # its sites by number are complete once constructed (or installed)
     given = Resolved((analyzer.ext.site_refs, analyzer.ext.site_visits), analyzer.exported.parts())
 
-    def resolved(index):
-        return variant_resolved(result.index, given, index, rewritten)
+    before: ProjectIndex = result.index
+
+    def resolved(index: ProjectIndex) -> Resolved | None:
+        return variant_resolved(before, given, index, rewritten)
 
     after, _, _ = check_incremental(
         summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, resolved

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from deadinit.index.discovery import Discovery
+from deadinit.index.discovery import Discovery, Skip
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.runtime.stat_memo import StatMemo
+from deadinit.session.summarizing import Fingerprinted, Item
 
 if TYPE_CHECKING:
+    from deadinit.runtime.summarizer import ProjectSummarizer
+    from deadinit.session.analysis_state import StateStore
     from deadinit.session.incremental import Baseline
 
 
@@ -21,9 +24,11 @@ class CachedRun(Protocol):
 
     paths: list[str]
     settings: Settings
-    excluded: Any
-    summarizer: Any
+    summarizer: ProjectSummarizer | None
     stats: StatMemo
+
+    @property
+    def excluded(self) -> Skip | None: ...
 
     def discovery(self) -> Discovery: ...
 
@@ -39,9 +44,9 @@ def cached_check(session: CachedRun) -> CheckResult:
 
     s, summarizer = session.settings, session.summarizer
     assert summarizer is not None
-    found: list[tuple[list, list]] = []
+    found: list[tuple[list[Item], list[str]]] = []
 
-    def walk() -> tuple[list, list]:
+    def walk() -> tuple[list[Item], list[str]]:
         if not found:
             disc = session.discovery()
             items = [(f.path, f.module, f.is_package) for f in disc.files]
@@ -59,7 +64,8 @@ def cached_check(session: CachedRun) -> CheckResult:
                 if dirty:
                     store.store(snap)
                 summarizer.stats["result_cache"] = "hit"
-                return snap.result
+                stored: CheckResult = snap.result
+                return stored
     items, notes = walk()
     result = session.incremental()  # a miss
     states = results.states_of(summarizer.last_inputs) if summarizer.last_inputs is not None else None
@@ -76,7 +82,7 @@ def cached_check(session: CachedRun) -> CheckResult:
     return result
 
 
-def stored_baseline(store, summarizer, indexed: CheckResult) -> Baseline | None:
+def stored_baseline(store: StateStore, summarizer: Fingerprinted, indexed: CheckResult) -> Baseline | None:
     """The analysis state ``store`` keeps with the fingerprints of ``indexed``'s summaries
     (``summarizer`` made them last), or None when no state is stored.  It is current when it
     analysed an index of the same summaries (``session.pipeline.index_digest``): not so after an
@@ -88,6 +94,7 @@ def stored_baseline(store, summarizer, indexed: CheckResult) -> Baseline | None:
     state = store.load()
     if state is None:
         return None
+    assert indexed.index is not None  # ``Session.index``'s
     summaries = list(indexed.index.modules.data.values())
     fingerprints = content_fingerprints(summaries, summarizer.content_hashes)
     digest = index_digest(indexed.index, fingerprints)

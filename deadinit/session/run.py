@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,6 +25,7 @@ from deadinit.session.discovery import discovered
 from deadinit.session.errors import UsageError
 from deadinit.session.findings import no_files_message
 from deadinit.session.setup import path_filter
+from deadinit.session.summarizing import StageSummarizer, Summarize
 
 if TYPE_CHECKING:
     from deadinit.runtime.summarizer import ProjectSummarizer
@@ -48,7 +49,7 @@ class Session:
     paths: list[str]
     cfg: Config
     summarizer: ProjectSummarizer | None = None
-    wrap: Callable | None = None
+    wrap: Callable[[Summarize], StageSummarizer] | None = None
     stats: StatMemo = field(default_factory=StatMemo)  # each file stat'ed once per run
     _discovery: Discovery | None = None
 
@@ -67,11 +68,11 @@ class Session:
         return self._discovery
 
     @contextmanager
-    def _summarising(self, wrapped: bool = True) -> Iterator[Callable | None]:
+    def _summarising(self, wrapped: bool = True) -> Iterator[StageSummarizer | None]:
         """The summarizer one stage calls (in ``wrap`` when ``wrapped``), handed the files' stats
         this run took (for that call only: they are not for a later run), closed after."""
         base = self.summarizer
-        used = base
+        used: StageSummarizer | None = base
         if wrapped and self.wrap is not None:
             if base is None:
                 from deadinit.frontends.parse import summarize_many  # noqa: PLC0415 - the parser: a cached run summarises nothing
@@ -167,6 +168,7 @@ class Session:
             from deadinit.session.result import stored_baseline  # noqa: PLC0415 - the analysis
 
             indexed = self.index(hierarchy_errors=False, wrapped=False)  # the stored result has the error lines
+            assert self.summarizer is not None  # a cached run's
             baseline = stored_baseline(self._stores()[0], self.summarizer, indexed)
             result = dataclasses.replace(result, index=indexed.index, analyzer=indexed.analyzer, baseline=baseline)
         result.analyses_complete = False
@@ -188,13 +190,14 @@ def hierarchy_lines(result: CheckResult, qualname: str) -> list[str]:
     from deadinit.index import hierarchy_problems as problems  # noqa: PLC0415 - the analysis: a warm cached check never loads it
 
     index = result.index
+    assert index is not None  # explain indexed the project
     found = problems.hierarchy_problems(index, only=problems.with_ancestors(index, qualname))
     return problems.problem_lines(index, found)
 
 
 def resolve_class(result: CheckResult, name: str) -> str:
     """A class's qualified name from a full or trailing dotted name; ambiguity is a usage error."""
-    classes = result.index.classes if result.index else {}
+    classes: Mapping[str, object] = result.index.classes if result.index else {}
     if name in classes:
         return name
     matches = sorted(q for q in classes if q.endswith("." + name))

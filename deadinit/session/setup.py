@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from typing import Any
 
 from deadinit.index.pathfilter import PathFilter
 from deadinit.session.config import Config, load_config, split_codes
@@ -55,7 +56,7 @@ def configure(
 
 
 def configured_scope(
-    paths: Iterable[str], project_dir: str | None = None, config_file: str | None = None, *overrides
+    paths: Iterable[str], project_dir: str | None = None, config_file: str | None = None, *overrides: Any
 ) -> tuple[list[str], list[str] | None, Config]:
     """(what is analysed, the paths reported on or None for all, the configuration) of a run over
     ``paths`` (default ``.``): the project they lie in (``session.project_root``), or ``project_dir``

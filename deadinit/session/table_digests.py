@@ -16,6 +16,7 @@ A whole-table read (``ALL``) has no digest: it is always changed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -26,14 +27,28 @@ from deadinit.analysis.liveness import Analyzer
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex
-from deadinit.session.analysis_state import grouped
+from deadinit.session.analysis_state import Digest, grouped
 
-Digest = tuple[Hashable, Hashable]
-_UNTAKEN = object()
+Table = Callable[[], Mapping[Any, Any]]
 
 
 def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
+
+
+def _entry_lookup(table: Table) -> Callable[[Any], Hashable]:
+    """The lookup of an entry's value in ``table`` (built when first asked)."""
+    return table().get
+
+
+def _presence_lookup(table: Table) -> Callable[[Any], Hashable]:
+    """The lookup of whether ``table`` has an entry (built when first asked)."""
+    return table().__contains__
+
+
+def _inner_digest(table: Table, entry: tuple[Any, Any]) -> str:
+    """The digest of the inner entry ``entry[1]`` of ``table``'s entry ``entry[0]``, lines left out."""
+    return _hashed(lineless(table().get(entry[0], {}).get(entry[1])))
 
 
 class TableDigests:
@@ -79,7 +94,7 @@ class TableDigests:
         }
 
         # the tables whose entries' existence (PRESENT) or inner entries (INNER) a class may read
-        self._tables: dict[str, Callable[[], Mapping[Any, Any]]] = {
+        self._tables: dict[str, Table] = {
             "module": lambda: ix.modules.data,
             "class": lambda: ix.classes.data,
             "class_module": lambda: ix.class_module.data,
@@ -108,11 +123,11 @@ class TableDigests:
         # (building the table then), and ``compare_stored`` makes them all at once
         self._lookups: dict[str, Callable[[], Callable[[Any], Hashable]]] = {}
         for base in ("class_module", "class_bases", "package", "path", "sites_at", "site_lines"):
-            self._lookups[base] = lambda table=self._tables[base]: table().get
+            self._lookups[base] = functools.partial(_entry_lookup, self._tables[base])
         for base, table in self._tables.items():
-            self._lookups[base + PRESENT] = lambda table=table: table().__contains__
+            self._lookups[base + PRESENT] = functools.partial(_presence_lookup, table)
         for kind in self._lookups:
-            self._kinds[kind] = (lambda entry, kind=kind: self._lookup(kind)(entry), None)
+            self._kinds[kind] = (functools.partial(self._looked_up, kind), None)
         self._taken: dict[str, Callable[[Any], Hashable] | None] = {}
         # kinds whose coarse digest is a module's fingerprint: of the entry, of its first part
         self._by_module = frozenset({"module", "imports", "stars", "toplevel", "functions_in", "constants"})
@@ -121,7 +136,7 @@ class TableDigests:
             table = self._tables[base]
             self._kinds[base + INNER] = (
                 lambda entry: self.fps.get(entry[0]),
-                lambda entry, table=table: _hashed(lineless(table().get(entry[0], {}).get(entry[1]))),
+                functools.partial(_inner_digest, table),
             )
 
     def compare(self, key: Key, stored: Digest) -> tuple[bool, Digest]:
@@ -141,7 +156,7 @@ class TableDigests:
         keys: Sequence[Key],
         stored: Sequence[Digest],
         indexes: Iterable[int],
-        now: list[Hashable],
+        now: list[Digest],
         changed: set[int],
         deferred: frozenset[str] = frozenset(),
     ) -> list[int]:
@@ -155,7 +170,7 @@ class TableDigests:
         keys: Sequence[Key],
         stored: Sequence[Digest],
         by_kind: Mapping[str, Sequence[int]],
-        now: list[Hashable],
+        now: list[Digest],
         changed: set[int],
         deferred: frozenset[str] = frozenset(),
     ) -> list[int]:
@@ -186,7 +201,7 @@ class TableDigests:
         entries: list[Any],
         ids: list[int],
         stored: Sequence[Digest],
-        now: list[Hashable],
+        now: list[Digest],
         changed: set[int],
     ) -> list[int]:
         """The keys ``ids`` of one kind (their ``entries``) whose coarse digest is one lookup, compared
@@ -212,11 +227,17 @@ class TableDigests:
 
     def _lookup(self, kind: str) -> Callable[[Any], Hashable] | None:
         """The lookup that gives a ``kind`` entry's coarse digest, where one does (``_lookups``)."""
-        got = self._taken.get(kind, _UNTAKEN)
-        if got is _UNTAKEN:
-            make = self._lookups.get(kind)
-            got = self._taken[kind] = make() if make is not None else None
-        return got  # type: ignore[return-value]
+        if kind in self._taken:
+            return self._taken[kind]
+        make = self._lookups.get(kind)
+        got = self._taken[kind] = make() if make is not None else None
+        return got
+
+    def _looked_up(self, kind: str, entry: object) -> Hashable:
+        """The coarse digest of a ``kind`` entry: its lookup's answer (a kind of ``_lookups``)."""
+        lookup = self._lookup(kind)
+        assert lookup is not None  # every kind of ``_lookups`` makes one
+        return lookup(entry)
 
     def digest(self, key: Key) -> Digest:
         kind, entry = key
