@@ -49,8 +49,9 @@ def _libcst_version() -> str:
             if found is not None and found.loader is not None:
                 module = importlib.util.module_from_spec(found)
                 found.loader.exec_module(module)
-                if isinstance(getattr(module, "__version__", None), str):
-                    return module.__version__
+                written = getattr(module, "__version__", None)
+                if isinstance(written, str):
+                    return written
     except Exception:
         pass
     try:
@@ -204,7 +205,7 @@ def module_key(module: str, is_package: bool) -> str:
 
 
 class Cache:
-    def __init__(self, folder: str | os.PathLike, settings_key: str):
+    def __init__(self, folder: str | os.PathLike[str], settings_key: str):
         self.folder = Path(folder)
         self.flavour = hashlib.blake2b(settings_key.encode(), digest_size=8).hexdigest()
         self.settings_key = settings_key
@@ -313,7 +314,7 @@ def temp_folder(folder: Path) -> Path:
     return Path(folder) / TEMP_FOLDER
 
 
-def remove_leftovers(folder: str | os.PathLike) -> int:
+def remove_leftovers(folder: str | os.PathLike[str]) -> int:
     """Remove the temporary files a killed run left in the cache at ``folder``."""
     return temp_files.remove_leftovers_in(temp_folder(Path(folder)))
 

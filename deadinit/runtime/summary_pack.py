@@ -67,7 +67,7 @@ class Record:
 
 
 class SummaryPack:
-    def __init__(self, folder: str | os.PathLike, settings_key: str, items: list):
+    def __init__(self, folder: str | os.PathLike[str], settings_key: str, items: list[tuple[str, str, bool]]):
         self.folder = Path(folder)
         self.settings_key = settings_key
         h = hashlib.blake2b(digest_size=16)
@@ -106,7 +106,7 @@ class SummaryPack:
             return None  # damaged or foreign: the per-file entries serve, and the next pack replaces it
 
     def store(self, records: list[Record | None]) -> None:
-        index = []
+        index: list[tuple[int, int, int, int, int, str, int] | None] = []
         blobs = []
         for r in records:
             if r is None:

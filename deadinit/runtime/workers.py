@@ -9,15 +9,25 @@ from __future__ import annotations
 
 import os
 import pickle
+from pathlib import Path
 
 from deadinit.frontends import parse
+from deadinit.frontends.source_file import read_source
 from deadinit.model.file_error import FileError
+from deadinit.model.settings import Settings
 from deadinit.runtime.file_cache import Cache, content_hash, new_entry
 
 SAME = "same"  # the content is the one the cache entry was made from
 
+# (path, module, is_package, hash of the cached content or None)
+KnownItem = tuple[str, str, bool, str | None]
+# ``Cache``'s arguments: (folder, settings key)
+CacheArgs = tuple[Path, str]
 
-def summarize(item: tuple, settings, cache: tuple | None = None):
+
+def summarize(
+    item: KnownItem, settings: Settings, cache: CacheArgs | None = None
+) -> tuple[str, bytes | str] | FileError:
     """(content hash, pickled summary) of one file, (hash, ``SAME``) when its content hashes to
     the one the parent already has a summary of, or a ``FileError``.
 
@@ -26,7 +36,7 @@ def summarize(item: tuple, settings, cache: tuple | None = None):
     """
     path, module, is_package, known = item
     st = _stat(path)  # before reading: a later change shows as a new mtime next run
-    data = parse.read_source(path)
+    data = read_source(path)
     if isinstance(data, FileError):
         return data
     h = content_hash(data)
@@ -41,7 +51,9 @@ def summarize(item: tuple, settings, cache: tuple | None = None):
     return h, blob
 
 
-def resummarize(item: tuple, settings, cache: tuple | None = None):
+def resummarize(
+    item: tuple[str, str, bool], settings: Settings, cache: CacheArgs | None = None
+) -> tuple[str, bytes | str, os.stat_result | None] | FileError:
     """For the result cache (``deadinit.runtime.recheck``): (content hash, pickled summary,
     its ``os.stat_result`` before reading) of one (path, module, is_package), or a
     ``FileError``; with ``cache`` the per-file entry is written too."""
@@ -54,12 +66,12 @@ def resummarize(item: tuple, settings, cache: tuple | None = None):
     return h, blob, st
 
 
-def _stat(path: str):
+def _stat(path: str) -> os.stat_result | None:
     try:
         return os.stat(path)
     except OSError:
         return None
 
 
-def error(item: tuple, message: str) -> FileError:
+def error(item: tuple[str, ...], message: str) -> FileError:
     return FileError(item[0], message, internal=True)
