@@ -19,17 +19,22 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from deadinit.runtime.interrupts import interrupts_held
 from deadinit.runtime.orphans import end_with_parent
 from deadinit.runtime.pool import default_jobs
 
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
 
 class Helper:
     def __init__(self) -> None:
-        self.proc = None
-        self.conn = None
+        self.proc: BaseProcess | None = None
+        self.conn: Connection[Any, Any] | None = None
         if default_jobs() < 2 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() != 1:
             return
         try:
@@ -46,10 +51,10 @@ class Helper:
     def available(self) -> bool:
         return self.proc is not None and self.proc.is_alive()
 
-    def send(self, func: Callable, items: list) -> None:
+    def send(self, func: Callable[[Any], object], items: Iterable[Any]) -> None:
         """Start ``[func(item) for item in items]`` in the helper; ``receive`` gives it."""
         self._sent = False
-        if self.proc is None:
+        if self.proc is None or self.conn is None:  # no connection, no process
             return
         try:
             self.conn.send((func, list(items)))
@@ -57,29 +62,31 @@ class Helper:
         except OSError:
             pass
 
-    def receive(self) -> list | None:
+    def receive(self) -> list[Any] | None:
         """What ``send`` started (an item that raised gives None), or None when the helper failed."""
-        if not getattr(self, "_sent", False):
+        if not getattr(self, "_sent", False) or self.conn is None:  # sent: there is a connection
             return None
         self._sent = False
         try:
             ok, value = self.conn.recv()
         except (EOFError, OSError):
             return None
-        return value if ok else None
+        got: list[Any] | None = value if ok else None
+        return got
 
     def close(self) -> None:
         if self.proc is not None:
             if self.proc.is_alive():
                 self.proc.terminate()
             self.proc.join(timeout=5)
-            self.conn.close()
+            if self.conn is not None:  # made before the process
+                self.conn.close()
             self.proc = None
 
     def __enter__(self) -> Helper:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
@@ -100,7 +107,7 @@ def take() -> Helper:
     return h if h is not None else Helper()
 
 
-def _serve(conn, parent_pid: int) -> None:
+def _serve(conn: Connection[Any, Any], parent_pid: int) -> None:
     end_with_parent(parent_pid)  # conn.recv() would not see it end: the fork copied its end of the pipe
     gc.disable()  # one file's short-lived objects; the process is ended afterwards
     signal.signal(signal.SIGINT, signal.SIG_IGN)

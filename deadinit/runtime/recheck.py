@@ -11,25 +11,43 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import pickle
 import time
+from typing import TYPE_CHECKING, Any
 
-from deadinit.runtime.file_cache import Cache
+from deadinit.model.settings import Settings
+from deadinit.runtime.file_cache import Cache, Entry
 from deadinit.runtime.file_state import FileState
 from deadinit.runtime.pool import Pool
+
+if TYPE_CHECKING:
+    from deadinit.model.file_error import FileError
+    from deadinit.runtime.helper import Helper
+    from deadinit.runtime.summarizer import ProjectSummarizer
+
+# (path, module, is_package) of one file
+Item = tuple[str, str, bool]
 
 # libcst and the summarisers load in the worker only (``_resummarize``): the main process
 # of a run answered from the result cache never imports them
 
 
-def start(snap, items: list, old_states: list, settings, summarizer, helper=None):
+def start(
+    snap: object,  # the stored run (``result_cache.Snapshot``) the files are checked for
+    items: list[Item],
+    old_states: list[FileState],
+    settings: Settings,
+    summarizer: ProjectSummarizer,
+    helper: Helper | None = None,
+) -> _Pending | None:
     """Begin re-summarising ``items`` (in the helper when there is one); ``finish`` gives the
     new ``FileState``s when each file is unchanged for the analysis, else None.  None here
     when the stored entries cannot tell (no cache)."""
     if not summarizer.use_cache:
         return None
     cache = Cache(summarizer.folder(settings), settings.summary_key())
-    olds = []
+    olds: list[Entry] = []
     for (path, module, is_package), state in zip(items, old_states, strict=True):
         e = cache.load(path, module, is_package)  # before the helper writes the new content's entry
         if e is None or e.hash != state.hash:
@@ -49,17 +67,17 @@ def start(snap, items: list, old_states: list, settings, summarizer, helper=None
 
 
 class _Pending:
-    def __init__(self, snap, items, olds, started_ns):
+    def __init__(self, snap: object, items: list[Item], olds: list[Entry], started_ns: int) -> None:
         self.snap, self.items, self.olds, self.started_ns = snap, items, olds, started_ns
-        self.helper = None
-        self.got = None
+        self.helper: Helper | None = None
+        self.got: list[Any] | None = None
 
-    def finish(self) -> list | None:
+    def finish(self) -> list[FileState] | None:
         old_canon = [_canon(pickle.loads(e.summary_bytes), True) for e in self.olds]  # while the helper works
         got = self.helper.receive() if self.helper is not None else self.got
         if got is None:
             return None
-        out = []
+        out: list[FileState] = []
         for old, r in zip(old_canon, got, strict=True):
             if not isinstance(r, tuple) or r[2] is None:  # a FileError, a failure
                 return None
@@ -70,17 +88,17 @@ class _Pending:
         return out
 
 
-def _resummarize(item: tuple, **kw):
+def _resummarize(item: Item, **kw: Any) -> tuple[str, bytes | str, os.stat_result | None] | FileError:
     from deadinit.runtime.workers import resummarize  # noqa: PLC0415 - the parser loads in the helper process that runs it
 
     return resummarize(item, **kw)
 
 
-def _failed(item: tuple, message: str) -> None:
+def _failed(item: Item, message: str) -> None:
     return None
 
 
-def _canon(x, top: bool = False):
+def _canon(x: object, top: bool = False) -> object:
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return (
             type(x).__name__,
