@@ -31,15 +31,44 @@ import functools
 import hashlib
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from deadinit.model.namesakes import namesakes, short_name
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
 from deadinit.runtime.stat_memo import StatMemo
+
+if TYPE_CHECKING:
+    from deadinit.model.finding import Finding
+    from deadinit.model.result import CheckResult
+    from deadinit.model.settings import Settings
+    from deadinit.runtime.helper import Helper
+    from deadinit.runtime.summarizer import ProjectSummarizer
+
+
+class PathFilterKey(Protocol):
+    """What a run's key reads of discovery's path filter (``index.pathfilter.PathFilter``, a layer
+    above this one)."""
+
+    @property
+    def root(self) -> str: ...
+    @property
+    def top(self) -> str: ...
+    @property
+    def respect_gitignore(self) -> bool: ...
+    @property
+    def include(self) -> Any: ...  # a ``pathspec`` spec or None
+    @property
+    def exclude(self) -> Any: ...
+
+
+# (path, module, is_package) of one discovered file
+Item = tuple[str, str, bool]
+# what ``ProjectSummarizer.last_inputs`` holds: (when the run started, per item its stat and hash)
+Inputs = tuple[int, list[tuple[os.stat_result, str] | None]]
 
 FORMAT = 7
 MAX_CHANGED = 16  # more files with new content than this: a full run (each would be summarised here)
@@ -50,7 +79,7 @@ class LiteModule(NamedTuple):
     """A tuple: a stored result holds one per module, and a warm run unpickles them all."""
 
     path: str
-    suppressions: dict
+    suppressions: dict[int, frozenset[str] | None]  # line -> codes (None: all)
 
 
 @dataclass
@@ -66,18 +95,18 @@ class LiteIndex:
 
     modules: dict[str, LiteModule] = field(default_factory=dict)
     classes: dict[str, LiteClass] = field(default_factory=dict)  # the findings' classes
-    mros: dict[str, list] = field(default_factory=dict)
+    mros: dict[str, list[str]] = field(default_factory=dict)
     namesakes: dict[str, list[str]] = field(default_factory=dict)  # short name -> the classes with it
 
-    def mro(self, qualname: str):
+    def mro(self, qualname: str) -> list[str] | None:
         return self.mros.get(qualname)
 
-    def file_of(self, qualname: str):
+    def file_of(self, qualname: str) -> LiteModule | None:
         c = self.classes.get(qualname)
         return None if c is None else LiteModule(c.path, {})
 
     @classmethod
-    def of(cls, index, findings) -> LiteIndex:
+    def of(cls, index: Any, findings: Iterable[Finding]) -> LiteIndex:  # a ProjectIndex (index/ is above)
         out = cls({m: LiteModule(s.path, dict(s.suppressions)) for m, s in index.modules.items()})
         for f in findings:
             if f.cls and f.cls in index.classes and f.cls not in out.classes:
@@ -90,10 +119,10 @@ class LiteIndex:
 
 @dataclass
 class Snapshot:
-    items: list  # (path, module, is_package) as discovered
-    notes: list  # discovery's notes
-    states: list  # FileState per item
-    result: Any  # CheckResult with a LiteIndex, no analyzer
+    items: list[Item]  # as discovered
+    notes: list[str]  # discovery's notes
+    states: list[FileState]  # per item
+    result: CheckResult  # with a LiteIndex, no analyzer
 
 
 @functools.cache
@@ -119,7 +148,7 @@ def code_fingerprint() -> str:
     return h.hexdigest()
 
 
-def run_key(targets: list, settings, path_filter) -> str:
+def run_key(targets: list[str], settings: Settings, path_filter: PathFilterKey | None) -> str:
     parts = [
         filecache.ENV,
         FORMAT,
@@ -132,13 +161,13 @@ def run_key(targets: list, settings, path_filter) -> str:
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
-def _filter_key(pf) -> Any:
+def _filter_key(pf: PathFilterKey | None) -> Any:
     if pf is None:
         return None
     return (pf.root, pf.top, pf.respect_gitignore, _patterns(pf.include), _patterns(pf.exclude))
 
 
-def _patterns(spec) -> Any:
+def _patterns(spec: Any) -> Any:
     return None if spec is None else [getattr(p, "pattern", repr(p)) for p in spec.patterns]
 
 
@@ -199,10 +228,10 @@ class ResultStore:
         return filecache.keyed_digest(payload)
 
 
-def states_of(inputs: tuple) -> list | None:
+def states_of(inputs: Inputs) -> list[FileState] | None:
     """FileStates from ``ProjectSummarizer.last_inputs``; None when some file has none."""
     started_ns, per_item = inputs
-    out = []
+    out: list[FileState] = []
     for x in per_item:
         if x is None:
             return None
@@ -213,10 +242,10 @@ def states_of(inputs: tuple) -> list | None:
 
 def refresh(
     snap: Snapshot,
-    walk: Callable[[], tuple[list, list]],
-    settings,
-    summarizer,
-    helper=None,
+    walk: Callable[[], tuple[list[Item], list[str]]],
+    settings: Settings,
+    summarizer: ProjectSummarizer,
+    helper: Helper | None = None,
     stats: StatMemo | None = None,
 ) -> tuple[Snapshot, bool] | None:
     """(snapshot with fresh states, whether any state changed) when the stored result holds

@@ -7,7 +7,8 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING, Protocol
 
-from deadinit.index.discovery import Discovery, Skip
+from deadinit.index.discovery import Discovery
+from deadinit.index.pathfilter import PathFilter
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.runtime.stat_memo import StatMemo
@@ -28,7 +29,7 @@ class CachedRun(Protocol):
     stats: StatMemo
 
     @property
-    def excluded(self) -> Skip | None: ...
+    def excluded(self) -> PathFilter | None: ...
 
     def discovery(self) -> Discovery: ...
 
