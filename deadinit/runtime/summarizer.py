@@ -25,16 +25,23 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, cast
 
 from deadinit.frontends.source_file import read_source
 from deadinit.model.file_error import FileError
+from deadinit.model.settings import Settings
+from deadinit.model.summary import FileSummary
 from deadinit.runtime import file_cache
-from deadinit.runtime.file_cache import Cache, new_entry
+from deadinit.runtime.file_cache import Cache, Entry, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.summary_pack import Record, SummaryPack
+
+# (path, module, is_package) of one discovered file
+Item = tuple[str, str, bool]
+Progress = Callable[[int, int], None]
 
 IN_PROCESS = 16  # at most this many files left: hashed in this process before any worker starts
 PACK_MIN_FILES = 256  # fewer files: no pack (reading their entries one by one costs little)
@@ -61,11 +68,11 @@ class ProjectSummarizer:
         self.jobs = jobs or default_jobs()
         self.use_cache = use_cache
         self.cache_dir = cache_dir
-        self.stats: dict = {}
+        self.stats: dict[str, Any] = {}
         # what the last call saw, for the whole-run result cache (``deadinit.runtime.result_cache``):
         # (time before the first stat, per item: (os.stat_result, hash of the content summarised)
         # or None)
-        self.last_inputs: tuple | None = None
+        self.last_inputs: tuple[int, list[tuple[os.stat_result, str] | None]] | None = None
         self.content_hashes: dict[str, str] = {}  # path -> hash of the content the last call summarised
         # the files' stats this run already took (``deadinit.runtime.stat_memo``), for the next call only
         self.known_stats: StatMemo | None = None
@@ -74,23 +81,25 @@ class ProjectSummarizer:
     def close(self) -> None:  # a ``Session`` closes the summarizer a stage used
         pass
 
-    def remove_leftovers(self, settings) -> None:
+    def remove_leftovers(self, settings: Settings) -> None:
         """Remove the temporary files a killed run left in the cache (once per summarizer)."""
         if self.use_cache and not self._leftovers_removed:
             self._leftovers_removed = True
             file_cache.remove_leftovers(self.folder(settings))
 
-    def folder(self, settings) -> Path:
+    def folder(self, settings: Settings) -> Path:
         if self.cache_dir:
             return Path(self.cache_dir)
         return Path(getattr(settings, "config_root", "") or os.getcwd()) / CACHE_DIR
 
-    def __call__(self, items, settings, progress: Callable[[int, int], None] | None = None) -> list:
+    def __call__(
+        self, items: Iterable[Item], settings: Settings, progress: Progress | None = None
+    ) -> list[FileSummary | FileError]:
         t0 = time.perf_counter()
         was = gc.isenabled()
         gc.disable()  # millions of small objects come out of the cache: no collections meanwhile
         try:
-            out = self._summarize([tuple(i) for i in items], settings, progress)
+            out = self._summarize(cast(list[Item], [tuple(i) for i in items]), settings, progress)
             if self.freeze_gc:
                 gc.freeze()  # before collections resume: the first one would walk every summary
         finally:
@@ -101,7 +110,9 @@ class ProjectSummarizer:
             print(f"deadinit: summaries: {self.stats}", file=sys.stderr)
         return out
 
-    def _summarize(self, items: list, settings, progress) -> list:
+    def _summarize(
+        self, items: list[Item], settings: Settings, progress: Progress | None
+    ) -> list[FileSummary | FileError]:
         n = len(items)
         known, self.known_stats = self.known_stats, None
         started_ns = known.taken_ns if known is not None else time.time_ns()  # no later than any stat
@@ -118,7 +129,7 @@ class ProjectSummarizer:
             if todo:
                 b.summarise(pool, todo, settings, progress)
         packed_now = pack is not None and n - b.from_pack > REPACK_STALE
-        if packed_now:
+        if packed_now and pack is not None:
             pack.store(b.records)
         self.content_hashes = {items[i][0]: h for i, h in enumerate(b.done) if h is not None}
         self.last_inputs = (
@@ -142,14 +153,21 @@ class _Batch:
     """One call's files, each summary taken from the pack, the cache or a worker (``out``), with the
     hash of the content it was made from (``done``) and its record for the next pack (``records``)."""
 
-    def __init__(self, items: list, stats: list, cache: Cache | None, pack: SummaryPack | None, started_ns: int):
+    def __init__(
+        self,
+        items: list[Item],
+        stats: list[os.stat_result | None],
+        cache: Cache | None,
+        pack: SummaryPack | None,
+        started_ns: int,
+    ) -> None:
         n = len(items)
         self.items, self.stats, self.cache, self.pack, self.started_ns = items, stats, cache, pack, started_ns
         self.packed = (pack.load() if pack is not None else None) or [None] * n
-        self.entries: list = [None] * n
+        self.entries: list[Entry | None] = [None] * n
         self.records: list[Record | None] = [None] * n  # for the next pack
-        self.out: list = [None] * n
-        self.done: list = [None] * n  # hash of the content each summary was made from
+        self.out: list[Any] = [None] * n  # a FileSummary or a FileError each, once taken
+        self.done: list[str | None] = [None] * n  # hash of the content each summary was made from
         self.from_pack = self.same_in_pack = self.summarised = 0
 
     def from_stores(self) -> list[int]:
@@ -187,7 +205,10 @@ class _Batch:
         left = []
         for i in todo:
             e, st = self.entries[i], self.stats[i]
-            data = read_source(self.items[i][0]) if e is not None and st is not None else None
+            if e is None or st is None:
+                left.append(i)
+                continue
+            data = read_source(self.items[i][0])
             if not isinstance(data, bytes) or file_cache.content_hash(data) != e.hash:
                 left.append(i)
                 continue
@@ -197,7 +218,7 @@ class _Batch:
                 self.cache.store(*self.items[i], new_entry(st, e.hash, e.summary_bytes))
         return left
 
-    def summarise(self, pool: Pool, todo: list[int], settings, progress) -> None:
+    def summarise(self, pool: Pool, todo: list[int], settings: Settings, progress: Progress | None) -> None:
         """Hand the files of ``todo`` to the workers (each hashes its file first: content its cache
         entry was made from comes back as ``workers.SAME``)."""
         from deadinit.runtime import workers  # noqa: PLC0415 - the parser loads only when a file must be summarised
@@ -208,7 +229,7 @@ class _Batch:
             functools.partial(
                 workers.summarize, settings=settings, cache=(cache.folder, cache.settings_key) if cache else None
             ),
-            [(*items[i], entries[i].hash if entries[i] is not None else None) for i in todo],
+            [(*items[i], e.hash if (e := entries[i]) is not None else None) for i in todo],
             weights=[_w(self.stats[i]) for i in todo],
             on_error=workers.error,
             progress=(lambda d, t: progress(base + d, n)) if progress else None,
@@ -218,9 +239,10 @@ class _Batch:
             if isinstance(r, FileError):
                 self.out[i] = r
             else:
-                self._take(i, *r, same=workers.SAME)
+                h, summary, blob = r
+                self._take(i, h, summary, blob, same=workers.SAME)
 
-    def _take(self, i: int, h: str, summary, blob: bytes | None, same) -> None:
+    def _take(self, i: int, h: str, summary: object, blob: bytes | None, same: str) -> None:
         """A worker's answer for file ``i``: its content's hash, and its summary or ``same``."""
         e, st = self.entries[i], self.stats[i]
         if summary == same and e is not None:  # same content, new mtime: record it
@@ -235,7 +257,9 @@ class _Batch:
             self.records[i] = Record(st, self.started_ns, h, blob)
 
 
-def _unpickled(result, keep: bool):
+def _unpickled(
+    result: tuple[str, bytes | str] | FileError, keep: bool
+) -> tuple[str, object, bytes | str | None] | FileError:
     """A worker's (hash, pickled summary) as (hash, summary, pickled summary if ``keep`` (for the pack)
     else None), unpickled as each chunk arrives: this process does it while the workers go on, not
     all at the end."""
