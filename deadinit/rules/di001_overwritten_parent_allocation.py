@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.facts import AttrFact
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
+from deadinit.rules.examples.precision import not_allocated
+from deadinit.rules.examples.spec import SPEC_INVALID, SPEC_VALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
-from deadinit.rules.precision_examples import not_allocated
-from deadinit.rules.spec_examples import SPEC_INVALID, SPEC_VALID
 
 WORKSPACE = {
     "pkg/__init__.py": "",

@@ -4,7 +4,7 @@ the project as it is (``fixes.safety.compare``)."""
 
 from __future__ import annotations
 
-from deadinit.analysis.variant_sites import Resolved, variant_resolved
+from deadinit.analysis.liveness.variant_sites import Resolved, variant_resolved
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.model.fix import FilePlan
 from deadinit.model.result import CheckResult
@@ -21,7 +21,7 @@ def reanalyse(result, files: list[FilePlan], settings):
     (``deadinit.session.incremental``: the same findings); no state is built or stored for the
     rewritten project, which is not on disk; the construction sites and exports of the modules
     not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
-    module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
+    module that binds other names (``analysis.liveness.variant_sites``).  Else every class is analysed."""
     changed = {fp.path: fp.new for fp in files}
     summaries = []
     for s in result.index.modules.values():
