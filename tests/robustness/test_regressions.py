@@ -384,3 +384,67 @@ def test_skip_flag_fix_refused_when_a_call_to_the_changed_init_cannot_bind(tmp_p
     out = fix_run([str(pkg)], "skip-flag", tmp_path / "cache", write=False, unsafe_fixes=True)
     assert out.plan.changes == []
     assert any("DI004" in r.reason and "Other" in r.reason for r in out.plan.refusals)
+
+
+@pytest.mark.parametrize("read", ["print(me.buf)", "print(getattr(me, 'buf'))"])
+def test_a_read_through_a_local_alias_of_self_keeps_the_parent_allocation(tmp_path, read):
+    """``me = self; print(me.buf)`` reads the parent's ``self.buf`` before the subclass replaces it:
+    no DI001, and no skip flag that would leave the read an attribute that was never built (the
+    ``__init__`` flattener followed only ``self`` itself, found by a unit test)."""
+    files = {
+        "m.py": f"""
+        import torch
+
+        class Parent(torch.nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.buf = torch.zeros(n)
+
+        class Child(Parent):
+            def __init__(self, n):
+                super().__init__(n)
+                me = self
+                {read}
+                self.buf = torch.zeros(n)
+        """
+    }
+    assert _keys(_check(tmp_path, files)) == []
+    out = fix_run([str(tmp_path / "pkg")], "skip-flag", tmp_path / "cache", write=False)
+    assert out.plan.changes == []
+
+
+@pytest.mark.parametrize("escape", ["register(self)", "register([self])", "register({'o': self})"])
+def test_a_part_whose_owner_lets_self_escape_inside_an_expression_is_not_replaced(tmp_path, escape):
+    """``SelfAttention.__init__`` hands itself to ``register`` after building ``qkv_proj``, bare or inside a
+    list or a dict: ``register`` may keep ``self.qkv_proj``, so the subclass's nested replacement is no
+    DI001 (``effects.reads_of`` saw the bare argument only, found by a unit test)."""
+    files = {
+        "m.py": f"""
+        import torch
+        from torch import nn
+        from outside import register
+
+        class SelfAttention(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.qkv_proj = nn.Linear(dim, 3 * dim)
+                {escape}
+
+            def forward(self, x):
+                return self.qkv_proj(x)
+
+        class DecoderBlock(nn.Module):
+            def __init__(self, dim):
+                super().__init__()
+                self.self_attn = SelfAttention(dim)
+
+            def forward(self, x):
+                return self.self_attn(x)
+
+        class FusedDecoderBlock(DecoderBlock):
+            def __init__(self, dim):
+                super().__init__(dim)
+                self.self_attn.qkv_proj = nn.Linear(dim, 3 * dim)
+        """
+    }
+    assert _keys(_check(tmp_path, files)) == []
