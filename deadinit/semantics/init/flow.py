@@ -49,6 +49,7 @@ class InitFlattener(InitWrites):
             if isinstance(st, sx.For):
                 for n in self._reads(st.target).names:
                     self.locals[n] = Local(reads=self._all_reads(r))
+                    self._alias(n, st.iter, True)
                     self.names.pop(n, None)
                 names = loop_names(st.iter, self.self_name)
                 if isinstance(st.target, sx.Name) and names is not None:

@@ -72,6 +72,7 @@ class InitWrites(InitWalk):
             pass
         elif isinstance(t, sx.Name):
             self._bind(t.id, v.reads, v.alloc, v.expr, guards, in_loop, v.aug)
+            self._alias(t.id, v.node, bool(guards or in_loop or v.aug))
             self.locals[t.id].call = None if v.aug else v.call
             if v.passes_self:
                 self._emit(InitStmtKind.EFFECT, st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
@@ -173,6 +174,7 @@ class InitWrites(InitWalk):
         tr = self._reads(t)
         for n in target_names(t):
             self.locals[n] = Local(reads=set(v.reads))
+            self._alias(n, v.node, v.aug)
         assigned = self_targets(t, self.self_name)
         parts = unpacked(t, v.node, self._classify, self._followed) if isinstance(t, sx.Sequence) and not v.aug else []
         for el, el_alloc, el_call in parts:
