@@ -58,6 +58,7 @@ class InitWalk:
         self.loop_iters: list[Expr] = []
         self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
+        self.range_loops: dict[str, tuple[tuple[int, ...], bool]] = {}  # ``for i in range(2)``: (values, own in_loop)
         self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
         self.held: dict[str, AllocInfo] = {}  # self attributes assigned an allocation on every path, not replaced since
         self.aliases: set[str] = set()  # locals that may hold ``self``, or an object holding it (``me = self``)
