@@ -100,6 +100,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "NoNormBlock", "NormBlock", "ln1"),  # table R, R23-R25: registered names removed
     ("DI001", "NoProjBlock", "NormBlock", "proj"),
     ("DI001", "NoOutBlock", "NormBlock", "out"),
+    ("DI001", "NoFirstNormStack", "NormStack", "norm0"),  # table R, R58-R59: names a literal range registers
+    ("DI001", "OwnGateStack", "NormStack", "gate1"),
     ("DI001", "NoRopeTables", "RopeTables", "cos_sin"),  # table R, R26-R27: tensors joined from allocations
     ("DI001", "NoRopeTables", "RopeTables", "offsets"),
     ("DI001", "DeformableDecoder", "QueryDecoder", "decoder"),  # table R, R28-R32: built in a helper __init__ calls

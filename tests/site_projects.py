@@ -1,9 +1,9 @@
 """A small project whose construction sites and exports the variant-sites tests resolve, and how
 they rewrite it."""
 
-from deadinit.analysis.exports import export_parts
-from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.variant_sites import Resolved
+from deadinit.analysis.liveness.variant_sites import Resolved
+from deadinit.analysis.reads.exports import export_parts
+from deadinit.analysis.reads.external import ExternalReads
 from deadinit.api.check import summarize
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex

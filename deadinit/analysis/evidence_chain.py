@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.fact_records import Analysis, AttrFact, Fixpoint
-from deadinit.analysis.reach import Reach, short
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.reads.reach import Reach, short
 from deadinit.index import dependencies
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from deadinit.analysis.chain import ChainStmt
-from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.reach import short
-from deadinit.analysis.symbolic import Size
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.reads.external import ExternalReads
+from deadinit.analysis.reads.reach import short
+from deadinit.analysis.sizes.symbolic import Size
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
 from deadinit.model.settings import Settings
@@ -21,8 +21,8 @@ from deadinit.model.summary import AllocInfo
 from deadinit.model.verdict import Verdict
 
 if TYPE_CHECKING:
-    from deadinit.analysis.returns import ReturnResolver
-    from deadinit.analysis.sizes import SizeModel
+    from deadinit.analysis.flow.returns import ReturnResolver
+    from deadinit.analysis.sizes.size_model import SizeModel
 
 
 @dataclass(frozen=True)

@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deadinit.analysis.chain import ChainStmt
-from deadinit.analysis.conditions import condition_text
 from deadinit.analysis.evidence_chain import ClassEvidence, class_evidence, fact_evidence
 from deadinit.analysis.fact_records import Analysis, AttrFact, Fixpoint, Overwrite
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.flow.conditions import condition_text
 from deadinit.analysis.naming import display_names
-from deadinit.analysis.reach import Reach
-from deadinit.analysis.symbolic import Size
-from deadinit.analysis.unsure import unsure_for
-from deadinit.analysis.values import Context
+from deadinit.analysis.reads.reach import Reach
+from deadinit.analysis.reads.unsure import unsure_for
+from deadinit.analysis.sizes.symbolic import Size
+from deadinit.analysis.sizes.values import Context
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
 from deadinit.model.kinds import AllocKind, InitStmtKind
@@ -31,7 +31,7 @@ from deadinit.model.summary import AllocInfo, Expr, Pattern
 __all__ = ["Analysis", "AttrFact", "Fixpoint", "Overwrite", "build_facts"]  # the records live in fact_records
 
 if TYPE_CHECKING:
-    from deadinit.analysis.returns import Binding
+    from deadinit.analysis.flow.returns import Binding
 
 
 class _Contexts:

@@ -31,9 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from deadinit.analysis.chain import ChainStmt
-from deadinit.analysis.liveness import Analyzer, ClassAnalysis
-from deadinit.analysis.reach import Reach, method_reads, short
+from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.reads.reach import Reach, method_reads, short
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import (

@@ -18,8 +18,8 @@ can rewrite.
 from __future__ import annotations
 
 from deadinit.analysis.fact_records import AttrFact
-from deadinit.analysis.fix_level import FixLevel
-from deadinit.analysis.reach import short
+from deadinit.analysis.fix_safety.fix_level import FixLevel
+from deadinit.analysis.reads.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes

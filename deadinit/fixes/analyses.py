@@ -13,8 +13,8 @@ record), instead of every candidate's chain being walked.
 
 from __future__ import annotations
 
-from deadinit.analysis.chain import init_chain
-from deadinit.analysis.liveness import ClassAnalysis
+from deadinit.analysis.analyzer import ClassAnalysis
+from deadinit.analysis.flow.chain import init_chain
 from deadinit.rules.engine import candidate_classes
 
 

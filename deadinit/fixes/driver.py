@@ -15,7 +15,7 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes import safety
 from deadinit.fixes.formatter import format_changes
 from deadinit.fixes.registry import load_strategies

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from deadinit.analysis.reach import short as bare
+from deadinit.analysis.reads.reach import short as bare
 from deadinit.model.finding import human_bytes
 
 

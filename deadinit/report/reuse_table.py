@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.model.finding import human_bytes
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.facts import AttrFact
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
+from deadinit.rules.examples.precision import not_allocated
+from deadinit.rules.examples.registration import REGISTRATION_INVALID, REGISTRATION_VALID
+from deadinit.rules.examples.spec import SPEC_INVALID, SPEC_VALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
-from deadinit.rules.precision_examples import not_allocated
-from deadinit.rules.spec_examples import SPEC_INVALID, SPEC_VALID
 
 WORKSPACE = {
     "pkg/__init__.py": "",
@@ -131,6 +132,7 @@ class Child(Parent):
         ),
         *not_allocated(own=True),
         *SPEC_VALID,
+        *REGISTRATION_VALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -164,6 +166,7 @@ class C(P):
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
         *SPEC_INVALID,
+        *REGISTRATION_INVALID,
         Example(
             {
                 "pkg/__init__.py": "",

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
-from deadinit.rules.construction_examples import COMPUTED_INVALID, COMPUTED_VALID, HANDED_ON_INVALID, HANDED_ON_VALID
-from deadinit.rules.factory_examples import FACTORY_INVALID
+from deadinit.rules.examples.construction import COMPUTED_INVALID, COMPUTED_VALID, HANDED_ON_INVALID, HANDED_ON_VALID
+from deadinit.rules.examples.factory import FACTORY_INVALID
+from deadinit.rules.examples.flow import FLOW_INVALID, FLOW_VALID
+from deadinit.rules.examples.guard import GUARD_INVALID, GUARD_VALID
+from deadinit.rules.examples.loader import LOADER_FIXES
+from deadinit.rules.examples.precision import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
+from deadinit.rules.examples.walk import WALK_INVALID, WALK_VALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
-from deadinit.rules.flow_examples import FLOW_INVALID, FLOW_VALID
-from deadinit.rules.guard_examples import GUARD_INVALID, GUARD_VALID
-from deadinit.rules.loader_examples import LOADER_FIXES
-from deadinit.rules.precision_examples import ANY_NAME, DYNAMIC_BY_PATTERN, not_allocated
-from deadinit.rules.walk_examples import WALK_INVALID, WALK_VALID
 
 OVERRIDDEN_READER = {
     "pkg/__init__.py": "",

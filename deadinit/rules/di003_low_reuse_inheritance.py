@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse, to_dict
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
 from deadinit.model.kinds import FixSafety

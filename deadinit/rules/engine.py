@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from deadinit.analysis.liveness import Analyzer, ClassAnalysis
+from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
 from deadinit.index.hierarchy_problems import hierarchy_problems, problem_lines
 from deadinit.index.pathfilter import per_file_ignored
 from deadinit.index.project_gaps import misnamed_packages

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.symbolic import rank_key
+from deadinit.analysis.sizes.symbolic import rank_key
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
 

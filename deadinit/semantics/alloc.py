@@ -24,6 +24,7 @@ from deadinit.model.kinds import AllocKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
+from deadinit.semantics.dynamic import Registered, registered_names
 from deadinit.semantics.exprs import dotted, self_attr, substitute, to_expr
 
 CHAIN_METHODS = frozenset(
@@ -199,10 +200,13 @@ class AllocClassifier:
         self_name: str | None,
         local_alloc: LocalAlloc,
         self_literal: Callable[[str], str | None] = lambda _: None,
-    ) -> tuple[str, AllocInfo | None, sx.Expr] | None:
-        """``(name, allocation, value)`` for ``self.register_buffer("name", value)`` and friends
-        (``self.add_module(name, m)``).  The name is a literal, or ``self.x`` where ``self_literal``
-        says which literal ``self.x`` holds (``self.norm1_name = "bn1"`` just before).
+        loop_values: Callable[[str], tuple[int, ...] | None] = lambda _: None,
+    ) -> Registered | None:
+        """What ``self.register_buffer("name", value)`` and friends (``self.add_module(name, m)``)
+        register.  The name is a literal, ``self.x`` where ``self_literal`` says which literal
+        ``self.x`` holds (``self.norm1_name = "bn1"`` just before), or ``f"norm{i}"`` (a literal
+        prefix) where ``loop_values`` says which values the loop variable ``i`` takes (``for i in
+        range(2)``: ``norm0`` and ``norm1``, one name each).
 
         The allocation is a ``buffer`` / ``parameter`` / ``module`` wrapping what ``value``
         allocates; None when the value is no allocation (``register_buffer("x", None)``)."""
@@ -219,19 +223,14 @@ class AllocClassifier:
             if len(positional) > 1
             else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
         )
-        held = self_attr(name_node, self_name) if name_node is not None else None
-        name = self_literal(held) if held is not None else None
-        if isinstance(name_node, sx.Const) and isinstance(name_node.value, str):
-            name = name_node.value
-        if name is None or value is None:
+        names, loop_var = registered_names(name_node, self_name, self_literal, loop_values)
+        if not names or value is None:
             return None
         kind = REGISTRATIONS[func.attr]
         inner = self.classify(value, local_alloc, self_name)
-        if inner is None:
-            return name, None, value
-        if kind == "module" or inner.kind == kind:
-            return name, inner, value
-        return name, AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner), value
+        if inner is not None and kind != "module" and inner.kind != kind:
+            inner = AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner)
+        return Registered(names, inner, value, loop_var)
 
     def _wrapped(
         self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None

@@ -17,9 +17,9 @@ only write: none of them reads a value, so none makes a finding unsure.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
-from deadinit.model.summary import Pattern
+from deadinit.model.summary import AllocInfo, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
@@ -98,6 +98,57 @@ def loop_names(iterable: sx.Expr, self_name: str | None) -> Pattern | None:
     if attr is not None:
         return ("class-names", attr)
     return None
+
+
+class Registered(NamedTuple):
+    """What one ``self.add_module(name, m)`` (``register_buffer``...) registers (``AllocClassifier.registration``)."""
+
+    names: tuple[str, ...]  # one literal name, or one per value of a range loop (``f"norm{i}"``)
+    alloc: AllocInfo | None  # None when the value is no allocation
+    value: sx.Expr
+    loop_var: str | None = None  # the range loop's variable the names come from
+
+
+def registered_names(
+    node: sx.Expr | None,
+    self_name: str,
+    self_literal: Callable[[str], str | None],
+    loop_values: Callable[[str], tuple[int, ...] | None],
+) -> tuple[tuple[str, ...], str | None]:
+    """The names a registration's name expression stands for, and the range loop's variable when
+    they come from one; no names when no literal decides them."""
+    if isinstance(node, sx.Const) and isinstance(node.value, str):
+        return (node.value,), None
+    held = self_attr(node, self_name) if node is not None else None
+    if held is not None:
+        literal = self_literal(held)
+        return ((literal,) if literal is not None else ()), None
+    if isinstance(node, sx.FString) and node.prefix and len(node.exprs) == 1 and isinstance(node.exprs[0], sx.Name):
+        var = node.exprs[0].id
+        values = loop_values(var)
+        if values:
+            return tuple(f"{node.prefix}{v}{node.suffix}" for v in values), var
+    return (), None
+
+
+RANGE_LIMIT = 64  # a longer literal range is not expanded into names
+
+
+def range_values(iterable: sx.Expr) -> tuple[int, ...] | None:
+    """The values ``for i in range(<literal ints>)`` binds ``i`` to, in order; None for any other
+    iterable, a step or a range of more than ``RANGE_LIMIT`` values."""
+    if not (isinstance(iterable, sx.Call) and dotted(iterable.func) == "range"):
+        return None
+    bounds = [a.value for a in iterable.args]
+    if any(a.keyword is not None or a.star for a in iterable.args) or len(bounds) not in (1, 2):
+        return None
+    if not all(isinstance(b, sx.Const) and type(b.value) is int for b in bounds):
+        return None
+    ints = [b.value for b in bounds]  # type: ignore[attr-defined]
+    start, stop = (0, ints[0]) if len(ints) == 1 else (ints[0], ints[1])
+    if stop - start > RANGE_LIMIT:
+        return None
+    return tuple(range(start, stop))
 
 
 def describe(pattern: Pattern) -> str:

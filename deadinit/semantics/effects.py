@@ -7,7 +7,7 @@ reuse measure.  They read ``deadinit.semantics.syntax`` trees only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
 from deadinit.model.summary import Pattern
@@ -31,32 +31,49 @@ class Reads:
     dynamic: list[tuple[str, Pattern]] = field(default_factory=list)  # reads of computed names: (reason, pattern)
 
 
-def reads_of(node: sx.Node | None, self_name: str | None, names: NameLookup | None = None) -> Reads:
-    """What ``node`` reads of ``self`` (``names``: what a local name used as an attribute name may hold)."""
+def reads_of(
+    node: sx.Node | None, self_name: str | None, names: NameLookup | None = None, aliases: Collection[str] = ()
+) -> Reads:
+    """What ``node`` reads of ``self`` (``names``: what a local name used as an attribute name may hold;
+    ``aliases``: locals that may hold ``self``, or an object holding it, such as ``me = self``: ``me.x``
+    reads ``x``, ``f(me)`` lets ``self`` escape)."""
     r = Reads()
     if node is not None:
-        _collect(node, self_name, r, names)
+        selves = (self_name, *aliases) if self_name is not None else ()
+        _collect(node, selves, r, names)
     return r
 
 
-def _collect(node: sx.Node, self_name: str | None, r: Reads, names: NameLookup | None) -> None:
+def holds_self(node: sx.Node, selves: Collection[str]) -> bool:
+    """``node``'s value may be, or hold, the object one of ``selves`` names: ``self``, ``[self]``,
+    ``(x := self)``, ``f(self)`` (which may give it back), ``lambda: self``; not ``self.x`` nor
+    ``getattr(self, "x")`` and the other calls that take it without keeping it."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.Name):
+            if n.id in selves:
+                return True
+        elif isinstance(n, sx.Attribute) and isinstance(n.value, sx.Name):
+            continue  # ``self.x``: what the attribute holds, not ``self``
+        elif isinstance(n, sx.Call) and dotted(n.func) in _NOT_ESCAPES:
+            stack.extend(a.value for a in n.args if not isinstance(a.value, sx.Name))
+        else:
+            stack.extend(n.children())
+    return False
+
+
+def _collect(node: sx.Node, selves: tuple[str, ...], r: Reads, names: NameLookup | None) -> None:
     stack = [node]
     keyed: set[int] = set()  # storage nodes used with a key, not wholesale
     while stack:
         n = stack.pop()
         if isinstance(n, (sx.Subscript, sx.Call)):
-            got = access_of(n, self_name, names) if names is not None else access_of(n, self_name)
-            if got is not None:
-                event, store = got
-                keyed.add(id(store))
-                if event[0] == "read":
-                    r.attrs.append(event[1])
-                else:
-                    r.dynamic.append((event[1], event[2]))
+            _keyed(n, selves, r, names, keyed)
         if isinstance(n, sx.Attribute):
-            if self_name is not None and isinstance(n.value, sx.Name) and n.value.id == self_name:
+            if isinstance(n.value, sx.Name) and n.value.id in selves:
                 r.attrs.append(n.attr)
-                why = wholesale_use(n, self_name)
+                why = wholesale_use(n, n.value.id)
                 if why is not None and id(n) not in keyed:
                     r.dynamic.append((why, ANY))
                 continue
@@ -64,17 +81,39 @@ def _collect(node: sx.Node, self_name: str | None, r: Reads, names: NameLookup |
             r.names.add(n.id)
             continue
         elif isinstance(n, sx.Call):
-            fn = dotted(n.func)
-            literal = literal_attr_of_self(n, self_name, ("hasattr",))
-            if literal is not None:
-                r.attrs.append(literal)
-            why = wholesale_use(n, self_name)
-            if why is not None and id(n) not in keyed:
-                r.dynamic.append((why, ANY))
-            for a in n.args:
-                if fn is not None and fn not in _NOT_ESCAPES and is_name(a.value, self_name):
-                    r.passes_self.append(fn)
+            _call(n, selves, r, keyed)
         stack.extend(reversed(n.children()))
+
+
+def _keyed(
+    n: sx.Subscript | sx.Call, selves: tuple[str, ...], r: Reads, names: NameLookup | None, keyed: set[int]
+) -> None:
+    """``getattr(self, k)``, ``self.__dict__[k]``...: a read of ``k``, or a dynamic read when ``k`` is computed."""
+    for self_name in selves:
+        got = access_of(n, self_name, names) if names is not None else access_of(n, self_name)
+        if got is not None:
+            event, store = got
+            keyed.add(id(store))
+            if event[0] == "read":
+                r.attrs.append(event[1])
+            else:
+                r.dynamic.append((event[1], event[2]))
+            return
+
+
+def _call(n: sx.Call, selves: tuple[str, ...], r: Reads, keyed: set[int]) -> None:
+    """``hasattr(self, "x")`` reads ``x``; ``vars(self)`` reads everything; ``f(..., self, ...)``, with
+    ``self`` anywhere in an argument (``f([self])``, ``f(x := self)``), lets ``self`` escape into ``f``."""
+    fn = dotted(n.func)
+    for self_name in selves:
+        literal = literal_attr_of_self(n, self_name, ("hasattr",))
+        if literal is not None:
+            r.attrs.append(literal)
+        why = wholesale_use(n, self_name)
+        if why is not None and id(n) not in keyed:
+            r.dynamic.append((why, ANY))
+    if fn is not None and fn not in _NOT_ESCAPES and any(holds_self(a.value, selves) for a in n.args):
+        r.passes_self.append(fn)
 
 
 def literal_attr_of_self(call: sx.Call, self_name: str | None, functions: tuple[str, ...]) -> str | None:

@@ -37,7 +37,7 @@ Digest = tuple[Hashable, Hashable]
 class ClassRecord:
     keys: array[int]  # indexes into ``AnalysisState.keys`` (``array('I')``: a few bytes each, loaded at once)
     findings: bytes  # the pickled findings of each selected rule (a list per rule), before dedupe
-    broken: bool = False  # its ``__init__`` chain cannot bind (``analysis.chain``, DI004), whatever the rules
+    broken: bool = False  # its ``__init__`` chain cannot bind (``analysis.flow.chain``, DI004), whatever the rules
 
 
 @dataclass
@@ -97,19 +97,19 @@ class StoredTables:
     """The whole-project tables a run built from every class's bases and every name it resolved:
     the subclass table (``ProjectIndex.subclasses``), the construction sites by number
     (``ExternalReads.site_refs`` and ``site_visits``) and the exported classes per module
-    (``analysis.exports``), with the digest of the summaries they were built from
+    (``analysis.reads.exports``), with the digest of the summaries they were built from
     (``api.check.inputs_digest``) and, per module in the index's order, a short digest of its
     summary's fingerprint and the digest of the names it binds (``index.lazy_tables.bound_digest``).
     A command that keeps no state (``explain``) installs them when its own summaries give the same
     digest; a ``check`` after an edit resolves only the changed modules' constructions and exports
-    when they bind what they bound (``analysis.variant_sites``).  A file of its own: reading it does
+    when they bind what they bound (``analysis.liveness.variant_sites``).  A file of its own: reading it does
     not unpickle the whole state."""
 
     inputs: str
     subclasses: dict[str, list[str]]
     sites: dict[str, list[tuple[int, int, int]]]
     visits: list[tuple[int, ...]]  # per module: the modules resolving its constructions looked up
-    exports: list[tuple[tuple[str, str], ...]]  # per module: the classes it offers (``analysis.exports``)
+    exports: list[tuple[tuple[str, str], ...]]  # per module: the classes it offers (``analysis.reads.exports``)
     export_visits: list[tuple[int, ...]]  # per module: the modules resolving its exports looked up
     modules: tuple[str, ...]
     fingerprints: tuple[bytes, ...]

@@ -20,8 +20,8 @@ from array import array
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from deadinit.analysis.liveness import Analyzer, ClassAnalysis
-from deadinit.analysis.variant_sites import Resolved
+from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
+from deadinit.analysis.liveness.variant_sites import Resolved
 from deadinit.index.dependencies import ALL, Key, recording
 from deadinit.index.hierarchy_problems import problem_lines
 from deadinit.index.project_index import ProjectIndex

@@ -27,7 +27,7 @@ from deadinit.session.discovery import discovered
 from deadinit.session.summarizing import Fingerprinted, Summarize
 
 if TYPE_CHECKING:
-    from deadinit.analysis.variant_sites import Resolved
+    from deadinit.analysis.liveness.variant_sites import Resolved
     from deadinit.index.project_index import ProjectIndex
     from deadinit.session.analysis_state import StateStore, TableStore
 

@@ -4,7 +4,7 @@ the project as it is (``fixes.safety.compare``)."""
 
 from __future__ import annotations
 
-from deadinit.analysis.variant_sites import Resolved, variant_resolved
+from deadinit.analysis.liveness.variant_sites import Resolved, variant_resolved
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.file_error import FileError
@@ -25,7 +25,7 @@ def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) ->
     (``deadinit.session.incremental``: the same findings); no state is built or stored for the
     rewritten project, which is not on disk; the construction sites and exports of the modules
     not rewritten are taken from the project as it is, but those whose lookups visited a rewritten
-    module that binds other names (``analysis.variant_sites``).  Else every class is analysed."""
+    module that binds other names (``analysis.liveness.variant_sites``).  Else every class is analysed."""
     changed = {fp.path: fp.new for fp in files}
     assert result.index is not None and result.analyzer is not None  # a full result: fix planned from it
     summaries: list[FileSummary] = []

@@ -4,7 +4,7 @@ The last run stored, with its construction sites and exports, each module's fing
 digest of the names it binds (``index.lazy_tables.bound_digest``).  The fingerprints tell which
 modules changed, the digests which of those bind other names; the constructions and exports of the
 changed modules, and of those whose resolution looked up one that binds other names, are resolved
-again (``analysis.variant_sites``).
+again (``analysis.liveness.variant_sites``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
-from deadinit.analysis.exports import Exports
-from deadinit.analysis.external import ExternalReads
-from deadinit.analysis.variant_sites import Resolved, redone_in
+from deadinit.analysis.liveness.variant_sites import Resolved, redone_in
+from deadinit.analysis.reads.exports import Exports
+from deadinit.analysis.reads.external import ExternalReads
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
 from deadinit.session.analysis_state import StoredTables

@@ -22,8 +22,8 @@ import pickle
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-from deadinit.analysis.external import attr_typing
-from deadinit.analysis.liveness import Analyzer
+from deadinit.analysis.analyzer import Analyzer
+from deadinit.analysis.reads.external import attr_typing
 from deadinit.index.dependencies import ALL, INNER, PRESENT, Key
 from deadinit.index.lazy_tables import lineless
 from deadinit.index.project_index import ProjectIndex

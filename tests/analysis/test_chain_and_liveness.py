@@ -1,6 +1,6 @@
 """Constructor-argument sensitivity, reachability and per-binding liveness."""
 
-from deadinit.analysis.chain import init_chain
+from deadinit.analysis.flow.chain import init_chain
 from deadinit.api.check import run_check
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex

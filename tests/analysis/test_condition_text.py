@@ -1,6 +1,6 @@
 """How the guards nothing decides read in a finding's "only when"."""
 
-from deadinit.analysis.conditions import condition_text
+from deadinit.analysis.flow.conditions import condition_text
 
 
 def test_a_negated_none_test_reads_as_its_opposite():

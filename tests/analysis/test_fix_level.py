@@ -1,4 +1,4 @@
-"""Fix safety levels (deadinit.analysis.fix_level): one test per decision."""
+"""Fix safety levels (deadinit.analysis.fix_safety.fix_level): one test per decision."""
 
 from deadinit.api.check import run_check
 from deadinit.model.evidence import EvidenceKind

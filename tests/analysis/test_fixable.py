@@ -1,4 +1,4 @@
-"""What the skip-flag rewrite can make of a chain (deadinit.analysis.fixable): one test per decision."""
+"""What the skip-flag rewrite can make of a chain (deadinit.analysis.fix_safety.fixable): one test per decision."""
 
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings

@@ -1,11 +1,11 @@
-"""``deadinit.analysis.external`` on receivers typed by flow: what ``could_hold`` decides for elements of
+"""``deadinit.analysis.reads.external`` on receivers typed by flow: what ``could_hold`` decides for elements of
 collections, locals bound to ``self.a``, and attributes assigned from each other."""
 
 import textwrap
 
 import pytest
 
-from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reads.external import ExternalReads
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings

@@ -2,7 +2,7 @@
 weights: the fix says so (evidence, or appended to an unsafe reason); ``random_stream_unsafe`` makes
 such a fix unsafe."""
 
-from deadinit.analysis.fix_level import RANDOM_STREAM
+from deadinit.analysis.fix_safety.fix_level import RANDOM_STREAM
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings
 

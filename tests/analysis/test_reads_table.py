@@ -4,7 +4,7 @@ whether the summaries were pickled or not."""
 import pickle
 from pathlib import Path
 
-from deadinit.analysis.reads_table import ReadsByAttr
+from deadinit.analysis.reads.table import ReadsByAttr
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
 

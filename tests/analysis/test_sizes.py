@@ -3,9 +3,9 @@ tensors from shape and dtype; numbers where the project fixes them, expressions 
 
 import pytest
 
-from deadinit.analysis.sizes import MAX_DEPTH, SizeModel
-from deadinit.analysis.symbolic import Poly, Size, rank_key
-from deadinit.analysis.values import Context
+from deadinit.analysis.sizes.size_model import MAX_DEPTH, SizeModel
+from deadinit.analysis.sizes.symbolic import Poly, Size, rank_key
+from deadinit.analysis.sizes.values import Context
 from deadinit.api.check import run_check
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings

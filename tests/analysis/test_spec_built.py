@@ -1,5 +1,5 @@
-"""Modules built through class-typed fields, class attributes and builders (``analysis.returns``), and the
-parent's configuring uses of them (``analysis.liveness_reads``): fixtures/EXPECTED.md, table K."""
+"""Modules built through class-typed fields, class attributes and builders (``analysis.flow.returns``), and the
+parent's configuring uses of them (``analysis.liveness.outside_chain``): fixtures/EXPECTED.md, table K."""
 
 import textwrap
 

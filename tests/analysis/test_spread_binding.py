@@ -1,7 +1,7 @@
 """The ``__init__`` chain binds explicit arguments beside ``*args`` / ``**kwargs``, and a return whose
 guards hold ends its method."""
 
-from deadinit.analysis.chain import UNKNOWN, init_chain
+from deadinit.analysis.flow.chain import UNKNOWN, init_chain
 from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.settings import Settings

@@ -6,9 +6,9 @@ again."""
 import pytest
 from site_projects import HOLDER, PROJECT, SAME_NAMES, resolved, sites_after
 
-from deadinit.analysis import exports as exports_module
-from deadinit.analysis import variant_sites as variant_sites_module
-from deadinit.analysis.variant_sites import Resolved, variant_resolved
+from deadinit.analysis.liveness import variant_sites as variant_sites_module
+from deadinit.analysis.liveness.variant_sites import Resolved, variant_resolved
+from deadinit.analysis.reads import exports as exports_module
 from deadinit.index.project_index import ProjectIndex
 
 

@@ -1,4 +1,4 @@
-"""Guards as real code writes them (``analysis.chain``, ``analysis.conditions``, ``analysis.ensured``):
+"""Guards as real code writes them (``analysis.flow.chain``, ``analysis.flow.conditions``, ``analysis.flow.ensured``):
 a copy of the configuration with a field changed and passed up by keyword, a collection emptied
 before the parent builds a container over it, an ``assert`` after ``super().__init__`` that
 contradicts a parent's guard.  Each decides the guard (or empties the container); a change or an
@@ -6,7 +6,7 @@ assert that decides nothing leaves the finding."""
 
 import pytest
 
-from deadinit.analysis.conditions import Facts, length, value_of
+from deadinit.analysis.flow.conditions import Facts, length, value_of
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings
 

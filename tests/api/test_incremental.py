@@ -18,8 +18,8 @@ from corpus_paths import sglang_tree
 from incremental_runs import copy_fixtures, full_run, incremental_run, snapshot, summaries_of
 from production_path import check_result
 
-from deadinit.analysis.exports import export_parts
-from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reads.exports import export_parts
+from deadinit.analysis.reads.external import ExternalReads
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "robustness"))
 from project_edits import Editor

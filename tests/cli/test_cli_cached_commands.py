@@ -71,7 +71,7 @@ def test_graph_takes_the_findings_from_the_result_cache(warm, monkeypatch):
 @pytest.fixture
 def analysed(monkeypatch) -> list[str]:
     """The classes ``Analyzer.analyse`` is asked for, in order, from here on."""
-    from deadinit.analysis.liveness import Analyzer
+    from deadinit.analysis.analyzer import Analyzer
 
     seen: list[str] = []
     real = Analyzer.analyse
@@ -199,7 +199,7 @@ def test_a_machine_readable_check_with_nothing_to_say_on_stderr_never_loads_rich
 
 def test_a_check_answered_from_the_result_cache_loads_no_analysis_and_no_worker_pool(warm):
     root, cache = warm
-    analysis = ("deadinit.api.check", "deadinit.analysis.liveness", "deadinit.rules.engine")
+    analysis = ("deadinit.api.check", "deadinit.analysis.analyzer", "deadinit.rules.engine")
     stdout, loaded = _check_loading(root, cache, *analysis, *NOT_ON_THE_CACHED_PATH, "concurrent.futures")
     assert loaded == "[]"
     assert "DI001" in stdout

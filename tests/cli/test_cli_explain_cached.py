@@ -5,7 +5,7 @@ them otherwise, and prints what it prints without the cache either way."""
 import pytest
 from sample_project import invoke, sample
 
-from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reads.external import ExternalReads
 from deadinit.index.project_index import ProjectIndex
 
 QUIET = "class A:\n    pass\n\n\nclass B(A):\n    pass\n"

@@ -31,7 +31,7 @@ def broken_promises(after: CheckResult, outcome: FixOutcome) -> tuple[list[str],
 
 
 def promised(f) -> bool:
-    """Safe and worth it: a plain fix must remove it (``analysis.worth`` defers the others, saying so)."""
+    """Safe and worth it: a plain fix must remove it (``analysis.fix_safety.worth`` defers the others, saying so)."""
     return f.fix_safety == FixSafety.SAFE and f.verdict is not None and not f.verdict.deferred
 
 

@@ -14,7 +14,7 @@ from incremental_runs import copy_fixtures
 from production_path import fix_run
 from sample_project import invoke, sample
 
-from deadinit.analysis.liveness import Analyzer
+from deadinit.analysis.analyzer import Analyzer
 from deadinit.api import project
 from deadinit.api.check import run_check
 from deadinit.fixes import driver, safety

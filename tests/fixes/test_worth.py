@@ -1,5 +1,5 @@
 """A fix adds a parameter to a parent's ``__init__``: a plain fix makes it only when it is worth
-that (``analysis.worth``, the ``fix-min-bytes`` setting). Each case is a module of
+that (``analysis.fix_safety.worth``, the ``fix-min-bytes`` setting). Each case is a module of
 ``tests/fixes/worth/``; the rewritten file, where there is one, is compared byte for byte with
 ``<case>.out.py``.
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.facts import AttrFact, Overwrite
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.rules.di001_overwritten_parent_allocation import OverwrittenParentAllocation, overwritten_by
 from deadinit.rules.di002_unread_parent_allocation import UnreadParentAllocation
 from deadinit.rules.registry import attribute_rule_for, reports_attribute

@@ -88,14 +88,18 @@ def test_buffer_helpers(adapter):
 
 def test_registration(adapter):
     c = classifier()
-    name, alloc, _ = c.registration(expr("self.register_buffer('mask', torch.ones(n))", adapter), "self", {}.get)
-    assert (name, alloc.kind, alloc.element.kind) == ("mask", "buffer", "tensor")
-    name, alloc, _ = c.registration(
+    names, alloc, _, _ = c.registration(expr("self.register_buffer('mask', torch.ones(n))", adapter), "self", {}.get)
+    assert (names, alloc.kind, alloc.element.kind) == (("mask",), "buffer", "tensor")
+    names, alloc, _, _ = c.registration(
         expr("self.register_parameter(name='w', param=nn.Parameter(x))", adapter), "self", {}.get
     )
-    assert (name, alloc.kind) == ("w", "parameter")
-    name, alloc, _ = c.registration(expr("self.register_buffer('m', None)", adapter), "self", {}.get)
-    assert (name, alloc) == ("m", None)
+    assert (names, alloc.kind) == (("w",), "parameter")
+    names, alloc, _, _ = c.registration(expr("self.register_buffer('m', None)", adapter), "self", {}.get)
+    assert (names, alloc) == (("m",), None)
+    got = c.registration(
+        expr("self.add_module(f'norm{i}', nn.LayerNorm(n))", adapter), "self", {}.get, loop_values={"i": (0, 1)}.get
+    )
+    assert (got.names, got.alloc.kind, got.loop_var) == (("norm0", "norm1"), "module", "i")
     assert c.registration(expr("other.register_buffer('m', x)", adapter), "self", {}.get) is None
     assert c.registration(expr("self.register_buffer(key, x)", adapter), "self", {}.get) is None
 

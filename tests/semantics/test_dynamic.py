@@ -5,12 +5,16 @@ from semantic_snippets import expr
 
 from deadinit.semantics.dynamic import (
     ANY,
+    RANGE_LIMIT,
+    Registered,
     access_of,
     describe,
     keyed_access,
     loop_names,
     matches,
     name_pattern,
+    range_values,
+    registered_names,
     storage_of,
     wholesale_use,
 )
@@ -95,3 +99,42 @@ def test_wholesale_use(adapter):
     assert wholesale_use(expr("self.__dict__", adapter), "self") == "self.__dict__"
     assert wholesale_use(expr("vars(self)", adapter), "self") == "vars(self)"
     assert wholesale_use(expr("self.x", adapter), "self") is None
+
+
+@pytest.mark.parametrize(
+    ("source", "values"),
+    [
+        ("range(2)", (0, 1)),
+        ("range(1, 3)", (1, 2)),
+        ("range(0)", ()),
+        ("range(n)", None),
+        ("range(0, 4, 2)", None),  # a step: not expanded
+        (f"range({RANGE_LIMIT + 1})", None),
+        ("(0, 1)", None),
+        ("xrange(2)", None),
+    ],
+)
+def test_range_values(source, values, adapter):
+    assert range_values(expr(source, adapter)) == values
+
+
+@pytest.mark.parametrize(
+    ("source", "names", "var"),
+    [
+        ('"proj"', ("proj",), None),
+        ("self.norm_name", ("ln",), None),  # the literal self.norm_name holds
+        ("self.other_name", (), None),
+        ('f"norm{i}"', ("norm0", "norm1"), "i"),
+        ('f"norm{i}_x"', ("norm0_x", "norm1_x"), "i"),
+        ('f"norm{j}"', (), None),  # not a range loop's variable
+        ('f"{i}"', (), None),  # no literal prefix
+        ('f"{p}{i}"', (), None),  # a prefix no literal fixes
+        ("name", (), None),
+    ],
+)
+def test_registered_names(source, names, var, adapter):
+    literals = {"norm_name": "ln"}
+    ranges = {"i": (0, 1)}
+    got = registered_names(expr(source, adapter), "self", literals.get, ranges.get)
+    assert got == (names, var)
+    assert Registered(names, None, expr(source, adapter), var).names == names

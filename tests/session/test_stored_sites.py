@@ -4,7 +4,7 @@ stored: those resolving every construction and exported name gives."""
 import pytest
 from site_projects import HOLDER, PROJECT, SAME_NAMES, resolved, sites_after
 
-from deadinit.analysis.external import ExternalReads
+from deadinit.analysis.reads.external import ExternalReads
 from deadinit.index.lazy_tables import bound_digest
 from deadinit.index.project_index import ProjectIndex
 from deadinit.session import stored_sites as stored_sites_module

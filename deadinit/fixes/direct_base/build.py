@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.checks import (
     class_blockers,

@@ -16,8 +16,8 @@ import dataclasses
 
 import libcst as cst
 
-from deadinit.analysis.chain import init_chain
-from deadinit.analysis.reach import short
+from deadinit.analysis.flow.chain import init_chain
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.index.project_index import ProjectIndex

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.analysis.reach import method_reads
+from deadinit.analysis.reads.reach import method_reads
 from deadinit.analysis.reuse import Reuse
 from deadinit.fixes.direct_base.source import ModuleSources
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from deadinit.analysis.reach import method_reads
+from deadinit.analysis.reads.reach import method_reads
 from deadinit.fixes.direct_base.source import ModuleSource
 from deadinit.model.kinds import InitStmtKind
 from deadinit.semantics import syntax as sx

@@ -16,8 +16,8 @@ from typing import Any
 
 import libcst as cst
 
-from deadinit.analysis.conditions import UNKNOWN, evaluate, value_of
-from deadinit.analysis.reach import short
+from deadinit.analysis.flow.conditions import UNKNOWN, evaluate, value_of
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.keep import InlineResult, KeepDecider
 from deadinit.fixes.direct_base.live import StayReads

@@ -13,7 +13,7 @@ classes that only dropped statements construct).
 
 from __future__ import annotations
 
-from deadinit.analysis.reach import method_reads
+from deadinit.analysis.reads.reach import method_reads
 from deadinit.model.kinds import InitStmtKind
 
 

@@ -22,7 +22,7 @@ nothing.  ``rewrite_class`` is pure (sources in, new source text out).
 
 from __future__ import annotations
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.direct_base.checks import verify

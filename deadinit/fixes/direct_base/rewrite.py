@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.fixes.direct_base.build import build_rewrite
 from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES, ClassPlan, Outcome

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.analysis.fixable import fix_path
-from deadinit.analysis.reach import method_reads, short
+from deadinit.analysis.fix_safety.fixable import fix_path
+from deadinit.analysis.reads.reach import method_reads, short
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable

@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.semantics import syntax as sx

@@ -28,7 +28,7 @@ guarded parent builds ``self.attn_backends = [None for _ in <the same iterable>]
 so the subclass's element-wise assignment still works and the list keeps its length.
 
 **Not fixed, with the reason**: findings whose verdict (``analysis.verdicts``,
-``analysis.fixable``) says no fix can be made (``fix_safety == "none"``: an overwritten value
+``analysis.fix_safety.fixable``) says no fix can be made (``fix_safety == "none"``: an overwritten value
 a live attribute was built from, a chain a flag cannot travel, a statement that stays and
 reads it...), and unsafe ones without ``--unsafe-fixes``, each with the reason check gives.
 """
@@ -39,7 +39,7 @@ import re
 
 import libcst as cst
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.formatter import style_for
 from deadinit.fixes.registry import STRATEGY_CODES

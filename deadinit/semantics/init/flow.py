@@ -15,7 +15,8 @@ from __future__ import annotations
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import loop_names
+from deadinit.semantics.dynamic import loop_names, range_values
+from deadinit.semantics.effects import Reads
 from deadinit.semantics.exprs import to_expr
 from deadinit.semantics.init.unpacking import leaves_early
 from deadinit.semantics.init.walk import STOP, Guards, Local
@@ -47,23 +48,14 @@ class InitFlattener(InitWrites):
             head = st.iter if isinstance(st, sx.For) else st.test
             r = self._reads(head)
             if isinstance(st, sx.For):
-                for n in self._reads(st.target).names:
-                    self.locals[n] = Local(reads=self._all_reads(r))
-                    self.names.pop(n, None)
-                names = loop_names(st.iter, self.self_name)
-                if isinstance(st.target, sx.Name) and names is not None:
-                    self.names[st.target.id] = names
-                target = st.target
-                # the body runs once per name, for every name: what it removes is removed
-                literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
-                if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
-                    self.literal_loops[target.id] = in_loop
+                self._loop_target(st, r, in_loop)
             self._emit(InitStmtKind.EFFECT, head, guards, in_loop, reads=tuple(sorted(self._all_reads(r))))
             self.loop_iters.append(to_expr(head, self.self_name) if isinstance(st, sx.For) else ("while",))
             self._block(st.body, guards, True)
             self.loop_iters.pop()
             if isinstance(st, sx.For) and isinstance(st.target, sx.Name):
                 self.literal_loops.pop(st.target.id, None)
+                self.range_loops.pop(st.target.id, None)
             self._block(st.orelse, guards, True)
             return None
         if isinstance(st, sx.Try):
@@ -102,6 +94,27 @@ class InitFlattener(InitWrites):
             )
             return None
         return self._small(st, guards, in_loop)
+
+    def _loop_target(self, st: sx.For, r: Reads, in_loop: bool) -> None:
+        """What ``for <target> in <iter>`` binds: locals reading what the iterable reads, attribute
+        names (``semantics.dynamic``), and loops whose body runs once for every literal name or
+        range value (what it removes is removed, what it registers under ``f"n{i}"`` registered)."""
+        for n in self._reads(st.target).names:
+            self.locals[n] = Local(reads=self._all_reads(r))
+            self._alias(n, st.iter, True)
+            self.names.pop(n, None)
+            self.range_loops.pop(n, None)
+        names = loop_names(st.iter, self.self_name)
+        if isinstance(st.target, sx.Name) and names is not None:
+            self.names[st.target.id] = names
+        target = st.target
+        # the body runs once per name, for every name: what it removes is removed
+        literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
+        if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
+            self.literal_loops[target.id] = in_loop
+        values = range_values(st.iter)
+        if values and isinstance(target, sx.Name) and not leaves_early(st.body):
+            self.range_loops[target.id] = (values, in_loop)
 
     def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)

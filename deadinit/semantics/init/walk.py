@@ -12,7 +12,7 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee, inline_locals
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.construction_args import Passed, passed_only
-from deadinit.semantics.effects import Reads, reads_of
+from deadinit.semantics.effects import Reads, holds_self, reads_of
 from deadinit.semantics.exprs import UNKNOWN, Expr
 from deadinit.semantics.raises import leaf_roots
 from deadinit.semantics.returns import declared_class, param_call
@@ -58,14 +58,24 @@ class InitWalk:
         self.loop_iters: list[Expr] = []
         self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
+        self.range_loops: dict[str, tuple[tuple[int, ...], bool]] = {}  # ``for i in range(2)``: (values, own in_loop)
         self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
         self.held: dict[str, AllocInfo] = {}  # self attributes assigned an allocation on every path, not replaced since
+        self.aliases: set[str] = set()  # locals that may hold ``self``, or an object holding it (``me = self``)
         self.start = func
 
     def _reads(self, node: sx.Node | None) -> Reads:
-        r = reads_of(node, self.self_name, self.names.get)
+        r = reads_of(node, self.self_name, self.names.get, self.aliases)
         self.dynamic.extend(r.dynamic)
         return r
+
+    def _alias(self, name: str, value: sx.Expr, maybe: bool) -> None:
+        """``name`` is bound to ``value`` (``maybe``: on some paths only, or added to): an alias of ``self``
+        when the value may hold it, which an earlier binding still may when this one may not run."""
+        if holds_self(value, (self.self_name, *self.aliases)):
+            self.aliases.add(name)
+        elif not maybe:
+            self.aliases.discard(name)
 
     def _all_reads(self, r: Reads) -> set[str]:
         out = set(r.attrs)

@@ -72,6 +72,7 @@ class InitWrites(InitWalk):
             pass
         elif isinstance(t, sx.Name):
             self._bind(t.id, v.reads, v.alloc, v.expr, guards, in_loop, v.aug)
+            self._alias(t.id, v.node, bool(guards or in_loop or v.aug))
             self.locals[t.id].call = None if v.aug else v.call
             if v.passes_self:
                 self._emit(InitStmtKind.EFFECT, st, guards, in_loop, reads=tuple(sorted(v.reads)), **v.escapes)
@@ -173,6 +174,7 @@ class InitWrites(InitWalk):
         tr = self._reads(t)
         for n in target_names(t):
             self.locals[n] = Local(reads=set(v.reads))
+            self._alias(n, v.node, v.aug)
         assigned = self_targets(t, self.self_name)
         parts = unpacked(t, v.node, self._classify, self._followed) if isinstance(t, sx.Sequence) and not v.aug else []
         for el, el_alloc, el_call in parts:
@@ -206,6 +208,7 @@ class InitWrites(InitWalk):
         self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: Guards, in_loop: bool, aug: bool
     ) -> None:
         old = self.locals.get(name)
+        self.range_loops.pop(name, None)  # rebound in the body: no longer one of the range's values
         loc = Local(reads=set(reads), alloc=alloc, value=vexpr)
         if vexpr[0] in ("name", "dotted") and not (guards or in_loop or aug):
             loc.alias = vexpr[1]
@@ -236,11 +239,15 @@ class InitWrites(InitWalk):
 
     def _named_write(self, st: sx.Stmt, call: sx.Call, guards: Guards, in_loop: bool) -> bool:
         """``setattr(self, "x", v)`` and ``self.register_buffer("x", v)`` (``register_parameter``,
-        ``register_module``) assign ``x``; ``delattr(self, "x")`` removes it."""
-        registered = self.cls.registration(call, self.self_name, self._local_alloc, self._self_literal)
+        ``register_module``) assign ``x``; ``delattr(self, "x")`` removes it.  ``add_module(f"n{i}", m)``
+        in ``for i in range(2)`` assigns ``n0`` and ``n1``, each on every run of the loop's own context."""
+        registered = self.cls.registration(call, self.self_name, self._local_alloc, self._self_literal, self._range_of)
         literal = literal_attr_of_self(call, self.self_name, ("setattr", "delattr"))
+        names: tuple[str, ...] = (literal,) if literal is not None else ()
         if registered is not None:
-            literal, alloc, value = registered
+            names, alloc, value = registered.names, registered.alloc, registered.value
+            if registered.loop_var is not None:
+                in_loop = in_loop and self.range_loops[registered.loop_var][1]
         elif literal is None:
             return self._deletes_named(st, call, guards)
         elif dotted(call.func) == "delattr":
@@ -252,20 +259,25 @@ class InitWrites(InitWalk):
             value = call.args[2].value
             alloc = self._classify(value)
         r = self._reads(value)
-        self._emit(
-            InitStmtKind.ASSIGN,
-            st,
-            guards,
-            in_loop,
-            attr=literal,
-            reads=tuple(sorted(self._all_reads(r))),
-            alloc=alloc,
-            value=to_expr(value, self.self_name),
-            call=self._followed(value) if alloc is None else None,
-            passes_self=bool(r.passes_self),
-            constructs=tuple(r.passes_self),
-        )
+        for name in names:
+            self._emit(
+                InitStmtKind.ASSIGN,
+                st,
+                guards,
+                in_loop,
+                attr=name,
+                reads=tuple(sorted(self._all_reads(r))),
+                alloc=alloc,
+                value=to_expr(value, self.self_name),
+                call=self._followed(value) if alloc is None else None,
+                passes_self=bool(r.passes_self),
+                constructs=tuple(r.passes_self),
+            )
         return True
+
+    def _range_of(self, var: str) -> tuple[int, ...] | None:
+        got = self.range_loops.get(var)
+        return got[0] if got is not None else None
 
     def _self_literal(self, attr: str) -> str | None:
         """The string literal ``self.<attr>`` holds here: its last assignment so far in this

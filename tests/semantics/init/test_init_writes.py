@@ -140,13 +140,22 @@ def _sees_self(st) -> bool:
     return "buf" in st.reads or st.passes_self or bool(st.dynamic)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: a local bound to self (me = self) is not followed: me.buf reads nothing and record(me) passes "
-    "nothing, so DI001 reports the parent's self.buf as overwritten before any read and the fix skips it",
-)
 @pytest.mark.parametrize("use", ["self.saved = me.buf.sum()", "record(me)", "self.t = getattr(me, 'buf')"])
 def test_a_local_alias_of_self_reads_what_it_names(use, adapter):
     got = flatten(f"super().__init__(n)\nme = self\n{use}\nself.buf = torch.zeros(n)\n", adapter)
     overwrite = max(i for i, s in enumerate(got) if s.kind == "assign" and s.attr == "buf")
     assert any(_sees_self(s) for s in got[:overwrite])
+
+
+@pytest.mark.parametrize(
+    "bind",
+    ["me = self", "me = [self]", "me, k = self, 1", "for me in (self,):\n    pass", "me = self\nif n:\n    me = cfg"],
+)
+def test_a_local_that_may_hold_self_is_an_alias(bind, adapter):
+    got = flatten(f"{bind}\nrecord(me)\nself.buf = torch.zeros(n)\n", adapter)
+    assert [s.passes_self for s in got if s.kind == "effect"][-1]
+
+
+def test_a_local_bound_again_to_another_object_is_no_alias(adapter):
+    got = flatten("me = self\nme = cfg\nself.saved = me.buf\nrecord(me)\n", adapter)
+    assert not any("buf" in s.reads or s.passes_self for s in got)

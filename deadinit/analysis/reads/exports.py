@@ -6,14 +6,14 @@ resolving it gives, and resolving reads only the bound names of the modules it l
 (``ProjectIndex.resolve_visiting``): each module's exports are kept with the modules their
 resolution visited, so that a variant of the project (an edit, ``fix``'s rewrite) finds again
 only the exports of the modules that changed and of those that looked one up that binds other
-names now (``session.stored_sites``, ``analysis.variant_sites``), instead of every module's.
+names now (``session.stored_sites``, ``analysis.liveness.variant_sites``), instead of every module's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Set
 
-from deadinit.analysis.external import visited
+from deadinit.analysis.reads.external import visited
 from deadinit.index.dependencies import Memo, Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.summary import FileSummary

@@ -36,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from deadinit.analysis.reads_table import Read, ReadsByAttr
+from deadinit.analysis.reads.table import Read, ReadsByAttr
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.lazy_tables import BuiltOnRead
 from deadinit.index.project_index import ProjectIndex

@@ -26,10 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from deadinit.analysis.binding_fate import replaces_elements
-from deadinit.analysis.chain import Chain, ChainStmt
 from deadinit.analysis.fact_records import AttrFact
-from deadinit.analysis.reach import method_reads, short
+from deadinit.analysis.flow.binding_fate import replaces_elements
+from deadinit.analysis.flow.chain import Chain, ChainStmt
+from deadinit.analysis.reads.reach import method_reads, short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import FixSafety, InitStmtKind, ParamKind
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from deadinit.analysis.chain import ChainStmt
 from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
-from deadinit.analysis.reach import short
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.reads.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.settings import Settings

@@ -1,4 +1,4 @@
-"""The fixpoint of effective assignments over one class's ``__init__`` chain (``analysis.liveness``).
+"""The fixpoint of effective assignments over one class's ``__init__`` chain (``analysis.analyzer``).
 
 An assignment is effective when its attribute is read by something that counts and no later
 definite assignment overwrites it before such a read.  Each round finds the classes only dead
@@ -13,12 +13,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter, defaultdict
 
-from deadinit.analysis.binding_fate import binds, own_if_kill, replaces_elements, touching_events
-from deadinit.analysis.chain import ChainStmt
-from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.fact_records import Fixpoint
-from deadinit.analysis.liveness_reads import EventReads, LiveSet
-from deadinit.analysis.reach import short
+from deadinit.analysis.flow.binding_fate import binds, own_if_kill, replaces_elements, touching_events
+from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.liveness.outside_chain import EventReads, LiveSet
+from deadinit.analysis.reads.external import ExternalReads
+from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.project_index import ProjectIndex
 

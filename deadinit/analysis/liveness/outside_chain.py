@@ -1,4 +1,4 @@
-"""What a class's liveness fixpoint starts from (``analysis.liveness``).
+"""What a class's liveness fixpoint starts from (``analysis.analyzer``).
 
 ``unsure_of`` lists the dynamic accesses that make the answer unsure; ``LiveSet`` holds the
 attributes read by something that counts, each with the first reason found; ``read_outside_chain``
@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from deadinit.analysis.chain import Chain, ChainStmt
-from deadinit.analysis.reach import Reach, method_reads, short
-from deadinit.analysis.registration import Walks
+from deadinit.analysis.flow.chain import Chain, ChainStmt
+from deadinit.analysis.liveness.registration import Walks
+from deadinit.analysis.reads.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import Pattern
@@ -115,7 +115,7 @@ class EventReads:
             for c in events
             if c.stmt.attr is not None and (c.stmt.alloc is not None or c.stmt.call is not None)
         }
-        # reads inside the chain reach only the bindings made before them (``analysis.liveness_fixpoint``)
+        # reads inside the chain reach only the bindings made before them (``analysis.liveness.fixpoint``)
         self.counted = [
             self.reads[j] - self._handed_to_dead(j, c, allocated, dead_passes) for j, c in enumerate(events)
         ]

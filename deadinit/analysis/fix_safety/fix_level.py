@@ -2,7 +2,7 @@
 
 ``safe``: the fact rests on what the analysis proves (class structure, exact
 constructions, ``isinstance``, annotations, transitive deadness: every way
-``deadinit.analysis.external`` sets an ``obj.x`` read aside is one of these) and the
+``deadinit.analysis.reads.external`` sets an ``obj.x`` read aside is one of these) and the
 rewrite keeps behaviour for every caller in the project.  ``unsafe``: the rewrite may change
 something observable; the one-line reason says what:
 
@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from deadinit.analysis.facts import AttrFact
-from deadinit.analysis.reach import Reach, method_reads, short
-from deadinit.analysis.registration import registration
-from deadinit.analysis.weight_loaders import LoaderProofs
+from deadinit.analysis.fix_safety.weight_loaders import LoaderProofs
+from deadinit.analysis.liveness.registration import registration
+from deadinit.analysis.reads.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
@@ -46,7 +46,7 @@ from deadinit.model.settings import Settings
 
 
 class Analysis(Protocol):
-    """What the level needs of ``deadinit.analysis.liveness.Analyzer``."""
+    """What the level needs of ``deadinit.analysis.analyzer.Analyzer``."""
 
     index: ProjectIndex
     settings: Settings

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.access import object_read_tally, object_reads

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from deadinit.analysis.chain import ChainStmt
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import Expr
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN

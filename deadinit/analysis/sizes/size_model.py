@@ -3,7 +3,7 @@ an expression over the quantities it depends on otherwise.
 
 * a tensor factory: the product of its shape times its dtype's width;
 * a layer (``nn.Linear``, ``nn.Embedding``, ``nn.Conv*``, norms, and project classes of
-  the same kind): its parameters from the constructor arguments (``analysis.layers``);
+  the same kind): its parameters from the constructor arguments (``analysis.sizes.layers``);
 * any other project class: the sum of what its ``__init__`` chain keeps on the instance,
   its constructor arguments bound to the parameters (recursively, bounded, cycles cut);
 * a container: an element times the number of elements.
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.analysis.chain import Chain, ChainStmt, init_chain
-from deadinit.analysis.layers import layer_parameters
-from deadinit.analysis.returns import Binding
-from deadinit.analysis.symbolic import Poly, Size
-from deadinit.analysis.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
+from deadinit.analysis.flow.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.flow.returns import Binding
+from deadinit.analysis.sizes.layers import layer_parameters
+from deadinit.analysis.sizes.symbolic import Poly, Size
+from deadinit.analysis.sizes.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
 from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind, InitStmtKind

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from deadinit.analysis.fact_records import AttrFact
-from deadinit.analysis.reach import short
+from deadinit.analysis.reads.reach import short
 from deadinit.model.finding import human_bytes
 from deadinit.model.kinds import FixSafety
 from deadinit.model.settings import Settings

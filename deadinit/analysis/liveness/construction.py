@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deadinit.analysis.chain import Chain, ChainStmt
 from deadinit.analysis.facts import AttrFact, Fixpoint
-from deadinit.analysis.reach import short
-from deadinit.analysis.unsure import unsure_for
+from deadinit.analysis.flow.chain import Chain, ChainStmt
+from deadinit.analysis.reads.reach import short
+from deadinit.analysis.reads.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind, ParamKind

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.analysis.symbolic import Poly
+from deadinit.analysis.sizes.symbolic import Poly
 from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import ParamKind

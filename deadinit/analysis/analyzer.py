@@ -13,24 +13,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deadinit.analysis.chain import Chain, ChainStmt, init_chain
-from deadinit.analysis.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
-from deadinit.analysis.exports import ProjectExports
-from deadinit.analysis.external import ExternalReads
 from deadinit.analysis.facts import AttrFact, allocation_of, build_facts
-from deadinit.analysis.fix_level import fix_level
-from deadinit.analysis.fixable import settle
-from deadinit.analysis.liveness_fixpoint import EffectiveAssignments, ExternalRead
-from deadinit.analysis.liveness_reads import EventReads, LiveSet, read_outside_chain, unsure_of
-from deadinit.analysis.nested import nested_facts
-from deadinit.analysis.reach import Reach, reachable
-from deadinit.analysis.registration import walked
-from deadinit.analysis.returns import ReturnResolver
-from deadinit.analysis.sizes import SizeModel
-from deadinit.analysis.variant_sites import Resolved
+from deadinit.analysis.fix_safety.fix_level import fix_level
+from deadinit.analysis.fix_safety.fixable import settle
+from deadinit.analysis.fix_safety.weight_loaders import LoaderProofs
+from deadinit.analysis.fix_safety.worth import defer_small_fixes
+from deadinit.analysis.flow.chain import Chain, ChainStmt, init_chain
+from deadinit.analysis.flow.returns import ReturnResolver
+from deadinit.analysis.liveness.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
+from deadinit.analysis.liveness.fixpoint import EffectiveAssignments, ExternalRead
+from deadinit.analysis.liveness.nested import nested_facts
+from deadinit.analysis.liveness.outside_chain import EventReads, LiveSet, read_outside_chain, unsure_of
+from deadinit.analysis.liveness.registration import walked
+from deadinit.analysis.liveness.variant_sites import Resolved
+from deadinit.analysis.reads.exports import ProjectExports
+from deadinit.analysis.reads.external import ExternalReads
+from deadinit.analysis.reads.reach import Reach, reachable
+from deadinit.analysis.sizes.size_model import SizeModel
 from deadinit.analysis.verdicts import decide
-from deadinit.analysis.weight_loaders import LoaderProofs
-from deadinit.analysis.worth import defer_small_fixes
 from deadinit.index.dependencies import Memo, Recorded
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind
@@ -110,14 +110,14 @@ class Analyzer:
             self.exported.install(resolved.exports)
 
     def exports(self) -> Recorded[str, str]:
-        """Project classes offered to code outside the project, and where (``analysis.exports``)."""
+        """Project classes offered to code outside the project, and where (``analysis.reads.exports``)."""
         return self.exported.table()
 
     def first_exported(self, cls: str) -> str | None:
         return self.exported.first_at_or_below(cls)
 
     def loader_proofs(self) -> LoaderProofs:
-        """Which classes' weights only loaders that skip unknown names load (``analysis.weight_loaders``)."""
+        """Which classes' weights only loaders that skip unknown names load (``analysis.fix_safety.weight_loaders``)."""
         if self._loader_proofs is None:
             self._loader_proofs = LoaderProofs(self.index, self.settings)
         return self._loader_proofs
@@ -203,7 +203,7 @@ class Analyzer:
 
     def _liveness(self, cls: str, chain: Chain, depth: int) -> ClassLiveness:
         """What the class's reachable methods, its subclasses and code outside it read
-        (``analysis.liveness_reads``), then the effective assignments (``analysis.liveness_fixpoint``)."""
+        (``analysis.liveness.outside_chain``), then the effective assignments (``analysis.liveness.fixpoint``)."""
         mro = self.index.mro(cls) or [cls]
         reach = self.reach_of(cls)
         if chain.broken is not None:

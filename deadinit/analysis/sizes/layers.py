@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from deadinit.analysis.symbolic import Poly, Size
-from deadinit.analysis.values import Context, Values, truth
+from deadinit.analysis.sizes.symbolic import Poly, Size
+from deadinit.analysis.sizes.values import Context, Values, truth
 from deadinit.model.kinds import AllocKind, ParamKind
 from deadinit.model.summary import AllocInfo, Expr, MethodSummary
 

@@ -12,10 +12,10 @@ construction per attribute.
 
 from __future__ import annotations
 
-from deadinit.analysis.chain import ChainStmt, init_chain
 from deadinit.analysis.facts import Analysis, AttrFact, Fixpoint, Overwrite
-from deadinit.analysis.reach import short
-from deadinit.analysis.unsure import unsure_for
+from deadinit.analysis.flow.chain import ChainStmt, init_chain
+from deadinit.analysis.reads.reach import short
+from deadinit.analysis.reads.unsure import unsure_for
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import AllocInfo

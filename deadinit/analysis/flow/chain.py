@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from deadinit.analysis.conditions import Env, Facts, guard_state, length, value_of
-from deadinit.analysis.ensured import Ensured, Frame
+from deadinit.analysis.flow.conditions import Env, Facts, guard_state, length, value_of
+from deadinit.analysis.flow.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind, InitStmtKind, ParamKind
 from deadinit.model.summary import AllocInfo, InitStmt, MethodSummary

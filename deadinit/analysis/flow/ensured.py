@@ -26,7 +26,7 @@ from deadinit.semantics.exprs import UNKNOWN, Expr
 
 
 class ChainStmt(Protocol):
-    """A statement of the chain as ``deadinit.analysis.chain`` records it (what this module reads and decides)."""
+    """A statement of the chain as ``deadinit.analysis.flow.chain`` records it (what this module reads and decides)."""
 
     stmt: InitStmt
     active: bool | None

@@ -2,7 +2,7 @@
 
 Which class a construction builds, or an exported name offers, is the class the name resolves to,
 and resolving a name reads only the bound names (``index.lazy_tables.bound_names``) of the modules
-it looks up, which are kept per module (``ExternalReads.site_visits``, ``analysis.exports``).  The
+it looks up, which are kept per module (``ExternalReads.site_visits``, ``analysis.reads.exports``).  The
 constructions and exports of a module that did not change, and whose lookups visited no module that
 binds other names now, resolve as they did; only the others are resolved again (``redone_in``),
 instead of every one of the project.  Two variants use it:
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import NamedTuple
 
-from deadinit.analysis.exports import Exports, export_parts
-from deadinit.analysis.external import SiteRefs, SiteVisits, module_sites, visited
+from deadinit.analysis.reads.exports import Exports, export_parts
+from deadinit.analysis.reads.external import SiteRefs, SiteVisits, module_sites, visited
 from deadinit.index.lazy_tables import bound_names
 from deadinit.index.project_index import ProjectIndex
 

@@ -1,0 +1,1 @@
+"""How much an allocation holds: symbolic sizes, the values that bind them, layers' parameters."""
