@@ -44,6 +44,7 @@ class Facts:
 
 EMPTY: Expr = ("empty",)  # an empty list or dict literal
 _SAME_LENGTH = frozenset({"list", "tuple", "enumerate", "reversed", "sorted"})  # an iterable as long as its argument
+_COPIES = frozenset({"list", "tuple", "sorted", "set"})  # a new collection of its argument's items (falsy when empty)
 
 
 def _truth(v: Expr) -> bool | None:
@@ -115,6 +116,8 @@ def _call_value(e: Expr, env: Env, self_env: Env, facts: Facts | None) -> Expr:
     if fn == "len" and len(args) == 1 and not e[3]:
         n = length(args[0], env, self_env, facts)
         return UNKNOWN if n is None else ("const", n)
+    if fn in _COPIES and len(args) == 1 and not e[3] and length(args[0], env, self_env, facts) == 0:
+        return EMPTY  # ``list(ids)`` of an empty ``ids``: a new empty collection
     if fn == "hasattr" and len(args) == 2 and args[0][0] == "name" and args[1][0] == "const" and facts is not None:
         given = facts.value(("dotted", f"{args[0][1]}.{args[1][1]}"))
         return UNKNOWN if given == UNKNOWN else ("const", True)

@@ -102,6 +102,29 @@ def test_an_emptied_collection_builds_empty_containers(write_project):
     assert found(write_project, init) == without("mergers", "adapters", "wide")
 
 
+def test_a_copy_of_an_emptied_collection_sizes_empty_containers_and_tensors(write_project):
+    src = """
+import torch
+from torch import nn
+class Parent(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.ids = list(config.ids)
+        self.each = nn.ModuleList([nn.Linear(8, 8) for _ in self.ids])
+        self.kept = nn.ModuleList([nn.Linear(8, 8) for _ in self.ids if _])
+        self.sized = torch.zeros(2, len(self.ids))
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, config):
+        config.ids = []
+        super().__init__(config)
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings) == ["kept"]  # a filtered comprehension is not counted
+
+
 def test_a_collection_changed_but_not_emptied_builds_its_container(write_project):
     init = "        config.ids = [0]\n        setattr(config, 'names', ('a',))\n        super().__init__(config)"
     assert found(write_project, init) == without("wide")
@@ -142,6 +165,10 @@ def test_length_of_what_is_iterated():
     assert n(("dotted", "cfg.pair")) == 2
     assert n(("dotted", "cfg.other")) is None
     assert length(("dotted", "cfg.ids"), env, {}) is None  # without the facts, unknown
+    assert n(("call", "list", (("dotted", "cfg.ids"),), ())) == 0
+    assert value_of(("call", "list", (("dotted", "cfg.ids"),), ()), env, {}, facts) == ("empty",)
+    assert value_of(("call", "enumerate", (("dotted", "cfg.ids"),), ()), env, {}, facts) == ("?",)  # truthy
+    assert value_of(("call", "list", (("dotted", "cfg.pair"),), ()), env, {}, facts) == ("?",)
 
 
 def test_hasattr_and_conditional_values_under_facts():
