@@ -110,14 +110,16 @@ def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Ex
 
 
 def _call_value(e: Expr, env: Env, self_env: Env, facts: Facts | None) -> Expr:
-    """``len(x)`` of a collection whose length is known; ``hasattr(obj, "f")`` once ``obj.f`` was given a
-    value before the call (``facts``)."""
+    """``len(x)`` of a collection whose length is known; ``hasattr(obj, "f")`` and ``getattr(obj, "f", d)``
+    once ``obj.f`` was given a value before the call (``facts``)."""
     fn, args = e[1], e[2]
     if fn == "len" and len(args) == 1 and not e[3]:
         n = length(args[0], env, self_env, facts)
         return UNKNOWN if n is None else ("const", n)
     if fn in _COPIES and len(args) == 1 and not e[3] and length(args[0], env, self_env, facts) == 0:
         return EMPTY  # ``list(ids)`` of an empty ``ids``: a new empty collection
+    if fn == "getattr" and len(args) in (2, 3) and args[0][0] == "name" and args[1][0] == "const" and not e[3]:
+        return value_of(("dotted", f"{args[0][1]}.{args[1][1]}"), env, self_env, facts)  # an attribute given before
     if fn == "hasattr" and len(args) == 2 and args[0][0] == "name" and args[1][0] == "const" and facts is not None:
         given = facts.value(("dotted", f"{args[0][1]}.{args[1][1]}"))
         return UNKNOWN if given == UNKNOWN else ("const", True)

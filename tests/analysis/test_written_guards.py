@@ -78,6 +78,29 @@ def test_a_copied_config_with_a_field_set_passed_by_keyword(write_project, copie
     assert found(write_project, init) == without("q_proj")
 
 
+def test_a_getattr_guard_is_decided_by_the_field_set_on_the_copy(write_project):
+    src = """
+import copy
+import torch
+class Parent:
+    def __init__(self, config):
+        if getattr(config, "f", None) is not None:
+            self.x = torch.zeros(config.f)
+        if getattr(config, "g", None) is not None:
+            self.y = torch.zeros(config.g)
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, config):
+        cfg = copy.copy(config)
+        cfg.f = None
+        super().__init__(config=cfg)
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings if f.cls.endswith("Sub")) == ["y"]
+
+
 def test_dataclasses_replace_sets_the_fields_it_names(write_project):
     init = "        super().__init__(config=dataclasses.replace(config), head_dim=head_dim)"
     assert found(write_project, init) == ALL  # a replace that names no field changes nothing
@@ -177,4 +200,8 @@ def test_hasattr_and_conditional_values_under_facts():
     assert value_of(chosen, {}, {}, facts) == ("empty",)
     assert value_of(chosen, {}, {}) == ("?",)  # hasattr undecided without the facts
     other = ("ifexp", ("call", "hasattr", (("name", "cfg"), ("const", "x")), ()), ("const", 1), ("const", 2))
+    got = ("call", "getattr", (("name", "cfg"), ("const", "ids"), ("const", None)), ())
+    assert value_of(got, {}, {}, facts) == ("empty",)
+    assert value_of(got, {}, {}) == ("?",)
+    assert value_of(("call", "getattr", (("name", "cfg"), ("const", "x")), ()), {}, {}, facts) == ("?",)
     assert value_of(other, {}, {}, facts) == ("?",)
