@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none, ordered
 from deadinit.semantics.init.flow import Guards
 
 Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
@@ -86,7 +86,27 @@ def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) ->
         if left[0] == "const" and right[0] == "const":
             return bool(left[1] == right[1]) if k == "eq" else bool(left[1] != right[1])
         return None
+    if k == "cmp":
+        left, right = value_of(cond[2], env, self_env, facts), value_of(cond[3], env, self_env, facts)
+        return ordered(cond[1], left[1], right[1]) if left[0] == "const" and right[0] == "const" else None
+    if k == "in":
+        within = cond[2]
+        if within[0] == "tuple":
+            within = ("tuple", tuple(value_of(x, env, self_env, facts) for x in within[1]))
+        return _member(
+            value_of(cond[1], env, self_env, facts),
+            within if within[0] == "tuple" else value_of(within, env, self_env, facts),
+        )
     return _truth(value_of(cond, env, self_env, facts))
+
+
+def _member(item: Expr, within: Expr) -> bool | None:
+    """``item in within`` for a literal in a tuple of literals (or an empty collection)."""
+    if within == EMPTY:
+        return False
+    if item[0] != "const" or within[0] != "tuple" or any(x[0] != "const" for x in within[1]):
+        return None
+    return any(x[1] == item[1] for x in within[1])
 
 
 def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Expr:
@@ -160,7 +180,8 @@ def guard_state(guards: Guards, env: Env, self_env: Env, facts: Facts) -> tuple[
     return state, open_
 
 
-_OPS = {"eq": "==", "ne": "!="}
+_OPS = {"eq": "==", "ne": "!=", "in": "in"}
+_NONE_TESTS = {"is_none": "is None", "is_not_none": "is not None"}
 
 
 def condition_text(guards: Guards) -> str | None:
@@ -182,17 +203,19 @@ def text(e: Expr) -> str:
         inner = e[1]
         if inner[0] in ("is_none", "is_not_none"):  # ``not (x is not None)`` reads as ``x is None``
             return text(("is_not_none" if inner[0] == "is_none" else "is_none", inner[1]))
+        if inner[0] == "in":
+            return f"{_paren(inner[1])} not in {_paren(inner[2])}"
         return f"not {_paren(inner)}"
     if k in ("and", "or"):
         return f"{_paren(e[1])} {k} {_paren(e[2])}"
-    if k == "is_none":
-        return f"{_paren(e[1])} is None"
-    if k == "is_not_none":
-        return f"{_paren(e[1])} is not None"
+    if k in _NONE_TESTS:
+        return f"{_paren(e[1])} {_NONE_TESTS[k]}"
     if k in _OPS:
         return f"{_paren(e[1])} {_OPS[k]} {_paren(e[2])}"
-    if k == "bin":
+    if k in ("cmp", "bin"):  # the operator written in the expression
         return f"{_paren(e[2])} {e[1]} {_paren(e[3])}"
+    if k == "tuple":
+        return "(" + ", ".join(text(x) for x in e[1]) + ("," if len(e[1]) == 1 else "") + ")"
     if k == "call":
         return f"{e[1] if e[1] != '?' else '...'}(...)"
     return "..."
@@ -200,4 +223,4 @@ def text(e: Expr) -> str:
 
 def _paren(e: Expr) -> str:
     s = text(e)
-    return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin") else s
+    return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin", "cmp", "in") else s

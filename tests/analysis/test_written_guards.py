@@ -6,7 +6,7 @@ assert that decides nothing leaves the finding."""
 
 import pytest
 
-from deadinit.analysis.conditions import Facts, length, value_of
+from deadinit.analysis.conditions import Facts, evaluate, length, text, value_of
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings
 
@@ -156,6 +156,49 @@ def test_a_collection_changed_but_not_emptied_builds_its_container(write_project
 def test_an_assert_after_super_contradicts_the_parents_guards(write_project):
     init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim == 128 and use_fp4"
     assert found(write_project, init) == without("wide", "bf16")
+
+
+def test_an_assert_of_membership_contradicts_an_equality_guard(write_project):
+    init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim in (64, 128)"
+    assert found(write_project, init) == without("wide")
+    init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim in (128, 512)"
+    assert found(write_project, init) == ALL  # 512 may still be held
+
+
+def test_an_assert_decides_an_ordering_guard(write_project):
+    src = """
+import torch
+class Parent:
+    def __init__(self, head_dim=512):
+        self.head_dim = head_dim
+        if head_dim >= 256:
+            self.wide = torch.zeros(head_dim)
+        if 64 < head_dim:
+            self.mid = torch.zeros(head_dim)
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, head_dim=128):
+        super().__init__(head_dim)
+        assert self.head_dim == 128
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings if f.cls.endswith("Sub")) == ["mid"]  # 64 < 128 holds
+
+
+def test_orderings_and_membership_of_literals():
+    env = {"n": ("const", 128), "s": ("const", "a"), "none": ("const", None)}
+    pair = ("tuple", (("const", 64), ("const", 128)))
+    assert evaluate(("cmp", ">=", ("name", "n"), ("const", 256)), env, {}) is False
+    assert evaluate(("cmp", "<", ("const", 64), ("name", "n")), env, {}) is True
+    assert evaluate(("cmp", "<", ("name", "none"), ("const", 1)), env, {}) is None  # None does not order
+    assert evaluate(("cmp", "<", ("name", "s"), ("const", 1)), env, {}) is None
+    assert evaluate(("in", ("name", "n"), pair), env, {}) is True
+    assert evaluate(("not", ("in", ("name", "n"), pair)), env, {}) is False
+    assert evaluate(("in", ("name", "m"), pair), env, {}) is None
+    assert text(("cmp", ">=", ("name", "n"), ("const", 256))) == "n >= 256"
+    assert text(("not", ("in", ("self", "n"), pair))) == "self.n not in (64, 128)"
 
 
 def test_an_assert_that_does_not_contradict_decides_nothing(write_project):
