@@ -113,8 +113,7 @@ class AllocClassifier:
     def _comprehension(
         self, node: sx.Comprehension, local_alloc: LocalAlloc, self_name: str | None
     ) -> AllocInfo | None:
-        """A comprehension whose element allocates; counted when it runs over ``range(n)``, or once per item of
-        one collection it runs over unfiltered (``len(ids)`` for ``[M() for _ in ids]``)."""
+        """A comprehension whose element allocates; counted over ``range(n)`` or one unfiltered ``ids`` (len)."""
         inner = self.classify(node.elt, local_alloc, self_name)
         if inner is None:
             return None
