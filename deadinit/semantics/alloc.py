@@ -114,7 +114,7 @@ class AllocClassifier:
     def _comprehension(
         self, node: sx.Comprehension, local_alloc: LocalAlloc, self_name: str | None
     ) -> AllocInfo | None:
-        """A comprehension whose element allocates; counted when it runs over ``range(n)``."""
+        """A comprehension whose element allocates; counted over ``range(n)`` or one unfiltered ``ids`` (len)."""
         inner = self.classify(node.elt, local_alloc, self_name)
         if inner is None:
             return None
@@ -124,6 +124,8 @@ class AllocClassifier:
         it = node.generators[0].iter
         if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
             count = to_expr(it.args[0].value, self_name)
+        elif len(node.generators) == 1 and not node.generators[0].ifs:
+            count = ("call", "len", (to_expr(it, self_name),), ())
         return AllocInfo("container", element=inner, count=count)
 
     def _dict(self, node: sx.Dict, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:

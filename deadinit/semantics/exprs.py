@@ -7,6 +7,8 @@ Forms:
   ("dotted", "a.b.c")     an attribute chain on a name
   ("not", e) ("and", a, b) ("or", a, b)
   ("is_none", e) ("is_not_none", e) ("eq", a, b) ("ne", a, b)
+  ("cmp", op, a, b)       an ordering, op one of < <= > >=
+  ("in", a, b)            a in b (``a not in b`` is ("not", ("in", a, b)))
   ("bin", op, a, b)       arithmetic
   ("call", func, args, kwargs)   func is a dotted string or "?"
   ("ifexp", test, body, orelse)
@@ -17,6 +19,7 @@ Forms:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -119,6 +122,7 @@ def _bool(node: sx.BoolOp, self_name: str | None, d: int) -> Expr:
 
 
 _COMPARISONS = {"==": "eq", "!=": "ne"}
+_ORDERS = frozenset({"<", "<=", ">", ">="})
 
 
 def _compare(node: sx.Compare, self_name: str | None, d: int) -> Expr:
@@ -131,6 +135,10 @@ def _compare(node: sx.Compare, self_name: str | None, d: int) -> Expr:
         return ("is_not_none", left)
     if op in _COMPARISONS:
         return (_COMPARISONS[op], left, right)
+    if op in _ORDERS:
+        return ("cmp", op, left, right)
+    if op in ("in", "not in"):
+        return ("in", left, right) if op == "in" else ("not", ("in", left, right))
     return UNKNOWN
 
 
@@ -209,6 +217,25 @@ def substitute(e: Expr, value_of: Callable[[str], Expr | None], depth: int = 0) 
     if e[0] == "tuple":
         return ("tuple", tuple(substitute(x, value_of, depth) for x in e[1]))
     return e
+
+
+_ORDER_FNS: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+def ordered(op: str, a: Any, b: Any) -> bool | None:
+    """``a op b`` for two literals as Python orders them (numbers with numbers, strings with strings);
+    None when they do not order (``None < 1``) or one is a bool."""
+    if type(a) is bool or type(b) is bool:
+        return None
+    numbers = isinstance(a, (int, float)) and isinstance(b, (int, float))
+    if not numbers and not (type(a) is type(b) and isinstance(a, (str, bytes))):
+        return None
+    return bool(_ORDER_FNS[op](a, b))
 
 
 def certainly_not_none(e: Expr) -> bool:

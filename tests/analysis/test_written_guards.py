@@ -6,7 +6,7 @@ assert that decides nothing leaves the finding."""
 
 import pytest
 
-from deadinit.analysis.flow.conditions import Facts, length, value_of
+from deadinit.analysis.flow.conditions import Facts, evaluate, length, text, value_of
 from deadinit.api.check import run_check
 from deadinit.model.settings import Settings
 
@@ -78,6 +78,29 @@ def test_a_copied_config_with_a_field_set_passed_by_keyword(write_project, copie
     assert found(write_project, init) == without("q_proj")
 
 
+def test_a_getattr_guard_is_decided_by_the_field_set_on_the_copy(write_project):
+    src = """
+import copy
+import torch
+class Parent:
+    def __init__(self, config):
+        if getattr(config, "f", None) is not None:
+            self.x = torch.zeros(config.f)
+        if getattr(config, "g", None) is not None:
+            self.y = torch.zeros(config.g)
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, config):
+        cfg = copy.copy(config)
+        cfg.f = None
+        super().__init__(config=cfg)
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings if f.cls.endswith("Sub")) == ["y"]
+
+
 def test_dataclasses_replace_sets_the_fields_it_names(write_project):
     init = "        super().__init__(config=dataclasses.replace(config), head_dim=head_dim)"
     assert found(write_project, init) == ALL  # a replace that names no field changes nothing
@@ -102,6 +125,29 @@ def test_an_emptied_collection_builds_empty_containers(write_project):
     assert found(write_project, init) == without("mergers", "adapters", "wide")
 
 
+def test_a_copy_of_an_emptied_collection_sizes_empty_containers_and_tensors(write_project):
+    src = """
+import torch
+from torch import nn
+class Parent(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.ids = list(config.ids)
+        self.each = nn.ModuleList([nn.Linear(8, 8) for _ in self.ids])
+        self.kept = nn.ModuleList([nn.Linear(8, 8) for _ in self.ids if _])
+        self.sized = torch.zeros(2, len(self.ids))
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, config):
+        config.ids = []
+        super().__init__(config)
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings) == ["kept"]  # a filtered comprehension is not counted
+
+
 def test_a_collection_changed_but_not_emptied_builds_its_container(write_project):
     init = "        config.ids = [0]\n        setattr(config, 'names', ('a',))\n        super().__init__(config)"
     assert found(write_project, init) == without("wide")
@@ -110,6 +156,49 @@ def test_a_collection_changed_but_not_emptied_builds_its_container(write_project
 def test_an_assert_after_super_contradicts_the_parents_guards(write_project):
     init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim == 128 and use_fp4"
     assert found(write_project, init) == without("wide", "bf16")
+
+
+def test_an_assert_of_membership_contradicts_an_equality_guard(write_project):
+    init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim in (64, 128)"
+    assert found(write_project, init) == without("wide")
+    init = "        super().__init__(config, head_dim, use_fp4)\n        assert self.head_dim in (128, 512)"
+    assert found(write_project, init) == ALL  # 512 may still be held
+
+
+def test_an_assert_decides_an_ordering_guard(write_project):
+    src = """
+import torch
+class Parent:
+    def __init__(self, head_dim=512):
+        self.head_dim = head_dim
+        if head_dim >= 256:
+            self.wide = torch.zeros(head_dim)
+        if 64 < head_dim:
+            self.mid = torch.zeros(head_dim)
+    def forward(self):
+        return None
+class Sub(Parent):
+    def __init__(self, head_dim=128):
+        super().__init__(head_dim)
+        assert self.head_dim == 128
+"""
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": src})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    assert sorted(f.attribute for f in res.findings if f.cls.endswith("Sub")) == ["mid"]  # 64 < 128 holds
+
+
+def test_orderings_and_membership_of_literals():
+    env = {"n": ("const", 128), "s": ("const", "a"), "none": ("const", None)}
+    pair = ("tuple", (("const", 64), ("const", 128)))
+    assert evaluate(("cmp", ">=", ("name", "n"), ("const", 256)), env, {}) is False
+    assert evaluate(("cmp", "<", ("const", 64), ("name", "n")), env, {}) is True
+    assert evaluate(("cmp", "<", ("name", "none"), ("const", 1)), env, {}) is None  # None does not order
+    assert evaluate(("cmp", "<", ("name", "s"), ("const", 1)), env, {}) is None
+    assert evaluate(("in", ("name", "n"), pair), env, {}) is True
+    assert evaluate(("not", ("in", ("name", "n"), pair)), env, {}) is False
+    assert evaluate(("in", ("name", "m"), pair), env, {}) is None
+    assert text(("cmp", ">=", ("name", "n"), ("const", 256))) == "n >= 256"
+    assert text(("not", ("in", ("self", "n"), pair))) == "self.n not in (64, 128)"
 
 
 def test_an_assert_that_does_not_contradict_decides_nothing(write_project):
@@ -142,6 +231,10 @@ def test_length_of_what_is_iterated():
     assert n(("dotted", "cfg.pair")) == 2
     assert n(("dotted", "cfg.other")) is None
     assert length(("dotted", "cfg.ids"), env, {}) is None  # without the facts, unknown
+    assert n(("call", "list", (("dotted", "cfg.ids"),), ())) == 0
+    assert value_of(("call", "list", (("dotted", "cfg.ids"),), ()), env, {}, facts) == ("empty",)
+    assert value_of(("call", "enumerate", (("dotted", "cfg.ids"),), ()), env, {}, facts) == ("?",)  # truthy
+    assert value_of(("call", "list", (("dotted", "cfg.pair"),), ()), env, {}, facts) == ("?",)
 
 
 def test_hasattr_and_conditional_values_under_facts():
@@ -150,4 +243,8 @@ def test_hasattr_and_conditional_values_under_facts():
     assert value_of(chosen, {}, {}, facts) == ("empty",)
     assert value_of(chosen, {}, {}) == ("?",)  # hasattr undecided without the facts
     other = ("ifexp", ("call", "hasattr", (("name", "cfg"), ("const", "x")), ()), ("const", 1), ("const", 2))
+    got = ("call", "getattr", (("name", "cfg"), ("const", "ids"), ("const", None)), ())
+    assert value_of(got, {}, {}, facts) == ("empty",)
+    assert value_of(got, {}, {}) == ("?",)
+    assert value_of(("call", "getattr", (("name", "cfg"), ("const", "x")), ()), {}, {}, facts) == ("?",)
     assert value_of(other, {}, {}, facts) == ("?",)

@@ -344,7 +344,7 @@ def test_raise_guards_are_read_alike(tmp_path):
         ("not", ("dotted", "config.arch.video")),
         ("not", ("or", ("dotted", "arch.sound"), ("not", ("self", "action")))),
         ("not", ("is_none", ("name", "mode"))),
-        ("?",),  # ``n > 2`` with a raising ``else``: holds, but is not a condition deadinit evaluates
+        ("cmp", ">", ("name", "n"), ("const", 2)),  # ``n > 2`` with a raising ``else``: holds
     ]
     assert [s.method for s in methods["__init__"].init_flow or () if s.method] == ["_validate", "_check"]
     arch_roots = {r for s in methods["__init__"].init_flow or () for r in s.roots}

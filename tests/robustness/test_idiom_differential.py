@@ -17,12 +17,10 @@ from idiom_gen import FAMILIES, generate
 from robust_helpers import count
 from tiers import examples
 
-# TODO(issue 35 parts 3, 5): families whose false positives main still has; counted, not asserted (empty it
-# once they are fixed). Slow tier on main (c07f9e4): config_copy 61, "only when config.f" where the subclass's
-# copy sets f to None; post_super_assert 14, "only when head_dim == 512" under a contradicting assert;
-# emptied_collection 48, an nn.ModuleList / tensor sized by a collection the subclass emptied; module_walk 35,
-# a walk over another object (``obj.named_children()`` in app.py) is not a read of its children, parameters, buffers.
-FP_PENDING = {"config_copy", "emptied_collection", "post_super_assert", "module_walk"}
+# TODO(issue 35 part 3): families whose false positives main still has; counted, not asserted (empty it
+# once they are fixed). Slow tier on main (c07f9e4): module_walk 35, a walk over another object
+# (``obj.named_children()`` in app.py) is not a read of its children, parameters, buffers.
+FP_PENDING = {"module_walk"}
 # the least share of runtime-dead parent allocations reported, per family, slow tier (150 hierarchies each);
 # measured on main (c07f9e4): README, "Differential test on other styles"
 RECALL_FLOOR = {

@@ -12,6 +12,7 @@ from deadinit.semantics.exprs import (
     is_name,
     literal,
     literal_strings,
+    ordered,
     self_attr,
     substitute,
     to_expr,
@@ -74,7 +75,11 @@ def test_self_attr_and_is_name(adapter):
         ("a is not None", ("is_not_none", ("name", "a"))),
         ("a == 2", ("eq", ("name", "a"), ("const", 2))),
         ("a != 2", ("ne", ("name", "a"), ("const", 2))),
-        ("a < 2", UNKNOWN),
+        ("a < 2", ("cmp", "<", ("name", "a"), ("const", 2))),
+        ("a >= b", ("cmp", ">=", ("name", "a"), ("name", "b"))),
+        ("a in (1, 2)", ("in", ("name", "a"), ("tuple", (("const", 1), ("const", 2))))),
+        ("a not in b", ("not", ("in", ("name", "a"), ("name", "b")))),
+        ("a is b", UNKNOWN),
         ("a == b == c", UNKNOWN),
         ("h * 2", ("bin", "*", ("name", "h"), ("const", 2))),
         ("h @ w", UNKNOWN),
@@ -124,3 +129,11 @@ def test_certainly_not_none_and_capitalised():
     assert certainly_not_none(NOTNONE) and certainly_not_none(("bin", "+", UNKNOWN, UNKNOWN))
     assert not certainly_not_none(UNKNOWN) and not certainly_not_none(("name", "x"))
     assert capitalised("nn.Linear") and capitalised("Block") and not capitalised("torch.zeros")
+
+
+def test_ordered_compares_literals_as_python_orders_them():
+    assert ordered("<", 1, 2.5) is True
+    assert ordered(">=", "a", "b") is False
+    assert ordered("<", None, 1) is None  # no order between them
+    assert ordered("<", "a", 1) is None
+    assert ordered(">", True, 0) is None  # a bool is a flag, not a number

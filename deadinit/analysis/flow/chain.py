@@ -194,7 +194,9 @@ def _facts(frame: Facts, shared: Facts) -> Facts:
 
 def _builds_nothing(alloc: AllocInfo, env: Env, self_env: Env, facts: Facts) -> bool:
     """A container built over an empty range (``ModuleList([M() for _ in range(len(ids))])`` after ``ids``
-    became ``[]``): it holds no allocation."""
+    became ``[]``), a tensor with a dimension of 0 (``torch.zeros(len(ids))``): it holds no allocation."""
+    if alloc.kind == AllocKind.TENSOR:
+        return any(value_of(d, env, self_env, facts) == ("const", 0) for d in alloc.shape)
     if alloc.kind != AllocKind.CONTAINER or alloc.count is None:
         return False
     return length(("call", "range", (alloc.count,), ()), env, self_env, facts) == 0

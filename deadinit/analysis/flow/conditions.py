@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none, ordered
 from deadinit.semantics.init.flow import Guards
 
 Env = dict[str, Expr]  # a name (parameter or self attribute) -> what it holds
@@ -44,6 +44,7 @@ class Facts:
 
 EMPTY: Expr = ("empty",)  # an empty list or dict literal
 _SAME_LENGTH = frozenset({"list", "tuple", "enumerate", "reversed", "sorted"})  # an iterable as long as its argument
+_COPIES = frozenset({"list", "tuple", "sorted", "set"})  # a new collection of its argument's items (falsy when empty)
 
 
 def _truth(v: Expr) -> bool | None:
@@ -85,7 +86,27 @@ def evaluate(cond: Expr, env: Env, self_env: Env, facts: Facts | None = None) ->
         if left[0] == "const" and right[0] == "const":
             return bool(left[1] == right[1]) if k == "eq" else bool(left[1] != right[1])
         return None
+    if k == "cmp":
+        left, right = value_of(cond[2], env, self_env, facts), value_of(cond[3], env, self_env, facts)
+        return ordered(cond[1], left[1], right[1]) if left[0] == "const" and right[0] == "const" else None
+    if k == "in":
+        within = cond[2]
+        if within[0] == "tuple":
+            within = ("tuple", tuple(value_of(x, env, self_env, facts) for x in within[1]))
+        return _member(
+            value_of(cond[1], env, self_env, facts),
+            within if within[0] == "tuple" else value_of(within, env, self_env, facts),
+        )
     return _truth(value_of(cond, env, self_env, facts))
+
+
+def _member(item: Expr, within: Expr) -> bool | None:
+    """``item in within`` for a literal in a tuple of literals (or an empty collection)."""
+    if within == EMPTY:
+        return False
+    if item[0] != "const" or within[0] != "tuple" or any(x[0] != "const" for x in within[1]):
+        return None
+    return any(x[1] == item[1] for x in within[1])
 
 
 def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Expr:
@@ -109,12 +130,16 @@ def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Ex
 
 
 def _call_value(e: Expr, env: Env, self_env: Env, facts: Facts | None) -> Expr:
-    """``len(x)`` of a collection whose length is known; ``hasattr(obj, "f")`` once ``obj.f`` was given a
-    value before the call (``facts``)."""
+    """``len(x)`` of a collection whose length is known; ``hasattr(obj, "f")`` and ``getattr(obj, "f", d)``
+    once ``obj.f`` was given a value before the call (``facts``)."""
     fn, args = e[1], e[2]
     if fn == "len" and len(args) == 1 and not e[3]:
         n = length(args[0], env, self_env, facts)
         return UNKNOWN if n is None else ("const", n)
+    if fn in _COPIES and len(args) == 1 and not e[3] and length(args[0], env, self_env, facts) == 0:
+        return EMPTY  # ``list(ids)`` of an empty ``ids``: a new empty collection
+    if fn == "getattr" and len(args) in (2, 3) and args[0][0] == "name" and args[1][0] == "const" and not e[3]:
+        return value_of(("dotted", f"{args[0][1]}.{args[1][1]}"), env, self_env, facts)  # an attribute given before
     if fn == "hasattr" and len(args) == 2 and args[0][0] == "name" and args[1][0] == "const" and facts is not None:
         given = facts.value(("dotted", f"{args[0][1]}.{args[1][1]}"))
         return UNKNOWN if given == UNKNOWN else ("const", True)
@@ -155,7 +180,8 @@ def guard_state(guards: Guards, env: Env, self_env: Env, facts: Facts) -> tuple[
     return state, open_
 
 
-_OPS = {"eq": "==", "ne": "!="}
+_OPS = {"eq": "==", "ne": "!=", "in": "in"}
+_NONE_TESTS = {"is_none": "is None", "is_not_none": "is not None"}
 
 
 def condition_text(guards: Guards) -> str | None:
@@ -177,17 +203,19 @@ def text(e: Expr) -> str:
         inner = e[1]
         if inner[0] in ("is_none", "is_not_none"):  # ``not (x is not None)`` reads as ``x is None``
             return text(("is_not_none" if inner[0] == "is_none" else "is_none", inner[1]))
+        if inner[0] == "in":
+            return f"{_paren(inner[1])} not in {_paren(inner[2])}"
         return f"not {_paren(inner)}"
     if k in ("and", "or"):
         return f"{_paren(e[1])} {k} {_paren(e[2])}"
-    if k == "is_none":
-        return f"{_paren(e[1])} is None"
-    if k == "is_not_none":
-        return f"{_paren(e[1])} is not None"
+    if k in _NONE_TESTS:
+        return f"{_paren(e[1])} {_NONE_TESTS[k]}"
     if k in _OPS:
         return f"{_paren(e[1])} {_OPS[k]} {_paren(e[2])}"
-    if k == "bin":
+    if k in ("cmp", "bin"):  # the operator written in the expression
         return f"{_paren(e[2])} {e[1]} {_paren(e[3])}"
+    if k == "tuple":
+        return "(" + ", ".join(text(x) for x in e[1]) + ("," if len(e[1]) == 1 else "") + ")"
     if k == "call":
         return f"{e[1] if e[1] != '?' else '...'}(...)"
     return "..."
@@ -195,4 +223,4 @@ def text(e: Expr) -> str:
 
 def _paren(e: Expr) -> str:
     s = text(e)
-    return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin") else s
+    return f"({s})" if e[0] in ("and", "or", "not", "is_none", "is_not_none", "eq", "ne", "bin", "cmp", "in") else s

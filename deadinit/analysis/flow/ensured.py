@@ -22,7 +22,7 @@ from typing import Protocol
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
-from deadinit.semantics.exprs import UNKNOWN, Expr
+from deadinit.semantics.exprs import UNKNOWN, Expr, ordered
 
 
 class ChainStmt(Protocol):
@@ -113,9 +113,14 @@ class Ensured:
         if k in ("not", "is_none", "is_not_none"):
             sub = self.key(e[1], frame, roots)
             return None if sub is None else (k, sub)
-        if k in ("and", "or", "eq", "ne"):
+        if k in ("and", "or", "eq", "ne", "in"):
             a, b = self.key(e[1], frame, roots), self.key(e[2], frame, roots)
             return None if a is None or b is None else (k, a, b)
+        if k == "cmp":
+            a, b = self.key(e[2], frame, roots), self.key(e[3], frame, roots)
+            return None if a is None or b is None else (k, e[1], a, b)
+        if k == "tuple" and all(x[0] == "const" for x in e[1]):
+            return e
         return None
 
     def value(self, key: Expr) -> bool | None:
@@ -129,7 +134,7 @@ class Ensured:
         if k == "ne":
             v = self.value(("eq", key[1], key[2]))
             return None if v is None else not v
-        if k in ("eq", "is_none"):
+        if k in ("eq", "is_none", "cmp", "in"):
             return self._compared(key)
         if k in ("and", "or"):
             a, b = self.value(key[1]), self.value(key[2])
@@ -139,25 +144,35 @@ class Ensured:
         return None
 
     def _compared(self, key: Expr) -> bool | None:
-        """``a == c`` / ``a is None`` against the literal the facts say ``a`` holds (``assert a == 128`` makes
-        ``a == 512`` false): the literals compared as Python compares them."""
-        left, right = (key[1], key[2]) if key[0] == "eq" else (key[1], ("const", None))
-        if left[0] == "const":
-            left, right = right, left
-        held = self._literal(left)
-        if held is None or right[0] != "const":
+        """``a == c`` / ``a is None`` / ``a < c`` / ``a in (c, d)`` against the literals the facts say ``a`` may
+        hold (``assert a == 128`` makes ``a == 512`` and ``a >= 256`` false, ``assert a in (128, 256)`` makes
+        ``a == 512`` false): decided when every one of them gives the same answer, as Python compares them."""
+        if key[0] == "cmp":
+            op, left, right = key[1], key[2], key[3]
+            if left[0] == "const":
+                op, left, right = _FLIPPED[op], right, left
+        else:
+            op, left, right = key[0], key[1], (key[2] if key[0] != "is_none" else ("const", None))
+            if left[0] == "const" and op == "eq":
+                left, right = right, left
+        held = self._literals(left)
+        if held is None or right[0] not in ("const", "tuple"):
             return None
-        return bool(held[1] is None if key[0] == "is_none" else held[1] == right[1])
+        answers = {_answer(op, v, right) for v in held}
+        return answers.pop() if len(answers) == 1 else None
 
-    def _literal(self, leaf: Expr) -> Expr | None:
-        """The literal an established ``leaf == c`` (or ``leaf is None``) says ``leaf`` holds."""
+    def _literals(self, leaf: Expr) -> tuple[object, ...] | None:
+        """The literals established facts say ``leaf`` may hold: one for ``leaf == c`` (or ``leaf is None``),
+        those of ``c`` for ``leaf in c`` (a tuple of literals); None when no fact says."""
         if self.truths.get(("is_none", leaf)) is True:
-            return ("const", None)
+            return (None,)
         for fact, truth in self.truths.items():
             if truth and fact[0] == "eq" and leaf in fact[1:]:
                 other: Expr = fact[2] if fact[1] == leaf else fact[1]
                 if other[0] == "const":
-                    return other
+                    return (other[1],)
+            if truth and fact[0] == "in" and fact[1] == leaf and fact[2][0] == "tuple":
+                return tuple(x[1] for x in fact[2][1])
         return None
 
     def _add(self, key: Expr | None, truth: bool) -> None:
@@ -234,6 +249,22 @@ class Ensured:
         return f"{what}#{self.fresh}"
 
 
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # ``c < a`` is ``a > c``
+
+
+def _answer(op: str, held: object, right: Expr) -> bool | None:
+    """``held op right`` for a literal ``held``; None when it does not decide."""
+    if op == "in":
+        return any(x[1] == held for x in right[1]) if right[0] == "tuple" else None
+    if right[0] != "const":
+        return None
+    if op == "is_none":
+        return held is None
+    if op == "eq":
+        return bool(held == right[1])
+    return ordered(op, held, right[1])
+
+
 def _join(base: str, rest: str) -> str:
     return f"{base}.{rest}" if rest else base
 
@@ -252,6 +283,9 @@ def _leaf_attrs(e: Expr, self_name: str | None) -> Iterator[str]:
             yield parts[1]
     elif k in ("not", "is_none", "is_not_none"):
         yield from _leaf_attrs(e[1], self_name)
-    elif k in ("and", "or", "eq", "ne"):
+    elif k in ("and", "or", "eq", "ne", "in"):
         yield from _leaf_attrs(e[1], self_name)
         yield from _leaf_attrs(e[2], self_name)
+    elif k == "cmp":
+        yield from _leaf_attrs(e[2], self_name)
+        yield from _leaf_attrs(e[3], self_name)
