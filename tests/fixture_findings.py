@@ -127,12 +127,6 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "PackedMaybeStack", "KernelStack", "kernels"),
     ("DI001", "PackedMaybeStack", "MaybeFusedStack", "kernels"),
     ("DI001", "UnfusedPackedStack", "KernelStack", "kernels"),
-    # table R, R49-R55: built three times down the chain: the intermediate's rebuild is dead too
-    *(("DI001", "PackedStack", "FusedStack", a) for a in ("kernels", "lookup")),
-    *(("DI001", "FusedStack", "KernelStack", a) for a in ("kernels", "lookup")),
-    ("DI001", "PackedMaybeStack", "KernelStack", "kernels"),
-    ("DI001", "PackedMaybeStack", "MaybeFusedStack", "kernels"),
-    ("DI001", "UnfusedPackedStack", "KernelStack", "kernels"),
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table K: modules built through class-typed fields, specs and builders

@@ -39,7 +39,7 @@ def _groups(an, cls: str) -> list[tuple[str, str, list]]:
     return [(o, a, cs) for (o, a), cs in groups.items()]
 
 
-def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids, module) -> tuple[str, str, list[str]]:
+def _status(an, analyzer, cls, owner, attr, stmts, facts, effective_ids) -> tuple[str, str, list[str]]:
     """(status, headline, detail lines)."""
     fact = facts.get((owner, attr))
     if fact is not None:
@@ -112,8 +112,7 @@ def render(result, qualname: str, console, verbose: bool = False) -> None:
     tree = Tree(Text("attributes allocated by ancestors' __init__", style="bold"))
     groups = _groups(an, qualname)
     for owner, attr, stmts in groups:
-        module = index.class_module[owner]
-        status, headline, lines = _status(an, analyzer, qualname, owner, attr, stmts, facts, effective_ids, module)
+        status, headline, lines = _status(an, analyzer, qualname, owner, attr, stmts, facts, effective_ids)
         label = Text()
         label.append(f"{owner.rsplit('.', 1)[-1]}.{attr}  ", style="bold")
         label.append(headline, style=STATUS_STYLE.get(status, ""))
