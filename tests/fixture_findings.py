@@ -102,6 +102,10 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "NoOutBlock", "NormBlock", "out"),
     ("DI001", "NoFirstNormStack", "NormStack", "norm0"),  # table R, R58-R59: names a literal range registers
     ("DI001", "OwnGateStack", "NormStack", "gate1"),
+    ("DI001", "ShallowStack", "DepthStack", "layer1"),  # table R, R60-R63: names a range the chain decides registers
+    ("DI001", "ShallowStack", "DepthStack", "norm1"),
+    ("DI001", "OneStageStack", "DepthStack", "stage1"),
+    ("DI001", "OneStageStack", "DepthStack", "layer2"),
     ("DI001", "NoRopeTables", "RopeTables", "cos_sin"),  # table R, R26-R27: tensors joined from allocations
     ("DI001", "NoRopeTables", "RopeTables", "offsets"),
     ("DI001", "DeformableDecoder", "QueryDecoder", "decoder"),  # table R, R28-R32: built in a helper __init__ calls

@@ -264,6 +264,17 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
     "that stays: it cannot be split",
     ("OwnGateStack", "gate1"): "NormStack.__init__ line 62 writes self.gate1 in a statement that also does work "
     "that stays: it cannot be split",
+    # R60-R63: the same, for a range the chain decides
+    **{
+        (cls, attr): f"DepthStack.__init__ line {line} writes self.{attr} in a statement that also does work that "
+        "stays: it cannot be split"
+        for cls, attr, line in (
+            ("ShallowStack", "layer1", 19),
+            ("ShallowStack", "norm1", 21),
+            ("OneStageStack", "stage1", 23),
+            ("OneStageStack", "layer2", 19),
+        )
+    },
     **{
         (cls, attr): f"{cls} {NO_INIT}"
         for cls, attr in (

@@ -49,3 +49,13 @@ def _library(
             _indexes.pop(next(iter(_indexes)))
         got = _indexes[key] = LibraryIndex(ModuleFinder(entries), LibraryStore(settings, cache_base()), readable)
     return got
+
+
+def library_counts() -> dict[str, int]:
+    """How many library modules this process's library indexes took from their cache (``read``) and
+    summarised anew (``summarised``): ``DEADINIT_STATS`` prints them after a check."""
+    out = {"read": 0, "summarised": 0}
+    for library in _indexes.values():
+        for what, n in library.store.stats.items():
+            out[what] += n
+    return out

@@ -89,6 +89,22 @@ class Returns:
 
 @built_by_init
 @dataclass
+class RangeNames:
+    """The names ``self.add_module(f"layer{i}", m)`` registers in ``for i in range(<start>, <stop>)`` when
+    no literal decides the range: the chain decides ``start`` and ``stop`` (``analysis.flow.chain``)."""
+
+    prefix: str
+    suffix: str
+    start: Expr
+    stop: Expr
+    in_loop: bool  # the loop's own context: each name is assigned on every run of it
+    alloc: AllocInfo | None  # what each name is assigned, as a literal name's statement has it
+    value: Expr
+    call: AllocInfo | None = None
+
+
+@built_by_init
+@dataclass
 class InitStmt:
     """One effect of an ``__init__`` body, in source order, flattened."""
 
@@ -124,6 +140,7 @@ class InitStmt:
     passed: tuple[tuple[str, str, int | str], ...] = ()
     # self attributes it uses only to configure the object they hold: ``isinstance(self.x, T)``, ``self.x.flag = v``
     configures: tuple[str, ...] = ()
+    registers: RangeNames | None = None  # effect of ``self.add_module(f"n{i}", m)`` over a range the chain decides
 
     @property
     def star_args(self) -> bool:

@@ -6,6 +6,7 @@ from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
+from deadinit.rules.examples.overrides import OVERRIDES_INVALID, OVERRIDES_VALID
 from deadinit.rules.examples.precision import not_allocated
 from deadinit.rules.examples.registration import REGISTRATION_INVALID, REGISTRATION_VALID
 from deadinit.rules.examples.spec import SPEC_INVALID, SPEC_VALID
@@ -133,6 +134,7 @@ class Child(Parent):
         *not_allocated(own=True),
         *SPEC_VALID,
         *REGISTRATION_VALID,
+        *OVERRIDES_VALID,
         Example(
             {
                 "pkg/__init__.py": "",
@@ -167,6 +169,7 @@ class C(P):
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
         *SPEC_INVALID,
         *REGISTRATION_INVALID,
+        *OVERRIDES_INVALID,
         Example(
             {
                 "pkg/__init__.py": "",

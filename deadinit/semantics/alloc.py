@@ -225,14 +225,14 @@ class AllocClassifier:
             if len(positional) > 1
             else next((named[k] for k in ("tensor", "param", "module") if k in named), None)
         )
-        names, loop_var = registered_names(name_node, self_name, self_literal, loop_values)
-        if not names or value is None:
+        names, loop_var, affix = registered_names(name_node, self_name, self_literal, loop_values)
+        if not (names or loop_var) or value is None:
             return None
         kind = REGISTRATIONS[func.attr]
         inner = self.classify(value, local_alloc, self_name)
         if inner is not None and kind != "module" and inner.kind != kind:
             inner = AllocInfo(kind, callee=f"{self_name}.{func.attr}", element=inner)
-        return Registered(names, inner, value, loop_var)
+        return Registered(names, inner, value, loop_var, affix)
 
     def _wrapped(
         self, node: sx.Call, kind: str, canon: str, local_alloc: LocalAlloc, self_name: str | None

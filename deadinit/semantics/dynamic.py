@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from deadinit.model.summary import AllocInfo, Pattern
+from deadinit.model.summary import AllocInfo, Expr, Pattern
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, is_name, self_attr
+from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 
 ANY: Pattern = ("any",)
 STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
@@ -107,6 +107,7 @@ class Registered(NamedTuple):
     alloc: AllocInfo | None  # None when the value is no allocation
     value: sx.Expr
     loop_var: str | None = None  # the range loop's variable the names come from
+    affix: tuple[str, str] = ("", "")  # ``f"norm{i}"``: the literal prefix and suffix around the variable
 
 
 def registered_names(
@@ -114,24 +115,44 @@ def registered_names(
     self_name: str,
     self_literal: Callable[[str], str | None],
     loop_values: Callable[[str], tuple[int, ...] | None],
-) -> tuple[tuple[str, ...], str | None]:
-    """The names a registration's name expression stands for, and the range loop's variable when
-    they come from one; no names when no literal decides them."""
+) -> tuple[tuple[str, ...], str | None, tuple[str, str]]:
+    """The names a registration's name expression stands for, the loop variable of ``f"norm{i}"`` (a
+    literal prefix) and its affix; no names when no literal decides them (the variable and affix are
+    still given for ``f"norm{i}"``: a range the chain decides may name them)."""
     if isinstance(node, sx.Const) and isinstance(node.value, str):
-        return (node.value,), None
+        return (node.value,), None, ("", "")
     held = self_attr(node, self_name) if node is not None else None
     if held is not None:
         literal = self_literal(held)
-        return ((literal,) if literal is not None else ()), None
+        return ((literal,) if literal is not None else ()), None, ("", "")
     if isinstance(node, sx.FString) and node.prefix and len(node.exprs) == 1 and isinstance(node.exprs[0], sx.Name):
         var = node.exprs[0].id
-        values = loop_values(var)
-        if values:
-            return tuple(f"{node.prefix}{v}{node.suffix}" for v in values), var
-    return (), None
+        values = loop_values(var) or ()
+        return tuple(f"{node.prefix}{v}{node.suffix}" for v in values), var, (node.prefix, node.suffix)
+    return (), None, ("", "")
 
 
 RANGE_LIMIT = 64  # a longer literal range is not expanded into names
+
+
+class RangeLoop(NamedTuple):
+    """``for i in range(<start>, <stop>)`` whose body runs once for every value (no early exit)."""
+
+    start: Expr
+    stop: Expr
+    in_loop: bool  # the loop's own context
+    values: tuple[int, ...] | None  # when literals decide the range (``range_values``)
+
+
+def range_bounds(iterable: sx.Expr, self_name: str | None) -> tuple[Expr, Expr] | None:
+    """``(start, stop)`` of ``range(stop)`` / ``range(start, stop)`` as expressions; None for any other
+    iterable or a range with a step."""
+    if not (isinstance(iterable, sx.Call) and dotted(iterable.func) == "range"):
+        return None
+    if any(a.keyword is not None or a.star for a in iterable.args) or len(iterable.args) not in (1, 2):
+        return None
+    bounds = [to_expr(a.value, self_name) for a in iterable.args]
+    return (("const", 0), bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
 def range_values(iterable: sx.Expr) -> tuple[int, ...] | None:

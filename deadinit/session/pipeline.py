@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from deadinit.index.discovery import Discovery, Skip
 from deadinit.index.generation_sources import find_generation_sources
 from deadinit.index.project_gaps import outside_bases
+from deadinit.installed.environment import library_counts
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
@@ -82,6 +83,7 @@ def run_check(
     note_generated_files(res, kept)
     assert res.index is not None  # check_summaries indexed them
     res.outside_bases = outside_bases(res.index)
+    _library_stats()
     return res
 
 
@@ -134,8 +136,15 @@ def run_incremental(
         counts["incremental"] = stats
     if os.environ.get("DEADINIT_STATS"):
         print(f"deadinit: incremental: {stats}", file=sys.stderr)
+    _library_stats()
     note_generated_files(res, kept)
     return res
+
+
+def _library_stats() -> None:
+    """``DEADINIT_STATS``: the installed library modules the analysis read from their cache or summarised."""
+    if os.environ.get("DEADINIT_STATS"):
+        print(f"deadinit: installed: {library_counts()}", file=sys.stderr)
 
 
 def index_project(

@@ -88,18 +88,20 @@ def test_buffer_helpers(adapter):
 
 def test_registration(adapter):
     c = classifier()
-    names, alloc, _, _ = c.registration(expr("self.register_buffer('mask', torch.ones(n))", adapter), "self", {}.get)
+    names, alloc, *_ = c.registration(expr("self.register_buffer('mask', torch.ones(n))", adapter), "self", {}.get)
     assert (names, alloc.kind, alloc.element.kind) == (("mask",), "buffer", "tensor")
-    names, alloc, _, _ = c.registration(
+    names, alloc, *_ = c.registration(
         expr("self.register_parameter(name='w', param=nn.Parameter(x))", adapter), "self", {}.get
     )
     assert (names, alloc.kind) == (("w",), "parameter")
-    names, alloc, _, _ = c.registration(expr("self.register_buffer('m', None)", adapter), "self", {}.get)
+    names, alloc, *_ = c.registration(expr("self.register_buffer('m', None)", adapter), "self", {}.get)
     assert (names, alloc) == (("m",), None)
     got = c.registration(
         expr("self.add_module(f'norm{i}', nn.LayerNorm(n))", adapter), "self", {}.get, loop_values={"i": (0, 1)}.get
     )
     assert (got.names, got.alloc.kind, got.loop_var) == (("norm0", "norm1"), "module", "i")
+    got = c.registration(expr("self.add_module(f'layer{i}_a', nn.LayerNorm(n))", adapter), "self", {}.get)
+    assert (got.names, got.loop_var, got.affix) == ((), "i", ("layer", "_a"))  # a range the chain may decide
     assert c.registration(expr("other.register_buffer('m', x)", adapter), "self", {}.get) is None
     assert c.registration(expr("self.register_buffer(key, x)", adapter), "self", {}.get) is None
 

@@ -6,6 +6,7 @@ from semantic_snippets import expr
 from deadinit.semantics.dynamic import (
     ANY,
     RANGE_LIMIT,
+    RangeLoop,
     Registered,
     access_of,
     describe,
@@ -13,6 +14,7 @@ from deadinit.semantics.dynamic import (
     loop_names,
     matches,
     name_pattern,
+    range_bounds,
     range_values,
     registered_names,
     storage_of,
@@ -119,6 +121,25 @@ def test_range_values(source, values, adapter):
 
 
 @pytest.mark.parametrize(
+    ("source", "bounds"),
+    [
+        ("range(depth)", (("const", 0), ("name", "depth"))),
+        ("range(1, self.depth)", (("const", 1), ("self", "depth"))),
+        ("range(len(self.channels))", (("const", 0), ("call", "len", (("self", "channels"),), ()))),
+        ("range(0, n, 2)", None),  # a step
+        ("range(*ns)", None),
+        ("(0, 1)", None),
+    ],
+)
+def test_range_bounds(source, bounds, adapter):
+    """The bounds a chain evaluates (``analysis.flow.chain``) when no literal decides the range."""
+    assert range_bounds(expr(source, adapter), "self") == bounds
+    if bounds is not None:
+        loop = RangeLoop(*bounds, False, None)
+        assert (loop.start, loop.stop, loop.values) == (*bounds, None)
+
+
+@pytest.mark.parametrize(
     ("source", "names", "var"),
     [
         ('"proj"', ("proj",), None),
@@ -126,7 +147,7 @@ def test_range_values(source, values, adapter):
         ("self.other_name", (), None),
         ('f"norm{i}"', ("norm0", "norm1"), "i"),
         ('f"norm{i}_x"', ("norm0_x", "norm1_x"), "i"),
-        ('f"norm{j}"', (), None),  # not a range loop's variable
+        ('f"norm{j}"', (), "j"),  # not a literal range's variable: a range the chain decides may name them
         ('f"{i}"', (), None),  # no literal prefix
         ('f"{p}{i}"', (), None),  # a prefix no literal fixes
         ("name", (), None),
@@ -136,5 +157,6 @@ def test_registered_names(source, names, var, adapter):
     literals = {"norm_name": "ln"}
     ranges = {"i": (0, 1)}
     got = registered_names(expr(source, adapter), "self", literals.get, ranges.get)
-    assert got == (names, var)
+    assert got[:2] == (names, var)
+    assert got[2] == (("norm", "_x" if "_x" in source else "") if var else ("", ""))
     assert Registered(names, None, expr(source, adapter), var).names == names

@@ -85,3 +85,33 @@ def test_names_from_a_literal_prefix_only_where_the_range_decides_them(adapter):
     flow = s.classes[0].methods["__init__"].init_flow
     got = {st.attr: (st.in_loop, len(st.guards)) for st in flow if st.alloc is not None}
     assert got == {"norm1_x": (False, 0), "norm2_x": (False, 0), "cond0": (False, 1)}
+
+
+@pytest.mark.parametrize("adapter", ("cst", "ast"))
+def test_names_of_a_range_no_literal_decides_are_left_to_the_chain(adapter):
+    """``f"deep{i}"`` in ``range(n)``: the call keeps its effect, with what each name would be assigned
+    (``InitStmt.registers``), for the chain to name once it knows ``n``; a loop over anything else, or
+    one that may leave early, gives nothing to name."""
+    source = """
+        import torch.nn as nn
+        class Block(nn.Module):
+            def __init__(self, c, n):
+                super().__init__()
+                m = nn.Linear(c, c)
+                for i in range(1, n):
+                    self.add_module(f"deep{i}_x", m)
+                for i in self.ids:
+                    self.add_module(f"id{i}", nn.LayerNorm(c))
+                for i in range(n):
+                    if c:
+                        break
+                    self.add_module(f"early{i}", nn.LayerNorm(c))
+        """
+    s = summarize_source(textwrap.dedent(source).encode(), "m.py", "m", False, Settings(), adapter=adapter)
+    assert isinstance(s, FileSummary)
+    flow = s.classes[0].methods["__init__"].init_flow
+    got = [st.registers for st in flow if st.registers is not None]
+    assert len(got) == 1 and not any(st.attr and st.attr.startswith(("deep", "id", "early")) for st in flow)
+    r = got[0]
+    assert (r.prefix, r.suffix, r.start, r.stop, r.in_loop) == ("deep", "_x", ("const", 1), ("name", "n"), False)
+    assert r.alloc is not None and (r.alloc.kind, r.alloc.callee) == ("module", "torch.nn.Linear")  # the local inlined

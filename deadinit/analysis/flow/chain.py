@@ -8,6 +8,7 @@ on every path), None (may run), or False (cannot run for S).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from deadinit.analysis.flow.conditions import Env, Facts, guard_state, length, value_of
@@ -16,7 +17,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind, InitStmtKind, ParamKind
 from deadinit.model.summary import AllocInfo, InitStmt, MethodSummary
 from deadinit.semantics.arguments import spread_fills
-from deadinit.semantics.exprs import NOTNONE, UNKNOWN, certainly_not_none
+from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
 from deadinit.semantics.init.flow import Guards
 
 __all__ = ["NOTNONE", "UNKNOWN", "Chain", "ChainStmt", "Env", "init_chain"]
@@ -103,11 +104,18 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env)
                 env[p.name] = UNKNOWN
             elif p.default is not None:
                 env[p.name] = (
-                    p.default if p.default[0] == "const" else (NOTNONE if certainly_not_none(p.default) else UNKNOWN)
+                    p.default
+                    if p.default[0] == "const" or _literal_tuple(p.default)
+                    else (NOTNONE if certainly_not_none(p.default) else UNKNOWN)
                 )
             else:
                 env[p.name] = UNKNOWN
     return env
+
+
+def _literal_tuple(e: Expr) -> bool:
+    """A tuple of literals (a default such as ``channels=(64, 128)``: its length decides ``range(len(...))``)."""
+    return e[0] == "tuple" and all(x[0] == "const" for x in e[1])
 
 
 def init_chain(index: ProjectIndex, qualname: str) -> Chain:
@@ -160,7 +168,7 @@ def _walk(
         chain.inits.append(owner)
     path = w.index.path_of(owner)
     returned = False  # a return whose guards hold came before: nothing after it runs
-    for st in method.init_flow:
+    for st in _named(method.init_flow, env, self_env):
         if chain.broken is not None:
             return
         facts = _facts(frame, w.facts)
@@ -185,6 +193,44 @@ def _walk(
             _call(w, owner, st, state, env, self_env, frame, keys, depth)
         elif st.method is not None:
             _helper(w, owner, st, state, env, self_env, frame, keys, depth)
+
+
+NAMES_LIMIT = 64  # a range of more values is not expanded into names
+
+
+def _named(flow: list[InitStmt], env: Env, self_env: Env) -> Iterator[InitStmt]:
+    """The statements, with ``self.add_module(f"layer{i}", m)`` over a range this chain decides
+    (``range(depth)``, ``range(self.depth)``, ``range(len(self.channels))``: ``RangeNames``) in place
+    as one assignment per name, as a literal range's are; an undecided range stays the call it is.
+    Lazy: a bound is evaluated with the values the statements before it gave."""
+    for st in flow:
+        r = st.registers
+        start, stop = (value_of(r.start, env, self_env), value_of(r.stop, env, self_env)) if r else (UNKNOWN, UNKNOWN)
+        if r is None or not _ints(start, stop) or not 0 < stop[1] - start[1] <= NAMES_LIMIT:
+            yield st
+            continue
+        reads = tuple(a for a in st.reads if a != st.method)
+        for i in range(start[1], stop[1]):
+            yield replace(
+                st,
+                kind=InitStmtKind.ASSIGN,
+                attr=f"{r.prefix}{i}{r.suffix}",
+                in_loop=r.in_loop,
+                reads=reads,
+                alloc=r.alloc,
+                value=r.value,
+                call=r.call,
+                method=None,
+                args=(),
+                kwargs=(),
+                spreads_args=False,
+                spreads_kwargs=False,
+                registers=None,
+            )
+
+
+def _ints(*values: Expr) -> bool:
+    return all(v[0] == "const" and type(v[1]) is int for v in values)
 
 
 def _facts(frame: Facts, shared: Facts) -> Facts:
@@ -216,7 +262,7 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
         if (
             st.kind == InitStmtKind.ASSIGN
             and st.value is not None
-            and st.value[0] in ("name", "const")
+            and st.value[0] in ("name", "const", "tuple")
             and state is True
         ):
             self_env[st.attr] = value_of(st.value, env, self_env)

@@ -122,6 +122,8 @@ def value_of(e: Expr, env: Env, self_env: Env, facts: Facts | None = None) -> Ex
         return UNKNOWN if test is None else value_of(e[2] if test else e[3], env, self_env, facts)
     elif e[0] == "call":
         return _call_value(e, env, self_env, facts)
+    elif e[0] == "tuple":  # its items' values: its length and truth are known
+        return ("tuple", tuple(value_of(x, env, self_env, facts) for x in e[1]))
     elif certainly_not_none(e):
         return NOTNONE
     if v == UNKNOWN and facts is not None:

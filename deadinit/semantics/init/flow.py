@@ -15,7 +15,7 @@ from __future__ import annotations
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import loop_names, range_values
+from deadinit.semantics.dynamic import RangeLoop, loop_names, range_bounds, range_values
 from deadinit.semantics.effects import Reads
 from deadinit.semantics.exprs import to_expr
 from deadinit.semantics.init.unpacking import leaves_early
@@ -112,9 +112,9 @@ class InitFlattener(InitWrites):
         literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
         if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
             self.literal_loops[target.id] = in_loop
-        values = range_values(st.iter)
-        if values and isinstance(target, sx.Name) and not leaves_early(st.body):
-            self.range_loops[target.id] = (values, in_loop)
+        bounds = range_bounds(st.iter, self.self_name)
+        if bounds is not None and isinstance(target, sx.Name) and not leaves_early(st.body):
+            self.range_loops[target.id] = RangeLoop(*bounds, in_loop, range_values(st.iter))
 
     def _if(self, st: sx.If, guards: Guards, in_loop: bool) -> str | None:
         cond = to_expr(st.test, self.self_name)

@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from deadinit.model.kinds import InitStmtKind
-from deadinit.model.summary import AllocInfo, InitStmt, Pattern
+from deadinit.model.summary import AllocInfo, InitStmt, Pattern, RangeNames
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee, inline_locals
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.construction_args import Passed, passed_only
+from deadinit.semantics.dynamic import RangeLoop
 from deadinit.semantics.effects import Reads, holds_self, reads_of
-from deadinit.semantics.exprs import UNKNOWN, Expr
+from deadinit.semantics.exprs import UNKNOWN, Expr, to_expr
 from deadinit.semantics.raises import leaf_roots
 from deadinit.semantics.returns import declared_class, param_call
 
@@ -58,7 +59,7 @@ class InitWalk:
         self.loop_iters: list[Expr] = []
         self.names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
         self.literal_loops: dict[str, bool] = {}  # variable of a loop over literal names -> the loop's own in_loop
-        self.range_loops: dict[str, tuple[tuple[int, ...], bool]] = {}  # ``for i in range(2)``: (values, own in_loop)
+        self.range_loops: dict[str, RangeLoop] = {}  # ``for i in range(n)`` (semantics.dynamic)
         self.dynamic: list[tuple[str, Pattern]] = []  # dynamic reads seen since the last statement was emitted
         self.held: dict[str, AllocInfo] = {}  # self attributes assigned an allocation on every path, not replaced since
         self.aliases: set[str] = set()  # locals that may hold ``self``, or an object holding it (``me = self``)
@@ -105,6 +106,22 @@ class InitWalk:
 
     def _classify(self, value: sx.Expr) -> AllocInfo | None:
         return self.cls.classify(value, self._local_alloc, self.self_name, self._local_call)
+
+    def _range_of(self, var: str) -> tuple[int, ...] | None:
+        got = self.range_loops.get(var)
+        return got.values if got is not None else None
+
+    def _range_names(self, call: sx.Call) -> RangeNames | None:
+        """``self.add_module(f"layer{i}", m)`` in ``for i in range(depth)``: what each name is assigned,
+        for the chain to name once it knows the range (``InitStmt.registers``); None for any other call."""
+        got = self.cls.registration(call, self.self_name, self._local_alloc, loop_values=self._range_of)
+        loop = self.range_loops.get(got.loop_var) if got is not None and got.loop_var is not None else None
+        if got is None or loop is None or got.names:
+            return None
+        alloc = inline_locals(got.alloc, self._local_value) if got.alloc is not None else None
+        value = to_expr(got.value, self.self_name)
+        call_ = self._followed(got.value) if alloc is None else None
+        return RangeNames(*got.affix, loop.start, loop.stop, loop.in_loop, alloc, value, call_)
 
     def _followed(self, value: sx.Expr) -> AllocInfo | None:
         """The call whose result ``value`` is, for the analysis to follow (also through a local)."""

@@ -246,8 +246,10 @@ class InitWrites(InitWalk):
         names: tuple[str, ...] = (literal,) if literal is not None else ()
         if registered is not None:
             names, alloc, value = registered.names, registered.alloc, registered.value
+            if not names:  # ``f"layer{i}"`` in ``range(depth)``: the chain decides (``_call_stmt``)
+                return False
             if registered.loop_var is not None:
-                in_loop = in_loop and self.range_loops[registered.loop_var][1]
+                in_loop = in_loop and self.range_loops[registered.loop_var].in_loop
         elif literal is None:
             return self._deletes_named(st, call, guards)
         elif dotted(call.func) == "delattr":
@@ -274,10 +276,6 @@ class InitWrites(InitWalk):
                 constructs=tuple(r.passes_self),
             )
         return True
-
-    def _range_of(self, var: str) -> tuple[int, ...] | None:
-        got = self.range_loops.get(var)
-        return got[0] if got is not None else None
 
     def _self_literal(self, attr: str) -> str | None:
         """The string literal ``self.<attr>`` holds here: its last assignment so far in this
@@ -370,6 +368,7 @@ class InitWrites(InitWalk):
             last, given = self.out[-1], self._args(call.args)
             last.method, last.args, last.kwargs = called, given["args"], given["kwargs"]
             last.spreads_args, last.spreads_kwargs = given["spreads_args"], given["spreads_kwargs"]
+            last.registers = self._range_names(call)
             self.held.clear()  # the method may replace what self's attributes hold
         return None
 
