@@ -1,7 +1,7 @@
 """How deadinit's cold run grows with the shape of the code, on generated trees.  Run by hand
 (``bench/speed.py`` runs it too, unless ``--skip-synthetic``):
 
-    python bench/synthetic_scaling.py [--quick] [--json out.json]
+    python bench/synthetic_scaling.py [--quick] [--family depth|width|files ...] [--json out.json]
 
 Three families, each timed cold (``--no-cache``) at several sizes, with the exponent of a
 least-squares fit of log(time) against log(size) over the sizes from the second up (the
@@ -98,9 +98,11 @@ def exponent(points: list[tuple[int, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
 
 
-def measure(quick: bool = False) -> dict[str, list[dict[str, float]]]:
+def measure(quick: bool = False, only: tuple[str, ...] = ()) -> dict[str, list[dict[str, float]]]:
     out: dict[str, list[dict[str, float]]] = {}
     for name, (make, sizes, quick_sizes) in FAMILIES.items():
+        if only and name not in only:
+            continue
         out[name] = []
         for n in quick_sizes if quick else sizes:
             work = Path(tempfile.mkdtemp(prefix=f"deadinit-{name}-"))
@@ -115,15 +117,16 @@ def measure(quick: bool = False) -> dict[str, list[dict[str, float]]]:
 
 def table(results: dict[str, list[dict[str, float]]]) -> str:
     rows = [
-        "| family | sizes | cold wall s | fitted exponent (wall) | fitted exponent (CPU) |",
-        "|---|---|---|---:|---:|",
+        "| family | sizes | cold wall s | cold CPU s | fitted exponent (wall) | fitted exponent (CPU) |",
+        "|---|---|---|---|---:|---:|",
     ]
     for name, runs in results.items():
         sizes = ", ".join(f"{int(m['size']):,}" for m in runs)
         walls = ", ".join(f"{m['wall']:.2f}" for m in runs)
+        cpus = ", ".join(f"{m['cpu']:.2f}" for m in runs)
         ew = exponent([(int(m["size"]), m["wall"]) for m in runs])
         ec = exponent([(int(m["size"]), m["cpu"]) for m in runs])
-        rows.append(f"| {name} ({UNITS[name]}) | {sizes} | {walls} | {ew:.2f} | {ec:.2f} |")
+        rows.append(f"| {name} ({UNITS[name]}) | {sizes} | {walls} | {cpus} | {ew:.2f} | {ec:.2f} |")
     return "\n".join(rows)
 
 
@@ -131,8 +134,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a look, not the README's figures)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
+    ap.add_argument(
+        "--family", action="append", choices=tuple(FAMILIES), default=[], help="only this family (repeatable)"
+    )
     a = ap.parse_args()
-    results = measure(a.quick)
+    results = measure(a.quick, tuple(a.family))
     if a.json:
         a.json.write_text(json.dumps(results, indent=1))
     print(table(results))

@@ -20,6 +20,7 @@ from deadinit.analysis.fix_safety.weight_loaders import LoaderProofs
 from deadinit.analysis.fix_safety.worth import defer_small_fixes
 from deadinit.analysis.flow.chain import Chain, ChainStmt, init_chain
 from deadinit.analysis.flow.returns import ReturnResolver
+from deadinit.analysis.liveness.below import SubclassReads
 from deadinit.analysis.liveness.construction import ClassLiveness, ConstructionFlow, handed_on, transit_evidence
 from deadinit.analysis.liveness.fixpoint import EffectiveAssignments, ExternalRead
 from deadinit.analysis.liveness.nested import nested_facts
@@ -68,6 +69,7 @@ class Analyzer:
         self.returns = ReturnResolver(index)
         self._reach: Memo[str, Reach] = Memo()
         self._built: Memo[tuple[str, int], ClassLiveness | None] = Memo()  # (class, depth) -> see ``liveness``
+        self.below = SubclassReads(index, self.reach_of)
         self.construction = ConstructionFlow(index, self.liveness)
         self._sites: _SiteTables | None = None
         self.exported = ProjectExports(index)
@@ -210,7 +212,7 @@ class Analyzer:
             return ClassLiveness(cls, chain, mro, [], None, {})
         unsure = unsure_of(self.index, cls, chain, mro, reach)
         live = LiveSet()
-        walkers = read_outside_chain(self.index, cls, chain, mro, reach, self.reach_of, live, unsure)
+        walkers = read_outside_chain(self.index, cls, chain, mro, reach, self.reach_of, self.below, live, unsure)
         events = [c for c in chain.stmts if c.active is not False]
         for attr, why in walked(self, cls, mro, events, walkers).items():
             live.mark(attr, why)

@@ -141,7 +141,7 @@ def refusals(index: ProjectIndex, chain: Chain, group: list[AttrFact], reads: _R
     for f in group:
         dead.setdefault(f.owner, set()).add(f.attr)
         by_key[(f.owner, f.attr)] = f
-    events = [c for c in chain.stmts if c.active is not False]
+    events = _Events([c for c in chain.stmts if c.active is not False], reads)
     out: list[tuple[AttrFact, str]] = []
     while True:
         conflicts = _conflicts(events, dead, by_key, reads)
@@ -152,10 +152,26 @@ def refusals(index: ProjectIndex, chain: Chain, group: list[AttrFact], reads: _R
             out.append((by_key[(owner, attr)], why))
 
 
+class _Events:
+    """The statements of a chain that may run, indexed for ``_conflicts``: each one's position, the
+    statements written at each place (one source statement may stand for several), and per attribute
+    the positions of the statements whose reads reach it (``_Reads.reached``), in chain order."""
+
+    def __init__(self, events: list[ChainStmt], reads: _Reads) -> None:
+        self.events = events
+        self.pos = {id(c): i for i, c in enumerate(events)}
+        self.at: dict[tuple[str, int, int], list[ChainStmt]] = {}
+        self.readers: dict[str, list[int]] = {}
+        for i, c in enumerate(events):
+            self.at.setdefault((c.owner, c.stmt.line, c.stmt.col), []).append(c)
+            for a in reads.reached(c.stmt.reads):
+                self.readers.setdefault(a, []).append(i)
+
+
 def _conflicts(
-    events: list[ChainStmt], dead: dict[str, set[str]], facts: dict[tuple[str, str], AttrFact], reads: _Reads
+    indexed: _Events, dead: dict[str, set[str]], facts: dict[tuple[str, str], AttrFact], reads: _Reads
 ) -> dict[tuple[str, str], str]:
-    pos = {id(c): i for i, c in enumerate(events)}
+    events, pos = indexed.events, indexed.pos
 
     def stays(c: ChainStmt) -> bool:
         return not (c.stmt.kind in BINDINGS and c.stmt.attr in dead.get(c.owner, ()))
@@ -170,7 +186,8 @@ def _conflicts(
                 continue
             end = pos.get(id(f.killer), len(events)) if f.killer is not None else len(events)
             for c in f.stmts:
-                if any(e is not c and _same_statement(e, c) and stays(e) for e in events):
+                here = indexed.at.get((c.owner, c.stmt.line, c.stmt.col), ())
+                if any(e is not c and stays(e) for e in here):
                     out[(owner, a)] = (
                         f"{where} line {c.stmt.line} writes self.{a} in a statement that also does work that "
                         "stays: it cannot be split"
@@ -179,7 +196,8 @@ def _conflicts(
             if (owner, a) in out:
                 continue
             refill = _refill(f)
-            for i, c in enumerate(events):
+            for i in indexed.readers.get(a, ()):  # a statement whose reads reach nothing of ``a`` never keeps it
+                c = events[i]
                 if not stays(c) or (c.owner != owner and not min(starts) < i < end):
                     continue
                 if refill is not None and c.owner == owner and _moves(c, refill, events, pos, reads):
@@ -211,10 +229,6 @@ def _moves(c: ChainStmt, refill: ChainStmt, events: list[ChainStmt], pos: dict[i
     if at is None or until is None:
         return False
     return not any(e.stmt.attr == y or y in reads.reached(e.stmt.reads) for e in events[at + 1 : until])
-
-
-def _same_statement(e: ChainStmt, c: ChainStmt) -> bool:
-    return e.owner == c.owner and e.stmt.line == c.stmt.line and e.stmt.col == c.stmt.col
 
 
 def _kept(c: ChainStmt, a: str, via: str) -> str:

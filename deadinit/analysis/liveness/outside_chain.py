@@ -12,14 +12,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from deadinit.analysis.flow.chain import Chain, ChainStmt
+from deadinit.analysis.liveness.below import SubclassReads, Unsure, own_reads
 from deadinit.analysis.liveness.registration import Walks
 from deadinit.analysis.reads.reach import Reach, method_reads, short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
-from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import ANY
 
-Unsure = list[tuple[str, Pattern]]
 # what a statement reads only to hand to constructors whose parameter reaches nothing live: attr -> why
 DeadPasses = Callable[[ChainStmt, set[str]], dict[str, str]]
 
@@ -64,12 +63,15 @@ def read_outside_chain(
     mro: list[str],
     reach: Reach,
     reach_of: Callable[[str], Reach],
+    subclass_reads: SubclassReads,
     live: LiveSet,
     unsure: Unsure,
 ) -> list[tuple[str, Walks]]:
     """Mark what the class's reachable methods and a second run of an ``__init__`` read, then what
-    each subclass reads (adding its dynamic accesses to ``unsure``); return who may walk ``self``'s
-    registered attributes: (the class it runs on, its reachable walks).  ``reach``: the class's own."""
+    each subclass reads (adding its dynamic accesses to ``unsure``), merged once per class by
+    ``subclass_reads`` (``analysis.liveness.below``); return who may walk ``self``'s registered
+    attributes: (the class it runs on, its reachable walks; a subclass without walks is left out).
+    ``reach``: the class's own."""
     for attr, sites in reach.reads.items():
         o, m, ln = sites[0]
         live.mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
@@ -78,24 +80,26 @@ def read_outside_chain(
             for a in st.reads:
                 live.mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
     walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]
-    for sub in sorted(index.all_subclasses(cls)):
-        if sub not in mro:
-            walkers.append((sub, _read_by_subclass(index, sub, reach_of(sub), live, unsure)))
+    below = subclass_reads.below(cls)
+    if below is None:  # a subclass cycle below: each subclass asked itself
+        for sub in sorted(index.all_subclasses(cls)):
+            if sub not in mro:
+                walkers.append((sub, _read_by_subclass(index, sub, reach_of(sub), live, unsure)))
+        return walkers
+    for attr, why in below.ordered_marks():
+        live.mark(attr, why)
+    for sub in sorted(below.unsure):
+        unsure.extend(below.unsure[sub])
+    walkers += [(sub, below.walks[sub]) for sub in sorted(below.walks)]  # a subclass without walks adds none
     return walkers
 
 
 def _read_by_subclass(index: ProjectIndex, sub: str, sreach: Reach, live: LiveSet, unsure: Unsure) -> Walks:
     """Mark what subclass ``sub`` reads (its reachable methods, its own ``__init__``); its walks."""
-    for attr, sites in sreach.reads.items():
-        o, m, ln = sites[0]
-        live.mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
-    unsure.extend((f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
-    sm = index.classes[sub].methods.get("__init__")
-    if sm and sm.init_flow:
-        for st in sm.init_flow:
-            for a in st.reads:
-                live.mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
-            unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
+    own = own_reads(index, sub, sreach)
+    for attr, why in own.ordered_marks():
+        live.mark(attr, why)
+    unsure.extend(own.unsure.get(sub, []))
     return sreach.walks
 
 
