@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deadinit.runtime.file_cache import write_atomically
 from deadinit.runtime.interrupts import EXIT_INTERRUPTED, install_exit_at_once
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from deadinit.runtime.summarizer import ProjectSummarizer
 
 __all__ = ["EXIT_INTERRUPTED", "install_exit_at_once", "prestart", "project_summarizer", "write_atomically"]
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """``data`` into ``target`` whole (``runtime.file_cache.write_atomically``)."""
+    from deadinit.runtime import file_cache  # noqa: PLC0415 - hashing and temporary files: --version needs none
+
+    file_cache.write_atomically(target, data)
 
 
 def prestart() -> None:

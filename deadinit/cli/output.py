@@ -27,7 +27,9 @@ def make_console(color: str = "auto", stderr: bool = False, file: TextIO | None 
     """``color``: auto (TTY and NO_COLOR/FORCE_COLOR decide), always, never."""
     from rich.console import Console  # noqa: PLC0415 - rich loads when a console is made (``LazyConsole``)
 
-    kw = dict(highlight=False, soft_wrap=False, stderr=stderr)
+    # emoji=False: a path or a name that reads like ``:name:`` is printed as it is (and rich's ~2 ms
+    # emoji table never loads)
+    kw = dict(highlight=False, soft_wrap=False, stderr=stderr, emoji=False)
     if file is not None:
         kw["file"] = file
     if color == "always":

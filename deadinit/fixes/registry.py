@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from deadinit.model.fix import STRATEGY_CODES  # the rules whose findings each strategy fixes
+from deadinit.model.strategies import STRATEGY_CODES  # the rules whose findings each strategy fixes
 
 __all__ = ["LOAD_ERRORS", "STRATEGY_CODES", "STRATEGY_MODULES", "load_strategies"]
 

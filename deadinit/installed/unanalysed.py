@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from deadinit.model.kinds import LibraryStatus
 from deadinit.model.result import Unanalysed
-from deadinit.model.summary import FileSummary
+
+if TYPE_CHECKING:  # the text report reads this module's lines: a warm check loads no summary
+    from deadinit.model.summary import FileSummary
 
 
 def unanalysed(

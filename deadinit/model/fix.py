@@ -16,12 +16,6 @@ from deadinit.model.kinds import RefusalKind
 from deadinit.model.plain import plain_fields
 from deadinit.model.settings import Settings
 
-# the rules whose findings each ``deadinit fix --strategy`` fixes (the first is the default strategy)
-STRATEGY_CODES = {
-    "skip-flag": ("DI001", "DI002"),
-    "direct-base": ("DI003",),
-}
-
 
 @dataclass
 class FixOptions:

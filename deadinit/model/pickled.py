@@ -157,12 +157,27 @@ def lazy_fields(obj: object, state: dict[str, Any], names: tuple[str, ...], key:
     (an object may keep several such groups of fields, each under its own key)."""
     blob = state.get(key)
     if blob is None:
-        blob = pickle.dumps({n: state[n] for n in names}, protocol=pickle.HIGHEST_PROTOCOL)
+        fields = {n: _InOrder(v) if type(v) in (set, frozenset) else v for n, v in ((n, state[n]) for n in names)}
+        blob = pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
         obj.__dict__[key] = blob
     for n in names:
         state.pop(n, None)
     state[key] = blob
     return state
+
+
+class _InOrder:
+    """A set field as its elements in one order: a set of strings iterates in the order that string
+    hashing (randomised per process) decides, and equal fields must pickle to equal bytes in every
+    process (the incremental analysis's digests hash a class's pickle).  Unpickles as the set."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: set[Any] | frozenset[Any]) -> None:
+        self.value = value
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self.value), (sorted(self.value, key=repr),)
 
 
 def unpickled_on_first_read(cls: type, names: tuple[str, ...], key: str = LAZY_BLOB) -> None:

@@ -14,8 +14,8 @@ from rich.text import Text
 
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
-from deadinit.model.fix import STRATEGY_CODES
 from deadinit.model.kinds import FixSafety
+from deadinit.model.strategies import STRATEGY_CODES
 from deadinit.report.paths import display
 
 # per rule, the evidence kinds that decide a finding, the most telling first

@@ -27,17 +27,19 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from deadinit.frontends.source_file import read_source
 from deadinit.model.file_error import FileError
 from deadinit.model.settings import Settings
-from deadinit.model.summary import FileSummary
 from deadinit.runtime import file_cache
 from deadinit.runtime.file_cache import Cache, Entry, new_entry
 from deadinit.runtime.pool import Pool, default_jobs
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.runtime.summary_pack import Record, SummaryPack
+
+if TYPE_CHECKING:  # a check answered by the result cache unpickles no summary
+    from deadinit.model.summary import FileSummary
 
 # (path, module, is_package) of one discovered file
 Item = tuple[str, str, bool]

@@ -10,7 +10,6 @@ message names the file and the key.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import re
 import sys
@@ -186,6 +185,8 @@ def validate_codes(tokens: Iterable[str]) -> tuple[str, ...]:
         if group:
             out.extend(group)
             continue
+        import difflib  # noqa: PLC0415 - only a name that matches nothing asks for a close one
+
         hint = difflib.get_close_matches(t, list(known), n=1)
         raise ValueError(f"unknown rule code or name {t!r}" + (f" (did you mean {hint[0]!r}?)" if hint else ""))
     return tuple(dict.fromkeys(out))
@@ -250,6 +251,8 @@ def parse_table(table: dict[str, object], path: Path | None, root: Path, base: S
     for raw_key, value in table.items():
         key = raw_key.replace("_", "-")
         if key not in _KEYS:
+            import difflib  # noqa: PLC0415 - only a name that matches nothing asks for a close one
+
             hint = difflib.get_close_matches(key, KNOWN_KEYS, n=1)
             raise ConfigError(
                 f"{where}unknown key {raw_key!r} in [tool.deadinit]" + (f" (did you mean {hint[0]!r}?)" if hint else "")

@@ -11,7 +11,6 @@ state; an uncached one (``--no-cache``) analyses every class and stores nothing.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -205,6 +204,8 @@ def resolve_class(result: CheckResult, name: str) -> str:
         return matches[0]
     if not matches:
         hint = " (code-generation sources were skipped: --include-generation-sources)" if result.skipped_sources else ""
+        import difflib  # noqa: PLC0415 - only a name that matches nothing asks for a close one
+
         close = difflib.get_close_matches(name, sorted({q.rsplit(".", 1)[-1] for q in classes}), n=1)
         if close:
             hint = f" (did you mean {close[0]!r}?){hint}"

@@ -5,11 +5,12 @@ front-end wraps around either (``Session.wrap``, a progress bar)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from deadinit.model.file_error import FileError
-from deadinit.model.settings import Settings
-from deadinit.model.summary import FileSummary
+if TYPE_CHECKING:  # a warm check answered by the result cache loads no summary
+    from deadinit.model.file_error import FileError
+    from deadinit.model.settings import Settings
+    from deadinit.model.summary import FileSummary
 
 # (path, module, is_package) of one discovered file
 Item = tuple[str, str, bool]

@@ -203,3 +203,43 @@ def test_a_check_answered_from_the_result_cache_loads_no_analysis_and_no_worker_
     stdout, loaded = _check_loading(root, cache, *analysis, *NOT_ON_THE_CACHED_PATH, "concurrent.futures")
     assert loaded == "[]"
     assert "DI001" in stdout
+
+
+# what a check answered from the result cache never uses: the summaries' records (the result holds
+# none), the fix records and writers, the installed-library resolution, the state of the incremental
+# analysis, the parsers, a close-match search (only for a name that matches nothing), rich's emoji table
+NOT_ON_THE_WARM_PATH = (
+    "deadinit.model.summary",
+    "deadinit.model.access",
+    "deadinit.model.fix",
+    "deadinit.fixes",
+    "deadinit.installed.finder",
+    "deadinit.installed.library_index",
+    "deadinit.session.incremental",
+    "deadinit.session.analysis_state",
+    "deadinit.frontends.parse",
+    "deadinit.semantics",
+    "libcst",
+    "hypothesis",
+    "difflib",
+    "rich._emoji_codes",
+)
+
+
+@pytest.mark.parametrize("fmt", ["concise", "full", "json"])
+def test_a_warm_check_imports_nothing_it_does_not_use(warm, fmt):
+    root, cache = warm
+    stdout, loaded = _check_loading(root, cache, *NOT_ON_THE_WARM_PATH, fmt=fmt)
+    assert loaded == "[]"
+    assert "DI001" in stdout
+
+
+def test_the_version_loads_neither_the_cache_nor_the_helper():
+    script = (
+        "import sys\nfrom deadinit.cli.main import main\nsys.argv = ['deadinit', '--version']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('loaded:', sorted(m for m in ('deadinit.runtime.file_cache', 'deadinit.runtime.helper',"
+        " 'multiprocessing', 'hashlib', 'dataclasses') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert out.stdout.rsplit("loaded: ", 1)[-1].strip() == "[]", out.stdout + out.stderr

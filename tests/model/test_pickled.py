@@ -2,7 +2,10 @@
 equal to what was pickled."""
 
 import dataclasses
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +125,37 @@ def test_a_lazy_field_must_have_no_class_attribute():
 
     with pytest.raises(TypeError):
         unpickled_on_first_read(WithDefault, ("a",))
+
+
+_SEEDED = (
+    "import hashlib, pickle\n"
+    "from deadinit.model.summary import ClassSummary\n"
+    "c = ClassSummary('C', 'm.C', 1, 0, 9, [], [])\n"
+    "c.attr_unknown = {f'attr_{i}' for i in range(40)}\n"
+    "c.attr_elements_unknown = frozenset(f'elt_{i}' for i in range(40))\n"
+    "print(hashlib.sha256(pickle.dumps(c, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest())\n"
+)
+
+
+def test_a_class_with_set_fields_pickles_to_the_same_bytes_in_every_process():
+    """String hashing is randomised per process; the incremental analysis's digests hash a class's pickle."""
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", _SEEDED],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1
+
+
+def test_a_set_field_reads_back_as_the_set():
+    c = ClassSummary("C", "m.C", 1, 0, 9, [], [])
+    c.attr_unknown = {"b", "a"}
+    c.attr_elements_unknown = frozenset({"x"})
+    again = pickle.loads(pickle.dumps(c))
+    assert type(again.attr_unknown) is set and again.attr_unknown == {"a", "b"}
+    assert type(again.attr_elements_unknown) is frozenset and again.attr_elements_unknown == {"x"}
