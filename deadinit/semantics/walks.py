@@ -10,6 +10,11 @@ nothing (which only acts on each element: moves it, initialises it, counts it). 
 ``next()`` takes the first element of (``next(self.parameters()).device``) reads no
 particular attribute.  ``self._modules.values()`` and the other storages stay wholesale
 dynamic accesses (``semantics.dynamic``): they reach any name.
+
+A walk over another object (``dict(model.named_children())`` in a function outside the class,
+``model._modules.values()``) is recorded as the read ``model.named_children`` is
+(``model.access.Access``); ``OBJECT_WALKS`` says what it visits on whatever module the object
+may hold.
 """
 
 from __future__ import annotations
@@ -44,6 +49,16 @@ WALKS: dict[str, frozenset[Registration]] = {
     "buffers": _BUFFERS,
     "named_buffers": _BUFFERS,
     "state_dict": _EVERYTHING,
+}
+
+
+# what a walk over another object (``model.named_children()``, ``model._modules.values()``) visits on it: the
+# same walks, and the storages (on ``self`` a wholesale dynamic access instead)
+OBJECT_WALKS: dict[str, frozenset[Registration]] = {
+    **WALKS,
+    "_modules": _MODULES,
+    "_parameters": frozenset({Registration.PARAMETER}),
+    "_buffers": frozenset({Registration.BUFFER}),
 }
 
 

@@ -4,7 +4,7 @@ walks the summary keeps: ``tests/semantics/summary/test_summary_expressions.py``
 import pytest
 from semantic_snippets import expr
 
-from deadinit.semantics.walks import Registration, first_of_walk, walk_name, walk_reaches
+from deadinit.semantics.walks import OBJECT_WALKS, Registration, first_of_walk, walk_name, walk_reaches
 
 
 @pytest.mark.parametrize(
@@ -28,6 +28,13 @@ def test_what_each_walk_visits():
     assert walk_reaches("named_buffers") == {Registration.MODULE, Registration.BUFFER}
     assert walk_reaches("state_dict") == set(Registration)
     assert walk_reaches("forward") == frozenset()
+
+
+def test_what_a_walk_over_another_object_visits():
+    assert OBJECT_WALKS["named_children"] == walk_reaches("named_children")
+    assert OBJECT_WALKS["_modules"] == {Registration.MODULE}  # ``model._modules.values()``
+    assert OBJECT_WALKS["_buffers"] == {Registration.BUFFER}
+    assert walk_reaches("_modules") == frozenset()  # on self: a wholesale dynamic access
 
 
 def test_first_of_walk(adapter):

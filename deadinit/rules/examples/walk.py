@@ -1,15 +1,17 @@
 """DI002 examples of ``nn.Module``'s own walks (``semantics.walks``): a reachable
 ``self.named_children()``, ``self.parameters()`` or ``self.state_dict()`` reads every
-registered attribute of the kinds it visits, and nothing else."""
+registered attribute of the kinds it visits, and nothing else; so does a walk over another
+object that may hold the class (``dict(block.named_children())`` in a function)."""
 
 from __future__ import annotations
 
 from deadinit.rules.base import Example
 
 
-def _walking(walk: str, scratch: bool = True) -> dict[str, str]:
+def _walking(walk: str, scratch: bool = True, outside: str = "") -> dict[str, str]:
     plain = "        self.scratch = torch.empty(d, d)\n" if scratch else ""
     return {
+        "pkg/dump.py": outside,
         "pkg/__init__.py": "",
         "pkg/m.py": f"""
 import torch
@@ -83,5 +85,18 @@ WALK_INVALID = (
         _walking("        return dict(self.state_dict())"),
         [("DI002", "ShardedBlock", "scratch")],
         note="a plain tensor attribute is not registered: self.state_dict() does not read it",
+    ),
+    Example(
+        _walking("        return None", outside="def dump(block):\n    return dict(block.named_children())\n"),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask", "scratch")],
+        note="a walk over another object of no known class reads the registered submodules of any module it may be",
+    ),
+    Example(
+        _walking(
+            "        return None",
+            outside="class Tokenizer:\n    pass\n\n\ndef dump(t: Tokenizer):\n    return list(t._modules.values())\n",
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk over an object whose class is known and unrelated reads nothing of the class",
     ),
 )

@@ -55,8 +55,10 @@ def test_reads_of_other_objects_with_their_receivers(adapter):
         """
         import pkg.layers
         cfg.size
+        hasattr(cfg, "scale")
         def f(model: Model, i):
             model.weight
+            getattr(model, "norm", None)
             items[i].bias
             pkg.layers.mlp
         """,
@@ -64,6 +66,8 @@ def test_reads_of_other_objects_with_their_receivers(adapter):
     )
     reads = {a.attr: a for a in s.accesses}
     assert reads["size"].in_function is None and reads["size"].receiver == "cfg"
+    assert reads["norm"].receiver == "model" and reads["norm"].param == (0, "model")  # ``getattr(model, "norm")``
+    assert reads["scale"].receiver == "cfg"
     assert reads["weight"].types == (TypeRef("Model", False),) and reads["weight"].param == (0, "model")
     assert reads["bias"].receiver == "<expr>"
     assert reads["mlp"].on_module  # an attribute of a module, not of an object
