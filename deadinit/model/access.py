@@ -43,6 +43,8 @@ class Access:
     param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
     on_module: bool = False  # receiver is a module bound by ``import``: an attribute of a module, not of an object
     through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
+    # a walk (``semantics.walks.OBJECT_WALKS``) in a function that gives nothing back: it acts on each element
+    acting: bool = False
 
     def __init__(
         self,
@@ -57,6 +59,7 @@ class Access:
         param: tuple[int, str] | None = None,
         on_module: bool = False,
         through: str | None = None,
+        acting: bool = False,
     ) -> None:
         """The dataclass's ``__init__`` with ``object.__setattr__`` looked up once, not once per field
         (a summary makes one per ``obj.x`` read: ~500,000 in sglang)."""
@@ -72,6 +75,7 @@ class Access:
         set_(self, "param", param)
         set_(self, "on_module", on_module)
         set_(self, "through", through)
+        set_(self, "acting", acting)
 
 
 # what a read is and how it is made, without where (an ``Access`` without its line and column): an

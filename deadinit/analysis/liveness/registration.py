@@ -93,8 +93,9 @@ def walked(
 
 class _OutsideWalks:
     """The first walk over another object that may hold the class (``semantics.walks.OBJECT_WALKS``:
-    ``dict(model.named_children())`` in a function outside it) reaching each registration; a walk
-    in a weight loader loads into what it looks up, as on ``self``.  Each walk's reads are taken from
+    ``dict(model.named_children())`` in a function outside it) reaching each registration; as on
+    ``self``, a walk in a function that gives nothing back acts on each element (``Access.acting``)
+    and one in a weight loader loads into what it looks up: neither reads.  Each walk's reads are taken from
     the reads table the first time a registration it reaches is asked about."""
 
     def __init__(self, an: Analysis, cls: str) -> None:
@@ -113,7 +114,7 @@ class _OutsideWalks:
     def _find(self, walk: str) -> str | None:
         ext, loaders = self.an.ext, self.an.settings.weight_loaders
         for i, (a, mod) in enumerate(ext.by_attr.get(walk, [])):
-            if a.in_function in loaders:
+            if a.acting or a.in_function in loaders:
                 continue
             ok, reason = ext.could_hold(a, mod, self.cls)
             if ok:

@@ -94,6 +94,14 @@ WALK_INVALID = (
     Example(
         _walking(
             "        return None",
+            outside="def patch(block):\n    for child in block.children():\n        child.forward = wrap(child)\n",
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk over another object in a function that gives nothing back acts on each element: no read",
+    ),
+    Example(
+        _walking(
+            "        return None",
             outside="class Tokenizer:\n    pass\n\n\ndef dump(t: Tokenizer):\n    return list(t._modules.values())\n",
         ),
         [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],

@@ -42,6 +42,7 @@ from deadinit.semantics.summary.scope import (
     followable,
     signature_param,
 )
+from deadinit.semantics.walks import OBJECT_WALKS
 
 
 class SummaryBuilder(BindingFacts, ImportFacts):
@@ -297,10 +298,12 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.yields_to.pop()
         self.functions.pop()
         self.scopes.pop()
-        self._flush(ctx)
+        self._flush(ctx, not (ctx.generator or returns_value(node.body)))
         return ctx
 
-    def _flush(self, ctx: FunctionScope) -> None:
+    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False) -> None:
+        """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
+        nothing back acts on each element (``Access.acting``), as a walk of ``self`` there does."""
         for record in ctx.deferred:
             record()
         ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
@@ -318,7 +321,10 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 if name in params and not through:
                     param = (params[name], name)
             candidate(len(reads), text, scopes)
-            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through))
+            acting = gives_nothing and attr in OBJECT_WALKS
+            reads.append(
+                Access(attr, line, col, text, types, cls, function, via, param, through=through, acting=acting)
+            )
 
 
 # what ``SummaryBuilder.visit`` does at the nodes it records something of (each also walks the node's

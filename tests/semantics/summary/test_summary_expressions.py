@@ -122,3 +122,20 @@ def test_the_summary_keeps_walks_whose_elements_may_leave(adapter):
     assert [w[0] for w in method(s, "K", "gen").walks] == ["parameters"]  # a generator gives its elements back
     assert method(s, "K", "park").walks == []  # gives nothing back: acts on each element
     assert method(s, "K", "device").walks == []  # the first parameter only
+
+
+def test_a_walk_over_another_object_in_a_function_that_gives_nothing_back_acts_on_each_element(adapter):
+    s = summarize(
+        """
+        def dump(model):
+            return dict(model.named_children())
+        def patch(model):
+            for child in model.children():
+                child.forward = wrap(child.forward)
+        """,
+        adapter,
+    )
+    acting = {(a.in_function, a.attr): a.acting for a in s.accesses}
+    assert acting[("dump", "named_children")] is False  # its elements leave with what it gives back
+    assert acting[("patch", "children")] is True
+    assert acting[("patch", "forward")] is False  # not a walk: a read
