@@ -62,6 +62,15 @@ OBJECT_WALKS: dict[str, frozenset[Registration]] = {
 }
 
 
+_STORAGES = frozenset({"_modules", "_parameters", "_buffers"})
+
+
+def object_walk(attr: str, called: bool) -> bool:
+    """Whether ``obj.<attr>`` walks what ``obj`` registered: a walk called (``obj.children()``, not a
+    field ``node.children``), or a storage however it is used."""
+    return attr in OBJECT_WALKS and (called or attr in _STORAGES)
+
+
 def walk_reaches(name: str) -> frozenset[Registration]:
     """What ``self.<name>()`` visits on an ``nn.Module``; empty for a name that walks nothing."""
     return WALKS.get(name, frozenset())

@@ -16,6 +16,7 @@ from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.access import ObjectWalk
 from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
@@ -94,7 +95,7 @@ def walked(
 class _OutsideWalks:
     """The first walk over another object that may hold the class (``semantics.walks.OBJECT_WALKS``:
     ``dict(model.named_children())`` in a function outside it) reaching each registration; as on
-    ``self``, a walk in a function that gives nothing back acts on each element (``Access.acting``)
+    ``self``, a walk in a function that gives nothing back acts on each element (``ObjectWalk.ACTS``)
     and one in a weight loader loads into what it looks up: neither reads.  Each walk's reads are taken from
     the reads table the first time a registration it reaches is asked about."""
 
@@ -114,7 +115,7 @@ class _OutsideWalks:
     def _find(self, walk: str) -> str | None:
         ext, loaders = self.an.ext, self.an.settings.weight_loaders
         for i, (a, mod) in enumerate(ext.by_attr.get(walk, [])):
-            if a.acting or a.in_function in loaders:
+            if a.walk is not ObjectWalk.GIVES_BACK or a.in_function in loaders:
                 continue
             ok, reason = ext.could_hold(a, mod, self.cls)
             if ok:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from deadinit.model.access import Access
+from deadinit.model.access import Access, ObjectWalk
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Returns
 from deadinit.semantics import syntax as sx
@@ -42,7 +42,6 @@ from deadinit.semantics.summary.scope import (
     followable,
     signature_param,
 )
-from deadinit.semantics.walks import OBJECT_WALKS
 
 
 class SummaryBuilder(BindingFacts, ImportFacts):
@@ -303,7 +302,7 @@ class SummaryBuilder(BindingFacts, ImportFacts):
 
     def _flush(self, ctx: FunctionScope, gives_nothing: bool = False) -> None:
         """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
-        nothing back acts on each element (``Access.acting``), as a walk of ``self`` there does."""
+        nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does."""
         for record in ctx.deferred:
             record()
         ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
@@ -313,7 +312,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         scopes = [ctx.bound, *(f.bound for f in self.functions)]
         reads, candidate = self.reads, self.module_names.candidate
         local_types, isinst, params, function = ctx.types, ctx.isinst, ctx.params, ctx.name
-        for attr, line, col, text, name, via, through, element in ctx.pending:
+        walked = ObjectWalk.ACTS if gives_nothing else ObjectWalk.GIVES_BACK
+        for attr, line, col, text, name, via, through, element, walk in ctx.pending:
             types = typing.value(element) if element is not None else None
             param = None
             if name is not None:
@@ -321,10 +321,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 if name in params and not through:
                     param = (params[name], name)
             candidate(len(reads), text, scopes)
-            acting = gives_nothing and attr in OBJECT_WALKS
-            reads.append(
-                Access(attr, line, col, text, types, cls, function, via, param, through=through, acting=acting)
-            )
+            kind = walked if walk else None
+            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through, walk=kind))
 
 
 # what ``SummaryBuilder.visit`` does at the nodes it records something of (each also walks the node's

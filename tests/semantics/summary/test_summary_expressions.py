@@ -3,7 +3,7 @@
 from semantic_snippets import PARSE, expr
 from summary_snippets import method, summarize
 
-from deadinit.model.access import TypeRef
+from deadinit.model.access import ObjectWalk, TypeRef
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics.dynamic import ANY
@@ -132,10 +132,18 @@ def test_a_walk_over_another_object_in_a_function_that_gives_nothing_back_acts_o
         def patch(model):
             for child in model.children():
                 child.forward = wrap(child.forward)
+        def trie(node):
+            return node.children[0], list(node._modules.values())
+        def tree(pid):
+            return psutil.Process(pid).children()
         """,
         adapter,
     )
-    acting = {(a.in_function, a.attr): a.acting for a in s.accesses}
-    assert acting[("dump", "named_children")] is False  # its elements leave with what it gives back
-    assert acting[("patch", "children")] is True
-    assert acting[("patch", "forward")] is False  # not a walk: a read
+    walks = {(a.in_function, a.attr): a.walk for a in s.accesses}
+    assert walks[("dump", "named_children")] is ObjectWalk.GIVES_BACK  # its elements leave with what it gives back
+    assert walks[("patch", "children")] is ObjectWalk.ACTS
+    assert walks[("patch", "forward")] is None  # not a walk: a read
+    assert walks[("trie", "children")] is None  # a field of that name, not called
+    assert walks[("trie", "_modules")] is ObjectWalk.GIVES_BACK  # a storage, however it is used
+    tree = next(a for a in s.accesses if a.in_function == "tree")  # a constructor call's result: exactly that class
+    assert tree.walk is ObjectWalk.GIVES_BACK and tree.types == (TypeRef("psutil.Process", True),)
