@@ -140,6 +140,9 @@ def test_registered_names(source, names, var, adapter):
     got = registered_names(expr(source, adapter), "self", literals.get, ranges.get)
     assert got == (names, var)
     assert Registered(names, None, expr(source, adapter), var).names == names
+
+
+@pytest.mark.parametrize(
     ("source", "read"),
     [
         ('getattr(obj, "y")', ("obj", "y")),
