@@ -25,6 +25,7 @@ class ObjectWalk(Enum):
 
     GIVES_BACK = "gives-back"  # its elements may leave with what its function gives back
     ACTS = "acts"  # in a function that gives nothing back: it acts on each element (moves it, patches it)
+    STAYS = "stays"  # its elements stay in the function (``semantics.walk_elements``): attributes read, recursion
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,17 @@ def save(block):
     }
 
 
+# a generic recursive walker (``semantics.walk_elements``); ``keep``: a line that lets each module leave
+_RECURSIVE = """
+def hooks(name, module, out):
+    if hasattr(module, "hook"):
+        out[name] = module.hook(){keep}
+    for sub, child in module.named_children():
+        hooks(f"{{name}}.{{sub}}", child, out)
+    return out
+"""
+
+
 WALK_VALID = (
     Example(
         _walking("        return dict(self.state_dict())", scratch=False),
@@ -106,5 +117,17 @@ WALK_INVALID = (
         ),
         [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
         note="a walk over an object whose class is known and unrelated reads nothing of the class",
+    ),
+    Example(
+        _walking("        return None", outside=_RECURSIVE.format(keep="")),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a recursive walker that only reads another attribute of each child and recurses uses no child itself",
+    ),
+    Example(
+        _walking(
+            "        return None", scratch=False, outside=_RECURSIVE.format(keep="\n    out[name + '.m'] = module")
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask")],
+        note="a recursive walker whose parameter is stored hands each child out: the walk reads the submodules",
     ),
 )

@@ -42,6 +42,7 @@ from deadinit.semantics.summary.scope import (
     followable,
     signature_param,
 )
+from deadinit.semantics.walk_elements import WalkAt, staying_walks
 
 
 class SummaryBuilder(BindingFacts, ImportFacts):
@@ -297,12 +298,15 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.yields_to.pop()
         self.functions.pop()
         self.scopes.pop()
-        self._flush(ctx, not (ctx.generator or returns_value(node.body)))
+        gives_nothing = not (ctx.generator or returns_value(node.body))
+        walks = not gives_nothing and any(p[8] for p in ctx.pending)
+        self._flush(ctx, gives_nothing, staying_walks(node) if walks else frozenset())
         return ctx
 
-    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False) -> None:
+    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False, staying: frozenset[WalkAt] = frozenset()) -> None:
         """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
-        nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does."""
+        nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does; one in
+        ``staying`` keeps its elements in the function (``ObjectWalk.STAYS``, ``semantics.walk_elements``)."""
         for record in ctx.deferred:
             record()
         ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
@@ -321,7 +325,7 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 if name in params and not through:
                     param = (params[name], name)
             candidate(len(reads), text, scopes)
-            kind = walked if walk else None
+            kind = (ObjectWalk.STAYS if (line, col, attr) in staying else walked) if walk else None
             reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through, walk=kind))
 
 

@@ -147,3 +147,24 @@ def test_a_walk_over_another_object_in_a_function_that_gives_nothing_back_acts_o
     assert walks[("trie", "_modules")] is ObjectWalk.GIVES_BACK  # a storage, however it is used
     tree = next(a for a in s.accesses if a.in_function == "tree")  # a constructor call's result: exactly that class
     assert tree.walk is ObjectWalk.GIVES_BACK and tree.types == (TypeRef("psutil.Process", True),)
+
+
+def test_a_walk_whose_elements_stay_in_the_function_is_recorded_as_staying(adapter):
+    s = summarize(
+        """
+        def hooks(name, module, out):
+            out[name] = module.hook()
+            for sub, child in module.named_children():
+                hooks(sub, child, out)
+            return out
+        def collect(module, out):
+            out.append(module)
+            for child in module.children():
+                collect(child, out)
+            return out
+        """,
+        adapter,
+    )
+    walks = {(a.in_function, a.attr): a.walk for a in s.accesses}
+    assert walks[("hooks", "named_children")] is ObjectWalk.STAYS  # each child only recursed into
+    assert walks[("collect", "children")] is ObjectWalk.GIVES_BACK  # the recursion's parameter is stored
