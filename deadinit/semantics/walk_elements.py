@@ -5,8 +5,10 @@ back reads what it visits only when a visited element itself may leave the funct
 yielded, stored, handed to a call, called.  A generic recursive walker does not use the members it
 visits when each element only
 
-* has its own attributes read (``child.get_processor()``, ``child.weight.data``: other attributes),
-* is inspected (``isinstance(child, X)``, ``hasattr(child, "x")``, ``child is other``),
+* is tested (``if child.bias is not None``) or asked for another attribute only where it has it
+  (``if hasattr(child, "get_processor"): out[name] = child.get_processor()``),
+* is inspected (``isinstance(child, X)``, ``hasattr(child, "x")``, ``child is other``) or acted on
+  (``child.reset_parameters()`` as a statement, ``child.frozen = True``),
 * or is handed to the function's own recursion at a parameter that, in turn, only does the same
   (``for name, child in module.named_children(): walk(f"{name}.{n}", child, out)``).
 
@@ -24,9 +26,9 @@ from deadinit.semantics.exprs import dotted
 from deadinit.semantics.walks import object_walk
 
 WalkAt = tuple[int, int, str]  # (line, column, walk) of the walk's ``obj.<walk>`` node
-_INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "getattr", "type", "id", "callable"})
+_INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "type", "id", "callable"})
 _PAIRED = frozenset({"named_children", "named_modules", "named_parameters", "named_buffers"})
-_VIEWS = frozenset({"items", "values", "keys"})  # ``obj._modules.items()``
+_VIEWS = frozenset({"items", "values", "keys"})  # ``obj._modules.items()``; the keys: names that may leave too
 _SCOPES = (sx.FunctionDef, sx.ClassDef)
 
 
@@ -78,24 +80,22 @@ class _Flow:
         paired = walk.attr in _PAIRED
         view = self._view(it)
         if view is not None:
-            if view[0] is None:
-                return True  # ``.keys()``: names only
-            it, paired = view[0], view[1]
+            it, paired = view
         holder = self.parents.get(id(it))
         if isinstance(holder, (sx.For, sx.Generator)) and holder.iter is it:
             element = _element(holder.target, paired)
             return element is not None and self._stays(element, holder.target)
         return False
 
-    def _view(self, it: sx.Node) -> tuple[sx.Node | None, bool] | None:
-        """``(call, paired)`` for ``it.items()`` / ``it.values()`` (None for ``.keys()``)."""
+    def _view(self, it: sx.Node) -> tuple[sx.Node, bool] | None:
+        """``(call, paired)`` for ``it.items()`` / ``it.values()`` / ``it.keys()``."""
         attr = self.parents.get(id(it))
         if not (isinstance(attr, sx.Attribute) and attr.value is it and attr.attr in _VIEWS):
             return None
         call = self.parents.get(id(attr))
         if not (isinstance(call, sx.Call) and call.func is attr and not call.args):
             return None
-        return (None, False) if attr.attr == "keys" else (call, attr.attr == "items")
+        return call, attr.attr == "items"
 
     def _stays(self, name: str, target: sx.Node) -> bool:
         binding = {id(n) for n in _names_in(target)}
@@ -106,7 +106,7 @@ class _Flow:
         parameter, whose hand-over to the recursion at its own place is not a leave."""
         parent = self.parents.get(id(node))
         if isinstance(parent, sx.Attribute) and parent.value is node:
-            return True  # an attribute of it
+            return self._attribute_stays(parent, node.id)
         if isinstance(parent, sx.Compare):
             return True
         if _is_target(parent, node):
@@ -114,11 +114,41 @@ class _Flow:
         if isinstance(parent, sx.Arg) and not parent.star:
             call = self.parents.get(id(parent))
             if isinstance(call, sx.Call):
-                if dotted(call.func) in _INSPECTORS and call.args and call.args[0] is parent:
+                if self._inspected(parent):
                     return True
                 to = self._recursion_param(call, parent)
                 if to is not None:
                     return to == param or to not in self.leaving()
+        return False
+
+    def _attribute_stays(self, attr: sx.Attribute, name: str) -> bool:
+        """Whether ``name.attr`` keeps the element in: a walk of it (taken on its own), a test of
+        it, a call of it whose result is dropped or a store into it (acting on the element), or a use
+        under ``if hasattr(name, "attr"):`` (only the elements that have it take part)."""
+        parent = self.parents.get(id(attr))
+        called = isinstance(parent, sx.Call) and parent.func is attr
+        if object_walk(attr.attr, called) or self._guarded(attr, name):
+            return True
+        use: sx.Node = parent if called and parent is not None else attr
+        holder = self.parents.get(id(use))
+        if isinstance(holder, (sx.Compare, sx.ExprStmt)) or _is_store(holder, use):
+            return True
+        if isinstance(holder, (sx.If, sx.While)) and holder.test is use:
+            return True
+        return isinstance(holder, sx.Arg) and self._inspected(holder)
+
+    def _inspected(self, arg: sx.Arg) -> bool:
+        call = self.parents.get(id(arg))
+        return isinstance(call, sx.Call) and dotted(call.func) in _INSPECTORS and call.args[0] is arg
+
+    def _guarded(self, node: sx.Node, name: str) -> bool:
+        """Whether ``node`` lies in the body of an ``if`` testing ``hasattr(name, "<its attribute>")``."""
+        attr = node.attr if isinstance(node, sx.Attribute) else ""
+        child, up = node, self.parents.get(id(node))
+        while up is not None and up is not self.fn:
+            if isinstance(up, sx.If) and child is not up.test and _tests_hasattr(up.test, name, attr):
+                return True
+            child, up = up, self.parents.get(id(up))
         return False
 
     def _recursion_param(self, call: sx.Call, arg: sx.Arg) -> str | None:
@@ -154,6 +184,26 @@ class _Flow:
 
     def _param_stays(self, param: str) -> bool:
         return all(self._use_stays(n, param) for n in self.names.get(param, []))
+
+
+def _tests_hasattr(test: sx.Node, name: str, attr: str) -> bool:
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.Call) and dotted(n.func) == "hasattr" and len(n.args) == 2:
+            who, what = n.args[0].value, n.args[1].value
+            if isinstance(who, sx.Name) and who.id == name and isinstance(what, sx.Const) and what.value == attr:
+                return True
+        stack.extend(n.children())
+    return False
+
+
+def _is_store(holder: sx.Node | None, node: sx.Node) -> bool:
+    """Whether ``node`` is a target of an assignment (``child.x = v``) or the value of a subscript stored into."""
+    if isinstance(holder, (sx.Assign, sx.AugAssign, sx.AnnAssign, sx.Delete)):
+        targets = getattr(holder, "targets", None) or (getattr(holder, "target", None),)
+        return any(node is t for t in targets)
+    return False
 
 
 def _element(target: sx.Node, paired: bool) -> str | None:

@@ -27,18 +27,51 @@ CASES = [
         """,
         True,
     ),
-    (  # only its attributes read and compared
+    (  # only inspected, tested and compared
         """
         def f(model):
             n = 0
             for m in model.modules():
                 if isinstance(m, Linear) and m.bias is not None:
-                    n += m.in_features
+                    n += 1
             return n
         """,
         True,
     ),
-    ("def f(model):\n    return [n for n in model._modules.keys()]\n", True),  # names only
+    (  # acted on: a method whose result is dropped, an attribute set
+        """
+        def f(model):
+            for m in model.children():
+                m.reset_parameters()
+                m.frozen = True
+            return model
+        """,
+        True,
+    ),
+    (  # what it has under another name, asked only of the elements that have it
+        """
+        def f(model, out):
+            for name, m in model.named_children():
+                if hasattr(m, "get_processor"):
+                    out[name] = m.get_processor()
+            return out
+        """,
+        True,
+    ),
+    (  # the same asked of every element: its value leaves
+        """
+        def f(model, out):
+            for name, m in model.named_children():
+                out[name] = m.get_processor()
+            return out
+        """,
+        False,
+    ),
+    ("def f(model):\n    return [p.data for n, p in model.named_parameters()]\n", False),  # the tensor itself
+    ("def f(model):\n    return [m.weight for m in model.modules() if isinstance(m, Linear)]\n", False),
+    ("def f(model):\n    return [n for n in model._modules.keys()]\n", False),  # the names leave
+    ("def f(model):\n    return set(model.state_dict().keys())\n", False),
+    ("def f(model):\n    for c in model.children():\n        out = getattr(c, 'plan', None)\n    return out\n", False),
     (  # a collector: the recursion's parameter is stored
         """
         def f(module, out):
