@@ -55,6 +55,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "ParkedAdapterStack", "AdapterStack", "probe"),
     ("DI002", "ParkedAdapterStack", "AdapterStack", "scratch"),
     ("DI002", "ShardedAdapterStack", "AdapterStack", "scratch"),  # named_children() reads the modules only
+    ("DI002", "FrozenProjectorStack", "ProjectorStack", "window"),  # a walk over another object: modules only
+    ("DI002", "QuietTapStack", "TapStack", "tap"),  # a recursive walker's children stay in it
     ("DI002", "GreedySampler", "HistorySampler", "history"),
     ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
     ("DI002", "LookupEmbedder", "LookupLM", "pooler"),

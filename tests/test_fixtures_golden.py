@@ -198,6 +198,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("RaisingEmbedder", "pooler"): "removes the registered module `pooler`",
     ("ParkedAdapterStack", "adapter"): "removes the registered module `adapter`",
     ("ParkedAdapterStack", "probe"): "removes the registered module `probe`",
+    ("FrozenProjectorStack", "window"): "removes the registered buffer `window`",
+    ("QuietTapStack", "tap"): "removes the registered module `tap`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",

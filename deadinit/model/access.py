@@ -11,12 +11,21 @@ import operator
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from enum import Enum
 
 from deadinit.model.pickled import PickledGroups
 from deadinit.model.read_tally import DIGEST_SIZE, ReadTallies, ReadTally
 from deadinit.model.record_pickling import without_defaults
 
 _SET = object.__setattr__  # how a frozen record sets its fields
+
+
+class ObjectWalk(Enum):
+    """An ``Access`` that is a walk over its receiver (``model.named_children()``, ``model._modules``)."""
+
+    GIVES_BACK = "gives-back"  # its elements may leave with what its function gives back
+    ACTS = "acts"  # in a function that gives nothing back: it acts on each element (moves it, patches it)
+    STAYS = "stays"  # its elements stay in the function (``semantics.walk_elements``): attributes read, recursion
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class Access:
     param: tuple[int, str] | None = None  # receiver is this (position, name) parameter of the function
     on_module: bool = False  # receiver is a module bound by ``import``: an attribute of a module, not of an object
     through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
+    walk: ObjectWalk | None = None  # a walk over the receiver (``semantics.walks.OBJECT_WALKS``): how it is used
 
     def __init__(
         self,
@@ -57,6 +67,7 @@ class Access:
         param: tuple[int, str] | None = None,
         on_module: bool = False,
         through: str | None = None,
+        walk: ObjectWalk | None = None,
     ) -> None:
         """The dataclass's ``__init__`` with ``object.__setattr__`` looked up once, not once per field
         (a summary makes one per ``obj.x`` read: ~500,000 in sglang)."""
@@ -72,6 +83,7 @@ class Access:
         set_(self, "param", param)
         set_(self, "on_module", on_module)
         set_(self, "through", through)
+        set_(self, "walk", walk)
 
 
 # what a read is and how it is made, without where (an ``Access`` without its line and column): an

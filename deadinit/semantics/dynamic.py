@@ -26,6 +26,7 @@ from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 ANY: Pattern = ("any",)
 STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
 _KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
+_LITERAL_READERS = frozenset({"getattr", "hasattr"})
 NameLookup = Callable[[str], Pattern | None]  # a local name -> the names it may hold
 
 
@@ -232,3 +233,17 @@ def _written(node: sx.Node, store: sx.Node, self_name: str | None) -> str:
     if isinstance(node, sx.Subscript):
         return f"{where}[<computed>]"
     return f"{where}.{node.func.attr}(<computed>)"  # type: ignore[attr-defined]
+
+
+def literal_attr_of(node: sx.Call, self_name: str | None) -> tuple[sx.Expr, str] | None:
+    """(receiver, ``x``) for ``getattr(obj, "x")`` (with a default or not) or ``hasattr(obj, "x")``
+    whose receiver is not ``self_name``: a read of ``obj.x``, as written out; a ``hasattr`` counts
+    too (what it answers changes with the attribute there or not)."""
+    if len(node.args) < 2 or dotted(node.func) not in _LITERAL_READERS or is_name(node.args[0].value, self_name):
+        return None
+    if any(a.keyword is not None or a.star for a in node.args[:2]):
+        return None
+    name = node.args[1].value
+    if isinstance(name, sx.Const) and isinstance(name.value, str) and name.value.isidentifier():
+        return node.args[0].value, name.value
+    return None

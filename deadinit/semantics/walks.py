@@ -10,6 +10,11 @@ nothing (which only acts on each element: moves it, initialises it, counts it). 
 ``next()`` takes the first element of (``next(self.parameters()).device``) reads no
 particular attribute.  ``self._modules.values()`` and the other storages stay wholesale
 dynamic accesses (``semantics.dynamic``): they reach any name.
+
+A walk over another object (``dict(model.named_children())`` in a function outside the class,
+``model._modules.values()``) is recorded as the read ``model.named_children`` is
+(``model.access.Access``); ``OBJECT_WALKS`` says what it visits on whatever module the object
+may hold.
 """
 
 from __future__ import annotations
@@ -45,6 +50,25 @@ WALKS: dict[str, frozenset[Registration]] = {
     "named_buffers": _BUFFERS,
     "state_dict": _EVERYTHING,
 }
+
+
+# what a walk over another object (``model.named_children()``, ``model._modules.values()``) visits on it: the
+# same walks, and the storages (on ``self`` a wholesale dynamic access instead)
+OBJECT_WALKS: dict[str, frozenset[Registration]] = {
+    **WALKS,
+    "_modules": _MODULES,
+    "_parameters": frozenset({Registration.PARAMETER}),
+    "_buffers": frozenset({Registration.BUFFER}),
+}
+
+
+_STORAGES = frozenset({"_modules", "_parameters", "_buffers"})
+
+
+def object_walk(attr: str, called: bool) -> bool:
+    """Whether ``obj.<attr>`` walks what ``obj`` registered: a walk called (``obj.children()``, not a
+    field ``node.children``), or a storage however it is used."""
+    return attr in OBJECT_WALKS and (called or attr in _STORAGES)
 
 
 def walk_reaches(name: str) -> frozenset[Registration]:

@@ -169,6 +169,8 @@ class P(Base):
         self.table = torch.zeros(4)
     def forward(self, x):
         return 0
+class Other:
+    pass
 class C(P):
     _exported = ("table",)
     def dump(self, which):
@@ -176,7 +178,7 @@ class C(P):
     def export(self):
         for name in self._exported:
             getattr(self, name)
-        return getattr(other, "scale")          # another object: not self
+        return getattr(Other(), "scale")        # another object's, of an unrelated class (other.scale reads it)
     def forward(self, x):
         return self.dump("k"), self.export()
 """,

@@ -29,8 +29,10 @@ def reads(rng: random.Random, attrs: list[str]) -> str:
 
 
 def app(rng: random.Random, attrs: list[str]) -> str:
-    """``app.py``: functions reading one attribute each of any instance (``obj.x``)."""
+    """``app.py``: functions reading one attribute each of any instance (``obj.x``, ``getattr(obj, "x")``
+    or ``getattr(obj, "x", None)``)."""
     out = ""
     for k, a in enumerate(a for a in attrs if rng.random() < 0.2):
-        out += f"\n\ndef use_{k}(obj):\n    return obj.{a}\n"
+        read = rng.choice([f"obj.{a}", f'getattr(obj, "{a}")', f'getattr(obj, "{a}", None)'])
+        out += f"\n\ndef use_{k}(obj):\n    return {read}\n"
     return out or "\n"

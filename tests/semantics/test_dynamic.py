@@ -11,6 +11,7 @@ from deadinit.semantics.dynamic import (
     access_of,
     describe,
     keyed_access,
+    literal_attr_of,
     loop_names,
     matches,
     name_pattern,
@@ -20,6 +21,7 @@ from deadinit.semantics.dynamic import (
     storage_of,
     wholesale_use,
 )
+from deadinit.semantics.exprs import dotted
 
 
 @pytest.mark.parametrize(
@@ -160,3 +162,21 @@ def test_registered_names(source, names, var, adapter):
     assert got[:2] == (names, var)
     assert got[2] == (("norm", "_x" if "_x" in source else "") if var else ("", ""))
     assert Registered(names, None, expr(source, adapter), var).names == names
+
+
+@pytest.mark.parametrize(
+    ("source", "read"),
+    [
+        ('getattr(obj, "y")', ("obj", "y")),
+        ('getattr(obj, "y", None)', ("obj", "y")),
+        ('hasattr(model.layer, "w")', ("model.layer", "w")),  # what it answers changes with ``w`` there or not
+        ('getattr(self, "y")', None),  # a read of self's own (``access_of``)
+        ("getattr(obj, name)", None),  # computed
+        ('getattr(obj, "not a name")', None),
+        ('getattr(*args, "y")', None),
+        ('setattr(obj, "y", 1)', None),
+    ],
+)
+def test_literal_attr_of_another_object(source, read, adapter):
+    got = literal_attr_of(expr(source, adapter), "self")
+    assert (None if got is None else (dotted(got[0]), got[1])) == read

@@ -4,7 +4,14 @@ walks the summary keeps: ``tests/semantics/summary/test_summary_expressions.py``
 import pytest
 from semantic_snippets import expr
 
-from deadinit.semantics.walks import Registration, first_of_walk, walk_name, walk_reaches
+from deadinit.semantics.walks import (
+    OBJECT_WALKS,
+    Registration,
+    first_of_walk,
+    object_walk,
+    walk_name,
+    walk_reaches,
+)
 
 
 @pytest.mark.parametrize(
@@ -30,8 +37,22 @@ def test_what_each_walk_visits():
     assert walk_reaches("forward") == frozenset()
 
 
+def test_what_a_walk_over_another_object_visits():
+    assert OBJECT_WALKS["named_children"] == walk_reaches("named_children")
+    assert OBJECT_WALKS["_modules"] == {Registration.MODULE}  # ``model._modules.values()``
+    assert OBJECT_WALKS["_buffers"] == {Registration.BUFFER}
+    assert walk_reaches("_modules") == frozenset()  # on self: a wholesale dynamic access
+
+
 def test_first_of_walk(adapter):
     assert first_of_walk(expr("next(self.parameters())", adapter), "self") is not None
     assert first_of_walk(expr("next(self.buffers(), None)", adapter), "self") is not None
     assert first_of_walk(expr("next(iter(self.items))", adapter), "self") is None
     assert first_of_walk(expr("list(self.parameters())", adapter), "self") is None
+
+
+def test_which_reads_of_another_object_walk_it():
+    assert object_walk("named_children", called=True)  # ``model.named_children()``
+    assert not object_walk("children", called=False)  # ``node.children[c]``: a field of that name
+    assert object_walk("_modules", called=False)  # ``model._modules.values()``: a storage
+    assert not object_walk("forward", called=True)

@@ -14,12 +14,14 @@ from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
 from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.analysis.reads.reach import short
+from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.access import ObjectWalk
 from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import MODULE_CONTAINERS
-from deadinit.semantics.walks import Registration, walk_reaches
+from deadinit.semantics.walks import OBJECT_WALKS, Registration, walk_reaches
 
 _BY_KIND = {
     AllocKind.MODULE: Registration.MODULE,
@@ -57,7 +59,7 @@ def walked(
     """attribute -> why, for the attributes the chain registers that a reachable walk of ``self``
     reads (``walkers``: (the class it runs on, its reachable walks) for ``cls`` and each subclass).
     A walk in a weight loader (``Settings.weight_loaders``) looks parameters up to load into
-    them: not a read."""
+    them: not a read.  Then a walk over another object that may hold ``cls`` (``_OutsideWalks``)."""
     if not an.index.derives_from_external(cls, an.settings.module_bases):
         return {}
     walks = [
@@ -66,8 +68,7 @@ def walked(
         for owner, method, walk, line in found
         if method not in an.settings.weight_loaders
     ]
-    if not walks:
-        return {}
+    outside = _OutsideWalks(an, cls)
     out: dict[str, str] = {}
     for c in events:
         attr = c.stmt.attr
@@ -77,9 +78,50 @@ def walked(
         if found_alloc is None:
             continue
         held = registration(an.index, an.settings, found_alloc.kind, found_alloc.alloc, found_alloc.module)
+        if held is None:
+            continue
         for reaches, on, owner, method, walk, line in walks:
             if held in reaches:
                 where = "" if on == cls else f" on subclass {short(on)}"
                 out[attr] = f"read by the walk self.{walk}() in {short(owner)}.{method} (line {line}){where}"
                 break
+        else:
+            why = outside.why(held)
+            if why is not None:
+                out[attr] = why
     return out
+
+
+class _OutsideWalks:
+    """The first walk over another object that may hold the class (``semantics.walks.OBJECT_WALKS``:
+    ``dict(model.named_children())`` in a function outside it) reaching each registration; as on
+    ``self``, a walk in a function that gives nothing back acts on each element (``ObjectWalk.ACTS``)
+    and one in a weight loader loads into what it looks up: neither reads.  Each walk's reads are taken from
+    the reads table the first time a registration it reaches is asked about."""
+
+    def __init__(self, an: Analysis, cls: str) -> None:
+        self.an = an
+        self.cls = cls
+        self._first: dict[str, str | None] = {}
+
+    def why(self, held: Registration) -> str | None:
+        for walk, reaches in OBJECT_WALKS.items():
+            if held in reaches:
+                got = self._first[walk] if walk in self._first else self._first.setdefault(walk, self._find(walk))
+                if got is not None:
+                    return got
+        return None
+
+    def _find(self, walk: str) -> str | None:
+        ext, loaders = self.an.ext, self.an.settings.weight_loaders
+        for i, (a, mod) in enumerate(ext.by_attr.get(walk, [])):
+            if a.walk is not ObjectWalk.GIVES_BACK or a.in_function in loaders:
+                continue
+            ok, reason = ext.could_hold(a, mod, self.cls)
+            if ok:
+                note(("attr_line", (walk, i)))  # the why names the walk's line
+                called = "" if walk.startswith("_") else "()"
+                return (
+                    f"read by the walk `{a.receiver}.{walk}{called}` at {self.an.index.paths[mod]}:{a.line}: {reason}"
+                )
+        return None

@@ -1,15 +1,17 @@
 """DI002 examples of ``nn.Module``'s own walks (``semantics.walks``): a reachable
 ``self.named_children()``, ``self.parameters()`` or ``self.state_dict()`` reads every
-registered attribute of the kinds it visits, and nothing else."""
+registered attribute of the kinds it visits, and nothing else; so does a walk over another
+object that may hold the class (``dict(block.named_children())`` in a function)."""
 
 from __future__ import annotations
 
 from deadinit.rules.base import Example
 
 
-def _walking(walk: str, scratch: bool = True) -> dict[str, str]:
+def _walking(walk: str, scratch: bool = True, outside: str = "") -> dict[str, str]:
     plain = "        self.scratch = torch.empty(d, d)\n" if scratch else ""
     return {
+        "pkg/dump.py": outside,
         "pkg/__init__.py": "",
         "pkg/m.py": f"""
 import torch
@@ -40,6 +42,17 @@ def save(block):
     return block.checkpoint()
 """,
     }
+
+
+# a generic recursive walker (``semantics.walk_elements``); ``keep``: a line that lets each module leave
+_RECURSIVE = """
+def hooks(name, module, out):
+    if hasattr(module, "hook"):
+        out[name] = module.hook(){keep}
+    for sub, child in module.named_children():
+        hooks(f"{{name}}.{{sub}}", child, out)
+    return out
+"""
 
 
 WALK_VALID = (
@@ -83,5 +96,38 @@ WALK_INVALID = (
         _walking("        return dict(self.state_dict())"),
         [("DI002", "ShardedBlock", "scratch")],
         note="a plain tensor attribute is not registered: self.state_dict() does not read it",
+    ),
+    Example(
+        _walking("        return None", outside="def dump(block):\n    return dict(block.named_children())\n"),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask", "scratch")],
+        note="a walk over another object of no known class reads the registered submodules of any module it may be",
+    ),
+    Example(
+        _walking(
+            "        return None",
+            outside="def patch(block):\n    for child in block.children():\n        child.forward = wrap(child)\n",
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk over another object in a function that gives nothing back acts on each element: no read",
+    ),
+    Example(
+        _walking(
+            "        return None",
+            outside="class Tokenizer:\n    pass\n\n\ndef dump(t: Tokenizer):\n    return list(t._modules.values())\n",
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walk over an object whose class is known and unrelated reads nothing of the class",
+    ),
+    Example(
+        _walking("        return None", outside=_RECURSIVE.format(keep="")),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a recursive walker that only reads another attribute of each child and recurses uses no child itself",
+    ),
+    Example(
+        _walking(
+            "        return None", scratch=False, outside=_RECURSIVE.format(keep="\n    out[name + '.m'] = module")
+        ),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask")],
+        note="a recursive walker whose parameter is stored hands each child out: the walk reads the submodules",
     ),
 )

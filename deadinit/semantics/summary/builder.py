@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from deadinit.model.access import Access
+from deadinit.model.access import Access, ObjectWalk
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.summary import ClassSummary, FileSummary, MethodSummary, Returns
 from deadinit.semantics import syntax as sx
@@ -42,6 +42,7 @@ from deadinit.semantics.summary.scope import (
     followable,
     signature_param,
 )
+from deadinit.semantics.walk_elements import WalkAt, staying_walks
 
 
 class SummaryBuilder(BindingFacts, ImportFacts):
@@ -297,10 +298,15 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.yields_to.pop()
         self.functions.pop()
         self.scopes.pop()
-        self._flush(ctx)
+        gives_nothing = not (ctx.generator or returns_value(node.body))
+        walks = not gives_nothing and any(p[8] for p in ctx.pending)
+        self._flush(ctx, gives_nothing, staying_walks(node) if walks else frozenset())
         return ctx
 
-    def _flush(self, ctx: FunctionScope) -> None:
+    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False, staying: frozenset[WalkAt] = frozenset()) -> None:
+        """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
+        nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does; one in
+        ``staying`` keeps its elements in the function (``ObjectWalk.STAYS``, ``semantics.walk_elements``)."""
         for record in ctx.deferred:
             record()
         ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
@@ -310,7 +316,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         scopes = [ctx.bound, *(f.bound for f in self.functions)]
         reads, candidate = self.reads, self.module_names.candidate
         local_types, isinst, params, function = ctx.types, ctx.isinst, ctx.params, ctx.name
-        for attr, line, col, text, name, via, through, element in ctx.pending:
+        walked = ObjectWalk.ACTS if gives_nothing else ObjectWalk.GIVES_BACK
+        for attr, line, col, text, name, via, through, element, walk in ctx.pending:
             types = typing.value(element) if element is not None else None
             param = None
             if name is not None:
@@ -318,7 +325,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 if name in params and not through:
                     param = (params[name], name)
             candidate(len(reads), text, scopes)
-            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through))
+            kind = (ObjectWalk.STAYS if (line, col, attr) in staying else walked) if walk else None
+            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through, walk=kind))
 
 
 # what ``SummaryBuilder.visit`` does at the nodes it records something of (each also walks the node's

@@ -4,15 +4,15 @@ calls, parent calls and ``isinstance`` checks."""
 
 from __future__ import annotations
 
-from deadinit.model.access import Access, TypeRef
+from deadinit.model.access import Access, ObjectWalk, TypeRef
 from deadinit.model.summary import Construct, MethodSummary
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import ANY, access_of, wholesale_use
+from deadinit.semantics.dynamic import ANY, access_of, literal_attr_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
 from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.summary.flow import FlowTyping
 from deadinit.semantics.summary.scope import FunctionScope
-from deadinit.semantics.walks import first_of_walk, walk_name
+from deadinit.semantics.walks import first_of_walk, object_walk, walk_name
 
 
 class ExpressionFacts(FlowTyping):
@@ -53,30 +53,46 @@ class ExpressionFacts(FlowTyping):
                 if ctx is not None and ctx.method is not None:
                     ctx.method.super_calls.append((node.attr, start))
                 return
-        if id(node) in self.stores:
-            return
+        if id(node) not in self.stores:
+            walk = object_walk(node.attr, id(node) in self.called)
+            self._object_read(node.attr, node.line, node.col, value, ctx, walk)
+
+    def _object_read(
+        self, attr: str, line: int, col: int, value: sx.Expr, ctx: FunctionScope | None, walk: bool = False
+    ) -> None:
+        """``value.attr`` read, ``value`` not the method's self: recorded with its receiver (``Access``);
+        ``walk``: a walk over ``value`` (``semantics.walks.object_walk``)."""
         via = self_attr(value, ctx.self_name) if ctx is not None and ctx.self_name else None
         text = _short(value)
         if ctx is not None:
             name = value.id if isinstance(value, sx.Name) else None
             through = None
-            element = value if isinstance(value, sx.Subscript) else None  # ``items[i].attr``
+            element = (
+                value if isinstance(value, (sx.Subscript, sx.Call)) else None
+            )  # ``items[i].attr``, ``P(pid).attr``
             if isinstance(value, sx.Attribute) and via is None:  # ``meta.spec.x`` / ``self.model.spec.x``
                 root = value.value
                 if isinstance(root, sx.Name) and root.id != ctx.self_name:
                     name, through = root.id, value.attr
                 elif ctx.self_name and self_attr(root, ctx.self_name) is not None:
                     via, through = self_attr(root, ctx.self_name), value.attr
-            ctx.pending.append((node.attr, node.line, node.col, text, name, via, through, element))
+            ctx.pending.append((attr, line, col, text, name, via, through, element, walk))
         else:
             in_class = self.classes[-1].qualname if self.classes else None
             self.module_names.candidate(len(self.reads), text, [f.bound for f in self.functions])
-            self.reads.append(Access(node.attr, node.line, node.col, text, None, in_class, None, None))
+            self.reads.append(
+                Access(attr, line, col, text, None, in_class, None, None, walk=ObjectWalk.GIVES_BACK if walk else None)
+            )
 
     def call(self, node: sx.Call) -> None:
         if self.keyed_access(node):
             return
         ctx = self.functions[-1] if self.functions else None
+        if isinstance(node.func, sx.Attribute):
+            self.called.add(id(node.func))
+        named = literal_attr_of(node, ctx.self_name if ctx is not None else None)
+        if named is not None:  # ``getattr(obj, "x")``, ``hasattr(obj, "x")``: what ``obj.x`` reads
+            self._object_read(named[1], node.line, node.col, named[0], ctx)
         if ctx is not None and ctx.method is not None and ctx.self_name:
             self._walk(node, ctx.method, ctx.self_name)
         self.filled(ctx, node)

@@ -54,7 +54,8 @@ class FunctionScope:
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is,
         #  the receiver when it is an element of a collection: ``items[i].attr``)
-        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None, Expr | None]] = []
+        # (attr, line, col, receiver text, name, via, through, element, whether a walk: ``semantics.walks``)
+        self.pending: list[tuple[str, int, int, str, str | None, str | None, str | None, Expr | None, bool]] = []
         self.deferred: list[Callable[[], None]] = []  # what needs every binding of the function's locals
         self.params: dict[str, int] = {}
         self.loop_names: dict[str, Pattern] = {}  # loop variables that hold attribute names (semantics.dynamic)
@@ -80,6 +81,7 @@ class BuilderState:
         self.stores: set[int] = set()
         self.keyed: set[int] = set()  # ``self.__dict__`` and the like used with a key, not wholesale
         self.peeked: set[int] = set()  # walks of ``self`` only their first element is taken from (``semantics.walks``)
+        self.called: set[int] = set()  # the ``obj.<walk>`` of each call ``obj.<walk>(...)`` (``semantics.walks``)
         self.import_map: dict[str, str] = {}
         self.module_names = ModuleNames()
         self.module_defs: dict[str, int] = {}  # module-level function name -> how many defs bind it

@@ -3,7 +3,7 @@
 from semantic_snippets import PARSE, expr
 from summary_snippets import method, summarize
 
-from deadinit.model.access import TypeRef
+from deadinit.model.access import ObjectWalk, TypeRef
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.semantics.dynamic import ANY
@@ -55,8 +55,10 @@ def test_reads_of_other_objects_with_their_receivers(adapter):
         """
         import pkg.layers
         cfg.size
+        hasattr(cfg, "scale")
         def f(model: Model, i):
             model.weight
+            getattr(model, "norm", None)
             items[i].bias
             pkg.layers.mlp
         """,
@@ -64,6 +66,8 @@ def test_reads_of_other_objects_with_their_receivers(adapter):
     )
     reads = {a.attr: a for a in s.accesses}
     assert reads["size"].in_function is None and reads["size"].receiver == "cfg"
+    assert reads["norm"].receiver == "model" and reads["norm"].param == (0, "model")  # ``getattr(model, "norm")``
+    assert reads["scale"].receiver == "cfg"
     assert reads["weight"].types == (TypeRef("Model", False),) and reads["weight"].param == (0, "model")
     assert reads["bias"].receiver == "<expr>"
     assert reads["mlp"].on_module  # an attribute of a module, not of an object
@@ -118,3 +122,50 @@ def test_the_summary_keeps_walks_whose_elements_may_leave(adapter):
     assert [w[0] for w in method(s, "K", "gen").walks] == ["parameters"]  # a generator gives its elements back
     assert method(s, "K", "park").walks == []  # gives nothing back: acts on each element
     assert method(s, "K", "device").walks == []  # the first parameter only
+
+
+def test_a_walk_over_another_object_in_a_function_that_gives_nothing_back_acts_on_each_element(adapter):
+    s = summarize(
+        """
+        def dump(model):
+            return dict(model.named_children())
+        def patch(model):
+            for child in model.children():
+                child.forward = wrap(child.forward)
+        def trie(node):
+            return node.children[0], list(node._modules.values())
+        def tree(pid):
+            return psutil.Process(pid).children()
+        """,
+        adapter,
+    )
+    walks = {(a.in_function, a.attr): a.walk for a in s.accesses}
+    assert walks[("dump", "named_children")] is ObjectWalk.GIVES_BACK  # its elements leave with what it gives back
+    assert walks[("patch", "children")] is ObjectWalk.ACTS
+    assert walks[("patch", "forward")] is None  # not a walk: a read
+    assert walks[("trie", "children")] is None  # a field of that name, not called
+    assert walks[("trie", "_modules")] is ObjectWalk.GIVES_BACK  # a storage, however it is used
+    tree = next(a for a in s.accesses if a.in_function == "tree")  # a constructor call's result: exactly that class
+    assert tree.walk is ObjectWalk.GIVES_BACK and tree.types == (TypeRef("psutil.Process", True),)
+
+
+def test_a_walk_whose_elements_stay_in_the_function_is_recorded_as_staying(adapter):
+    s = summarize(
+        """
+        def hooks(name, module, out):
+            if hasattr(module, "hook"):
+                out[name] = module.hook()
+            for sub, child in module.named_children():
+                hooks(sub, child, out)
+            return out
+        def collect(module, out):
+            out.append(module)
+            for child in module.children():
+                collect(child, out)
+            return out
+        """,
+        adapter,
+    )
+    walks = {(a.in_function, a.attr): a.walk for a in s.accesses}
+    assert walks[("hooks", "named_children")] is ObjectWalk.STAYS  # each child only recursed into
+    assert walks[("collect", "children")] is ObjectWalk.GIVES_BACK  # the recursion's parameter is stored

@@ -1,0 +1,233 @@
+"""Whether the elements a walk over another object visits leave the function that walks them.
+
+A walk over another object (``semantics.walks.OBJECT_WALKS``) in a function that gives something
+back reads what it visits only when a visited element itself may leave the function: returned,
+yielded, stored, handed to a call, called.  A generic recursive walker does not use the members it
+visits when each element only
+
+* is tested (``if child.bias is not None``) or asked for another attribute only where it has it
+  (``if hasattr(child, "get_processor"): out[name] = child.get_processor()``),
+* is inspected (``isinstance(child, X)``, ``hasattr(child, "x")``, ``child is other``) or acted on
+  (``child.reset_parameters()`` as a statement, ``child.frozen = True``),
+* or is handed to the function's own recursion at a parameter that, in turn, only does the same
+  (``for name, child in module.named_children(): walk(f"{name}.{n}", child, out)``).
+
+Anything else the element takes part in lets it leave (the rule prefers a read to a guess), and
+so does a walk that is not the iterable of a ``for`` or a comprehension (``list(m.children())``,
+``m.state_dict()`` returned, ``m.apply(fn)``): its elements go where the call sends them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deadinit.semantics import syntax as sx
+from deadinit.semantics.exprs import dotted
+from deadinit.semantics.walks import object_walk
+
+WalkAt = tuple[int, int, str]  # (line, column, walk) of the walk's ``obj.<walk>`` node
+_INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "type", "id", "callable"})
+_PAIRED = frozenset({"named_children", "named_modules", "named_parameters", "named_buffers"})
+_VIEWS = frozenset({"items", "values", "keys"})  # ``obj._modules.items()``; the keys: names that may leave too
+_SCOPES = (sx.FunctionDef, sx.ClassDef)
+
+
+def staying_walks(fn: sx.FunctionDef) -> frozenset[WalkAt]:
+    """The walks over another object in ``fn``'s own body (not in functions nested in it) whose
+    visited elements stay in ``fn`` (above)."""
+    parents: dict[int, sx.Node] = {}
+    names: dict[str, list[sx.Name]] = {}
+    walks: list[tuple[sx.Attribute, bool]] = []
+    for node, parent, own in _nodes(fn):
+        parents[id(node)] = parent
+        if isinstance(node, sx.Name):
+            names.setdefault(node.id, []).append(node)
+        elif own and isinstance(node, sx.Attribute):
+            called = isinstance(parent, sx.Call) and parent.func is node
+            if object_walk(node.attr, called):
+                walks.append((node, called))
+    if not walks:
+        return frozenset()
+    flow = _Flow(fn, parents, names)
+    return frozenset((w.line, w.col, w.attr) for w, called in walks if flow.stays(w, called))
+
+
+def _nodes(fn: sx.FunctionDef) -> Iterator[tuple[sx.Node, sx.Node, bool]]:
+    """(node, its parent, whether in ``fn``'s own scope) for every node under ``fn``'s body."""
+    stack: list[tuple[sx.Node, sx.Node, bool]] = [(s, fn, True) for s in reversed(fn.body)]
+    while stack:
+        node, parent, own = stack.pop()
+        yield node, parent, own
+        inner = own and not isinstance(node, _SCOPES)
+        stack.extend((c, node, inner) for c in reversed(node.children()))
+
+
+class _Flow:
+    """Where the names of one function go (``staying_walks``)."""
+
+    def __init__(self, fn: sx.FunctionDef, parents: dict[int, sx.Node], names: dict[str, list[sx.Name]]) -> None:
+        self.fn = fn
+        self.parents = parents
+        self.names = names
+        params = [p for p in fn.params if not p.star]
+        self.positional = [p.name for p in params if p.group != "kwonly"]
+        self.keywords = {p.name for p in params}
+        self._leaving: set[str] | None = None
+
+    def stays(self, walk: sx.Attribute, called: bool) -> bool:
+        """Whether every element ``walk`` visits stays in the function."""
+        it: sx.Node = self.parents[id(walk)] if called else walk
+        paired = walk.attr in _PAIRED
+        view = self._view(it)
+        if view is not None:
+            it, paired = view
+        holder = self.parents.get(id(it))
+        if isinstance(holder, (sx.For, sx.Generator)) and holder.iter is it:
+            element = _element(holder.target, paired)
+            return element is not None and self._stays(element, holder.target)
+        return False
+
+    def _view(self, it: sx.Node) -> tuple[sx.Node, bool] | None:
+        """``(call, paired)`` for ``it.items()`` / ``it.values()`` / ``it.keys()``."""
+        attr = self.parents.get(id(it))
+        if not (isinstance(attr, sx.Attribute) and attr.value is it and attr.attr in _VIEWS):
+            return None
+        call = self.parents.get(id(attr))
+        if not (isinstance(call, sx.Call) and call.func is attr and not call.args):
+            return None
+        return call, attr.attr == "items"
+
+    def _stays(self, name: str, target: sx.Node) -> bool:
+        binding = {id(n) for n in _names_in(target)}
+        return all(self._use_stays(n) for n in self.names.get(name, []) if id(n) not in binding)
+
+    def _use_stays(self, node: sx.Name, param: str | None = None) -> bool:
+        """Whether this use of a name keeps its value in the function; ``param``: the use is of that
+        parameter, whose hand-over to the recursion at its own place is not a leave."""
+        parent = self.parents.get(id(node))
+        if isinstance(parent, sx.Attribute) and parent.value is node:
+            return self._attribute_stays(parent, node.id)
+        if isinstance(parent, sx.Compare):
+            return True
+        if _is_target(parent, node):
+            return True  # bound again: not a use
+        if isinstance(parent, sx.Arg) and not parent.star:
+            call = self.parents.get(id(parent))
+            if isinstance(call, sx.Call):
+                if self._inspected(parent):
+                    return True
+                to = self._recursion_param(call, parent)
+                if to is not None:
+                    return to == param or to not in self.leaving()
+        return False
+
+    def _attribute_stays(self, attr: sx.Attribute, name: str) -> bool:
+        """Whether ``name.attr`` keeps the element in: a walk of it (taken on its own), a test of
+        it, a call of it whose result is dropped or a store into it (acting on the element), or a use
+        under ``if hasattr(name, "attr"):`` (only the elements that have it take part)."""
+        parent = self.parents.get(id(attr))
+        called = isinstance(parent, sx.Call) and parent.func is attr
+        if object_walk(attr.attr, called) or self._guarded(attr, name):
+            return True
+        use: sx.Node = parent if called and parent is not None else attr
+        holder = self.parents.get(id(use))
+        if isinstance(holder, (sx.Compare, sx.ExprStmt)) or _is_store(holder, use):
+            return True
+        if isinstance(holder, (sx.If, sx.While)) and holder.test is use:
+            return True
+        return isinstance(holder, sx.Arg) and self._inspected(holder)
+
+    def _inspected(self, arg: sx.Arg) -> bool:
+        call = self.parents.get(id(arg))
+        return isinstance(call, sx.Call) and dotted(call.func) in _INSPECTORS and call.args[0] is arg
+
+    def _guarded(self, node: sx.Node, name: str) -> bool:
+        """Whether ``node`` lies in the body of an ``if`` testing ``hasattr(name, "<its attribute>")``."""
+        attr = node.attr if isinstance(node, sx.Attribute) else ""
+        child, up = node, self.parents.get(id(node))
+        while up is not None and up is not self.fn:
+            if isinstance(up, sx.If) and child is not up.test and _tests_hasattr(up.test, name, attr):
+                return True
+            child, up = up, self.parents.get(id(up))
+        return False
+
+    def _recursion_param(self, call: sx.Call, arg: sx.Arg) -> str | None:
+        """The parameter of the function ``arg`` lands in when ``call`` is the function's own recursion."""
+        func = call.func
+        offset = 0
+        if isinstance(func, sx.Attribute) and isinstance(func.value, sx.Name) and self.positional:
+            if func.attr != self.fn.name or func.value.id != self.positional[0]:
+                return None
+            offset = 1  # ``self.walk(child)``
+        elif not (isinstance(func, sx.Name) and func.id == self.fn.name):
+            return None
+        if arg.keyword is not None:
+            return arg.keyword if arg.keyword in self.keywords else None
+        if any(a.star or a.keyword is not None for a in call.args[: call.args.index(arg)]):
+            return None
+        at = call.args.index(arg) + offset
+        return self.positional[at] if at < len(self.positional) else None
+
+    def leaving(self) -> set[str]:
+        """The parameters whose value may leave the function (handed to the recursion at a parameter
+        that leaves counts as leaving)."""
+        if self._leaving is None:
+            self._leaving = set()  # while computing: the recursion's parameters count as staying
+            leaving = {p for p in self.keywords if not self._param_stays(p)}
+            while True:
+                self._leaving = leaving
+                more = {p for p in self.keywords - leaving if not self._param_stays(p)}
+                if not more:
+                    break
+                leaving = leaving | more
+        return self._leaving
+
+    def _param_stays(self, param: str) -> bool:
+        return all(self._use_stays(n, param) for n in self.names.get(param, []))
+
+
+def _tests_hasattr(test: sx.Node, name: str, attr: str) -> bool:
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, sx.Call) and dotted(n.func) == "hasattr" and len(n.args) == 2:
+            who, what = n.args[0].value, n.args[1].value
+            if isinstance(who, sx.Name) and who.id == name and isinstance(what, sx.Const) and what.value == attr:
+                return True
+        stack.extend(n.children())
+    return False
+
+
+def _is_store(holder: sx.Node | None, node: sx.Node) -> bool:
+    """Whether ``node`` is a target of an assignment (``child.x = v``) or the value of a subscript stored into."""
+    if isinstance(holder, (sx.Assign, sx.AugAssign, sx.AnnAssign, sx.Delete)):
+        targets = getattr(holder, "targets", None) or (getattr(holder, "target", None),)
+        return any(node is t for t in targets)
+    return False
+
+
+def _element(target: sx.Node, paired: bool) -> str | None:
+    """The loop variable that holds each visited element (the second of ``name, child``)."""
+    if paired:
+        if isinstance(target, sx.Sequence) and len(target.elts) == 2:
+            target = target.elts[1]
+        else:
+            return None
+    return target.id if isinstance(target, sx.Name) else None
+
+
+def _names_in(target: sx.Node) -> Iterator[sx.Name]:
+    if isinstance(target, sx.Name):
+        yield target
+    elif isinstance(target, (sx.Sequence, sx.Starred)):
+        for c in target.children():
+            yield from _names_in(c)
+
+
+def _is_target(parent: sx.Node | None, node: sx.Name) -> bool:
+    """Whether ``node`` is a name a statement or a loop binds (directly, not through a subscript)."""
+    if isinstance(parent, sx.Assign):
+        return any(node is n for t in parent.targets for n in _names_in(t))
+    if isinstance(parent, (sx.For, sx.Generator)):
+        return any(node is n for n in _names_in(parent.target))
+    return False  # a name in ``a, b = ...`` too: its parent is the tuple (taken as a use, which leaves)
