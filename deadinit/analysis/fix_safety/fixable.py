@@ -31,7 +31,7 @@ from deadinit.analysis.flow.binding_fate import replaces_elements
 from deadinit.analysis.flow.chain import Chain, ChainStmt
 from deadinit.analysis.reads.reach import method_reads, short
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import FixSafety, InitStmtKind, ParamKind
+from deadinit.model.kinds import ExprTag, FixSafety, InitStmtKind, ParamKind
 
 BINDINGS = ("assign", "fill")
 STAR_PARAMS = (ParamKind.STAR, ParamKind.DSTAR)
@@ -205,7 +205,7 @@ def _moves(c: ChainStmt, refill: ChainStmt, events: list[ChainStmt], pos: dict[i
     y = c.stmt.attr
     if c.stmt.kind != InitStmtKind.ASSIGN or y is None or c.stmt.alloc is not None or c.stmt.call is not None:
         return False
-    if c.stmt.value == ("self", refill.stmt.attr):
+    if c.stmt.value == (ExprTag.SELF, refill.stmt.attr):
         return True
     at, until = pos.get(id(c)), pos.get(id(refill))
     if at is None or until is None:

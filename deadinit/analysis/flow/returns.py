@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from deadinit.analysis.reads.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, ExprTag
 from deadinit.model.summary import AllocInfo, Param, Returns
 
 MAX_DEPTH = 4
@@ -61,7 +61,7 @@ class ReturnResolver:
             if not items:
                 return None
             n = len(first.alloc.items)
-            container = AllocInfo("container", element=items[0], count=("const", n))
+            container = AllocInfo("container", element=items[0], count=(ExprTag.CONST, n))
             return Resolved(container, first.module, first.steps, first.bindings)
         return first
 
@@ -89,7 +89,7 @@ class ReturnResolver:
             whole = self._tuples_only(alloc.element, module, mro, depth)
         if not whole:
             return None
-        size = alloc.count[1] if alloc.count is not None and alloc.count[0] == "const" else None
+        size = alloc.count[1] if alloc.count is not None and alloc.count[0] == ExprTag.CONST else None
         tuples = [w for w in whole if w.alloc.kind == AllocKind.TUPLE and (size is None or len(w.alloc.items) == size)]
         if not tuples:
             return None

@@ -25,7 +25,7 @@ from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import UnitRebuilder
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, build, walk
 from deadinit.fixes.direct_base.source import ModuleSource
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, to_expr
 
@@ -55,7 +55,7 @@ class Inliner:
             if (
                 st.kind == InitStmtKind.ASSIGN
                 and st.value is not None
-                and st.value[0] in ("name", "const")
+                and st.value[0] in (ExprTag.NAME, ExprTag.CONST)
                 and c.active is True
             ):
                 env[st.attr] = value_of(st.value, c.env, env)

@@ -27,7 +27,7 @@ from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
 from deadinit.fixes.skip_flag.shape import allocating_units, settled, shape
 from deadinit.fixes.skip_flag.source import InitLocator
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -94,7 +94,7 @@ class GroupBuilder:
                     return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
         top = self.inits.init(g.path[-1])
         _, _, env = an.chain.calls[g.path[-1]]
-        bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
+        bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == (ExprTag.CONST, True)]
         g.reuse = bound[0] if bound else None
         return None
 

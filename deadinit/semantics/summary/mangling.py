@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import ClassSummary, FileSummary
 
 
@@ -72,7 +73,7 @@ def _walk(v: Any, k: str) -> Any:
     if isinstance(v, str):
         return mangled(k, v)
     if isinstance(v, tuple):
-        if v and v[0] == "const":  # a string constant is not a name
+        if v and v[0] == ExprTag.CONST:  # a string constant is not a name
             return v
         return tuple(_walk(x, k) for x in v)
     if isinstance(v, list):
