@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 from deadinit.analysis.flow.chain import Chain, ChainStmt
 from deadinit.analysis.liveness.registration import Walks
-from deadinit.analysis.reads.reach import Reach, method_reads, short
+from deadinit.analysis.reads.reach import Reach, method_reads
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import ANY
 
@@ -40,16 +41,16 @@ class LiveSet:
 def unsure_of(index: ProjectIndex, cls: str, chain: Chain, mro: list[str], reach: Reach) -> Unsure:
     """The class's own dynamic accesses: in its reachable methods, its ``__init__`` chain, a
     ``__getattr__``, a base class expression that could not be resolved."""
-    unsure: Unsure = [(f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
+    unsure: Unsure = [(f"{short_name(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
     unsure += [
-        (f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
+        (f"{short_name(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
         for c in chain.stmts
         if c.active is not False
         for r, p in c.stmt.dynamic
     ]
     for qn in mro:
         if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
-            unsure.append((f"{short(qn)} defines __getattr__", ANY))
+            unsure.append((f"{short_name(qn)} defines __getattr__", ANY))
     blind = [b for b in index.external_bases(cls) if b.kind == BaseKind.OPAQUE]
     if blind:
         names = ", ".join(b.name for b in blind)
@@ -72,11 +73,11 @@ def read_outside_chain(
     registered attributes: (the class it runs on, its reachable walks).  ``reach``: the class's own."""
     for attr, sites in reach.reads.items():
         o, m, ln = sites[0]
-        live.mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
+        live.mark(attr, f"read by {short_name(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
     for owner in chain.reruns:  # a second run, not walked: what it reads counts as read
         for st in index.classes[owner].methods["__init__"].init_flow or ():
             for a in st.reads:
-                live.mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
+                live.mark(a, f"read when {short_name(owner)}.__init__ runs a second time (line {st.line})")
     walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]
     for sub in sorted(index.all_subclasses(cls)):
         if sub not in mro:
@@ -88,14 +89,14 @@ def _read_by_subclass(index: ProjectIndex, sub: str, sreach: Reach, live: LiveSe
     """Mark what subclass ``sub`` reads (its reachable methods, its own ``__init__``); its walks."""
     for attr, sites in sreach.reads.items():
         o, m, ln = sites[0]
-        live.mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
-    unsure.extend((f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
+        live.mark(attr, f"read by {short_name(o)}.{m} (line {ln}) on subclass {short_name(sub)}")
+    unsure.extend((f"subclass {short_name(sub)}: {short_name(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic)
     sm = index.classes[sub].methods.get("__init__")
     if sm and sm.init_flow:
         for st in sm.init_flow:
             for a in st.reads:
-                live.mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
-            unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
+                live.mark(a, f"read in {short_name(sub)}.__init__ (line {st.line})")
+            unsure.extend((f"subclass {short_name(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
     return sreach.walks
 
 
@@ -144,8 +145,8 @@ class EventReads:
         passes = dead_passes(c, allocated & direct) if c.stmt.passed else {}
         for a in sorted(allocated & direct & set(c.stmt.configures)):
             passes[a] = (
-                f"{short(c.owner)}.__init__ only configures self.{a} here (checks its class or sets a flag on it): "
-                "not a read that keeps its value"
+                f"{short_name(c.owner)}.__init__ only configures self.{a} here "
+                "(checks its class or sets a flag on it): not a read that keeps its value"
             )
         passes = {a: why for a, why in passes.items() if a not in through_methods}
         if passes:

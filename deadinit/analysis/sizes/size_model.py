@@ -26,6 +26,7 @@ from deadinit.analysis.sizes.values import DTYPE_BYTES, Context, Values, bind_ca
 from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import AllocKind, ExprTag, InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr, InitStmt, MethodSummary, Param
 from deadinit.semantics.arguments import spread_fills
@@ -147,7 +148,7 @@ class SizeModel:
         return found[1] if found is not None else None
 
     def mro_names(self, qn: str) -> list[str]:
-        return [q.rsplit(".", 1)[-1] for q in self.index.mro(qn) or [qn]]
+        return [short_name(q) for q in self.index.mro(qn) or [qn]]
 
     def chain(self, qn: str) -> Chain:
         return self._chains.get_or(qn, lambda: init_chain(self.index, qn))

@@ -19,6 +19,7 @@ import dataclasses
 from typing import Any
 
 from deadinit.model.kinds import ExprTag
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import ClassSummary, FileSummary
 
 
@@ -37,7 +38,7 @@ def mangle_file(summary: FileSummary) -> None:
             _mangle_class(cls)
     if any(a.in_class and private(a.attr) for a in summary.accesses):
         summary.accesses = [
-            dataclasses.replace(a, attr=mangled(a.in_class.rsplit(".", 1)[-1], a.attr))
+            dataclasses.replace(a, attr=mangled(short_name(a.in_class), a.attr))
             if a.in_class and private(a.attr)
             else a
             for a in summary.accesses
