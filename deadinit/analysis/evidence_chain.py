@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from deadinit.analysis.fact_records import Analysis, AttrFact, Fixpoint
 from deadinit.analysis.flow.chain import ChainStmt
-from deadinit.analysis.reads.reach import Reach, short
+from deadinit.analysis.reads.reach import Reach
 from deadinit.index import dependencies
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind
+from deadinit.model.qualnames import short_name
 
 _ASSIGNS = ("assign", "fill")
 
@@ -176,5 +177,5 @@ def _why_not_counted(fact: AttrFact, in_class: str | None) -> str:
     if k is not None and fact.allocations_overwritten:
         return f"may read the attribute, but only after {fact.show(k.owner)}.__init__ replaced the value"
     if in_class is not None:
-        return f"is in {short(in_class)}, a class built only by dead statements"
+        return f"is in {short_name(in_class)}, a class built only by dead statements"
     return "may read the attribute but was not counted as a read"

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.analysis.reads.external import ExternalReads
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.sizes.symbolic import Size
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.model.verdict import Verdict
@@ -56,7 +56,7 @@ class AttrFact:
 
     def show(self, qualname: str) -> str:
         """The class's name in messages: ``Foo``, or ``llama.Foo`` when another class of the finding is a Foo."""
-        return self.names.get(qualname) or short(qualname)
+        return self.names.get(qualname) or short_name(qualname)
 
     followed: tuple[Evidence, ...] = ()  # the project functions the allocation is made in, outermost first
     part_of: str | None = None  # a part of the object self.<part_of> holds (attr is the path ``a.b``)

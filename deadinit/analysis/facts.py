@@ -27,6 +27,7 @@ from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
 from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
+from deadinit.semantics.exprs import EMPTY
 
 __all__ = ["Analysis", "AttrFact", "Fixpoint", "Overwrite", "build_facts"]  # the records live in fact_records
 
@@ -122,7 +123,7 @@ def build_facts(
         live_idxs = [i for i in idxs if i in effective]
         if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
             # elements replaced one by one: the (cheap) empty list itself stays
-            live_idxs = [i for i in live_idxs if events[i].stmt.value != ("empty",)]
+            live_idxs = [i for i in live_idxs if events[i].stmt.value != EMPTY]
         kept_by = sorted({a for i in live_idxs for a in kept.get(i, [])})
         replaced = {}
         if live_idxs and not (kept_by and all(i in kept for i in live_idxs)):
@@ -139,11 +140,11 @@ def build_facts(
         if (
             events[rep].stmt.kind == InitStmtKind.FILL
             and assigns
-            and any(events[j].stmt.value == ("empty",) for j in assigns)
+            and any(events[j].stmt.value == EMPTY for j in assigns)
         ):
             kind = f"list of {kind}"
         alloc_idxs = [
-            i for i in idxs if events[i].stmt.kind == InitStmtKind.ASSIGN and events[i].stmt.value != ("empty",)
+            i for i in idxs if events[i].stmt.kind == InitStmtKind.ASSIGN and events[i].stmt.value != EMPTY
         ] or [i for i in idxs if events[i].stmt.alloc is not None or events[i].stmt.call is not None]
         by = {**killed, **replaced}
         overwritten = sorted((i for i in idxs if i in by), key=lambda i: by[i])

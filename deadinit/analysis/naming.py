@@ -10,6 +10,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
+from deadinit.model.qualnames import short_name
+
 
 class KnowsModules(Protocol):
     """A project index, or the light one cached results keep: what naming needs of it."""
@@ -22,7 +24,7 @@ def display_names(index: KnowsModules, classes: Iterable[str]) -> dict[str, str]
     """qualname -> the name to show; classes whose short names clash get module parts."""
     by_short: dict[str, set[str]] = defaultdict(set)
     for qn in classes:
-        by_short[qn.rsplit(".", 1)[-1]].add(qn)
+        by_short[short_name(qn)].add(qn)
     out: dict[str, str] = {}
     for short, group in by_short.items():
         if len(group) == 1:

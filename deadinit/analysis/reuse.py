@@ -33,7 +33,7 @@ from typing import Any
 
 from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
 from deadinit.analysis.flow.chain import ChainStmt
-from deadinit.analysis.reads.reach import Reach, method_reads, short
+from deadinit.analysis.reads.reach import Reach, method_reads
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import (
@@ -44,6 +44,7 @@ from deadinit.model.kinds import (
     InitStmtKind,
     MethodStatus,
 )
+from deadinit.model.qualnames import short_name
 
 _BINDINGS = (InitStmtKind.ASSIGN, InitStmtKind.FILL)
 
@@ -159,8 +160,8 @@ class Reuse:
         cm = self.counted_methods
         al = self.allocations
         return (
-            f"{short(self.cls)} reuses {len(self.reused_methods)}/{len(cm)} methods and "
-            f"{len(self.used_allocations)}/{len(al)} allocations of {short(self.parent)} "
+            f"{short_name(self.cls)} reuses {len(self.reused_methods)}/{len(cm)} methods and "
+            f"{len(self.used_allocations)}/{len(al)} allocations of {short_name(self.parent)} "
             f"(share {self.share:.0%}, threshold {self.threshold:.0%})"
         )
 
@@ -247,7 +248,7 @@ def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> Non
             if m.is_stub:
                 status, why = MethodStatus.STUB, "interface stub"
             elif res is not None and res[0] != qn:
-                status, why = MethodStatus.OVERRIDDEN, f"overridden by {short(res[0])}"
+                status, why = MethodStatus.OVERRIDDEN, f"overridden by {short_name(res[0])}"
             elif (qn, name) in reach.methods:
                 status, why = MethodStatus.REUSED, reach.methods[(qn, name)]
             else:
@@ -306,13 +307,13 @@ def _class_attrs(
             )
             if owner != qn:
                 r.class_attrs.append(
-                    ClassAttrUse(qn, name, line, ClassAttrStatus.OVERRIDDEN, f"defined again by {short(owner)}")
+                    ClassAttrUse(qn, name, line, ClassAttrStatus.OVERRIDDEN, f"defined again by {short_name(owner)}")
                 )
                 continue
             why = ""
             if name in reach.reads:
                 o, m, ln = reach.reads[name][0]
-                why = f"read by {short(o)}.{m} (line {ln})"
+                why = f"read by {short_name(o)}.{m} (line {ln})"
             else:
                 for i, (a, mod) in enumerate(ext.by_attr.get(name, [])):
                     if a.in_class in r.dropped:
@@ -339,11 +340,11 @@ def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) ->
         for target, start in m.super_calls:
             res = index.resolve_super(mro, owner, target, start)
             if res is not None and res[0] in r.dropped:
-                r.super_into_dropped.append((f"{short(owner)}.{name}", f"super().{target}", res[0]))
+                r.super_into_dropped.append((f"{short_name(owner)}.{name}", f"super().{target}", res[0]))
         for base, target in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
             if qn in r.dropped:
-                r.super_into_dropped.append((f"{short(owner)}.{name}", f"{base}.{target}(self)", qn))
+                r.super_into_dropped.append((f"{short_name(owner)}.{name}", f"{base}.{target}(self)", qn))
 
 
 def to_dict(r: Reuse) -> dict[str, Any]:

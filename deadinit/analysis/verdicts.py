@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from deadinit.analysis.fact_records import AttrFact
 from deadinit.analysis.fix_safety.fix_level import FixLevel
-from deadinit.analysis.reads.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import EvidenceKind
 from deadinit.model.finding import human_bytes
 from deadinit.model.kinds import AllocKind, AttrStatus, FixSafety, InitStmtKind, Lifetime
+from deadinit.model.qualnames import short_name
 from deadinit.model.verdict import Verdict
 
 CACHED_KINDS = frozenset({AllocKind.CACHED_BUFFER, AllocKind.GLOBAL_SINGLETON})
@@ -73,7 +73,7 @@ def _safety(index: ProjectIndex, fact: AttrFact, level: FixLevel) -> tuple[FixSa
         return FixSafety.NONE, (
             f"the parent's value is still used: {kept} {verb} built from it and "
             f"{'stays' if len(fact.kept_by) == 1 else 'stay'} live, so "
-            f"{short(fact.owner)} must keep allocating self.{fact.attr}"
+            f"{short_name(fact.owner)} must keep allocating self.{fact.attr}"
         )
     not_fixable = (
         fact.handed_on
@@ -94,8 +94,8 @@ def _safety(index: ProjectIndex, fact: AttrFact, level: FixLevel) -> tuple[FixSa
 
 def _part_reason(fact: AttrFact) -> str:
     return (
-        f"self.{fact.attr} is a part of self.{fact.part_of}: skipping it in {short(fact.owner)}.__init__ "
-        f"would change every {short(fact.owner)}; pass the replacement to its constructor instead"
+        f"self.{fact.attr} is a part of self.{fact.part_of}: skipping it in {short_name(fact.owner)}.__init__ "
+        f"would change every {short_name(fact.owner)}; pass the replacement to its constructor instead"
     )
 
 
@@ -109,7 +109,7 @@ def _deleted_for_a_class_attribute(fact: AttrFact, index: ProjectIndex) -> str:
         c = index.classes[qn]
         if fact.attr in c.methods or fact.attr in c.class_attrs:
             return (
-                f"{short(k.owner)}.__init__ deletes self.{fact.attr} to uncover {short(qn)}.{fact.attr}: "
+                f"{short_name(k.owner)}.__init__ deletes self.{fact.attr} to uncover {short_name(qn)}.{fact.attr}: "
                 f"a skipped allocation's placeholder could not be assigned there"
             )
     return ""
@@ -121,10 +121,10 @@ def _built_in_a_helper(fact: AttrFact) -> str:
     helper = next((c for c in fact.stmts if c.method != "__init__"), None)
     if helper is None:
         return ""
-    where = f"{short(helper.owner)}.{helper.method}"
+    where = f"{short_name(helper.owner)}.{helper.method}"
     return (
         f"self.{fact.attr} is built in {where}, a helper that construction calls, not in "
-        f"{short(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
+        f"{short_name(fact.owner)}.__init__ itself: a skip flag guards only an __init__'s own statements"
     )
 
 

@@ -15,13 +15,13 @@ import dataclasses
 import difflib
 from dataclasses import dataclass, field
 
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes import safety
 from deadinit.fixes.formatter import format_changes
 from deadinit.fixes.registry import load_strategies
 from deadinit.frontends.parse import source_encoding
 from deadinit.model.fix import FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.totals import Totals
 from deadinit.session.reanalysis import reanalyse
 
@@ -152,7 +152,7 @@ def _analysis_problems(before, after, plan: Plan) -> dict:
             if f.cls == c.cls or f.cls in c.parents or f.parent in c.parents or f.parent == c.cls or f.path in c.files
         ]
         for c in culprits or plan.changes:
-            bad.setdefault(c.id, f"re-analysis reports a new finding {f.code} {short(f.cls)}.{f.attribute}")
+            bad.setdefault(c.id, f"re-analysis reports a new finding {f.code} {short_name(f.cls)}.{f.attribute}")
     return bad
 
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from deadinit.model.qualnames import short_name
+
 from ..model.evidence import EvidenceKind
 from ..report.fix_report import read_fix_report
 from .pr_body_runs import forward_section, memory_section
@@ -33,7 +35,7 @@ def load_fix_report(path: Path) -> dict[str, Any]:
 
 
 def short(qualname: str | None) -> str:
-    return (qualname or "?").replace(":", ".").rsplit(".", 1)[-1]
+    return short_name((qualname or "?").replace(":", "."))
 
 
 def _names(values: Iterable[str]) -> str:

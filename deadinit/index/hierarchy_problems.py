@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
+from deadinit.model.qualnames import short_name
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def _cycle(index: ProjectIndex, start: str, known: dict[str, list[str]] | None =
 
 def _names(cycle: list[str], most: int = 8) -> str:
     """``A -> B -> C -> A`` by short names; a long cycle shows its first and last classes and a count."""
-    short = [c.rsplit(".", 1)[-1] for c in cycle]
+    short = [short_name(c) for c in cycle]
     if len(short) > most:
         short = [*short[: most // 2], f"... {len(cycle) - most + 1} more ...", *short[-(most // 2) + 1 :]]
     return " -> ".join([*short, short[0]])

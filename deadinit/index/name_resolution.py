@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.module_names import absolute_module
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import ClassSummary, Expr, Import
 
 
@@ -106,7 +107,7 @@ class NameResolution:
             if r is not None:
                 return r
         alias = self.constant_of(module, name)
-        if alias is not None and alias[0] in ("name", "dotted") and alias[1] != name:  # ``P = Parent``
+        if alias is not None and alias[0] in (ExprTag.NAME, ExprTag.DOTTED) and alias[1] != name:  # ``P = Parent``
             return self.resolve_any(module, alias[1], depth + 1)
         return None
 

@@ -17,7 +17,7 @@ from deadinit.index.name_resolution import NameResolution
 from deadinit.index.outside import OutsideFunction
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.library_index import LibraryIndex
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, ExprTag
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Returns
 
@@ -88,7 +88,7 @@ class Registries:
         value = index.constant_of(module, head)
         if value is None:
             return None
-        if value[0] in ("name", "dotted") and value[1] != head:
+        if value[0] in (ExprTag.NAME, ExprTag.DOTTED) and value[1] != head:
             return self.object_name(module, value[1], depth + 1)
         return f"{module}.{head}"
 

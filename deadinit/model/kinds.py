@@ -1,4 +1,5 @@
-"""The fixed vocabularies of the records: kinds and statuses, one enum each.
+"""The fixed vocabularies of the records: kinds and statuses, one enum each (and the forms of an
+expression, one named constant each: ``ExprTag`` says why).
 
 Members are strings equal to their values (``InitStmtKind.ASSIGN == "assign"``,
 same hash, ``json.dumps`` and f-strings give the value), so code that still holds
@@ -8,6 +9,7 @@ plain strings compares equal and reports read the same either way.
 from __future__ import annotations
 
 from enum import Enum
+from typing import Final
 
 
 class StrEnum(str, Enum):
@@ -153,3 +155,41 @@ class FormatterKind(StrEnum):
     RUFF = "ruff"  # [tool.ruff] in pyproject.toml, ruff.toml, .ruff.toml
     BLACK = "black"  # [tool.black] in pyproject.toml
     DEFAULT = "default"  # none configured: black's style at 88 columns, which ruff's formatter shares
+
+
+class ExprTag:
+    """The form of an expression (``model.summary.Expr``, built by ``deadinit.semantics.exprs``): its
+    first item, what the items after it are.
+
+    Named constants of plain (interned) strings rather than enum members: expressions are most
+    of a summary, and a summary pickles in many blobs (``model.pickled``), each unpickling its
+    own copy of every form it uses.  As enum members, unpickling all summaries of sglang 0.5.23
+    took 42% longer (9.7 s against 6.8 s, ``getattr`` by name: still ~14 times a string's cost
+    per blob); as strings the pickles are what they were.  Code compares with these names, never
+    with the strings they hold.
+    """
+
+    CONST: Final = "const"  # (CONST, v): an int / float / str / bytes / bool / None literal
+    NAME: Final = "name"  # (NAME, n): a bare name
+    SELF: Final = "self"  # (SELF, a): self.a
+    DOTTED: Final = "dotted"  # (DOTTED, "a.b.c"): an attribute chain on a name
+    NOT: Final = "not"  # (NOT, e)
+    AND: Final = "and"  # (AND, a, b)
+    OR: Final = "or"  # (OR, a, b)
+    IS_NONE: Final = "is_none"  # (IS_NONE, e)
+    IS_NOT_NONE: Final = "is_not_none"  # (IS_NOT_NONE, e)
+    EQ: Final = "eq"  # (EQ, a, b)
+    NE: Final = "ne"  # (NE, a, b)
+    CMP: Final = "cmp"  # (CMP, op, a, b): an ordering, op one of < <= > >=
+    IN: Final = "in"  # (IN, a, b): a in b (``a not in b`` is (NOT, (IN, a, b)))
+    BIN: Final = "bin"  # (BIN, op, a, b): arithmetic
+    CALL: Final = "call"  # (CALL, func, args, kwargs): func a dotted string or "?"
+    IFEXP: Final = "ifexp"  # (IFEXP, test, body, orelse)
+    TUPLE: Final = "tuple"  # (TUPLE, items)
+    NOTNONE: Final = "notnone"  # (NOTNONE,): certainly not None (a container, a lambda, an f-string...)
+    UNKNOWN: Final = "?"  # (UNKNOWN,): anything else
+    EMPTY: Final = "empty"  # (EMPTY,): an empty list or dict, as the chain's conditions evaluate values
+    KEY: Final = "key"  # (KEY, k): a leaf named by the value it reads, in the chain's keyed conditions
+
+
+EXPR_FORMS: frozenset[str] = frozenset(v for k, v in vars(ExprTag).items() if k.isupper())

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-
-def short_name(qualname: str) -> str:
-    return qualname.rsplit(".", 1)[-1]
+from deadinit.model.qualnames import short_name
 
 
 def namesakes(qualnames: Iterable[str], shorts: set[str]) -> dict[str, list[str]]:

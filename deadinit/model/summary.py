@@ -18,7 +18,7 @@ from deadinit.model.record_pickling import built_by_init, without_defaults
 
 _SET = object.__setattr__  # how a frozen record sets its fields
 
-Expr = tuple[Any, ...]  # ("const", v) | ("name", n) | ("self", a) | ("dotted", "a.b") | ...
+Expr = tuple[Any, ...]  # (ExprTag.CONST, v), (ExprTag.NAME, n)...: its first item an ``ExprTag`` (``model.kinds``)
 Pattern = tuple[Any, ...]  # the attribute names a dynamic access may reach (semantics.dynamic)
 
 
@@ -135,7 +135,7 @@ class InitStmt:
     fill_kind: str = ""  # append | setitem | aug, for fills
     ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
     method: str | None = None  # effect of ``self.m(...)`` / super_call ``super().m(...)``: the method it calls
-    roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or ("?",))
+    roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or UNKNOWN)
     # self attributes it loads only as whole arguments of named calls: (attr, dotted callee, position or keyword)
     passed: tuple[tuple[str, str, int | str], ...] = ()
     # self attributes it uses only to configure the object they hold: ``isinstance(self.x, T)``, ``self.x.flag = v``

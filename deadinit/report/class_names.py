@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from deadinit.model.namesakes import namesakes, short_name
+from deadinit.model.namesakes import namesakes
+from deadinit.model.qualnames import short_name
 
 
 def option_names(index, qualnames: Iterable[str]) -> dict[str, str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from deadinit.analysis.reads.reach import short as bare
 from deadinit.model.finding import human_bytes
+from deadinit.model.qualnames import short_name
 
 
 def _bytes(c) -> str:
@@ -22,7 +22,7 @@ def render(out, console, applied: bool = True, names: dict[str, str] | None = No
     changes = out.plan.changes
 
     def short(qualname: str) -> str:
-        return (names or {}).get(qualname) or bare(qualname)
+        return (names or {}).get(qualname) or short_name(qualname)
 
     verb = "changed" if applied and out.written else "would change"
     if changes:

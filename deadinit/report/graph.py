@@ -13,6 +13,7 @@ from rich.tree import Tree
 
 from deadinit.model.finding import human_bytes
 from deadinit.model.kinds import BaseKind
+from deadinit.model.qualnames import short_name
 
 
 def per_class(findings) -> dict[str, list]:
@@ -28,7 +29,7 @@ def per_class(findings) -> dict[str, list]:
 
 def _label(qn: str, found: list, repeated: bool) -> Text:
     t = Text()
-    t.append(qn.rsplit(".", 1)[-1], style="bold cyan")
+    t.append(short_name(qn), style="bold cyan")
     t.append(f"  {qn}", style="dim")
     if found:
         counts = defaultdict(int)

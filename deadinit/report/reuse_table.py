@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.model.finding import human_bytes
+from deadinit.model.qualnames import short_name
 
 STATUS_STYLE = {
     "reused": "green",
@@ -24,13 +24,14 @@ STATUS_STYLE = {
 
 def lines(r) -> list[str]:
     """Plain-text headline of the table (also used by tests and the fix report)."""
-    base = "object" if r.suggestion == "object" else short(r.suggestion)
+    base = "object" if r.suggestion == "object" else short_name(r.suggestion)
     verdict = "reported (DI003)" if r.flagged else "not reported"
     out = [
-        f"reuse of {short(r.parent)} by {short(r.cls)}: {len(r.reused_methods)}/{len(r.counted_methods)} methods, "
+        f"reuse of {short_name(r.parent)} by {short_name(r.cls)}: "
+        f"{len(r.reused_methods)}/{len(r.counted_methods)} methods, "
         f"{len(r.used_allocations)}/{len(r.allocations)} allocations -> share {r.share:.0%} "
         f"(threshold {r.threshold:.0%}): {verdict}",
-        f"suggested base: {base} (drops {', '.join(short(q) for q in r.dropped)})",
+        f"suggested base: {base} (drops {', '.join(short_name(q) for q in r.dropped)})",
     ]
     helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
     out.append(
@@ -41,7 +42,7 @@ def lines(r) -> list[str]:
         size = f"{human_bytes(r.dead_bytes)} known" if r.dead_bytes is not None else "size unknown"
         out.append(f"dead allocations: {', '.join(a.attr for a in r.dead_allocations)} ({size})")
     for caller, call, owner in r.super_into_dropped:
-        out.append(f"note: {caller} calls {call} into {short(owner)}")
+        out.append(f"note: {caller} calls {call} into {short_name(owner)}")
     return out
 
 
@@ -54,12 +55,12 @@ def rows(r) -> list[tuple[str, str, str, str, str]]:
     """(member, owner, status, size, why) for every parent member, methods first."""
     out = []
     for m in r.methods:
-        out.append((f"{m.name}()", short(m.owner), m.status, f"{m.lines} lines", _brief(m.why)))
+        out.append((f"{m.name}()", short_name(m.owner), m.status, f"{m.lines} lines", _brief(m.why)))
     for a in r.attrs:
         size = a.kind if a.bytes is None else f"{a.kind}, {human_bytes(a.bytes)}"
-        out.append((f"self.{a.attr}", short(a.owner), a.status, size, _brief(a.why)))
+        out.append((f"self.{a.attr}", short_name(a.owner), a.status, size, _brief(a.why)))
     for c in r.class_attrs:
-        out.append((f"{c.name} (class attribute)", short(c.owner), c.status, "", _brief(c.why)))
+        out.append((f"{c.name} (class attribute)", short_name(c.owner), c.status, "", _brief(c.why)))
     return out
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse, to_dict
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding, human_bytes
 from deadinit.model.kinds import FixSafety
+from deadinit.model.qualnames import short_name
 from deadinit.rules.base import Example, FixExample, Rule
 
 BACKENDS = {
@@ -290,10 +290,10 @@ class Wrapper:
         index = ctx.index
         cls_sum = index.classes[r.cls]
         path = index.path_of(r.cls)
-        base = "object" if r.suggestion == "object" else short(r.suggestion)
+        base = "object" if r.suggestion == "object" else short_name(r.suggestion)
         helpers = ", ".join(f"{m.name} ({m.lines} lines)" for m in r.move_methods) or "none"
         msg = (
-            f"{short(r.cls)} uses {r.share:.0%} of {short(r.parent)} "
+            f"{short_name(r.cls)} uses {r.share:.0%} of {short_name(r.parent)} "
             f"({len(r.reused_methods)}/{len(r.counted_methods)} methods, "
             f"{len(r.used_allocations)}/{len(r.allocations)} allocations; "
             f"{len(r.dead_allocations)} dead allocation(s), {human_bytes(r.dead_bytes)}): derive from {base} "
@@ -304,7 +304,7 @@ class Wrapper:
             evidence.append(
                 Evidence(
                     EvidenceKind(f"method-{m.status}"),
-                    f"{short(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
+                    f"{short_name(m.owner)}.{m.name} ({m.lines} lines): {m.why}",
                     index.path_of(m.owner),
                     index.classes[m.owner].methods[m.name].line,
                 )
@@ -313,7 +313,7 @@ class Wrapper:
             evidence.append(
                 Evidence(
                     EvidenceKind(f"attribute-{a.status}"),
-                    f"{short(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
+                    f"{short_name(a.owner)}.__init__ self.{a.attr} ({a.kind}): {a.why}",
                     index.path_of(a.owner),
                     a.line,
                 )
@@ -322,7 +322,7 @@ class Wrapper:
             evidence.append(
                 Evidence(
                     EvidenceKind(f"class-attribute-{c.status}"),
-                    f"{short(c.owner)}.{c.name}: {c.why}",
+                    f"{short_name(c.owner)}.{c.name}: {c.why}",
                     index.path_of(c.owner),
                     c.line,
                 )
@@ -330,7 +330,7 @@ class Wrapper:
         evidence.append(
             Evidence(
                 EvidenceKind.SUGGESTION,
-                f"derive from {r.suggestion} instead of {short(r.parent)}; "
+                f"derive from {r.suggestion} instead of {short_name(r.parent)}; "
                 f"move attributes: {', '.join(r.move_attrs) or 'none'}; helpers: {helpers}; "
                 f"class attributes: {', '.join(c.name for c in r.move_class_attrs) or 'none'}",
             )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reads.reach import short
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.finding import Finding
 from deadinit.model.kinds import FixSafety
+from deadinit.model.qualnames import short_name
 from deadinit.rules.base import Example, Rule
 
 
@@ -146,15 +146,16 @@ class HostPool(PagedPool):
             if st.start:
                 how = f"super({st.start}, self).__init__"
             msg = (
-                f"{short(caller)}.__init__ calls {how}, which reaches {short(callee)}.__init__, with arguments it "
-                f"cannot take ({why}): constructing {short(caller)} raises TypeError"
+                f"{short_name(caller)}.__init__ calls {how}, which reaches {short_name(callee)}.__init__, "
+                "with arguments it "
+                f"cannot take ({why}): constructing {short_name(caller)} raises TypeError"
             )
             target = ctx.index.classes[callee].methods["__init__"]
             evidence = [
-                Evidence(EvidenceKind.CALL, f"{short(caller)}.__init__ calls {how}", path, st.line),
+                Evidence(EvidenceKind.CALL, f"{short_name(caller)}.__init__ calls {how}", path, st.line),
                 Evidence(
                     EvidenceKind.TARGET,
-                    f"it reaches {short(callee)}.__init__, which cannot take these arguments",
+                    f"it reaches {short_name(callee)}.__init__, which cannot take these arguments",
                     ctx.index.path_of(callee),
                     target.line,
                 ),

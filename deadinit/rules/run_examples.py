@@ -19,6 +19,7 @@ from deadinit.frontends.parse import FileError, summarize_many
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
 from deadinit.model.finding import Finding
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.rules.base import Example, Rule
 from deadinit.rules.doc import source_text
@@ -41,7 +42,7 @@ def cases(kind: str) -> list[tuple[type[Rule], int, object]]:
 
 
 def _name(f: Finding, root: Path) -> tuple[str, str, str]:
-    where = f.cls.rsplit(".", 1)[-1] if f.cls else f"{Path(os.path.relpath(f.path, root)).as_posix()}:{f.line}"
+    where = short_name(f.cls) if f.cls else f"{Path(os.path.relpath(f.path, root)).as_posix()}:{f.line}"
     return f.code, where, f.attribute
 
 

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from deadinit.model.namesakes import namesakes, short_name
+from deadinit.model.namesakes import namesakes
+from deadinit.model.qualnames import short_name
 from deadinit.runtime import file_cache as filecache
 from deadinit.runtime.file_state import FileState
 from deadinit.runtime.stat_memo import StatMemo

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, ExprTag
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr
 from deadinit.semantics import syntax as sx
@@ -108,7 +108,7 @@ class AllocClassifier:
         for el in node.elts:
             inner = self.classify(el.value if isinstance(el, sx.Starred) else el, local_alloc, self_name)
             if inner is not None:
-                return AllocInfo("container", element=inner, count=("const", len(node.elts)))
+                return AllocInfo("container", element=inner, count=(ExprTag.CONST, len(node.elts)))
         return None
 
     def _comprehension(
@@ -125,7 +125,7 @@ class AllocClassifier:
         if isinstance(it, sx.Call) and dotted(it.func) == "range" and len(it.args) == 1:
             count = to_expr(it.args[0].value, self_name)
         elif len(node.generators) == 1 and not node.generators[0].ifs:
-            count = ("call", "len", (to_expr(it, self_name),), ())
+            count = (ExprTag.CALL, "len", (to_expr(it, self_name),), ())
         return AllocInfo("container", element=inner, count=count)
 
     def _dict(self, node: sx.Dict, local_alloc: LocalAlloc, self_name: str | None) -> AllocInfo | None:

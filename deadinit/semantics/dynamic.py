@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
@@ -153,7 +154,7 @@ def range_bounds(iterable: sx.Expr, self_name: str | None) -> tuple[Expr, Expr] 
     if any(a.keyword is not None or a.star for a in iterable.args) or len(iterable.args) not in (1, 2):
         return None
     bounds = [to_expr(a.value, self_name) for a in iterable.args]
-    return (("const", 0), bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    return ((ExprTag.CONST, 0), bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
 
 
 def range_values(iterable: sx.Expr) -> tuple[int, ...] | None:

@@ -1,20 +1,8 @@
 """Small expressions as nested tuples (picklable, comparable): what later stages evaluate.
 
-Forms:
-  ("const", v)            int / float / str / bytes / bool / None literal
-  ("name", n)             a bare name
-  ("self", a)             self.a
-  ("dotted", "a.b.c")     an attribute chain on a name
-  ("not", e) ("and", a, b) ("or", a, b)
-  ("is_none", e) ("is_not_none", e) ("eq", a, b) ("ne", a, b)
-  ("cmp", op, a, b)       an ordering, op one of < <= > >=
-  ("in", a, b)            a in b (``a not in b`` is ("not", ("in", a, b)))
-  ("bin", op, a, b)       arithmetic
-  ("call", func, args, kwargs)   func is a dotted string or "?"
-  ("ifexp", test, body, orelse)
-  ("tuple", items)
-  ("notnone",)            something that is certainly not None (container, lambda, f-string...)
-  ("?",)                  anything else
+Each tuple's first item is its form, an ``ExprTag`` (``deadinit.model.kinds``, which lists the
+forms and what follows the tag in each): ``(ExprTag.CONST, 3)``, ``(ExprTag.SELF, "x")``,
+``(ExprTag.CALL, "torch.empty", args, kwargs)``...
 """
 
 from __future__ import annotations
@@ -23,11 +11,13 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import Expr as Expr  # the type of what this module builds
 from deadinit.semantics import syntax as sx
 
-UNKNOWN: Expr = ("?",)
-NOTNONE: Expr = ("notnone",)
+UNKNOWN: Expr = (ExprTag.UNKNOWN,)
+NOTNONE: Expr = (ExprTag.NOTNONE,)
+EMPTY: Expr = (ExprTag.EMPTY,)  # an empty list or dict literal
 _FOLDED_OPS = {"+", "-", "*", "//", "/", "<<", "**", "%"}
 _KEYWORD_NAMES = {"True": True, "False": False, "None": None}
 
@@ -94,7 +84,7 @@ def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Ex
         return UNKNOWN
     ok, v = literal(node)
     if ok:
-        return ("const", v)
+        return (ExprTag.CONST, v)
     convert = _CONVERTERS.get(type(node))
     return UNKNOWN if convert is None else convert(node, self_name, depth + 1)
 
@@ -103,25 +93,26 @@ def to_expr(node: sx.Node, self_name: str | None = "self", depth: int = 0) -> Ex
 
 
 def _name(node: sx.Name, self_name: str | None, d: int) -> Expr:
-    return ("name", node.id)
+    return (ExprTag.NAME, node.id)
 
 
 def _attribute(node: sx.Attribute, self_name: str | None, d: int) -> Expr:
     if isinstance(node.value, sx.Name) and node.value.id == self_name:
-        return ("self", node.attr)
+        return (ExprTag.SELF, node.attr)
     name = dotted(node)
-    return ("dotted", name) if name else UNKNOWN
+    return (ExprTag.DOTTED, name) if name else UNKNOWN
 
 
 def _unary(node: sx.UnaryOp, self_name: str | None, d: int) -> Expr:
-    return ("not", to_expr(node.operand, self_name, d)) if node.op == "not" else UNKNOWN
+    return (ExprTag.NOT, to_expr(node.operand, self_name, d)) if node.op == "not" else UNKNOWN
 
 
 def _bool(node: sx.BoolOp, self_name: str | None, d: int) -> Expr:
-    return (node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+    return (_BOOL_OPS[node.op], to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
 
 
-_COMPARISONS = {"==": "eq", "!=": "ne"}
+_BOOL_OPS = {"and": ExprTag.AND, "or": ExprTag.OR}
+_COMPARISONS = {"==": ExprTag.EQ, "!=": ExprTag.NE}
 _ORDERS = frozenset({"<", "<=", ">", ">="})
 
 
@@ -129,35 +120,35 @@ def _compare(node: sx.Compare, self_name: str | None, d: int) -> Expr:
     if len(node.ops) != 1:
         return UNKNOWN
     left, right, op = to_expr(node.left, self_name, d), to_expr(node.comparators[0], self_name, d), node.ops[0]
-    if op == "is" and right == ("const", None):
-        return ("is_none", left)
-    if op == "is not" and right == ("const", None):
-        return ("is_not_none", left)
+    if op == "is" and right == (ExprTag.CONST, None):
+        return (ExprTag.IS_NONE, left)
+    if op == "is not" and right == (ExprTag.CONST, None):
+        return (ExprTag.IS_NOT_NONE, left)
     if op in _COMPARISONS:
         return (_COMPARISONS[op], left, right)
     if op in _ORDERS:
-        return ("cmp", op, left, right)
+        return (ExprTag.CMP, op, left, right)
     if op in ("in", "not in"):
-        return ("in", left, right) if op == "in" else ("not", ("in", left, right))
+        return (ExprTag.IN, left, right) if op == "in" else (ExprTag.NOT, (ExprTag.IN, left, right))
     return UNKNOWN
 
 
 def _binary(node: sx.BinOp, self_name: str | None, d: int) -> Expr:
     if node.op not in _FOLDED_OPS:
         return UNKNOWN
-    return ("bin", node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
+    return (ExprTag.BIN, node.op, to_expr(node.left, self_name, d), to_expr(node.right, self_name, d))
 
 
 def _call(node: sx.Call, self_name: str | None, d: int) -> Expr:
     func = dotted(node.func) if self_attr(node.func, self_name) is None else None
     args = tuple(to_expr(a.value, self_name, d) for a in node.args if a.keyword is None and not a.star)
     kwargs = tuple((a.keyword, to_expr(a.value, self_name, d)) for a in node.args if a.keyword is not None)
-    return ("call", func or "?", args, kwargs)
+    return (ExprTag.CALL, func or "?", args, kwargs)
 
 
 def _if_exp(node: sx.IfExp, self_name: str | None, d: int) -> Expr:
     return (
-        "ifexp",
+        ExprTag.IFEXP,
         to_expr(node.test, self_name, d),
         to_expr(node.body, self_name, d),
         to_expr(node.orelse, self_name, d),
@@ -167,7 +158,7 @@ def _if_exp(node: sx.IfExp, self_name: str | None, d: int) -> Expr:
 def _sequence(node: sx.Sequence, self_name: str | None, d: int) -> Expr:
     if node.shape != "tuple":
         return NOTNONE
-    return ("tuple", tuple(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name, d) for e in node.elts))
+    return (ExprTag.TUPLE, tuple(to_expr(e.value if isinstance(e, sx.Starred) else e, self_name, d) for e in node.elts))
 
 
 def _not_none(node: sx.Node, self_name: str | None, d: int) -> Expr:
@@ -202,20 +193,20 @@ def substitute(e: Expr, value_of: Callable[[str], Expr | None], depth: int = 0) 
     where that is an expression worth keeping; names it knows nothing about stay."""
     if depth > 3 or not isinstance(e, tuple) or not e:
         return e
-    if e[0] == "name":
+    if e[0] == ExprTag.NAME:
         v = value_of(e[1])
         if v is None or v in (UNKNOWN, NOTNONE) or v == e:
             return e
         return substitute(v, value_of, depth + 1)
-    if e[0] == "bin":
-        return ("bin", e[1], substitute(e[2], value_of, depth), substitute(e[3], value_of, depth))
-    if e[0] == "ifexp":
-        return ("ifexp", *(substitute(x, value_of, depth) for x in e[1:]))
-    if e[0] == "call":
+    if e[0] == ExprTag.BIN:
+        return (ExprTag.BIN, e[1], substitute(e[2], value_of, depth), substitute(e[3], value_of, depth))
+    if e[0] == ExprTag.IFEXP:
+        return (ExprTag.IFEXP, *(substitute(x, value_of, depth) for x in e[1:]))
+    if e[0] == ExprTag.CALL:
         args = tuple(substitute(a, value_of, depth) for a in e[2])
-        return ("call", e[1], args, tuple((k, substitute(v, value_of, depth)) for k, v in e[3]))
-    if e[0] == "tuple":
-        return ("tuple", tuple(substitute(x, value_of, depth) for x in e[1]))
+        return (ExprTag.CALL, e[1], args, tuple((k, substitute(v, value_of, depth)) for k, v in e[3]))
+    if e[0] == ExprTag.TUPLE:
+        return (ExprTag.TUPLE, tuple(substitute(x, value_of, depth) for x in e[1]))
     return e
 
 
@@ -238,10 +229,13 @@ def ordered(op: str, a: Any, b: Any) -> bool | None:
     return bool(_ORDER_FNS[op](a, b))
 
 
+_NOT_NONE_FORMS = frozenset({ExprTag.NOTNONE, ExprTag.BIN, ExprTag.TUPLE})
+
+
 def certainly_not_none(e: Expr) -> bool:
-    if e[0] == "const":
+    if e[0] == ExprTag.CONST:
         return e[1] is not None
-    return e[0] in ("notnone", "bin", "tuple")
+    return e[0] in _NOT_NONE_FORMS
 
 
 def capitalised(fn: str) -> bool:

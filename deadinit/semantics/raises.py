@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from deadinit.model.kinds import ExprTag
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import Expr, self_attr, to_expr
 
@@ -30,7 +31,7 @@ def raise_condition(st: sx.If, cond: Expr) -> Expr | None:
     orelse = bool(st.orelse) and not _is_elif(st.orelse) and always_raises(st.orelse)
     if body == orelse:
         return None
-    return ("not", cond) if body else cond
+    return (ExprTag.NOT, cond) if body else cond
 
 
 def method_checks(func: sx.FunctionDef, self_name: str | None) -> tuple[tuple[Expr, ...], tuple[str, ...]]:
@@ -69,20 +70,20 @@ def _facts(st: sx.Stmt, self_name: str | None) -> Iterator[Expr]:
         if fact is None:
             return
         yield fact
-        if fact[0] != "not" or not _is_elif(st.orelse):
+        if fact[0] != ExprTag.NOT or not _is_elif(st.orelse):
             return
         st = st.orelse[0]  # the body raised: the ``elif`` runs on every path that goes on
 
 
 def _on_self(e: Expr, self_name: str | None) -> bool:
     k = e[0]
-    if k == "const" or k == "self":
+    if k == ExprTag.CONST or k == ExprTag.SELF:
         return True
-    if k == "dotted":
+    if k == ExprTag.DOTTED:
         return self_name is not None and str(e[1]).split(".", 1)[0] == self_name
-    if k == "not" or k in ("is_none", "is_not_none"):
+    if k == ExprTag.NOT or k in (ExprTag.IS_NONE, ExprTag.IS_NOT_NONE):
         return _on_self(e[1], self_name)
-    if k in ("and", "or", "eq", "ne"):
+    if k in (ExprTag.AND, ExprTag.OR, ExprTag.EQ, ExprTag.NE):
         return _on_self(e[1], self_name) and _on_self(e[2], self_name)
     return False
 
@@ -90,13 +91,13 @@ def _on_self(e: Expr, self_name: str | None) -> bool:
 def leaf_roots(e: Expr) -> Iterator[str]:
     """The names a condition's leaves start from (``a`` of ``a.b.c``)."""
     k = e[0]
-    if k == "name":
+    if k == ExprTag.NAME:
         yield e[1]
-    elif k == "dotted":
+    elif k == ExprTag.DOTTED:
         yield str(e[1]).split(".", 1)[0]
-    elif k in ("not", "is_none", "is_not_none"):
+    elif k in (ExprTag.NOT, ExprTag.IS_NONE, ExprTag.IS_NOT_NONE):
         yield from leaf_roots(e[1])
-    elif k in ("and", "or", "eq", "ne"):
+    elif k in (ExprTag.AND, ExprTag.OR, ExprTag.EQ, ExprTag.NE):
         yield from leaf_roots(e[1])
         yield from leaf_roots(e[2])
 

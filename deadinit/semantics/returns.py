@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, ExprTag
 from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee
@@ -278,7 +278,7 @@ class ReturnsInference:
             n = len(target.elts)
             for i, el in enumerate(target.elts):
                 if isinstance(el, sx.Name):
-                    item = AllocInfo("item", element=whole, index=i, count=("const", n)) if whole else None
+                    item = AllocInfo("item", element=whole, index=i, count=(ExprTag.CONST, n)) if whole else None
                     loc = self.locals.setdefault(el.id, _Local())
                     loc.bindings.append(item)
                     loc.from_calls = False

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from deadinit.index.discovery import Discovery
+from deadinit.model.qualnames import short_name
 from deadinit.model.result import CheckResult
 from deadinit.runtime.stat_memo import StatMemo
 from deadinit.session.config import Config
@@ -206,7 +207,7 @@ def resolve_class(result: CheckResult, name: str) -> str:
         hint = " (code-generation sources were skipped: --include-generation-sources)" if result.skipped_sources else ""
         import difflib  # noqa: PLC0415 - only a name that matches nothing asks for a close one
 
-        close = difflib.get_close_matches(name, sorted({q.rsplit(".", 1)[-1] for q in classes}), n=1)
+        close = difflib.get_close_matches(name, sorted({short_name(q) for q in classes}), n=1)
         if close:
             hint = f" (did you mean {close[0]!r}?){hint}"
         raise UsageError(f"no class {name!r} in the analysed files{hint}")

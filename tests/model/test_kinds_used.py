@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deadinit.frontends.parse import summarize_source
-from deadinit.model.kinds import InitStmtKind, ParamKind
+from deadinit.model.kinds import EXPR_FORMS, ExprTag, InitStmtKind, ParamKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 
@@ -16,9 +16,12 @@ PACKAGE = Path(__file__).resolve().parents[2] / "deadinit"
 # ``x.kind == "literal"``, ``x.kind != "literal"``, ``x.kind in ("a", "b")`` (gpu_check's report reads JSON)
 LITERAL_KIND = re.compile(r"\.kind (?:==|!=|in|not in) \(?\"")
 ROLE_LITERAL = re.compile(r"\.role (?:==|!=|in|not in) \(?\"")
+# an expression's form compared with the string of an ``ExprTag``: ``e[0] == "const"``, ``k in ("and", "or")``
+_TAGS = "|".join(re.escape(t) for t in sorted(EXPR_FORMS))
+EXPR_TAG_LITERAL = re.compile(rf"(?:(?<!\))\[0\]|(?<![\w.])(?:k|head)) (?:==|!=|in|not in) \(?\"(?:{_TAGS})\"")
 
 
-@pytest.mark.parametrize("pattern", [LITERAL_KIND, ROLE_LITERAL], ids=["kind", "role"])
+@pytest.mark.parametrize("pattern", [LITERAL_KIND, ROLE_LITERAL, EXPR_TAG_LITERAL], ids=["kind", "role", "expr-tag"])
 def test_no_kind_is_compared_with_a_string_literal(pattern: re.Pattern[str]) -> None:
     hits = [
         f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}"
@@ -54,3 +57,49 @@ def test_the_front_ends_build_records_holding_enum_members(adapter: str) -> None
     params = [p.kind for p in init.params]
     assert all(type(k) is ParamKind for k in params)
     assert params == [ParamKind.NORMAL, ParamKind.STAR, ParamKind.KWONLY, ParamKind.DSTAR]
+
+
+EXPRESSIONS = b"""
+import torch
+
+class A:
+    def __init__(self, cfg, n=3, flag=None):
+        if flag is not None and (n > 2 or cfg.x == "a"):
+            self.x = torch.zeros(n + 1, *(n, 2))
+        if not cfg.y in ("p", "q"):
+            self.y = cfg.make(n if flag else self.x, k=len(cfg))
+"""
+
+
+_PARTS = {  # where each form keeps the expressions inside it
+    **dict.fromkeys((ExprTag.NOT, ExprTag.IS_NONE, ExprTag.IS_NOT_NONE), slice(1, 2)),
+    **dict.fromkeys((ExprTag.AND, ExprTag.OR, ExprTag.EQ, ExprTag.NE, ExprTag.IN), slice(1, 3)),
+    **dict.fromkeys((ExprTag.CMP, ExprTag.BIN), slice(2, 4)),
+    ExprTag.IFEXP: slice(1, 4),
+}
+
+
+def _tags(e: tuple[object, ...]) -> list[object]:
+    """The form of ``e`` and of every expression inside it."""
+    tag = e[0]
+    if tag == ExprTag.CALL:
+        parts = [*e[2], *(v for _, v in e[3])]
+    elif tag == ExprTag.TUPLE:
+        parts = list(e[1])
+    else:
+        parts = list(e[_PARTS[tag]]) if tag in _PARTS else []
+    return [tag, *(t for p in parts for t in _tags(p))]
+
+
+@pytest.mark.parametrize("adapter", ["ast", "cst"])
+def test_the_front_ends_build_expressions_of_the_listed_forms(adapter: str) -> None:
+    summary = summarize_source(EXPRESSIONS, "m.py", "m", False, Settings(), adapter=adapter)
+    assert isinstance(summary, FileSummary)
+    init = next(c for c in summary.classes if c.name == "A").methods["__init__"]
+    exprs = [e for st in init.init_flow or () for e in (*st.guards, st.value, *st.args) if e is not None]
+    exprs += [p.default for p in init.params if p.default is not None]
+    tags = [t for e in exprs for t in _tags(e)]
+    assert set(tags) <= EXPR_FORMS, tags
+    assert all(type(t) is str for t in tags)  # pickled as the plain strings they are (``ExprTag``)
+    assert {ExprTag.AND, ExprTag.OR, ExprTag.CMP, ExprTag.EQ, ExprTag.NOT, ExprTag.IN, ExprTag.IS_NOT_NONE} <= set(tags)
+    assert {ExprTag.CONST, ExprTag.NAME, ExprTag.DOTTED, ExprTag.TUPLE} <= set(tags)

@@ -38,10 +38,11 @@ from typing import Protocol
 from deadinit.analysis.facts import AttrFact
 from deadinit.analysis.fix_safety.weight_loaders import LoaderProofs
 from deadinit.analysis.liveness.registration import registration
-from deadinit.analysis.reads.reach import Reach, method_reads, short
+from deadinit.analysis.reads.reach import Reach, method_reads
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import AllocKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 
 
@@ -106,7 +107,7 @@ def _level(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> FixLev
         if loader is None:
             return FixLevel(
                 False,
-                f"removes the registered {what} `{fact.attr}` from {short(fact.cls)}: checkpoint keys change "
+                f"removes the registered {what} `{fact.attr}` from {short_name(fact.cls)}: checkpoint keys change "
                 "(state_dict, load_state_dict, weight loaders)",
                 evidence,
             )
@@ -138,12 +139,12 @@ def registration_evidence(an: Analysis, fact: AttrFact, mro: list[str]) -> tuple
     first = fact.stmts[0]
     if _keeps_a_value(fact):
         text = (
-            f"{short(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}); the subclass "
+            f"{short_name(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}); the subclass "
             "registers its own under the same name, so the checkpoint keys do not change"
         )
     else:
         text = (
-            f"{short(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}), so state_dict, "
+            f"{short_name(fact.cls)} is an nn.Module: self.{fact.attr} is registered ({fact.kind}), so state_dict, "
             "named_parameters, .to() and weight loaders see it although no method reads it; "
             "not building it changes the checkpoint keys"
         )
@@ -155,7 +156,7 @@ def _exported(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -> str
     exported = an.first_exported(fact.cls)
     if exported is None:
         return ""
-    head = f"{short(exported)} is exported ({exports[exported]})"
+    head = f"{short_name(exported)} is exported ({exports[exported]})"
     if not fact.attr.startswith("_"):
         return f"{head} and `{fact.attr}` is public: code outside the project may read it"
     reader = _public_reader(an, fact, reach, mro)
@@ -176,7 +177,7 @@ def _public_reader(an: Analysis, fact: AttrFact, reach: Reach, mro: list[str]) -
             reads = method_reads(index, mro, [(qn, method)], "public method")
             if fact.attr in reads.reads:
                 return (
-                    f"its public method {short(qn)}.{name} reads self.{fact.attr}: nothing in the project calls "
-                    f"it on {short(fact.cls)}, code outside the project could"
+                    f"its public method {short_name(qn)}.{name} reads self.{fact.attr}: nothing in the project calls "
+                    f"it on {short_name(fact.cls)}, code outside the project could"
                 )
     return ""

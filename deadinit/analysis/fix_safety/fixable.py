@@ -29,9 +29,10 @@ from itertools import pairwise
 from deadinit.analysis.fact_records import AttrFact
 from deadinit.analysis.flow.binding_fate import replaces_elements
 from deadinit.analysis.flow.chain import Chain, ChainStmt
-from deadinit.analysis.reads.reach import method_reads, short
+from deadinit.analysis.reads.reach import method_reads
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import FixSafety, InitStmtKind, ParamKind
+from deadinit.model.kinds import ExprTag, FixSafety, InitStmtKind, ParamKind
+from deadinit.model.qualnames import short_name
 
 BINDINGS = ("assign", "fill")
 STAR_PARAMS = (ParamKind.STAR, ParamKind.DSTAR)
@@ -50,19 +51,21 @@ def fix_path(index: ProjectIndex, chain: Chain, owners: Iterable[str]) -> FixPat
     leaf, inits = chain.cls, chain.inits
     owners = list(owners)
     if not inits or inits[0] != leaf:
-        return FixPath(refusal=f"{short(leaf)} has no __init__ of its own to pass a flag from")
+        return FixPath(refusal=f"{short_name(leaf)} has no __init__ of its own to pass a flag from")
     missing = [o for o in owners if o not in inits]
     if missing:
-        return FixPath(refusal=f"{short(missing[0])}.__init__ is not on {short(leaf)}'s __init__ chain")
+        return FixPath(refusal=f"{short_name(missing[0])}.__init__ is not on {short_name(leaf)}'s __init__ chain")
     path = tuple(inits[: max(inits.index(o) for o in owners) + 1])
     for i, cls in enumerate(path[1:], start=1):
         caller, st, _env = chain.calls.get(cls, (None, None, None))
         if caller != path[i - 1] or st is None:
-            return FixPath(path, f"{short(cls)}.__init__ is not called directly by {short(path[i - 1])}.__init__")
+            return FixPath(
+                path, f"{short_name(cls)}.__init__ is not called directly by {short_name(path[i - 1])}.__init__"
+            )
         if st.star_args:
             return FixPath(
                 path,
-                f"{short(caller)}.__init__ forwards *args/**kwargs to {short(cls)}.__init__ "
+                f"{short_name(caller)}.__init__ forwards *args/**kwargs to {short_name(cls)}.__init__ "
                 f"(line {st.line}): a flag cannot be threaded through it safely",
             )
     wrong = _wrong_turn(index, leaf, path)
@@ -72,7 +75,7 @@ def fix_path(index: ProjectIndex, chain: Chain, owners: Iterable[str]) -> FixPat
     if top is not None and any(p.kind in STAR_PARAMS for p in top.params):
         return FixPath(
             path,
-            f"{short(path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
+            f"{short_name(path[-1])}.__init__ takes *args/**kwargs: a new parameter would change which "
             "arguments they capture",
         )
     return FixPath(path)
@@ -92,8 +95,8 @@ def _wrong_turn(index: ProjectIndex, leaf: str, path: tuple[str, ...]) -> str:
             j = at.get(here)
             if j is not None and j + 1 < len(inits) and inits[j + 1] != there:
                 return (
-                    f"{short(sub)} inherits {short(here)}.__init__, but in its MRO super().__init__ "
-                    f"reaches {short(inits[j + 1])}, not {short(there)}: the flag would go to the wrong class"
+                    f"{short_name(sub)} inherits {short_name(here)}.__init__, but in its MRO super().__init__ "
+                    f"reaches {short_name(inits[j + 1])}, not {short_name(there)}: the flag would go to the wrong class"
                 )
     return ""
 
@@ -118,7 +121,7 @@ def _refills_of_a_refilled_list(chain: Chain, facts: list[AttrFact]) -> list[tup
     return [
         (
             f,
-            f"{short(f.owner)}.__init__ line {c.stmt.line} refills self.{f.attr} element by element: a flag "
+            f"{short_name(f.owner)}.__init__ line {c.stmt.line} refills self.{f.attr} element by element: a flag "
             "that skips the refill would leave the placeholders of the list its parent built to what reads "
             "the list after it",
         )
@@ -178,7 +181,7 @@ def _conflicts(
 
     out: dict[tuple[str, str], str] = {}
     for owner, attrs in dead.items():
-        where = f"{short(owner)}.__init__"
+        where = f"{short_name(owner)}.__init__"
         for a in sorted(attrs):
             f = facts[(owner, a)]
             starts = [pos[id(c)] for c in f.stmts if id(c) in pos]
@@ -223,7 +226,7 @@ def _moves(c: ChainStmt, refill: ChainStmt, events: list[ChainStmt], pos: dict[i
     y = c.stmt.attr
     if c.stmt.kind != InitStmtKind.ASSIGN or y is None or c.stmt.alloc is not None or c.stmt.call is not None:
         return False
-    if c.stmt.value == ("self", refill.stmt.attr):
+    if c.stmt.value == (ExprTag.SELF, refill.stmt.attr):
         return True
     at, until = pos.get(id(c)), pos.get(id(refill))
     if at is None or until is None:
@@ -233,14 +236,14 @@ def _moves(c: ChainStmt, refill: ChainStmt, events: list[ChainStmt], pos: dict[i
 
 def _kept(c: ChainStmt, a: str, via: str) -> str:
     through = "" if via == a else f" through self.{via}()"
-    where = f"{short(c.owner)}.__init__ line {c.stmt.line}"
+    where = f"{short_name(c.owner)}.__init__ line {c.stmt.line}"
     if c.stmt.kind in BINDINGS and c.stmt.attr:
         return f"kept by live work: {where} builds self.{c.stmt.attr}, which stays, from self.{a}{through}"
     return f"kept by live work: {where} stays and reads self.{a}{through}"
 
 
 def _read_before(c: ChainStmt, a: str) -> str:
-    return f"{short(c.owner)}.__init__ line {c.stmt.line} reads self.{a} before it is re-assigned"
+    return f"{short_name(c.owner)}.__init__ line {c.stmt.line} reads self.{a} before it is re-assigned"
 
 
 class _Reads:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import Memo, Recorded, note, paused
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.access import object_read_tally, object_reads
 from deadinit.model.evidence import Evidence, EvidenceKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 
 MAX_DEPTH = 4
@@ -91,7 +91,7 @@ class LoaderProofs:
             if method.skips_unknown_weights is None:
                 return None
             path = self.index.path_of(owner)
-            text = f"`{short(owner)}.{name}` skips weight names it does not know"
+            text = f"`{short_name(owner)}.{name}` skips weight names it does not know"
             proofs.append(Evidence(EvidenceKind.LOADER, text, path, method.skips_unknown_weights))
         return proofs[0] if proofs else None
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from deadinit.analysis.fact_records import AttrFact
-from deadinit.analysis.reads.reach import short
 from deadinit.model.finding import human_bytes
 from deadinit.model.kinds import FixSafety
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 
 
@@ -30,7 +30,7 @@ def defer_small_fixes(facts: list[AttrFact], settings: Settings) -> None:
     total = sum(b for b in sizes if b is not None)
     if total >= settings.fix_min_bytes:
         return
-    owners = sorted({short(f.owner) for f in safe})
+    owners = sorted({short_name(f.owner) for f in safe})
     where = " and ".join(f"{o}.__init__" for o in owners)
     saving = (
         "what it would skip holds no parameters, buffers or tensors"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from deadinit.analysis.flow.chain import ChainStmt
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.summary import Expr
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN
 
@@ -63,11 +63,11 @@ def _scope_free(e: Expr) -> bool:
     if e in (UNKNOWN, NOTNONE):
         return False
     head = e[0]
-    if head in ("const", "self", "dotted"):
+    if head in (ExprTag.CONST, ExprTag.SELF, ExprTag.DOTTED):
         return True
-    if head == "call":
+    if head == ExprTag.CALL:
         return e[1] != "?" and all(_scope_free(x) for x in e[2]) and all(_scope_free(v) for _, v in e[3])
-    if head == "bin":
+    if head == ExprTag.BIN:
         return _scope_free(e[2]) and _scope_free(e[3])
     return False
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from deadinit.analysis.flow.conditions import Env, Facts, guard_state, length, value_of
 from deadinit.analysis.flow.ensured import Ensured, Frame
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import AllocKind, InitStmtKind, ParamKind
+from deadinit.model.kinds import AllocKind, ExprTag, InitStmtKind, ParamKind
 from deadinit.model.summary import AllocInfo, InitStmt, MethodSummary
 from deadinit.semantics.arguments import spread_fills
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN, Expr, certainly_not_none
@@ -105,7 +105,7 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env)
             elif p.default is not None:
                 env[p.name] = (
                     p.default
-                    if p.default[0] == "const" or _literal_tuple(p.default)
+                    if p.default[0] == ExprTag.CONST or _literal_tuple(p.default)
                     else (NOTNONE if certainly_not_none(p.default) else UNKNOWN)
                 )
             else:
@@ -115,7 +115,7 @@ def _bind(method: MethodSummary, call: InitStmt, caller_env: Env, self_env: Env)
 
 def _literal_tuple(e: Expr) -> bool:
     """A tuple of literals (a default such as ``channels=(64, 128)``: its length decides ``range(len(...))``)."""
-    return e[0] == "tuple" and all(x[0] == "const" for x in e[1])
+    return e[0] == ExprTag.TUPLE and all(x[0] == ExprTag.CONST for x in e[1])
 
 
 def init_chain(index: ProjectIndex, qualname: str) -> Chain:
@@ -230,7 +230,7 @@ def _named(flow: list[InitStmt], env: Env, self_env: Env) -> Iterator[InitStmt]:
 
 
 def _ints(*values: Expr) -> bool:
-    return all(v[0] == "const" and type(v[1]) is int for v in values)
+    return all(v[0] == ExprTag.CONST and type(v[1]) is int for v in values)
 
 
 def _facts(frame: Facts, shared: Facts) -> Facts:
@@ -242,10 +242,10 @@ def _builds_nothing(alloc: AllocInfo, env: Env, self_env: Env, facts: Facts) -> 
     """A container built over an empty range (``ModuleList([M() for _ in range(len(ids))])`` after ``ids``
     became ``[]``), a tensor with a dimension of 0 (``torch.zeros(len(ids))``): it holds no allocation."""
     if alloc.kind == AllocKind.TENSOR:
-        return any(value_of(d, env, self_env, facts) == ("const", 0) for d in alloc.shape)
+        return any(value_of(d, env, self_env, facts) == (ExprTag.CONST, 0) for d in alloc.shape)
     if alloc.kind != AllocKind.CONTAINER or alloc.count is None:
         return False
-    return length(("call", "range", (alloc.count,), ()), env, self_env, facts) == 0
+    return length((ExprTag.CALL, "range", (alloc.count,), ()), env, self_env, facts) == 0
 
 
 def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: Facts, shared: Facts) -> None:
@@ -262,7 +262,7 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
         if (
             st.kind == InitStmtKind.ASSIGN
             and st.value is not None
-            and st.value[0] in ("name", "const", "tuple")
+            and st.value[0] in (ExprTag.NAME, ExprTag.CONST, ExprTag.TUPLE)
             and state is True
         ):
             self_env[st.attr] = value_of(st.value, env, self_env)
@@ -278,14 +278,14 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
             if given != UNKNOWN:  # like the facts it comes from, it only rules statements out
                 shared.self_values[st.attr] = given
     elif st.kind == InitStmtKind.SET and st.attr and st.value is not None:
-        v = st.value if st.value[0] == "tuple" else value_of(st.value, env, self_env)  # a tuple keeps its length
+        v = st.value if st.value[0] == ExprTag.TUPLE else value_of(st.value, env, self_env)  # a tuple keeps its length
         frame.dotted[st.attr] = v if state is True and not st.in_loop else UNKNOWN
     elif st.kind == InitStmtKind.ASSERT and state is True and st.value is not None:
         test = st.value
-        if test[0] == "eq" and test[1][0] == "name" and test[2][0] == "const":
+        if test[0] == ExprTag.EQ and test[1][0] == ExprTag.NAME and test[2][0] == ExprTag.CONST:
             frame.names[test[1][1]] = test[2]
-        elif test[0] == "is_none" and test[1][0] == "name":
-            frame.names[test[1][1]] = ("const", None)
+        elif test[0] == ExprTag.IS_NONE and test[1][0] == ExprTag.NAME:
+            frame.names[test[1][1]] = (ExprTag.CONST, None)
 
 
 def _call(
@@ -364,7 +364,7 @@ def _passed(method: MethodSummary, call: InitStmt, frame: Facts) -> Facts:
     positional = [p for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
     pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
     for param, arg in pairs:
-        if arg[0] != "name":
+        if arg[0] != ExprTag.NAME:
             continue
         if arg[1] in frame.names:
             out.names[param] = frame.names[arg[1]]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import InitStmtKind, ParamKind
+from deadinit.model.kinds import ExprTag, InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import UNKNOWN, Expr, ordered
 
@@ -69,7 +69,7 @@ class Ensured:
         pairs = [(p.name, a) for p, a in zip(positional, call.args, strict=False)] + list(call.kwargs)
         for name, arg in pairs:  # the explicit arguments (a spread's values are unknown)
             key = self._leaf(arg, caller, roots)
-            if key is not None and key[0] == "key":
+            if key is not None and key[0] == ExprTag.KEY:
                 sym[name] = key[1]
         return Frame(method.self_name, sym)
 
@@ -106,20 +106,20 @@ class Ensured:
     def key(self, e: Expr, frame: Frame, roots: dict[str, Expr]) -> Expr | None:
         """The condition with its leaves named by key; None when a leaf cannot be named."""
         k = e[0]
-        if k == "const":
+        if k == ExprTag.CONST:
             return e
-        if k in ("name", "self", "dotted"):
+        if k in (ExprTag.NAME, ExprTag.SELF, ExprTag.DOTTED):
             return self._leaf(e, frame, roots)
-        if k in ("not", "is_none", "is_not_none"):
+        if k in (ExprTag.NOT, ExprTag.IS_NONE, ExprTag.IS_NOT_NONE):
             sub = self.key(e[1], frame, roots)
             return None if sub is None else (k, sub)
-        if k in ("and", "or", "eq", "ne", "in"):
+        if k in (ExprTag.AND, ExprTag.OR, ExprTag.EQ, ExprTag.NE, ExprTag.IN):
             a, b = self.key(e[1], frame, roots), self.key(e[2], frame, roots)
             return None if a is None or b is None else (k, a, b)
-        if k == "cmp":
+        if k == ExprTag.CMP:
             a, b = self.key(e[2], frame, roots), self.key(e[3], frame, roots)
             return None if a is None or b is None else (k, e[1], a, b)
-        if k == "tuple" and all(x[0] == "const" for x in e[1]):
+        if k == ExprTag.TUPLE and all(x[0] == ExprTag.CONST for x in e[1]):
             return e
         return None
 
@@ -128,17 +128,17 @@ class Ensured:
         if key in self.truths:
             return self.truths[key]
         k = key[0]
-        if k == "not" or k == "is_not_none":
-            v = self.value(key[1] if k == "not" else ("is_none", key[1]))
+        if k == ExprTag.NOT or k == ExprTag.IS_NOT_NONE:
+            v = self.value(key[1] if k == ExprTag.NOT else (ExprTag.IS_NONE, key[1]))
             return None if v is None else not v
-        if k == "ne":
-            v = self.value(("eq", key[1], key[2]))
+        if k == ExprTag.NE:
+            v = self.value((ExprTag.EQ, key[1], key[2]))
             return None if v is None else not v
-        if k in ("eq", "is_none", "cmp", "in"):
+        if k in (ExprTag.EQ, ExprTag.IS_NONE, ExprTag.CMP, ExprTag.IN):
             return self._compared(key)
-        if k in ("and", "or"):
+        if k in (ExprTag.AND, ExprTag.OR):
             a, b = self.value(key[1]), self.value(key[2])
-            if k == "and":
+            if k == ExprTag.AND:
                 return False if False in (a, b) else (True if a is True and b is True else None)
             return True if True in (a, b) else (False if a is False and b is False else None)
         return None
@@ -147,16 +147,16 @@ class Ensured:
         """``a == c`` / ``a is None`` / ``a < c`` / ``a in (c, d)`` against the literals the facts say ``a`` may
         hold (``assert a == 128`` makes ``a == 512`` and ``a >= 256`` false, ``assert a in (128, 256)`` makes
         ``a == 512`` false): decided when every one of them gives the same answer, as Python compares them."""
-        if key[0] == "cmp":
+        if key[0] == ExprTag.CMP:
             op, left, right = key[1], key[2], key[3]
-            if left[0] == "const":
+            if left[0] == ExprTag.CONST:
                 op, left, right = _FLIPPED[op], right, left
         else:
-            op, left, right = key[0], key[1], (key[2] if key[0] != "is_none" else ("const", None))
-            if left[0] == "const" and op == "eq":
+            op, left, right = key[0], key[1], (key[2] if key[0] != ExprTag.IS_NONE else (ExprTag.CONST, None))
+            if left[0] == ExprTag.CONST and op == ExprTag.EQ:
                 left, right = right, left
         held = self._literals(left)
-        if held is None or right[0] not in ("const", "tuple"):
+        if held is None or right[0] not in (ExprTag.CONST, ExprTag.TUPLE):
             return None
         answers = {_answer(op, v, right) for v in held}
         return answers.pop() if len(answers) == 1 else None
@@ -164,14 +164,14 @@ class Ensured:
     def _literals(self, leaf: Expr) -> tuple[object, ...] | None:
         """The literals established facts say ``leaf`` may hold: one for ``leaf == c`` (or ``leaf is None``),
         those of ``c`` for ``leaf in c`` (a tuple of literals); None when no fact says."""
-        if self.truths.get(("is_none", leaf)) is True:
+        if self.truths.get((ExprTag.IS_NONE, leaf)) is True:
             return (None,)
         for fact, truth in self.truths.items():
-            if truth and fact[0] == "eq" and leaf in fact[1:]:
+            if truth and fact[0] == ExprTag.EQ and leaf in fact[1:]:
                 other: Expr = fact[2] if fact[1] == leaf else fact[1]
-                if other[0] == "const":
+                if other[0] == ExprTag.CONST:
                     return (other[1],)
-            if truth and fact[0] == "in" and fact[1] == leaf and fact[2][0] == "tuple":
+            if truth and fact[0] == ExprTag.IN and fact[1] == leaf and fact[2][0] == ExprTag.TUPLE:
                 return tuple(x[1] for x in fact[2][1])
         return None
 
@@ -179,34 +179,34 @@ class Ensured:
         if key is None:
             return
         k = key[0]
-        if k == "not":
+        if k == ExprTag.NOT:
             self._add(key[1], not truth)
-        elif k == "is_not_none":
-            self._add(("is_none", key[1]), not truth)
-        elif k == "ne":
-            self._add(("eq", key[1], key[2]), not truth)
-        elif (k == "or" and not truth) or (k == "and" and truth):
+        elif k == ExprTag.IS_NOT_NONE:
+            self._add((ExprTag.IS_NONE, key[1]), not truth)
+        elif k == ExprTag.NE:
+            self._add((ExprTag.EQ, key[1], key[2]), not truth)
+        elif (k == ExprTag.OR and not truth) or (k == ExprTag.AND and truth):
             self._add(key[1], truth)
             self._add(key[2], truth)
         else:
             self.truths.setdefault(key, truth)
 
     def _leaf(self, e: Expr, frame: Frame, roots: dict[str, Expr], depth: int = 0) -> Expr | None:
-        if e[0] == "const":
+        if e[0] == ExprTag.CONST:
             return e
-        if e[0] not in ("name", "self", "dotted") or depth > 3:
+        if e[0] not in (ExprTag.NAME, ExprTag.SELF, ExprTag.DOTTED) or depth > 3:
             return None
-        text = f"{frame.self_name}.{e[1]}" if e[0] == "self" else str(e[1])
+        text = f"{frame.self_name}.{e[1]}" if e[0] == ExprTag.SELF else str(e[1])
         first, _, rest = text.partition(".")
         if first == frame.self_name and rest:
             attr, _, more = rest.partition(".")
-            return ("key", _join(self.self_keys.get(attr, f"self:{attr}"), more))
+            return (ExprTag.KEY, _join(self.self_keys.get(attr, f"self:{attr}"), more))
         if first in roots:
             held = roots[first]
             base = None if held == UNKNOWN else self._leaf(held, frame, {}, depth + 1)
-            return None if base is None or base[0] != "key" else ("key", _join(base[1], rest))
+            return None if base is None or base[0] != ExprTag.KEY else (ExprTag.KEY, _join(base[1], rest))
         if first in frame.sym:
-            return ("key", _join(frame.sym[first], rest))
+            return (ExprTag.KEY, _join(frame.sym[first], rest))
         return None
 
     def _written(self, st: InitStmt, frame: Frame, roots: dict[str, Expr], definite: bool) -> None:
@@ -215,7 +215,7 @@ class Ensured:
             return
         if st.kind == InitStmtKind.ASSIGN:
             value = self._leaf(st.value, frame, roots) if st.value is not None and definite else None
-            self.self_keys[st.attr] = value[1] if value is not None and value[0] == "key" else self._new(st.attr)
+            self.self_keys[st.attr] = value[1] if value is not None and value[0] == ExprTag.KEY else self._new(st.attr)
         elif st.kind in (InitStmtKind.DELETE, InitStmtKind.KILL, InitStmtKind.NESTED) or (
             st.kind == InitStmtKind.FILL and st.fill_kind == "aug"
         ):
@@ -254,13 +254,13 @@ _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}  # ``c < a`` is ``a > c`
 
 def _answer(op: str, held: object, right: Expr) -> bool | None:
     """``held op right`` for a literal ``held``; None when it does not decide."""
-    if op == "in":
-        return any(x[1] == held for x in right[1]) if right[0] == "tuple" else None
-    if right[0] != "const":
+    if op == ExprTag.IN:
+        return any(x[1] == held for x in right[1]) if right[0] == ExprTag.TUPLE else None
+    if right[0] != ExprTag.CONST:
         return None
-    if op == "is_none":
+    if op == ExprTag.IS_NONE:
         return held is None
-    if op == "eq":
+    if op == ExprTag.EQ:
         return bool(held == right[1])
     return ordered(op, held, right[1])
 
@@ -275,17 +275,17 @@ def _self_attrs(e: Expr, self_name: str | None) -> set[str]:
 
 def _leaf_attrs(e: Expr, self_name: str | None) -> Iterator[str]:
     k = e[0]
-    if k == "self":
+    if k == ExprTag.SELF:
         yield str(e[1]).split(".", 1)[0]
-    elif k == "dotted":
+    elif k == ExprTag.DOTTED:
         parts = str(e[1]).split(".")
         if parts[0] == self_name and len(parts) > 1:
             yield parts[1]
-    elif k in ("not", "is_none", "is_not_none"):
+    elif k in (ExprTag.NOT, ExprTag.IS_NONE, ExprTag.IS_NOT_NONE):
         yield from _leaf_attrs(e[1], self_name)
-    elif k in ("and", "or", "eq", "ne", "in"):
+    elif k in (ExprTag.AND, ExprTag.OR, ExprTag.EQ, ExprTag.NE, ExprTag.IN):
         yield from _leaf_attrs(e[1], self_name)
         yield from _leaf_attrs(e[2], self_name)
-    elif k == "cmp":
+    elif k == ExprTag.CMP:
         yield from _leaf_attrs(e[2], self_name)
         yield from _leaf_attrs(e[3], self_name)

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from deadinit.analysis.reads.reach import short
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, ExprTag
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import AllocInfo, Param, Returns
 
 MAX_DEPTH = 4
@@ -61,7 +61,7 @@ class ReturnResolver:
             if not items:
                 return None
             n = len(first.alloc.items)
-            container = AllocInfo("container", element=items[0], count=("const", n))
+            container = AllocInfo("container", element=items[0], count=(ExprTag.CONST, n))
             return Resolved(container, first.module, first.steps, first.bindings)
         return first
 
@@ -89,7 +89,7 @@ class ReturnResolver:
             whole = self._tuples_only(alloc.element, module, mro, depth)
         if not whole:
             return None
-        size = alloc.count[1] if alloc.count is not None and alloc.count[0] == "const" else None
+        size = alloc.count[1] if alloc.count is not None and alloc.count[0] == ExprTag.CONST else None
         tuples = [w for w in whole if w.alloc.kind == AllocKind.TUPLE and (size is None or len(w.alloc.items) == size)]
         if not tuples:
             return None
@@ -165,7 +165,7 @@ class ReturnResolver:
                 return None  # set without a declaration (a subclass's ``proj_cls = Other``): not known
             if built is not None:
                 what = f"`{built.callee}`" if built.callee else "a class it does not name (an unknown module)"
-                label = f"{short(owner)}.{member}"
+                label = f"{short_name(owner)}.{member}"
                 line = declaring.class_attrs.get(member, declaring.line)
                 step = Evidence(
                     EvidenceKind.DECLARED, f"`{label}` is declared to hold {what}", index.path_of(owner), line
@@ -188,7 +188,7 @@ class ReturnResolver:
             if method.is_property:
                 return None
             assert method.returns is not None
-            return index.class_module[owner], f"{short(owner)}.{name}", method.returns, index.path_of(owner)
+            return index.class_module[owner], f"{short_name(owner)}.{name}", method.returns, index.path_of(owner)
         qn = index.resolve_function(module, callee)
         if qn is None or qn not in index.functions:
             outside = index.outside.function(module, callee) if qn is None else None  # an installed library's

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from deadinit.analysis.liveness.registration import Walks
-from deadinit.analysis.reads.reach import Reach, short
+from deadinit.analysis.reads.reach import Reach
 from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import Pattern
 
 Unsure = list[tuple[str, Pattern]]  # (why the answer is unsure, what the dynamic access may touch)
@@ -69,14 +70,16 @@ def own_reads(index: ProjectIndex, sub: str, sreach: Reach) -> Below:
 
     for attr, sites in sreach.reads.items():
         o, m, ln = sites[0]
-        mark(attr, f"read by {short(o)}.{m} (line {ln}) on subclass {short(sub)}")
-    unsure: Unsure = [(f"subclass {short(sub)}: {short(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic]
+        mark(attr, f"read by {short_name(o)}.{m} (line {ln}) on subclass {short_name(sub)}")
+    unsure: Unsure = [
+        (f"subclass {short_name(sub)}: {short_name(o)}.{m} uses {r}", p) for o, m, r, _, p in sreach.dynamic
+    ]
     sm = index.classes[sub].methods.get("__init__")
     if sm and sm.init_flow:
         for st in sm.init_flow:
             for a in st.reads:
-                mark(a, f"read in {short(sub)}.__init__ (line {st.line})")
-            unsure.extend((f"subclass {short(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
+                mark(a, f"read in {short_name(sub)}.__init__ (line {st.line})")
+            unsure.extend((f"subclass {short_name(sub)}.__init__ uses {r} (line {st.line})", p) for r, p in st.dynamic)
     return Below(marks, {sub: unsure} if unsure else {}, {sub: sreach.walks} if sreach.walks else {})
 
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 from deadinit.analysis.facts import AttrFact, Fixpoint
 from deadinit.analysis.flow.chain import Chain, ChainStmt
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reads.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind, ParamKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import InitStmt, MethodSummary, Pattern
 from deadinit.semantics.construction_args import PARAM_CALL, PARAM_COMPUTE, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
 
@@ -88,7 +88,7 @@ class ConstructionFlow:
                 why = self.param_fate(qn, slot, depth + 1) if qn is not None and qn in self.index.classes else None
                 if why is None:
                     break
-                whys.append(f"`{short(str(qn))}({_shown(slot)})`, {why}")
+                whys.append(f"`{short_name(str(qn))}({_shown(slot)})`, {why}")
             else:
                 out[attr] = f"`self.{attr}` is read only to build " + "; and ".join(whys)
         return out
@@ -117,10 +117,10 @@ class ConstructionFlow:
         parts = []
         if len(kept) == 1:
             how = "is read only to compute" if kept[0].computed else "becomes"
-            parts.append(f"whose `{kept[0].attr}` it {how}, which is dead on `{short(cls)}` ({kept[0].why})")
+            parts.append(f"whose `{kept[0].attr}` it {how}, which is dead on `{short_name(cls)}` ({kept[0].why})")
         elif kept:
             shown = ", ".join(f"`{s.attr}` ({'computed from it, ' if s.computed else ''}{s.why})" for s in kept)
-            parts.append(f"whose {shown} it becomes, all dead on `{short(cls)}`")
+            parts.append(f"whose {shown} it becomes, all dead on `{short_name(cls)}`")
         parts += [f"which hands it to {h}" for h in handed]
         return "; ".join(parts)
 
@@ -175,7 +175,7 @@ class ConstructionFlow:
                 )
                 if why is None:
                     return None
-                out.append(DeadStore("", f"`{short(str(built))}({_shown(target)})`, {why}"))
+                out.append(DeadStore("", f"`{short_name(str(built))}({_shown(target)})`, {why}"))
             else:
                 return None
         return out

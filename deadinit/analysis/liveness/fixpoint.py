@@ -18,9 +18,9 @@ from deadinit.analysis.flow.binding_fate import binds, own_if_kill, replaces_ele
 from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.analysis.liveness.outside_chain import EventReads, LiveSet
 from deadinit.analysis.reads.external import ExternalReads
-from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.qualnames import short_name
 
 _BINDINGS = ("assign", "fill")
 _REPLACING = ("assign", "kill", "delete")
@@ -126,7 +126,7 @@ class EffectiveAssignments:
             changed = True
             for a in self.counted[i]:
                 if a not in self.live.live and not binds(self.events, self.touching, a):
-                    self.live.mark(a, f"used to build self.{st.attr} ({short(c.owner)}.__init__ line {st.line})")
+                    self.live.mark(a, f"used to build self.{st.attr} ({short_name(c.owner)}.__init__ line {st.line})")
         return changed
 
     def _fate(self, i: int, c: ChainStmt, y: str, dead_classes: frozenset[str]) -> str | None:
@@ -173,12 +173,12 @@ class EffectiveAssignments:
     def _read_at(self, j: int, k: ChainStmt, y: str) -> tuple[str | None, str | None]:
         """Event ``j`` reads ``y`` in a way that counts: why that uses it, or the attribute that holds it."""
         if k.stmt.kind not in (*_BINDINGS, "kill"):
-            return f"read in {short(k.owner)}.__init__ (line {k.stmt.line})", None
+            return f"read in {short_name(k.owner)}.__init__ (line {k.stmt.line})", None
         if j not in self.effective:
             return None, None
         if k.stmt.alloc is not None and k.stmt.attr is not None and k.stmt.attr != y:
             return None, k.stmt.attr  # the object lives on inside it
-        return f"used to build self.{k.stmt.attr} ({short(k.owner)}.__init__ line {k.stmt.line})", None
+        return f"used to build self.{k.stmt.attr} ({short_name(k.owner)}.__init__ line {k.stmt.line})", None
 
     @staticmethod
     def _replaces(c: ChainStmt, k: ChainStmt, y: str) -> bool:

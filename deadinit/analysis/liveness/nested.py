@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import Analysis, AttrFact, Fixpoint, Overwrite
 from deadinit.analysis.flow.chain import ChainStmt, init_chain
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reads.unsure import unsure_for
 from deadinit.model.evidence import Evidence, EvidenceKind
 from deadinit.model.kinds import InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import AllocInfo
 
 MAX_DEPTH = 4
@@ -127,23 +127,24 @@ def _evidence(fact: AttrFact, built: ChainStmt, k: ChainStmt, holder: str) -> li
     b = fact.stmts[0]
     part = fact.attr.rsplit(".", 1)[-1]
     return [
-        Evidence(EvidenceKind.ALLOCATED, f"{short(b.owner)}.__init__ assigns self.{part}", b.path, b.stmt.line),
+        Evidence(EvidenceKind.ALLOCATED, f"{short_name(b.owner)}.__init__ assigns self.{part}", b.path, b.stmt.line),
         Evidence(
             EvidenceKind.CHAIN,
-            f"self.{head} is built by {short(built.owner)}.__init__; self.{fact.attr} is the part "
-            f"{short(holder)} holds as {part}",
+            f"self.{head} is built by {short_name(built.owner)}.__init__; self.{fact.attr} is the part "
+            f"{short_name(holder)} holds as {part}",
             built.path,
             built.stmt.line,
         ),
         Evidence(
             EvidenceKind.OVERWRITTEN,
-            f"{short(k.owner)}.__init__ replaces self.{fact.attr} on every path, with no read of self.{head} before",
+            f"{short_name(k.owner)}.__init__ replaces self.{fact.attr} on every path, "
+            f"with no read of self.{head} before",
             k.path,
             k.stmt.line,
         ),
         Evidence(
             EvidenceKind.CHECKED,
-            f"{short(b.owner)}.__init__ neither reads {part} after building it nor calls a method of self or "
+            f"{short_name(b.owner)}.__init__ neither reads {part} after building it nor calls a method of self or "
             "lets self escape",
         ),
     ]

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from deadinit.analysis.flow.chain import Chain, ChainStmt
 from deadinit.analysis.liveness.below import SubclassReads, Unsure, own_reads
 from deadinit.analysis.liveness.registration import Walks
-from deadinit.analysis.reads.reach import Reach, method_reads, short
+from deadinit.analysis.reads.reach import Reach, method_reads
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
+from deadinit.model.qualnames import short_name
 from deadinit.semantics.dynamic import ANY
 
 # what a statement reads only to hand to constructors whose parameter reaches nothing live: attr -> why
@@ -39,16 +40,16 @@ class LiveSet:
 def unsure_of(index: ProjectIndex, cls: str, chain: Chain, mro: list[str], reach: Reach) -> Unsure:
     """The class's own dynamic accesses: in its reachable methods, its ``__init__`` chain, a
     ``__getattr__``, a base class expression that could not be resolved."""
-    unsure: Unsure = [(f"{short(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
+    unsure: Unsure = [(f"{short_name(o)}.{m} uses {r} (line {ln})", p) for o, m, r, ln, p in reach.dynamic]
     unsure += [
-        (f"{short(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
+        (f"{short_name(c.owner)}.__init__ uses {r} (line {c.stmt.line})", p)
         for c in chain.stmts
         if c.active is not False
         for r, p in c.stmt.dynamic
     ]
     for qn in mro:
         if "__getattr__" in index.classes[qn].methods or "__getattribute__" in index.classes[qn].methods:
-            unsure.append((f"{short(qn)} defines __getattr__", ANY))
+            unsure.append((f"{short_name(qn)} defines __getattr__", ANY))
     blind = [b for b in index.external_bases(cls) if b.kind == BaseKind.OPAQUE]
     if blind:
         names = ", ".join(b.name for b in blind)
@@ -74,11 +75,11 @@ def read_outside_chain(
     ``reach``: the class's own."""
     for attr, sites in reach.reads.items():
         o, m, ln = sites[0]
-        live.mark(attr, f"read by {short(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
+        live.mark(attr, f"read by {short_name(o)}.{m} (line {ln}), reachable: {reach.methods.get((o, m), '')}")
     for owner in chain.reruns:  # a second run, not walked: what it reads counts as read
         for st in index.classes[owner].methods["__init__"].init_flow or ():
             for a in st.reads:
-                live.mark(a, f"read when {short(owner)}.__init__ runs a second time (line {st.line})")
+                live.mark(a, f"read when {short_name(owner)}.__init__ runs a second time (line {st.line})")
     walkers: list[tuple[str, Walks]] = [(cls, reach.walks)]
     below = subclass_reads.below(cls)
     if below is None:  # a subclass cycle below: each subclass asked itself
@@ -148,8 +149,8 @@ class EventReads:
         passes = dead_passes(c, allocated & direct) if c.stmt.passed else {}
         for a in sorted(allocated & direct & set(c.stmt.configures)):
             passes[a] = (
-                f"{short(c.owner)}.__init__ only configures self.{a} here (checks its class or sets a flag on it): "
-                "not a read that keeps its value"
+                f"{short_name(c.owner)}.__init__ only configures self.{a} here "
+                "(checks its class or sets a flag on it): not a read that keeps its value"
             )
         passes = {a: why for a, why in passes.items() if a not in through_methods}
         if passes:

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
 from deadinit.analysis.flow.chain import ChainStmt
-from deadinit.analysis.reads.reach import short
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.access import ObjectWalk
 from deadinit.model.kinds import AllocKind, InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import MODULE_CONTAINERS
@@ -82,8 +82,8 @@ def walked(
             continue
         for reaches, on, owner, method, walk, line in walks:
             if held in reaches:
-                where = "" if on == cls else f" on subclass {short(on)}"
-                out[attr] = f"read by the walk self.{walk}() in {short(owner)}.{method} (line {line}){where}"
+                where = "" if on == cls else f" on subclass {short_name(on)}"
+                out[attr] = f"read by the walk self.{walk}() in {short_name(owner)}.{method} (line {line}){where}"
                 break
         else:
             why = outside.why(held)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import BaseKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import MethodSummary, Pattern
 
 
@@ -45,24 +46,20 @@ def method_reads(
         for attr, line, _col in m.reads:
             r = found[attr] if attr in found else found.setdefault(attr, index.resolve_method(mro, attr))
             if r is not None:
-                stack.append((r[0], r[1], f"self.{attr} from {short(owner)}.{m.name}"))
+                stack.append((r[0], r[1], f"self.{attr} from {short_name(owner)}.{m.name}"))
             else:
                 reach.reads.setdefault(attr, []).append((owner, m.name, line))
         for name, named_class in m.super_calls:
             r = index.resolve_super(mro, owner, name, named_class)
             if r is not None:
-                stack.append((r[0], r[1], f"super().{name} from {short(owner)}.{m.name}"))
+                stack.append((r[0], r[1], f"super().{name} from {short_name(owner)}.{m.name}"))
         for base, name in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
             if qn is not None and qn in mro:
                 r = index.resolve_method(mro[mro.index(qn) :], name)
                 if r is not None:
-                    stack.append((r[0], r[1], f"{base}.{name}(self) from {short(owner)}.{m.name}"))
+                    stack.append((r[0], r[1], f"{base}.{name}(self) from {short_name(owner)}.{m.name}"))
     return reach
-
-
-def short(qualname: str) -> str:
-    return qualname.rsplit(".", 1)[-1]
 
 
 def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -> dict[str, str]:
@@ -85,7 +82,7 @@ def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -
             elif m.is_property:
                 out[name] = "property"
             elif root := next((r for r in roots if name in index.classes[r].methods), None):
-                out[name] = f"declared by the hierarchy root {short(root)}"
+                out[name] = f"declared by the hierarchy root {short_name(root)}"
             elif name in external_names:
                 out[name] = "called or referenced outside the class"
     return out

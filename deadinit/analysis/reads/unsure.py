@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import Pattern
 from deadinit.semantics.dynamic import matches
 
@@ -16,7 +17,7 @@ def unsure_for(unsure: list[tuple[str, Pattern]], attr: str, index: ProjectIndex
 
     def listed(name: str) -> tuple[str, ...] | None:
         v = values.get(name)
-        if v and v[0] == "tuple" and all(x[0] == "const" and isinstance(x[1], str) for x in v[1]):
+        if v and v[0] == ExprTag.TUPLE and all(x[0] == ExprTag.CONST and isinstance(x[1], str) for x in v[1]):
             return tuple(x[1] for x in v[1])
         return None
 

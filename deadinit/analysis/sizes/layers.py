@@ -16,7 +16,7 @@ import re
 
 from deadinit.analysis.sizes.symbolic import Poly, Size
 from deadinit.analysis.sizes.values import Context, Values, truth
-from deadinit.model.kinds import AllocKind, ParamKind
+from deadinit.model.kinds import AllocKind, ExprTag, ParamKind
 from deadinit.model.summary import AllocInfo, Expr, MethodSummary
 
 TORCH_SIGNATURES: dict[str, tuple[tuple[str, ...], dict[str, bool]]] = {
@@ -146,7 +146,7 @@ def _qkv(values: Values, args: dict[str, Expr], defaults: dict[str, bool | None]
     v = values.value
     hidden, head, heads = v(args["hidden_size"], ctx), v(args["head_size"], ctx), v(args["total_num_heads"], ctx)
     kv_expr = args.get("total_num_kv_heads")
-    kv = v(kv_expr, ctx) if kv_expr is not None and kv_expr != ("const", None) else heads
+    kv = v(kv_expr, ctx) if kv_expr is not None and kv_expr != (ExprTag.CONST, None) else heads
     bias = _flag("bias", args, defaults, True)
     if hidden is None or head is None or heads is None or kv is None or bias is None:
         return None
@@ -195,7 +195,7 @@ def _conv(
 
 
 def _kernel(values: Values, k: Expr, dims: int, ctx: Context) -> Poly | None:
-    items = k[1] if k[0] == "tuple" else (k,) * dims
+    items = k[1] if k[0] == ExprTag.TUPLE else (k,) * dims
     out: Poly | None = Poly.const(1)
     for item in items:
         x = values.value(item, ctx)

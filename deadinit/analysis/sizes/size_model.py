@@ -25,21 +25,22 @@ from deadinit.analysis.sizes.symbolic import Poly, Size
 from deadinit.analysis.sizes.values import DTYPE_BYTES, Context, Values, bind_call, bind_params
 from deadinit.index.dependencies import Memo
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import AllocKind, InitStmtKind
+from deadinit.model.kinds import AllocKind, ExprTag, InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Expr, InitStmt, MethodSummary, Param
 from deadinit.semantics.arguments import spread_fills
 
 MAX_DEPTH = 6
 HOLD_NOTHING_BASES = frozenset({"object", "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol"})
-KEEPS_NOTHING = frozenset({"const", "self"})  # values an attribute may hold in a class that holds nothing
+KEEPS_NOTHING = frozenset({ExprTag.CONST, ExprTag.SELF})  # values an attribute may hold in a class that holds nothing
 CHEAP_CALLS = frozenset({"int", "float", "bool", "str", "len", "getattr", "isinstance", "max", "min", "round", "range"})
 
 
 def _plain_value(value: Expr | None) -> Size | None:
     """What a value that is not an allocation weighs: nothing when it is a reference or a literal;
     unknown when it is the result of a call deadinit does not follow (``norm_layer(dim)``)."""
-    if value is not None and value[0] == "call" and value[1] not in CHEAP_CALLS:
+    if value is not None and value[0] == ExprTag.CALL and value[1] not in CHEAP_CALLS:
         return None
     return Size(Poly.const(0))
 
@@ -147,7 +148,7 @@ class SizeModel:
         return found[1] if found is not None else None
 
     def mro_names(self, qn: str) -> list[str]:
-        return [q.rsplit(".", 1)[-1] for q in self.index.mro(qn) or [qn]]
+        return [short_name(q) for q in self.index.mro(qn) or [qn]]
 
     def chain(self, qn: str) -> Chain:
         return self._chains.get_or(qn, lambda: init_chain(self.index, qn))
@@ -229,7 +230,7 @@ class SizeModel:
         if size is None or not c.stmt.in_loop:
             return size
         it = c.stmt.loop_iter
-        if it is None or it[0] != "call" or it[1] != "range" or len(it[2]) != 1:
+        if it is None or it[0] != ExprTag.CALL or it[1] != "range" or len(it[2]) != 1:
             return None
         n = self.values.value(it[2][0], ctx)
         total = size.poly.mul(n) if n is not None else None
@@ -264,7 +265,7 @@ class SizeModel:
     def param_width(self, alloc: AllocInfo) -> Poly:
         """Bytes per parameter of a layer: a literal ``dtype=`` / ``params_dtype=``, else the setting."""
         for k, v in alloc.kwargs:
-            if k in ("dtype", "params_dtype") and v[0] == "dotted":
+            if k in ("dtype", "params_dtype") and v[0] == ExprTag.DOTTED:
                 width = DTYPE_BYTES.get(v[1].rsplit(".", 1)[-1])
                 if width is not None:
                     return Poly.const(width)

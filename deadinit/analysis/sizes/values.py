@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from deadinit.analysis.sizes.symbolic import Poly
 from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import ParamKind
+from deadinit.model.kinds import ExprTag, ParamKind
 from deadinit.model.summary import Expr, MethodSummary, Param
 
 DTYPE_BYTES = {
@@ -75,29 +75,29 @@ class Values:
             return None
         d = depth + 1
         k = e[0]
-        if k == "const":
+        if k == ExprTag.CONST:
             return Poly.const(e[1]) if isinstance(e[1], int) and not isinstance(e[1], bool) else None
-        if k == "name":
+        if k == ExprTag.NAME:
             return self._name(e[1], ctx, d)
-        if k == "self":
+        if k == ExprTag.SELF:
             held = ctx.self_values.get(e[1])
             if held is not None:
                 v = self.value(held[0], held[1], d)
                 if v is not None:
                     return v
             return Poly.symbol(e[1])
-        if k == "dotted":
+        if k == ExprTag.DOTTED:
             return self._dotted(e[1], ctx, d)
-        if k == "call":
+        if k == ExprTag.CALL:
             return self._call(e, ctx, d)
-        if k == "bin":
+        if k == ExprTag.BIN:
             return self._binary(e[1], self.value(e[2], ctx, d), self.value(e[3], ctx, d))
-        if k == "ifexp":
+        if k == ExprTag.IFEXP:
             a, b = self.value(e[2], ctx, d), self.value(e[3], ctx, d)
             if a is not None and a == b:
                 return a
             test = e[1]
-            if test[0] == "call" and test[1].endswith(".is_set"):
+            if test[0] == ExprTag.CALL and test[1].endswith(".is_set"):
                 return b  # an environment override that is not set by default
         return None
 
@@ -106,7 +106,7 @@ class Values:
             v = ctx.env[name]
             return v if v is not None else Poly.symbol(name)
         folded = ctx.folded.get(name)
-        if folded is not None and folded[0] == "const":
+        if folded is not None and folded[0] == ExprTag.CONST:
             return self.value(folded, ctx, depth)
         if name in ctx.params:
             return Poly.symbol(name)
@@ -160,7 +160,12 @@ class Values:
             if a is not None and b is not None and a.number is not None and b.number is not None:
                 return Poly.const(max(a.number, b.number) if func == "max" else min(a.number, b.number))
             return None
-        named = len(args) >= 2 and args[0][0] == "name" and args[1][0] == "const" and isinstance(args[1][1], str)
+        named = (
+            len(args) >= 2
+            and args[0][0] == ExprTag.NAME
+            and args[1][0] == ExprTag.CONST
+            and isinstance(args[1][1], str)
+        )
         if func == "getattr" and named:
             return self._dotted(f"{args[0][1]}.{args[1][1]}", ctx, depth)
         return None
@@ -265,13 +270,13 @@ def bind_params(
     for p in params:
         if p.name in env or p.name in spread:
             continue
-        if defaults and p.default is not None and p.default[0] == "const":
+        if defaults and p.default is not None and p.default[0] == ExprTag.CONST:
             env[p.name] = values.value(p.default, ctx)
     return env
 
 
 def truth(e: Expr | None) -> bool | None:
     """A literal's truth (``bias=False``), else None."""
-    if e is None or e[0] != "const":
+    if e is None or e[0] != ExprTag.CONST:
         return None
     return bool(e[1])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.checks import (
     class_blockers,
@@ -22,6 +21,7 @@ from deadinit.fixes.direct_base.inline import Inliner
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import free_after, identifiers, name_loads
 from deadinit.fixes.init_units import InitBody, walk_units
+from deadinit.model.qualnames import short_name
 
 
 def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
@@ -30,7 +30,7 @@ def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
     out.path, out.old = child.path, child.text
     cnode = child.class_node(p.cls)
     if cnode is None:
-        p.block(f"cannot find class {short(p.cls)} in {child.path}")
+        p.block(f"cannot find class {short_name(p.cls)} in {child.path}")
         return
     base_arg = _parent_base(p, cnode)
     if base_arg is not None:
@@ -42,9 +42,9 @@ def _parent_base(p: ClassPlan, cnode: cst.ClassDef) -> cst.Arg | None:
     the class and its bases raise."""
     index, r = p.index, p.reuse
     for caller, call, owner in r.super_into_dropped:
-        p.block(f"{caller} calls {call}, which runs {short(owner)}'s version: after the rewrite it would not")
+        p.block(f"{caller} calls {call}, which runs {short_name(owner)}'s version: after the rewrite it would not")
     for b in sorted(set(r.external_bases)):
-        p.block(f"{short(r.parent)} (or an ancestor that would be dropped) derives from {b}, outside the project")
+        p.block(f"{short_name(r.parent)} (or an ancestor that would be dropped) derives from {b}, outside the project")
     isinstance_blockers(p)
     class_blockers(p)
     cmod = index.class_module[p.cls]
@@ -52,7 +52,7 @@ def _parent_base(p: ClassPlan, cnode: cst.ClassDef) -> cst.Arg | None:
         (a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None
     )
     if base_arg is None:
-        p.block(f"cannot find the base expression naming {short(r.parent)}")
+        p.block(f"cannot find the base expression naming {short_name(r.parent)}")
     return base_arg
 
 
@@ -112,7 +112,7 @@ class _Rewrite:
         if own_init is not None:
             line, parent_call, problem = find_super_line(own_init, dropped_names)
             if problem:
-                p.block(f"{short(cls)}: {problem}")
+                p.block(f"{short_name(cls)}: {problem}")
                 return
         # what the class's own code still reads (side effects on these block the rewrite)
         retained = _retained(p, self.cnode, self.init, p.reuse, line)
@@ -170,14 +170,14 @@ class _Rewrite:
             edit.methods += nodes
             for n in nodes:
                 methods_read |= method_self_reads(src, n)
-            labels += [f"{short(owner_q)}.{name}"] * len(nodes)
+            labels += [f"{short_name(owner_q)}.{name}"] * len(nodes)
             for n in nodes:
                 used += _global_loads(src, n)
-            out.copied_methods.append((f"{short(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
+            out.copied_methods.append((f"{short_name(owner_q)}.{name}", sum(cst_lines(n) for n in nodes)))
         for owner_q, name, stmt, src in class_attrs_to_copy(p, self.inl, methods_read):
             edit.class_attrs.append(stmt)
             used += _global_loads(src, stmt)
-            out.copied_class_attrs.append(f"{short(owner_q)}.{name}")
+            out.copied_class_attrs.append(f"{short_name(owner_q)}.{name}")
         return methods, labels
 
     def _limit_copy(self, max_copy_lines: int) -> None:
@@ -200,7 +200,7 @@ class _Rewrite:
         p, r, out = self.p, self.p.reuse, self.out
         text = apply(self.child.module, self.edit).code
         text = add_imports(text, self.specs + add)
-        out.new = remove_unused(text, {self.parent_local.split(".")[0]} | {short(q) for q in p.dropped})
+        out.new = remove_unused(text, {self.parent_local.split(".")[0]} | {short_name(q) for q in p.dropped})
         out.new_bases = [r.suggestion] if r.suggestion != "object" else []
         out.removed_bases = [r.parent]
         out.regions = _regions(self.child, self.cnode)
@@ -209,13 +209,13 @@ class _Rewrite:
 def _base_name(p, child, qn: str):
     """(local name for class ``qn`` in the child's module, import to add or None)."""
     cmod = p.index.class_module[p.cls]
-    short_name = qn.rsplit(".", 1)[-1]
-    if p.index.resolve(cmod, short_name) == qn:
-        return short_name, None
-    if bindings(child, short_name):
-        p.block(f"`{short_name}` already means something else in {child.module_name}")
-        return short_name, None
-    return short_name, ImportSpec(p.index.class_module[qn], short_name, None)
+    short = short_name(qn)
+    if p.index.resolve(cmod, short) == qn:
+        return short, None
+    if bindings(child, short):
+        p.block(f"`{short}` already means something else in {child.module_name}")
+        return short, None
+    return short, ImportSpec(p.index.class_module[qn], short, None)
 
 
 def _init_names(init: InitBody) -> set:
@@ -251,7 +251,7 @@ def _map_args(p, owner: str, call: cst.Call, target: str):
     for i, a in enumerate(nodes):
         if a.star:
             p.block(
-                f"{short(p.cls)}.__init__ forwards *args/**kwargs to {short(owner)}.__init__: "
+                f"{short_name(p.cls)}.__init__ forwards *args/**kwargs to {short_name(owner)}.__init__: "
                 "arguments cannot be mapped"
             )
             return None
@@ -260,7 +260,7 @@ def _map_args(p, owner: str, call: cst.Call, target: str):
         elif i < len(names):
             args[names[i]] = a.value
         else:
-            p.block(f"{short(p.cls)} passes more arguments than {short(owner)}.__init__ takes")
+            p.block(f"{short_name(p.cls)} passes more arguments than {short_name(owner)}.__init__ takes")
             return None
     return args
 

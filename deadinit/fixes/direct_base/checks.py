@@ -17,12 +17,12 @@ import dataclasses
 import libcst as cst
 
 from deadinit.analysis.flow.chain import init_chain
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.direct_base.source import undefined_names
 from deadinit.frontends.parse import FileError, summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.environment import attach
 from deadinit.model.kinds import InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.rules.engine import analyse, findings_for
 
 
@@ -39,8 +39,8 @@ def isinstance_blockers(p) -> None:
             if not hits or any(q in keep for q in resolved if q is not None):
                 continue
             p.block(
-                f"{s.path}:{line} checks isinstance/issubclass against {short(hits[0])}, "
-                f"which {short(p.cls)} would stop passing"
+                f"{s.path}:{line} checks isinstance/issubclass against {short_name(hits[0])}, "
+                f"which {short_name(p.cls)} would stop passing"
             )
 
 
@@ -50,12 +50,12 @@ def class_blockers(p) -> None:
     for qn in p.dropped:
         k = index.classes[qn]
         if k.decorators:
-            p.block(f"{short(qn)} is decorated ({', '.join(k.decorators)}): generated members cannot be moved")
+            p.block(f"{short_name(qn)} is decorated ({', '.join(k.decorators)}): generated members cannot be moved")
         if k.keywords:
-            p.block(f"{short(qn)} has class keywords ({', '.join(k.keywords)}): its metaclass would be dropped")
+            p.block(f"{short_name(qn)} has class keywords ({', '.join(k.keywords)}): its metaclass would be dropped")
         for hook in ("__init_subclass__", "__set_name__", "__class_getitem__", "__new__"):
             if hook in k.methods:
-                p.block(f"{short(qn)} defines {hook}, which acts on {short(p.cls)} beyond its methods")
+                p.block(f"{short_name(qn)} defines {hook}, which acts on {short_name(p.cls)} beyond its methods")
     for sub in sorted(index.all_subclasses(p.cls)):
         for owner, name in p.analyzer.reach_of(sub).methods:
             if owner in p.dropped:
@@ -64,8 +64,8 @@ def class_blockers(p) -> None:
                 res = index.resolve_super(index.mro(sub) or [sub], owner, target, start)
                 if res is not None and res[0] in p.dropped:
                     p.block(
-                        f"subclass {short(sub)}: {short(owner)}.{name} calls super().{target}(), "
-                        f"which runs {short(res[0])}'s version"
+                        f"subclass {short_name(sub)}: {short_name(owner)}.{name} calls super().{target}(), "
+                        f"which runs {short_name(res[0])}'s version"
                     )
 
 
@@ -125,26 +125,29 @@ def super_blockers(p, methods: list) -> None:
         m = index.classes[owner].methods[name]
         for target, start in m.super_calls:
             if start is not None:
-                p.block(f"copied {short(owner)}.{name} calls super({start}, self).{target}(), bound to its class")
+                p.block(f"copied {short_name(owner)}.{name} calls super({start}, self).{target}(), bound to its class")
                 continue
             before = index.resolve_super(p.mro, owner, target, None)
             after = index.resolve_method(new_mro, target, after=p.cls)
             if (before and before[0]) != (after and after[0]):
                 p.block(
-                    f"copied {short(owner)}.{name} calls super().{target}(), which would reach "
-                    f"{short(after[0]) if after else 'nothing'} instead of {short(before[0]) if before else 'nothing'}"
+                    f"copied {short_name(owner)}.{name} calls super().{target}(), which would reach "
+                    f"{short_name(after[0]) if after else 'nothing'} "
+                    f"instead of {short_name(before[0]) if before else 'nothing'}"
                 )
         for base, target in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
             if qn in p.dropped:
-                p.block(f"copied {short(owner)}.{name} calls {base}.{target}(self) on a dropped class")
+                p.block(f"copied {short_name(owner)}.{name} calls {base}.{target}(self) on a dropped class")
     init = index.classes[p.cls].methods.get("__init__")
     for target, start in init.super_calls if init else []:
         if target == "__init__":
             continue
         before = index.resolve_super(p.mro, p.cls, target, start)
         if before is not None and before[0] in p.dropped:
-            p.block(f"{short(p.cls)}.__init__ calls super().{target}(), which runs {short(before[0])}'s version")
+            p.block(
+                f"{short_name(p.cls)}.__init__ calls super().{target}(), which runs {short_name(before[0])}'s version"
+            )
 
 
 def affected_classes(index, module: str, cls: str, dropped: list) -> set:
@@ -181,16 +184,16 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     for qn in [out.cls, *sorted(nindex.all_subclasses(out.cls))]:
         missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
         if missing:
-            problems.append(f"attributes read by {short(qn)} are no longer set: {', '.join(missing)}")
+            problems.append(f"attributes read by {short_name(qn)} are no longer set: {', '.join(missing)}")
         removed = sorted((_removed(nindex, qn) & _assigned(result.index, qn)) - _set_by_init(nindex, qn))
         if removed:
-            problems.append(f"{short(qn)} removes attributes that are no longer set: {', '.join(removed)}")
+            problems.append(f"{short_name(qn)} removes attributes that are no longer set: {', '.join(removed)}")
     if not findings:
         return problems
     found = [f for f in findings_for(nindex, analyzer, analyses, settings) if not f.unsure]
     left = sorted({f.code for f in found if f.cls == out.cls and f.code in ("DI001", "DI002", "DI003")})
     if left:
-        problems.append(f"re-analysis still reports {', '.join(left)} for {short(out.cls)}")
+        problems.append(f"re-analysis still reports {', '.join(left)} for {short_name(out.cls)}")
     old = {f.key for f in list(result.findings) + list(result.unsure) + list(result.suppressed)}
     new = sorted({f.key for f in found if f.key not in old and f.cls != out.cls})
     if new:
@@ -204,7 +207,7 @@ def _maybe_read_by_name(result, out) -> list[str]:
     hit = sorted(set(why) & set(out.dropped_attrs))
     if not hit:
         return []
-    return [f"{short(out.cls)} may read {', '.join(hit)} by name ({why[hit[0]]}): they must stay"]
+    return [f"{short_name(out.cls)} may read {', '.join(hit)} by name ({why[hit[0]]}): they must stay"]
 
 
 def _removed(index, cls: str) -> set:

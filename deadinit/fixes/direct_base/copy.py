@@ -6,7 +6,7 @@ import libcst as cst
 
 from deadinit.analysis.reads.reach import method_reads
 from deadinit.fixes.direct_base.source import ModuleSource
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -98,7 +98,10 @@ def element_appends(p, an, child, init, inl, edit) -> None:
         ):
             continue
         if not (
-            st.loop_iter and st.loop_iter[0] == "call" and st.loop_iter[1] == "range" and len(st.loop_iter[2]) == 1
+            st.loop_iter
+            and st.loop_iter[0] == ExprTag.CALL
+            and st.loop_iter[1] == "range"
+            and len(st.loop_iter[2]) == 1
         ):
             continue
         for node in _assigns_at(child, init, st.line, st.col):

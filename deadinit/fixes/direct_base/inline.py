@@ -17,7 +17,6 @@ from typing import Any
 import libcst as cst
 
 from deadinit.analysis.flow.conditions import UNKNOWN, evaluate, value_of
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.keep import InlineResult, KeepDecider
 from deadinit.fixes.direct_base.live import StayReads
@@ -25,7 +24,8 @@ from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import UnitRebuilder
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, build, walk
 from deadinit.fixes.direct_base.source import ModuleSource
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, to_expr
 
@@ -55,7 +55,7 @@ class Inliner:
             if (
                 st.kind == InitStmtKind.ASSIGN
                 and st.value is not None
-                and st.value[0] in ("name", "const")
+                and st.value[0] in (ExprTag.NAME, ExprTag.CONST)
                 and c.active is True
             ):
                 env[st.attr] = value_of(st.value, c.env, env)
@@ -158,13 +158,13 @@ class Inliner:
         cnode = src.class_node(owner)
         fns = src.methods(cnode, "__init__") if cnode is not None else []
         if not fns:
-            p.block(f"cannot find {short(owner)}.__init__ in {src.path}")
+            p.block(f"cannot find {short_name(owner)}.__init__ in {src.path}")
             return None
         params = fns[0].params
         if (
             params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) and isinstance(params.star_arg, cst.Param)
         ) or params.star_kwarg is not None:
-            p.block(f"{short(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
+            p.block(f"{short_name(owner)}.__init__ takes *args/**kwargs: arguments cannot be mapped")
             return None
         return src, fns[0]
 
@@ -201,7 +201,7 @@ class Inliner:
         name = q.name.value
         if arg is None:
             if q.default is None:
-                self.p.block(f"{short(owner)}.__init__ parameter `{name}` gets no argument")
+                self.p.block(f"{short_name(owner)}.__init__ parameter `{name}` gets no argument")
                 return
             arg = q.default
             self._collect_globals(rn.src, [arg])
@@ -264,7 +264,7 @@ class Inliner:
         args: dict = {}
         for i, a in enumerate(args_nodes):
             if a.star:
-                self.p.block(f"{short(owner)}.__init__ forwards *args/**kwargs to {short(nxt)}.__init__")
+                self.p.block(f"{short_name(owner)}.__init__ forwards *args/**kwargs to {short_name(nxt)}.__init__")
                 return []
             v = a.value.visit(_ReplaceNames(replace))
             if a.keyword is not None:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, is_check_block, walk
+from deadinit.model.qualnames import short_name
 
 
 @dataclass
@@ -55,7 +55,7 @@ class KeepDecider:
                 self._effect(u, si, owner)
             elif u.kind == SliceKind.SMALL and u.role == SliceRole.RETURN and u is not units[-1]:
                 self.p.block(
-                    f"{short(owner)}.__init__ returns early (line {u.line}): "
+                    f"{short_name(owner)}.__init__ returns early (line {u.line}): "
                     "inlining would skip the subclass's own code"
                 )
         self._block_rebound_globals(units, owner)
@@ -105,7 +105,7 @@ class KeepDecider:
     def _effect(self, u: SliceUnit, si: SliceInput, owner: str) -> None:
         """A side effect the rewrite drops: listed, or a blocker when it matters to code that stays."""
         what = cst.Module([]).code_for_node(u.node).strip().splitlines()[0][:100]
-        where = f"{short(owner)}.__init__ line {u.line}"
+        where = f"{short_name(owner)}.__init__ line {u.line}"
         if si.self_name in u.uses:
             self.p.block(f"{where} passes self to another object: `{what}`")
         elif self._needed(u.receiver):
@@ -121,7 +121,7 @@ class KeepDecider:
         for u in walk(units):
             if u.keep and u.defs & declared:
                 rebound = ", ".join(sorted(u.defs & declared))
-                self.p.block(f"{short(owner)}.__init__ rebinds module global(s) {rebound} of its own module")
+                self.p.block(f"{short_name(owner)}.__init__ rebinds module global(s) {rebound} of its own module")
 
     def _stable(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
         before = [u.keep for u in walk(units)]

@@ -22,7 +22,6 @@ nothing.  ``rewrite_class`` is pure (sources in, new source text out).
 
 from __future__ import annotations
 
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.direct_base.checks import verify
@@ -30,6 +29,7 @@ from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES
 from deadinit.fixes.direct_base.rewrite import rewrite_class
 from deadinit.fixes.direct_base.source import ModuleSources
 from deadinit.model.fix import Change, FilePlan, Plan, Refusal
+from deadinit.model.qualnames import short_name
 
 STRATEGY = "direct-base"
 
@@ -121,9 +121,9 @@ def plan(result, options) -> Plan:
 
 def notes(out) -> list[str]:
     r = out.reuse
-    base = "object" if r.suggestion == "object" else short(r.suggestion)
+    base = "object" if r.suggestion == "object" else short_name(r.suggestion)
     lines = [
-        f"base {short(r.parent)} -> {base}",
+        f"base {short_name(r.parent)} -> {base}",
         f"new_bases: {', '.join(out.new_bases) or 'object'}; removed_bases: {', '.join(out.removed_bases)}",
         f"copied {out.copied_lines} lines",
     ]

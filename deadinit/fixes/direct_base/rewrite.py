@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from deadinit.analysis.reads.reach import short
 from deadinit.analysis.reuse import compute_reuse
 from deadinit.fixes.direct_base.build import build_rewrite
 from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES, ClassPlan, Outcome
 from deadinit.fixes.direct_base.source import ModuleSources
+from deadinit.model.qualnames import short_name
 
 
 def rewrite_class(
@@ -27,10 +27,10 @@ def rewrite_class(
     r = compute_reuse(index, analyzer, cls, threshold, an=an)
     out.reuse = r
     if r is None or an is None:
-        out.nothing_to_do = f"{short(cls)} runs no ancestor __init__ of the project: nothing to re-base"
+        out.nothing_to_do = f"{short_name(cls)} runs no ancestor __init__ of the project: nothing to re-base"
         return out
     if not r.dead_allocations and not force:
-        out.nothing_to_do = f"nothing that {short(r.parent)}.__init__ builds is dead for {short(cls)}"
+        out.nothing_to_do = f"nothing that {short_name(r.parent)}.__init__ builds is dead for {short_name(cls)}"
         return out
     sources = sources or ModuleSources(index)
     p = ClassPlan(index, analyzer, cls, r, sources)

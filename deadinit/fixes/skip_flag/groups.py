@@ -20,14 +20,15 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from deadinit.analysis.fix_safety.fixable import fix_path
-from deadinit.analysis.reads.reach import method_reads, short
+from deadinit.analysis.reads.reach import method_reads
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
 from deadinit.fixes.skip_flag.move import alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
 from deadinit.fixes.skip_flag.shape import allocating_units, settled, shape
 from deadinit.fixes.skip_flag.source import InitLocator
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.qualnames import short_name
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
@@ -87,14 +88,14 @@ class GroupBuilder:
         g.path = list(found.path)
         for i, cls in enumerate(g.path):
             if self.inits.init(cls) is None:
-                return f"cannot locate {short(cls)}.__init__ in {self.index.file_of(cls).path}"
+                return f"cannot locate {short_name(cls)}.__init__ in {self.index.file_of(cls).path}"
             if i > 0:
                 caller, st, _env = an.chain.calls[cls]
                 if self.inits.super_call(caller, st.line) is None:
-                    return f"cannot locate the super().__init__ call of {short(caller)} at line {st.line}"
+                    return f"cannot locate the super().__init__ call of {short_name(caller)} at line {st.line}"
         top = self.inits.init(g.path[-1])
         _, _, env = an.chain.calls[g.path[-1]]
-        bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == ("const", True)]
+        bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == (ExprTag.CONST, True)]
         g.reuse = bound[0] if bound else None
         return None
 
@@ -152,7 +153,7 @@ class GroupBuilder:
         forbidden = self.inits.module_reads_outside(owner, src, globs) if globs else set()
         done = {id(u.node) for u in walk_units(src.units) if g.reuse and _guarded_by(u, g.reuse)}
         live = solve(src.units, attrs, keep, forbidden, done, set(moves))
-        where = f"{short(owner)}.__init__"
+        where = f"{short_name(owner)}.__init__"
         for a, ln in live.live_writes.items():
             conflicts.setdefault(
                 (owner, a),
@@ -199,8 +200,8 @@ class GroupBuilder:
             found = _list_iter(src.units, a)
             if found is None:
                 conflicts[(owner, a)] = (
-                    f"{short(lower[0])} fills self.{a}[...] element-wise, but the list "
-                    f"{short(owner)}.__init__ builds has no length that can be reproduced"
+                    f"{short_name(lower[0])} fills self.{a}[...] element-wise, but the list "
+                    f"{short_name(owner)}.__init__ builds has no length that can be reproduced"
                 )
                 continue
             list_iters[a], iterable = found
@@ -226,7 +227,7 @@ class GroupBuilder:
                     if gd is not None and gd.live.covers(c.stmt.line, c.stmt.end_line):
                         continue
                     conflicts[(owner, a)] = (
-                        f"{short(c.owner)}.__init__ line {c.stmt.line} reads self.{a} before it is re-assigned"
+                        f"{short_name(c.owner)}.__init__ line {c.stmt.line} reads self.{a} before it is re-assigned"
                     )
                     break
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from deadinit.fixes.init_units import InitBody, InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.groups import Group
 from deadinit.fixes.skip_flag.source import InitLocator
-from deadinit.model.kinds import ParamKind
+from deadinit.model.kinds import ExprTag, ParamKind
 from deadinit.semantics import syntax as sx
 
 
@@ -38,7 +38,7 @@ def guard_parameter(index, inits: InitLocator, g: Group, an) -> str | None:
     passed = {k for k, _ in call.kwargs}
     positional = [p.name for p in method.params if p.kind in (ParamKind.POSONLY, ParamKind.NORMAL)]
     for p in method.params:
-        if p.default != ("const", True) or p.kind not in (ParamKind.NORMAL, ParamKind.KWONLY) or p.name in passed:
+        if p.default != (ExprTag.CONST, True) or p.kind not in (ParamKind.NORMAL, ParamKind.KWONLY) or p.name in passed:
             continue
         if p.name in positional and positional.index(p.name) < len(call.args):
             continue

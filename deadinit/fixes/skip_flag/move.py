@@ -27,9 +27,9 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.model.qualnames import short_name
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import self_attr
 
@@ -78,7 +78,7 @@ def destination(
 
     ``reads_closure(mro, names)``: the attributes reading ``names`` reads, through methods."""
     src = inits.init(owner)
-    why = f"{short(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + ", ".join(
+    why = f"{short_name(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + ", ".join(
         f"self.{y}" for y in u.self_assigns
     )
     killer = fact.killer if fact is not None else None
@@ -86,10 +86,10 @@ def destination(
         return None, why + ", and no subclass refills the list"
     dest = inits.init(killer.owner)
     if dest.self_name != src.self_name:
-        return None, why + f", and {short(killer.owner)}.__init__ names self differently"
+        return None, why + f", and {short_name(killer.owner)}.__init__ names self differently"
     after = next((v for v in dest.units if v.start <= killer.stmt.line <= v.end), None)
     if after is None:
-        return None, why + f", and the refill in {short(killer.owner)} cannot be located"
+        return None, why + f", and the refill in {short_name(killer.owner)} cannot be located"
     ys = set(u.self_assigns)
     later = False
     for v in walk_units(src.units):
@@ -105,10 +105,13 @@ def destination(
         if c.owner == owner:
             continue
         if ys & reads_closure(mro, c.stmt.reads) or c.stmt.attr in ys:
-            return None, why + f", which {short(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled"
+            return (
+                None,
+                why + f", which {short_name(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled",
+            )
     line = u.node.with_changes(
         leading_lines=[
-            cst.EmptyLine(comment=cst.Comment(f"# deadinit: moved here from {short(owner)}.__init__,")),
+            cst.EmptyLine(comment=cst.Comment(f"# deadinit: moved here from {short_name(owner)}.__init__,")),
             cst.EmptyLine(comment=cst.Comment("# which skips it when <flag>=True")),
         ]
     )

@@ -39,7 +39,6 @@ import re
 
 import libcst as cst
 
-from deadinit.analysis.reads.reach import short
 from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.formatter import style_for
 from deadinit.fixes.registry import STRATEGY_CODES
@@ -49,6 +48,7 @@ from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import FixSafety, InitStmtKind
+from deadinit.model.qualnames import short_name
 
 STRATEGY = "skip-flag"
 CODES = STRATEGY_CODES["skip-flag"]
@@ -125,7 +125,7 @@ class _Planner:
             broken = an.chain.broken
             if broken is not None and broken[2] in g.path[1:]:
                 return (
-                    f"{short(broken[0])} calls {short(broken[2])}.__init__ with arguments it cannot take "
+                    f"{short_name(broken[0])} calls {short_name(broken[2])}.__init__ with arguments it cannot take "
                     f"(DI004): a new parameter could make that call bind"
                 )
         return None
@@ -251,18 +251,18 @@ class _Planner:
         )
         if g.param:
             notes = [
-                f"passes {g.param}=False to {short(g.top)}.__init__: its own parameter already guards "
+                f"passes {g.param}=False to {short_name(g.top)}.__init__: its own parameter already guards "
                 f"{', '.join('self.' + a for a in sorted(g.dead[g.top]))}, so no new flag is added"
             ]
             return self._record(g, fixed, unread, over, reads, notes)
-        notes = [f"{short(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
+        notes = [f"{short_name(o)}.__init__ guarded by `if not {g.flag}:`" for o in g.guards]
         notes += [
             f"`{cst.Module([]).code_for_node(st.with_changes(leading_lines=[])).strip()}` moved from "
-            f"{short(o)}.__init__ into {short(cls)}.__init__, after it refills the list"
+            f"{short_name(o)}.__init__ into {short_name(cls)}.__init__, after it refills the list"
             for o, gd in g.guards.items()
             for cls, _, st in gd.moves
         ]
-        notes += [f"{short(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
+        notes += [f"{short_name(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
         return self._record(g, fixed, unread, over, reads, notes)
 
     def _record(self, g: Group, fixed: list, unread: list, over: list, reads: list, notes: list) -> Change:

@@ -12,7 +12,7 @@ state and ``_emit`` are in ``walk``, the statements that write in ``writes``.
 
 from __future__ import annotations
 
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import RangeLoop, loop_names, range_bounds, range_values
@@ -130,7 +130,7 @@ class InitFlattener(InitWrites):
         mid = len(self.out)
         ret_after_body = self.after_return
         self.after_return = saved
-        else_stop = self._block(st.orelse, (*guards, ("not", cond)), in_loop) if st.orelse else None
+        else_stop = self._block(st.orelse, (*guards, (ExprTag.NOT, cond)), in_loop) if st.orelse else None
         end = len(self.out)
         self.after_return = self.after_return or ret_after_body
         if body_stop == STOP or else_stop == STOP:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from deadinit.model.kinds import ExprTag
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 
@@ -35,7 +36,7 @@ def unpacked(target: sx.Sequence, value: sx.Expr, classify: Classify, followed: 
             out.append((t, None, None))
             continue
         index = i if star is None or i < star else i - len(elts)
-        count = ("const", len(elts)) if star is None else None
+        count = (ExprTag.CONST, len(elts)) if star is None else None
         out.append((t, None, AllocInfo("item", element=whole, index=index, count=count)))
     return out
 

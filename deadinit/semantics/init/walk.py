@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern, RangeNames
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee, inline_locals
@@ -133,9 +133,9 @@ class InitWalk:
     def _root(self, e: Expr) -> Expr | None:
         """A name, ``self`` attribute or attribute chain in terms of ``self`` and the parameters (None: a local
         or global whose value is not one)."""
-        if e[0] == "self":
+        if e[0] == ExprTag.SELF:
             return e
-        if e[0] not in ("name", "dotted"):
+        if e[0] not in (ExprTag.NAME, ExprTag.DOTTED):
             return None
         first, _, rest = str(e[1]).partition(".")
         if first == self.self_name:
@@ -146,8 +146,8 @@ class InitWalk:
         if loc.param or not rest:
             return e if loc.param else loc.root
         base = cast(Expr, loc.root)
-        text = f"{self.self_name}.{base[1]}" if base[0] == "self" else str(base[1])
-        return ("dotted", f"{text}.{rest}")
+        text = f"{self.self_name}.{base[1]}" if base[0] == ExprTag.SELF else str(base[1])
+        return (ExprTag.DOTTED, f"{text}.{rest}")
 
     def _roots(self, *exprs: Expr | None) -> tuple[tuple[str, Expr], ...]:
         """The locals ``exprs`` name (parameters rebound included) and what each holds."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from deadinit.model.kinds import InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import call_arguments_of
@@ -23,7 +23,7 @@ from deadinit.semantics.effects import (
     super_method_call,
     target_names,
 )
-from deadinit.semantics.exprs import Expr, dotted, is_name, self_attr, to_expr
+from deadinit.semantics.exprs import EMPTY, UNKNOWN, Expr, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.init.unpacking import nested_path, unpacked
 from deadinit.semantics.init.walk import Guards, InitWalk, Local
 from deadinit.semantics.raises import self_call
@@ -57,7 +57,7 @@ class InitWrites(InitWalk):
         call = None if alloc is not None else self._followed(value)
         vexpr = to_expr(value, self.self_name)
         if _empty_literal(value):
-            vexpr = ("empty",)
+            vexpr = EMPTY
         escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
         v = _Value(value, reads, bool(r.passes_self), escapes, alloc, call, vexpr, isinstance(st, sx.AugAssign))
         for t in targets:
@@ -98,7 +98,7 @@ class InitWrites(InitWalk):
         """``setattr(config, "x", None)``, a field a copy replaces: what a parent's guard may read, as
         ``config.x = None`` is."""
         r = self._reads(fw.value)
-        value = ("empty",) if _empty_literal(fw.value) else to_expr(fw.value, self.self_name)
+        value = EMPTY if _empty_literal(fw.value) else to_expr(fw.value, self.self_name)
         attr = f"{fw.obj}.{fw.field}"
         reads = tuple(sorted(self._all_reads(r)))
         escapes = {"passes_self": bool(r.passes_self), "constructs": tuple(r.passes_self)}
@@ -190,7 +190,7 @@ class InitWrites(InitWalk):
                 in_loop,
                 attr=a,
                 reads=tuple(sorted(v.reads)),
-                value=("?",),
+                value=UNKNOWN,
                 alloc=el_alloc,
                 call=el_call,
             )
@@ -210,7 +210,7 @@ class InitWrites(InitWalk):
         old = self.locals.get(name)
         self.range_loops.pop(name, None)  # rebound in the body: no longer one of the range's values
         loc = Local(reads=set(reads), alloc=alloc, value=vexpr)
-        if vexpr[0] in ("name", "dotted") and not (guards or in_loop or aug):
+        if vexpr[0] in (ExprTag.NAME, ExprTag.DOTTED) and not (guards or in_loop or aug):
             loc.alias = vexpr[1]
         if not (guards or in_loop or aug):
             loc.root = self._root(vexpr)
@@ -283,7 +283,7 @@ class InitWrites(InitWalk):
         for st in reversed(self.out):
             if st.attr == attr and st.kind in (InitStmtKind.ASSIGN, InitStmtKind.DELETE, InitStmtKind.KILL):
                 value = st.value if st.kind == InitStmtKind.ASSIGN and not st.guards and not st.in_loop else None
-                if value is not None and value[0] == "const" and isinstance(value[1], str):
+                if value is not None and value[0] == ExprTag.CONST and isinstance(value[1], str):
                     return value[1]
                 return None
         return None

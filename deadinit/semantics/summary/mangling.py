@@ -18,6 +18,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from deadinit.model.kinds import ExprTag
+from deadinit.model.qualnames import short_name
 from deadinit.model.summary import ClassSummary, FileSummary
 
 
@@ -36,7 +38,7 @@ def mangle_file(summary: FileSummary) -> None:
             _mangle_class(cls)
     if any(a.in_class and private(a.attr) for a in summary.accesses):
         summary.accesses = [
-            dataclasses.replace(a, attr=mangled(a.in_class.rsplit(".", 1)[-1], a.attr))
+            dataclasses.replace(a, attr=mangled(short_name(a.in_class), a.attr))
             if a.in_class and private(a.attr)
             else a
             for a in summary.accesses
@@ -72,7 +74,7 @@ def _walk(v: Any, k: str) -> Any:
     if isinstance(v, str):
         return mangled(k, v)
     if isinstance(v, tuple):
-        if v and v[0] == "const":  # a string constant is not a name
+        if v and v[0] == ExprTag.CONST:  # a string constant is not a name
             return v
         return tuple(_walk(x, k) for x in v)
     if isinstance(v, list):
