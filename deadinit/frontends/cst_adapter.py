@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from deadinit.frontends.cst_operators import AUGOPS, BINOPS, CMPOPS, COMPREHENSIONS, SEQUENCES, UNARY
 from deadinit.semantics import syntax as sx
 
 _At = tuple[int, int, int]
+
+
+class NodeRanges(Protocol):
+    """node -> its ``CodeRange``: libcst's ``PositionProvider`` mapping, or ``fixes.positions.Positions``."""
+
+    def __getitem__(self, node: cst.CSTNode, /) -> CodeRange: ...
 
 
 class CstAdapter:
@@ -26,7 +32,9 @@ class CstAdapter:
     def __init__(self, module: cst.Module | None) -> None:
         """``module`` None: nodes without positions (for questions about a single expression)."""
         self.module = module if module is not None else cst.Module([])
-        self.pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if module else None
+        self.pos: NodeRanges | None = (
+            MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if module else None
+        )
         self.origins: dict[int, cst.CSTNode] = {}
 
     def convert(self) -> sx.Module:
