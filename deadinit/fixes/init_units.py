@@ -181,7 +181,7 @@ def walk_units(units: list[InitUnit]) -> Iterator[InitUnit]:
 def init_body(func: cst.FunctionDef, syntax: sx.FunctionDef, adapter: CstAdapter, positions: Positions) -> InitBody:
     """The units of ``func``; ``syntax`` is what ``adapter`` made of it (``origins`` lead back), its
     positions are ``positions``'."""
-    positional = [p for p in syntax.params if p.group in ("posonly", "normal") and not p.star]
+    positional = [p for p in syntax.params if p.group in (sx.ParamGroup.POSONLY, sx.ParamGroup.NORMAL) and not p.star]
     self_name = positional[0].name if positional else "self"
     builder = _UnitBuilder(self_name, adapter, positions)
     units = builder.suite(func.body, syntax.body)

@@ -55,7 +55,7 @@ def method_self_reads(src: ModuleSource, fn: cst.FunctionDef) -> set[str]:
     syntax = src.syntax_of(fn)
     if not isinstance(syntax, sx.FunctionDef):
         return set()
-    first = next((q.name for q in syntax.params if q.group != "kwonly" and not q.star), None)
+    first = next((q.name for q in syntax.params if q.group != sx.ParamGroup.KWONLY and not q.star), None)
     return {a for st in syntax.body for a in loads(st, first).attrs}
 
 
