@@ -13,9 +13,30 @@ record), instead of every candidate's chain being walked.
 
 from __future__ import annotations
 
-from deadinit.analysis.analyzer import ClassAnalysis
+from typing import TYPE_CHECKING
+
+from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
 from deadinit.analysis.flow.chain import init_chain
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.result import CheckResult
 from deadinit.rules.engine import candidate_classes
+
+if TYPE_CHECKING:
+    from deadinit.session.incremental import Baseline
+
+
+def project_index(result: CheckResult) -> ProjectIndex:
+    """The whole index a fix plans from (``session.run.Session.for_fix`` gives one)."""
+    index: ProjectIndex | None = result.index
+    assert index is not None
+    return index
+
+
+def project_analyzer(result: CheckResult) -> Analyzer:
+    """The analyzer a fix plans with (``session.run.Session.for_fix`` gives one)."""
+    analyzer: Analyzer | None = result.analyzer
+    assert analyzer is not None
+    return analyzer
 
 
 def kept(an: ClassAnalysis | None) -> ClassAnalysis | None:
@@ -24,10 +45,10 @@ def kept(an: ClassAnalysis | None) -> ClassAnalysis | None:
 
 
 class PlanAnalyses:
-    def __init__(self, result) -> None:
-        self.index, self.analyzer = result.index, result.analyzer
-        self.complete = getattr(result, "analyses_complete", True)
-        self.baseline = getattr(result, "baseline", None)
+    def __init__(self, result: CheckResult) -> None:
+        self.index, self.analyzer = project_index(result), project_analyzer(result)
+        self.complete = result.analyses_complete
+        self.baseline: Baseline | None = result.baseline
         self._made: dict[str, ClassAnalysis | None] = {an.cls: an for an in result.analyses}
         self._classes: list[str] | None = None
         self._candidates: set[str] | None = None
@@ -81,7 +102,7 @@ class PlanAnalyses:
         """The full run's list: every candidate class's analysis it keeps, in class order."""
         if self.complete:
             return [an for an in self._made.values() if an is not None]
-        out = []
+        out: list[ClassAnalysis] = []
         for cls in self._candidate_classes():
             an = self.get(cls)
             if an is not None:

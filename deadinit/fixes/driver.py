@@ -19,9 +19,11 @@ from deadinit.fixes import safety
 from deadinit.fixes.formatter import format_changes
 from deadinit.fixes.registry import load_strategies
 from deadinit.frontends.parse import source_encoding
+from deadinit.model.finding import Finding
 from deadinit.model.fix import FilePlan, FixOptions, Plan, Refusal
 from deadinit.model.kinds import RefusalKind
 from deadinit.model.qualnames import short_name
+from deadinit.model.result import CheckResult
 from deadinit.model.totals import Totals
 from deadinit.session.reanalysis import reanalyse
 
@@ -32,8 +34,8 @@ MAX_ATTEMPTS = 8
 class FixOutcome:
     strategy: str
     plan: Plan  # the plan that passed every check (possibly empty)
-    before: object  # CheckResult the plan was made from
-    after: object | None = None  # CheckResult of the rewritten project (None when nothing changed)
+    before: CheckResult  # the plan was made from it
+    after: CheckResult | None = None  # the analysis of the rewritten project (None when nothing changed)
     rejected: list[Refusal] = field(default_factory=list)  # changes the safety checks refused
     written: list[str] = field(default_factory=list)
     error: str | None = None  # a write failed (nothing was written)
@@ -42,13 +44,13 @@ class FixOutcome:
     def refusals(self) -> list[Refusal]:
         return self.plan.refusals + self.rejected
 
-    def remaining(self) -> list:
+    def remaining(self) -> list[Finding]:
         """Findings still reported after the fix (all of them when nothing was applied)."""
         res = self.after if self.after is not None else self.before
         return list(res.findings)
 
     def diff(self) -> str:
-        out = []
+        out: list[str] = []
         for fp in self.plan.files:
             enc = source_encoding(fp.old) or "utf-8"
             a = fp.old.decode(enc).splitlines(keepends=True)
@@ -56,7 +58,7 @@ class FixOutcome:
             out.extend(difflib.unified_diff(a, b, f"a/{fp.path}", f"b/{fp.path}"))
         return "".join(x if x.endswith("\n") else x + "\n" for x in out)
 
-    def diff_stat(self) -> dict:
+    def diff_stat(self) -> dict[str, int]:
         files, added, removed = 0, 0, 0
         for fp in self.plan.files:
             files += 1
@@ -70,7 +72,7 @@ class FixOutcome:
         return {"files": files, "insertions": added, "deletions": removed}
 
 
-def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
+def plan_checked(result: CheckResult, strategy: str, options: FixOptions) -> FixOutcome:
     """The largest plan (by dropping refused changes) that passes every safety check."""
     plan_fn = load_strategies()[strategy]
     exclude = set(options.exclude)
@@ -83,7 +85,7 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
             return FixOutcome(strategy, plan, result, None, rejected)
         refused = _generated_problems(plan, generated)
         bad = refused or _file_problems(plan)
-        after = None
+        after: CheckResult | None = None
         if not bad:
             try:
                 after = reanalyse(result, plan.files, options.settings)
@@ -101,7 +103,7 @@ def plan_checked(result, strategy: str, options: FixOptions) -> FixOutcome:
                 reason, kind = (
                     (why, RefusalKind.GENERATED_FILE)
                     if cid in refused
-                    else (f"rewrite refused by the safety checks: {why}", "unsafe-rewrite")
+                    else (f"rewrite refused by the safety checks: {why}", RefusalKind.UNSAFE_REWRITE)
                 )
                 rejected.append(
                     Refusal(c.cls, ", ".join(c.parents), c.attributes + c.overwritten, reason, c.findings, kind)
@@ -119,9 +121,9 @@ def formatted(fp: FilePlan) -> FilePlan:
     return done if safety.check_file(done) is None else fp
 
 
-def _generated_problems(plan: Plan, generated: dict[str, str]) -> dict:
+def _generated_problems(plan: Plan, generated: dict[str, str]) -> dict[str, str]:
     """Change id -> why, for each change that would rewrite a generated file."""
-    bad: dict = {}
+    bad: dict[str, str] = {}
     for fp in plan.files:
         if fp.path in generated:
             for cid in fp.changes:
@@ -129,8 +131,8 @@ def _generated_problems(plan: Plan, generated: dict[str, str]) -> dict:
     return bad
 
 
-def _file_problems(plan: Plan) -> dict:
-    bad: dict = {}
+def _file_problems(plan: Plan) -> dict[str, str]:
+    bad: dict[str, str] = {}
     for fp in plan.files:
         why = safety.check_file(fp)
         if why:
@@ -139,8 +141,8 @@ def _file_problems(plan: Plan) -> dict:
     return bad
 
 
-def _analysis_problems(before, after, plan: Plan) -> dict:
-    bad: dict = {}
+def _analysis_problems(before: CheckResult, after: CheckResult, plan: Plan) -> dict[str, str]:
+    bad: dict[str, str] = {}
     remaining, new = safety.compare(before, after, plan.changes)
     for cid, keys in remaining.items():
         if keys:
@@ -156,7 +158,7 @@ def _analysis_problems(before, after, plan: Plan) -> dict:
     return bad
 
 
-def run_fix(result, strategy: str, options: FixOptions, write: bool = True) -> FixOutcome:
+def run_fix(result: CheckResult, strategy: str, options: FixOptions, write: bool = True) -> FixOutcome:
     """Plan with every check, then write the files (all or none) when ``write``."""
     out = plan_checked(result, strategy, options)
     found = {f.key: f for f in result.findings}

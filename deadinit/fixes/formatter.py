@@ -26,6 +26,8 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from deadinit.frontends.parse import source_encoding
 from deadinit.model.kinds import FormatterKind
@@ -77,15 +79,19 @@ def _style_in(folder: str) -> FormatStyle:
     return FormatStyle() if parent == folder else _style_in(parent)
 
 
-def _load(path: str) -> dict:
+TomlTable = dict[str, Any]  # a table of a TOML file, as the reader gives it
+
+
+def _load(path: str) -> TomlTable:
     try:
         with open(path, "rb") as f:
-            return tomllib.load(f)
+            table: TomlTable = tomllib.load(f)
+            return table
     except (OSError, tomllib.TOMLDecodeError):
         return {}  # a file the formatter could not read either: its defaults
 
 
-def _ruff_style(table: dict, path: str) -> FormatStyle:
+def _ruff_style(table: TomlTable, path: str) -> FormatStyle:
     fmt = table.get("format", {}) if isinstance(table.get("format"), dict) else {}
     return FormatStyle(
         FormatterKind.RUFF,
@@ -96,7 +102,7 @@ def _ruff_style(table: dict, path: str) -> FormatStyle:
     )
 
 
-def _length(value) -> int:
+def _length(value: object) -> int:
     return value if isinstance(value, int) and 1 <= value <= 320 else DEFAULT_LINE_LENGTH
 
 
@@ -104,7 +110,7 @@ def _length(value) -> int:
 def changed_lines(old: str, new: str) -> list[tuple[int, int]]:
     """1-based inclusive line ranges of ``new`` that differ from ``old``, top to bottom."""
     a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    out = []
+    out: list[tuple[int, int]] = []
     for tag, _i1, _i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag in ("replace", "insert") and j2 > j1:
             out.append((j1 + 1, j2))
@@ -148,7 +154,7 @@ def ruff_binary() -> str | None:
         return shutil.which("ruff")
 
 
-def _black():
+def _black() -> ModuleType | None:
     try:
         import black  # noqa: PLC0415 - optional: the `format` extra, for projects that name black
     except ImportError:
@@ -181,14 +187,15 @@ def _with_ruff(ruff: str, path: str, text: str, ranges: list[tuple[int, int]], s
     return text
 
 
-def _with_black(black, text: str, ranges: list[tuple[int, int]], style: FormatStyle) -> str | None:
+def _with_black(black: ModuleType, text: str, ranges: list[tuple[int, int]], style: FormatStyle) -> str | None:
     mode = black.Mode(
         line_length=style.line_length,
         string_normalization=not style.keep_quotes,
         magic_trailing_comma=not style.skip_magic_trailing_comma,
     )
     try:
-        return black.format_file_contents(text, fast=False, mode=mode, lines=ranges)
+        formatted: str = black.format_file_contents(text, fast=False, mode=mode, lines=ranges)
+        return formatted
     except black.NothingChanged:
         return text
     except Exception:  # black's own errors (InvalidInput, ASTSafetyError...): leave the file as written

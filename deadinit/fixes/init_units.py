@@ -12,12 +12,13 @@ re-based class still needs.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from deadinit.fixes.positions import Positions
 from deadinit.frontends.cst_adapter import CstAdapter
 from deadinit.model.kinds import InitStmtKind, StrEnum
 from deadinit.model.summary import InitStmt
@@ -145,7 +146,8 @@ class InitBody:
         for u in self.walk():
             for f in u.statements:
                 if f.init_call is not None and f.line == line and isinstance(f.node, cst.Expr):
-                    return f.node.value  # type: ignore[return-value]
+                    assert isinstance(f.node.value, cst.Call)  # an __init__ call is a call
+                    return f.node.value
         return None
 
 
@@ -176,11 +178,12 @@ def walk_units(units: list[InitUnit]) -> Iterator[InitUnit]:
             yield from walk_units(b)
 
 
-def init_body(func: cst.FunctionDef, syntax: sx.FunctionDef, adapter: CstAdapter) -> InitBody:
-    """The units of ``func``; ``syntax`` is what ``adapter`` made of it (``origins`` lead back)."""
-    positional = [p for p in syntax.params if p.group in ("posonly", "normal") and not p.star]
+def init_body(func: cst.FunctionDef, syntax: sx.FunctionDef, adapter: CstAdapter, positions: Positions) -> InitBody:
+    """The units of ``func``; ``syntax`` is what ``adapter`` made of it (``origins`` lead back), its
+    positions are ``positions``'."""
+    positional = [p for p in syntax.params if p.group in (sx.ParamGroup.POSONLY, sx.ParamGroup.NORMAL) and not p.star]
     self_name = positional[0].name if positional else "self"
-    builder = _UnitBuilder(self_name, adapter)
+    builder = _UnitBuilder(self_name, adapter, positions)
     units = builder.suite(func.body, syntax.body)
     body = InitBody(func, syntax, self_name, units)
     body.by_node = {id(u.node): u for u in walk_units(units)}
@@ -188,25 +191,28 @@ def init_body(func: cst.FunctionDef, syntax: sx.FunctionDef, adapter: CstAdapter
 
 
 class _UnitBuilder:
-    def __init__(self, self_name: str, adapter: CstAdapter) -> None:
+    def __init__(self, self_name: str, adapter: CstAdapter, positions: Positions) -> None:
         self.self_name = self_name
         self.adapter = adapter
+        self.positions = positions
 
     def _range(self, node: cst.CSTNode) -> CodeRange:
-        return self.adapter.pos[node]  # type: ignore[index]
+        return self.positions[node]
 
     def suite(self, suite: cst.BaseSuite, body: sx.Body) -> list[InitUnit]:
         if isinstance(suite, cst.IndentedBlock):
             return self.block(list(suite.body), body)
+        assert isinstance(suite, cst.SimpleStatementSuite)  # libcst's other suite
         return self.block([suite], body)  # ``if x: a = 1``: the suite is one line
 
-    def block(self, nodes: list, body: sx.Body) -> list[InitUnit]:
+    def block(self, nodes: Sequence[cst.BaseStatement | cst.SimpleStatementSuite], body: sx.Body) -> list[InitUnit]:
         out: list[InitUnit] = []
         stmts = iter(body)
         for node in nodes:
             if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
                 out.append(self.line(node, [next(stmts) for _ in node.body]))
             else:
+                assert isinstance(node, cst.BaseCompoundStatement)  # libcst's other statement
                 out.append(self.compound(node, next(stmts)))
         return out
 
@@ -215,14 +221,14 @@ class _UnitBuilder:
         lead = len(getattr(node, "leading_lines", ()) or ())
         return InitUnit(node, kind, rng.start.line, rng.end.line, lead, statements)
 
-    def line(self, node: cst.CSTNode, stmts: list[sx.Stmt]) -> InitUnit:
+    def line(self, node: cst.SimpleStatementLine | cst.SimpleStatementSuite, stmts: list[sx.Stmt]) -> InitUnit:
         facts = []
-        for small, st in zip(node.body, stmts, strict=True):  # type: ignore[attr-defined]
+        for small, st in zip(node.body, stmts, strict=True):
             assert self.adapter.origins.get(id(st)) is small
             facts.append(statement_facts(st, small, self.self_name))
         return self._unit(node, UnitKind.LINE, facts)
 
-    def compound(self, node: cst.CSTNode, st: sx.Stmt) -> InitUnit:
+    def compound(self, node: cst.BaseCompoundStatement, st: sx.Stmt) -> InitUnit:
         header = header_facts(st, node, self.self_name)
         if isinstance(node, cst.If) and isinstance(st, sx.If):
             u = self._unit(node, UnitKind.IF, [header])
@@ -241,7 +247,8 @@ class _UnitBuilder:
         elif isinstance(node, (cst.Try, cst.TryStar)) and isinstance(st, sx.Try):
             u = self._unit(node, UnitKind.TRY, [header])
             u.blocks.append(self.suite(node.body, st.body))
-            for h, sh in zip(node.handlers, st.handlers, strict=True):
+            handlers: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = node.handlers
+            for h, sh in zip(handlers, st.handlers, strict=True):
                 u.blocks.append(self.suite(h.body, sh.body))
             for part, body in ((node.orelse, st.orelse), (node.finalbody, st.finalbody)):
                 if part is not None:
@@ -314,10 +321,9 @@ def _store(f: StatementFacts, target: sx.Node, self_name: str, assigned: bool) -
     elif isinstance(target, (sx.Sequence, sx.Starred)):
         for el in target.children():
             _store(f, el, self_name, assigned)
-    elif isinstance(target, sx.Subscript) and self_attr(target.value, self_name) is not None:
-        base = self_attr(target.value, self_name)
-        f.self_fills.add(base)  # type: ignore[arg-type]
-        f.self_items.add(base)  # type: ignore[arg-type]
+    elif isinstance(target, sx.Subscript) and (base := self_attr(target.value, self_name)) is not None:
+        f.self_fills.add(base)
+        f.self_items.add(base)
     elif not isinstance(target, sx.Name):  # obj.x = ..., local[i] = ...
         f.untracked_writes = True
 

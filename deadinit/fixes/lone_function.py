@@ -27,7 +27,6 @@ from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.frontends.parse import source_encoding
 from deadinit.frontends.source_file import LINE_END
 
-_LEADING = re.compile(r"[ \t\f]*")
 _BARE = re.compile(rb"[ \t\f]*(#[^\r\n]*)?(\r\n|\r|\n|$)")  # a blank or comment-only line
 
 
@@ -93,7 +92,7 @@ class LoneFunctions:
             last += 1  # comment lines after the last statement: a whole file's parse may give them to its blocks
         start, stop = self._line_start(first), self._line_start(last + 1)
         text = self.data[start:stop].decode("utf-8")
-        if not _LEADING.match(text).group():  # type: ignore[union-attr]
+        if not text.startswith((" ", "\t", "\f")):  # not indented
             raise ValueError(f"{self.path}:{first}: not an indented function")
         module = parse_module_exactly(self.layout.wrapper() + text)
         body = module.body[-1]

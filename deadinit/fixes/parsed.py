@@ -18,10 +18,10 @@ from deadinit.frontends.cst_adapter import CstAdapter
 from deadinit.semantics import syntax as sx
 
 
-def _adapter(module: cst.Module, line_offset: int) -> CstAdapter:
+def _adapter(module: cst.Module, positions: Positions) -> CstAdapter:
     """The libcst adapter of ``module`` with positions from ``fixes.positions`` (libcst's, computed faster)."""
     adapter = CstAdapter(None)  # no position pass here
-    adapter.module, adapter.pos = module, Positions(module, line_offset)  # type: ignore[assignment]
+    adapter.module, adapter.pos = module, positions
     return adapter
 
 
@@ -31,11 +31,12 @@ class ParsedModule:
         self.path = path
         self.source = source  # as read: bytes for skip-flag, text for direct-base
         self.module = module
-        self.adapter = _adapter(module, line_offset)
+        self.positions = Positions(module, line_offset)
+        self.adapter = _adapter(module, self.positions)
         self._inits: dict[int, InitBody] = {}
 
     def code_range(self, node: cst.CSTNode) -> CodeRange:
-        return self.adapter.pos[node]  # type: ignore[index]
+        return self.positions[node]
 
     @cached_property
     def syntax(self) -> sx.Module:
@@ -62,12 +63,13 @@ class ParsedModule:
         if id(func) not in self._inits:
             syntax = self.syntax_of(func)
             assert isinstance(syntax, sx.FunctionDef), f"{self.path}: no syntax for {func.name.value}"
-            self._inits[id(func)] = init_body(func, syntax, self.adapter)
+            self._inits[id(func)] = init_body(func, syntax, self.adapter, self.positions)
         return self._inits[id(func)]
 
 
 def parse_module_exactly(source: bytes | str) -> cst.Module:
     """``cst.parse_module`` whose code is ``source`` again: libcst drops a module's last line end when
     that is a lone ``\r`` (a file of classic Mac line ends), so it is given one more to drop."""
-    cr = "\r" if isinstance(source, str) else b"\r"
-    return cst.parse_module(source + cr if source.endswith(cr) else source)  # type: ignore[operator, arg-type]
+    if isinstance(source, str):
+        return cst.parse_module(source + "\r" if source.endswith("\r") else source)
+    return cst.parse_module(source + b"\r" if source.endswith(b"\r") else source)

@@ -62,7 +62,12 @@ def _fast_state_class() -> type:
         PositionProvidingCodegenState,
     )
 
-    class _State(PositionProvidingCodegenState):  # type: ignore[misc, valid-type]
+    private: Any = PositionProvidingCodegenState  # used against its declared types (tuples for positions)
+
+    class _State(private):  # type: ignore[misc]  # a subclass of the untyped private class
+        line: int
+        column: int
+
         def _update_position(self, value: str) -> None:
             if "\n" not in value and "\r" not in value:
                 self.column += len(value)
@@ -94,13 +99,15 @@ class _Syntactic:
 
     __slots__ = ("end_node", "node", "start", "start_node", "state")
 
-    def __init__(self, state: Any, node, start_node, end_node) -> None:
+    def __init__(
+        self, state: Any, node: cst.CSTNode, start_node: cst.CSTNode | None, end_node: cst.CSTNode | None
+    ) -> None:
         self.state, self.node, self.start_node, self.end_node = state, node, start_node, end_node
 
     def __enter__(self) -> None:
         self.start = (self.state.line, self.state.column)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         state = self.state
         spans = state.provider.spans
         start = spans[self.start_node][0] if self.start_node is not None else self.start

@@ -21,18 +21,21 @@ import signal
 import stat
 import threading
 
+from deadinit.fixes.analyses import project_index
 from deadinit.frontends.parse import source_encoding
+from deadinit.model.finding import Finding
 from deadinit.model.fix import Change, FilePlan
+from deadinit.model.result import CheckResult
 from deadinit.runtime import temp_files
 from deadinit.runtime.interrupts import interrupts_raise
 
 BOM = b"\xef\xbb\xbf"
 
 
-def generated_files(result) -> dict[str, str]:
+def generated_files(result: CheckResult) -> dict[str, str]:
     """Path -> why it is never rewritten, for each analysed file whose header marks it generated."""
-    out = {}
-    for s in result.index.modules.values():
+    out: dict[str, str] = {}
+    for s in project_index(result).modules.values():
         if not s.generated_marker:
             continue
         source = result.generation_sources.get(s.path) or s.generated_from
@@ -112,7 +115,9 @@ def _in_order(segments: list[bytes], new: bytes) -> bool:
     return len(new) - len(last) >= pos and new.endswith(last)
 
 
-def compare(before, after, changes: list[Change]) -> tuple[dict, list]:
+def compare(
+    before: CheckResult, after: CheckResult, changes: list[Change]
+) -> tuple[dict[str, list[str]], list[Finding]]:
     """(change id -> targeted finding keys still reported, findings that are new)."""
     after_keys = {f.key for f in after.findings}
     before_keys = {f.key for f in before.findings} | {f.key for f in before.unsure} | {f.key for f in before.suppressed}

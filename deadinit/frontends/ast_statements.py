@@ -177,17 +177,17 @@ class StatementAdapter:
         pos = [*a.posonlyargs, *a.args]
         defaults: list[ast.expr | None] = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
         out = [
-            self.param(p, d, "", "posonly" if i < len(a.posonlyargs) else "normal")
+            self.param(p, d, "", sx.ParamGroup.POSONLY if i < len(a.posonlyargs) else sx.ParamGroup.NORMAL)
             for i, (p, d) in enumerate(zip(pos, defaults, strict=True))
         ]
         if a.vararg is not None:
-            out.append(self.param(a.vararg, None, "*", "normal"))
-        out += [self.param(p, d, "", "kwonly") for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
+            out.append(self.param(a.vararg, None, "*", sx.ParamGroup.NORMAL))
+        out += [self.param(p, d, "", sx.ParamGroup.KWONLY) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)]
         if a.kwarg is not None:
-            out.append(self.param(a.kwarg, None, "**", "normal"))
+            out.append(self.param(a.kwarg, None, "**", sx.ParamGroup.NORMAL))
         return tuple(out)
 
-    def param(self, p: ast.arg, default: ast.expr | None, star: str, group: str) -> sx.Param:
+    def param(self, p: ast.arg, default: ast.expr | None, star: str, group: sx.ParamGroup) -> sx.Param:
         ann = self.expr(p.annotation) if p.annotation is not None else None
         d = self.expr(default) if default is not None else None
         line, col, end = self._at(p)

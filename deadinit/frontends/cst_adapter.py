@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from deadinit.frontends.cst_operators import AUGOPS, BINOPS, CMPOPS, COMPREHENSIONS, SEQUENCES, UNARY
 from deadinit.semantics import syntax as sx
 
 _At = tuple[int, int, int]
+
+
+class NodeRanges(Protocol):
+    """node -> its ``CodeRange``: libcst's ``PositionProvider`` mapping, or ``fixes.positions.Positions``."""
+
+    def __getitem__(self, node: cst.CSTNode, /) -> CodeRange: ...
 
 
 class CstAdapter:
@@ -26,7 +32,9 @@ class CstAdapter:
     def __init__(self, module: cst.Module | None) -> None:
         """``module`` None: nodes without positions (for questions about a single expression)."""
         self.module = module if module is not None else cst.Module([])
-        self.pos = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if module else None
+        self.pos: NodeRanges | None = (
+            MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider) if module else None
+        )
         self.origins: dict[int, cst.CSTNode] = {}
 
     def convert(self) -> sx.Module:
@@ -165,16 +173,16 @@ class CstAdapter:
         return tuple(self.expr(d.decorator) for d in decos)
 
     def params(self, p: cst.Parameters) -> tuple[sx.Param, ...]:
-        out = [self.param(x, "", "posonly") for x in p.posonly_params]
-        out += [self.param(x, "", "normal") for x in p.params]
+        out = [self.param(x, "", sx.ParamGroup.POSONLY) for x in p.posonly_params]
+        out += [self.param(x, "", sx.ParamGroup.NORMAL) for x in p.params]
         if isinstance(p.star_arg, cst.Param):
-            out.append(self.param(p.star_arg, "*", "normal"))
-        out += [self.param(x, "", "kwonly") for x in p.kwonly_params]
+            out.append(self.param(p.star_arg, "*", sx.ParamGroup.NORMAL))
+        out += [self.param(x, "", sx.ParamGroup.KWONLY) for x in p.kwonly_params]
         if p.star_kwarg is not None:
-            out.append(self.param(p.star_kwarg, "**", "normal"))
+            out.append(self.param(p.star_kwarg, "**", sx.ParamGroup.NORMAL))
         return tuple(out)
 
-    def param(self, x: cst.Param, star: str, group: str) -> sx.Param:
+    def param(self, x: cst.Param, star: str, group: sx.ParamGroup) -> sx.Param:
         ann = self.expr(x.annotation.annotation) if x.annotation is not None else None
         default = self.expr(x.default) if x.default is not None else None
         return sx.Param(*self._at(x), x.name.value, ann, default, star, group)

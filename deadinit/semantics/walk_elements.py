@@ -70,7 +70,7 @@ class _Flow:
         self.parents = parents
         self.names = names
         params = [p for p in fn.params if not p.star]
-        self.positional = [p.name for p in params if p.group != "kwonly"]
+        self.positional = [p.name for p in params if p.group != sx.ParamGroup.KWONLY]
         self.keywords = {p.name for p in params}
         self._leaving: set[str] | None = None
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from deadinit.analysis.analyzer import ClassAnalysis
+from deadinit.analysis.reuse import Reuse
 from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.checks import (
     class_blockers,
@@ -17,14 +19,15 @@ from deadinit.fixes.direct_base.class_edit import ClassEdit, apply, find_super_l
 from deadinit.fixes.direct_base.class_plan import ClassPlan, Outcome, cst_lines
 from deadinit.fixes.direct_base.copy import class_attrs_to_copy, element_appends, method_self_reads, methods_to_copy
 from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings, plan_imports, remove_unused
-from deadinit.fixes.direct_base.inline import Inliner
+from deadinit.fixes.direct_base.inline import Arguments, Inliner
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import free_after, identifiers, name_loads
+from deadinit.fixes.direct_base.source import ModuleSource
 from deadinit.fixes.init_units import InitBody, walk_units
 from deadinit.model.qualnames import short_name
 
 
-def build_rewrite(p: ClassPlan, an, out: Outcome, max_copy_lines: int) -> None:
+def build_rewrite(p: ClassPlan, an: ClassAnalysis, out: Outcome, max_copy_lines: int) -> None:
     """Fill ``out`` with the class's rewrite, or leave the reasons it cannot be made in ``p.blockers``."""
     child = p.sources.of_class(p.cls)
     out.path, out.old = child.path, child.text
@@ -49,14 +52,14 @@ def _parent_base(p: ClassPlan, cnode: cst.ClassDef) -> cst.Arg | None:
     class_blockers(p)
     cmod = index.class_module[p.cls]
     base_arg = next(
-        (a for a in cnode.bases if dotted(a.value) and index.resolve(cmod, dotted(a.value)) == r.parent), None
+        (a for a in cnode.bases if (name := dotted(a.value)) and index.resolve(cmod, name) == r.parent), None
     )
     if base_arg is None:
         p.block(f"cannot find the base expression naming {short_name(r.parent)}")
     return base_arg
 
 
-def _global_loads(src, node: cst.CSTNode) -> list:
+def _global_loads(src: ModuleSource, node: cst.CSTNode) -> list[tuple[ModuleSource, str]]:
     """(source, name) for each name ``node`` loads from its module's globals (or cannot resolve)."""
     return [(src, x.value) for x in name_loads(node) if src.resolution(x) in ("global", "unresolved")]
 
@@ -65,9 +68,13 @@ class _Rewrite:
     """The steps of one class's rewrite: the new ``__init__`` body, the copied helpers and class
     attributes, the checks on the moved code, the edited source with its imports."""
 
-    def __init__(self, p: ClassPlan, an, out: Outcome, child, cnode: cst.ClassDef, base_arg: cst.Arg):
+    def __init__(
+        self, p: ClassPlan, an: ClassAnalysis, out: Outcome, child: ModuleSource, cnode: cst.ClassDef, base_arg: cst.Arg
+    ) -> None:
         self.p, self.an, self.out, self.child, self.cnode = p, an, out, child, cnode
-        self.parent_local = dotted(base_arg.value)
+        parent_local = dotted(base_arg.value)
+        assert parent_local is not None  # ``_parent_base`` found it by its dotted name
+        self.parent_local = parent_local
         self.specs: list[ImportSpec] = []
         new_base = None
         if p.reuse.suggestion != "object":
@@ -86,9 +93,9 @@ class _Rewrite:
             return
         used = list(self.inl.out.globals_used) if self.inl is not None else []
         methods, labels = self._copy(used)
-        if explicit_super(edit.init_body + edit.methods):
+        if explicit_super([*edit.init_body, *edit.methods]):
             p.block("moved code calls super(Class, self) with explicit arguments")
-        for what in mangled_names(edit.init_body + edit.methods + edit.class_attrs):
+        for what in mangled_names([*edit.init_body, *edit.methods, *edit.class_attrs]):
             p.block(f"moved code uses the class-private name {what} (name mangling would change)")
         super_blockers(p, methods)
         global_blockers(p, edit.methods, labels)
@@ -107,8 +114,8 @@ class _Rewrite:
         p, cls = self.p, self.p.cls
         own_init = self.child.init_body(self.init) if self.init is not None else None
         p.self_name = own_init.self_name if own_init is not None else "self"
-        dropped_names = {self.parent_local} | {dotted(a.value) for a in self.cnode.bases if dotted(a.value)}
-        line = None
+        dropped_names = {self.parent_local} | {d for a in self.cnode.bases if (d := dotted(a.value))}
+        line = parent_call = None
         if own_init is not None:
             line, parent_call, problem = find_super_line(own_init, dropped_names)
             if problem:
@@ -117,11 +124,14 @@ class _Rewrite:
         # what the class's own code still reads (side effects on these block the rewrite)
         retained = _retained(p, self.cnode, self.init, p.reuse, line)
         if own_init is not None:
+            assert line is not None and parent_call is not None  # found, or a problem above
             self._inline_at_super(own_init, line, parent_call.target, retained)
         else:
             self._new_init(retained)
 
-    def _inline_at_super(self, own_init: InitBody, line, target: str, retained: set) -> None:
+    def _inline_at_super(
+        self, own_init: InitBody, line: cst.SimpleStatementLine, target: str, retained: set[str]
+    ) -> None:
         p = self.p
         owner = p.init_target(p.cls, target)
         self.edit.super_line = line
@@ -130,19 +140,21 @@ class _Rewrite:
         if owner not in p.dropped:
             self.edit.init_body = [line]
             return
-        args = _map_args(p, owner, line.body[0].value, target)
+        call = line.body[0]
+        assert isinstance(call, cst.Expr) and isinstance(call.value, cst.Call)  # ``find_super_line``'s
+        args = _map_args(p, owner, call.value, target)
         if args is None:
             return
         self.inl = Inliner(p, self.an, clash, retained, pre_attrs | _class_attr_names(p), StayReads(p, self.an))
         self.edit.init_body = self.inl.inline(owner, args)
 
-    def _new_init(self, retained: set) -> None:
+    def _new_init(self, retained: set[str]) -> None:
         p = self.p
         owner = p.init_target(p.cls, "super")
         if owner not in p.dropped:
             return
         psrc = p.sources.of_class(owner)
-        pfn = psrc.methods(psrc.class_node(owner), "__init__")[0]
+        pfn = psrc.methods(_class_node(psrc, owner), "__init__")[0]
         params = pfn.params
         names = [
             q.name.value for q in list(params.posonly_params) + list(params.params)[1:] + list(params.kwonly_params)
@@ -158,15 +170,16 @@ class _Rewrite:
             body=pfn.body.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
         )
 
-    def _copy(self, used: list) -> tuple[list, list[str]]:
-        """Copy the helpers and class attributes the moved code needs; (the helpers, a label per node)."""
+    def _copy(self, used: list[tuple[ModuleSource, str]]) -> tuple[list[tuple[str, str]], list[str]]:
+        """Copy the helpers and class attributes the moved code needs; ((owner, name) of the helpers, a label
+        per node)."""
         p, edit, out = self.p, self.edit, self.out
         methods = methods_to_copy(p, self.inl)
         labels: list[str] = []
-        methods_read: set = set()
+        methods_read: set[str] = set()
         for owner_q, name in methods:
             src = p.sources.of_class(owner_q)
-            nodes = src.methods(src.class_node(owner_q), name)
+            nodes = src.methods(_class_node(src, owner_q), name)
             edit.methods += nodes
             for n in nodes:
                 methods_read |= method_self_reads(src, n)
@@ -206,7 +219,7 @@ class _Rewrite:
         out.regions = _regions(self.child, self.cnode)
 
 
-def _base_name(p, child, qn: str):
+def _base_name(p: ClassPlan, child: ModuleSource, qn: str) -> tuple[str, ImportSpec | None]:
     """(local name for class ``qn`` in the child's module, import to add or None)."""
     cmod = p.index.class_module[p.cls]
     short = short_name(qn)
@@ -218,14 +231,14 @@ def _base_name(p, child, qn: str):
     return short, ImportSpec(p.index.class_module[qn], short, None)
 
 
-def _init_names(init: InitBody) -> set:
+def _init_names(init: InitBody) -> set[str]:
     """Names the class's ``__init__`` uses: inlined locals must not take them over."""
     return identifiers(init.func) | set(init.params())
 
 
-def _attrs_before(init: InitBody, line) -> set:
+def _attrs_before(init: InitBody, line: cst.SimpleStatementLine) -> set[str]:
     """Attributes the class's ``__init__`` sets before it calls the parent's."""
-    out: set = set()
+    out: set[str] = set()
     for u in init.units:
         if u.node is line:
             break
@@ -234,19 +247,26 @@ def _attrs_before(init: InitBody, line) -> set:
     return out
 
 
-def _class_attr_names(p) -> set:
-    out = set()
+def _class_attr_names(p: ClassPlan) -> set[str]:
+    out: set[str] = set()
     for qn in p.new_mro:
         out |= set(p.index.classes[qn].class_attrs)
     out |= {c.name for c in p.reuse.move_class_attrs}
     return out
 
 
-def _map_args(p, owner: str, call: cst.Call, target: str):
+def _class_node(src: ModuleSource, qualname: str) -> cst.ClassDef:
+    """The ClassDef of a class of the project, in its module's source."""
+    node = src.class_node(qualname)
+    assert node is not None, qualname
+    return node
+
+
+def _map_args(p: ClassPlan, owner: str, call: cst.Call, target: str) -> Arguments | None:
     src = p.sources.of_class(owner)
-    fn = src.methods(src.class_node(owner), "__init__")[0]
+    fn = src.methods(_class_node(src, owner), "__init__")[0]
     names = [q.name.value for q in list(fn.params.posonly_params) + list(fn.params.params)][1:]
-    args: dict = {}
+    args: Arguments = {}
     nodes = list(call.args) if target == "super" else list(call.args)[1:]
     for i, a in enumerate(nodes):
         if a.star:
@@ -265,8 +285,10 @@ def _map_args(p, owner: str, call: cst.Call, target: str):
     return args
 
 
-def _retained(p, cnode, init, r, line) -> set:
-    out: set = set()
+def _retained(
+    p: ClassPlan, cnode: cst.ClassDef, init: cst.FunctionDef | None, r: Reuse, line: cst.SimpleStatementLine | None
+) -> set[str]:
+    out: set[str] = set()
     body = cnode.body.body
     nodes = [st for st in body if not (isinstance(st, cst.FunctionDef) and st.name.value == "__init__")]
     if init is not None:
@@ -277,15 +299,15 @@ def _retained(p, cnode, init, r, line) -> set:
             seen = seen or st is line
     for m in r.move_methods:
         src = p.sources.of_class(m.owner)
-        nodes += src.methods(src.class_node(m.owner), m.name)
+        nodes += src.methods(_class_node(src, m.owner), m.name)
 
     class V(cst.CSTVisitor):
-        def visit_Attribute(self, node):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
             d = dotted(node)
             if d:
                 out.add(d)
 
-        def visit_Name(self, node):
+        def visit_Name(self, node: cst.Name) -> None:
             out.add(node.value)
 
     for n in nodes:
@@ -293,7 +315,7 @@ def _retained(p, cnode, init, r, line) -> set:
     return out
 
 
-def _regions(child, cnode) -> list:
+def _regions(child: ModuleSource, cnode: cst.ClassDef) -> list[tuple[int, int]]:
     header = 0
     for st in child.module.body:
         if isinstance(st, (cst.FunctionDef, cst.ClassDef)):

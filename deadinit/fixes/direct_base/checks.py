@@ -13,20 +13,26 @@ DI001/DI002/DI003 left for the class and no new finding anywhere.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import libcst as cst
 
 from deadinit.analysis.flow.chain import init_chain
+from deadinit.fixes.analyses import project_index
+from deadinit.fixes.direct_base.class_plan import ClassPlan, Outcome
 from deadinit.fixes.direct_base.source import undefined_names
-from deadinit.frontends.parse import FileError, summarize_source
+from deadinit.frontends.parse import summarize_source
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.environment import attach
+from deadinit.model.file_error import FileError
 from deadinit.model.kinds import InitStmtKind
 from deadinit.model.qualnames import short_name
+from deadinit.model.result import CheckResult
+from deadinit.model.settings import Settings
 from deadinit.rules.engine import analyse, findings_for
 
 
-def isinstance_blockers(p) -> None:
+def isinstance_blockers(p: ClassPlan) -> None:
     index = p.index
     keep = set(p.new_mro)
     for mod, s in index.modules.items():
@@ -44,7 +50,7 @@ def isinstance_blockers(p) -> None:
             )
 
 
-def class_blockers(p) -> None:
+def class_blockers(p: ClassPlan) -> None:
     """Dropped classes whose members or effects deadinit cannot see; subclasses' super() into them."""
     index = p.index
     for qn in p.dropped:
@@ -69,9 +75,9 @@ def class_blockers(p) -> None:
                     )
 
 
-def explicit_super(nodes: list) -> bool:
+def explicit_super(nodes: Sequence[cst.CSTNode]) -> bool:
     """``super(X, self)`` in moved code: X would no longer be in the MRO."""
-    found = []
+    found: list[cst.Call] = []
 
     class V(cst.CSTVisitor):
         def visit_Call(self, node: cst.Call) -> None:
@@ -83,7 +89,7 @@ def explicit_super(nodes: list) -> bool:
     return bool(found)
 
 
-def mangled_names(nodes: list) -> list[str]:
+def mangled_names(nodes: Sequence[cst.CSTNode]) -> list[str]:
     found: list[str] = []
 
     class V(cst.CSTVisitor):
@@ -108,7 +114,7 @@ class _Declared(cst.CSTVisitor):
         self.names.extend(x.name.value for x in n.names)
 
 
-def global_blockers(p, nodes: list, labels: list) -> None:
+def global_blockers(p: ClassPlan, nodes: list[cst.FunctionDef], labels: list[str]) -> None:
     """Moved code that rebinds module globals (``global x``) would rebind the wrong module's."""
     for node, label in zip(nodes, labels, strict=True):
         declared = _Declared()
@@ -117,7 +123,7 @@ def global_blockers(p, nodes: list, labels: list) -> None:
             p.block(f"copied {label} rebinds `{', '.join(declared.names)}` of its own module (global statement)")
 
 
-def super_blockers(p, methods: list) -> None:
+def super_blockers(p: ClassPlan, methods: list[tuple[str, str]]) -> None:
     """``super().m()`` in copied helpers or in the class's ``__init__`` must reach the same method."""
     index = p.index
     new_mro = p.new_mro
@@ -150,7 +156,7 @@ def super_blockers(p, methods: list) -> None:
             )
 
 
-def affected_classes(index, module: str, cls: str, dropped: list) -> set:
+def affected_classes(index: ProjectIndex, module: str, cls: str, dropped: list[str]) -> set[str]:
     out = {qn for qn, m in index.class_module.items() if m == module}
     for qn in list(out) + list(dropped) + [cls]:
         if qn in index.classes:
@@ -158,7 +164,7 @@ def affected_classes(index, module: str, cls: str, dropped: list) -> set:
     return out
 
 
-def verify(result, out, settings, findings: bool = True) -> list[str]:
+def verify(result: CheckResult, out: Outcome, settings: Settings, findings: bool = True) -> list[str]:
     """Problems with ``out.new``: compile, undefined names, attributes no longer set, and (``findings``)
     re-analysis: DI001/DI002/DI003 left for the class or new anywhere (``deadinit fix`` re-checks that itself)."""
     try:
@@ -170,7 +176,7 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     problems = _maybe_read_by_name(result, out)
     if new_undef:
         problems.append("undefined names in the result: " + ", ".join(f"{n} (line {ln})" for n, ln in new_undef))
-    index = result.index
+    index = project_index(result)
     module = index.class_module[out.cls]
     s = index.modules[module]
     new_sum = summarize_source(out.new.encode(), s.path, module, s.is_package, settings)
@@ -182,10 +188,10 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     only = affected_classes(nindex, module, out.cls, out.reuse.dropped if out.reuse else [])
     analyzer, analyses = analyse(nindex, settings, only=only if findings else {out.cls})
     for qn in [out.cls, *sorted(nindex.all_subclasses(out.cls))]:
-        missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(result.index, qn)) - _assigned(nindex, qn))
+        missing = sorted((set(analyzer.reach_of(qn).reads) & _assigned(index, qn)) - _assigned(nindex, qn))
         if missing:
             problems.append(f"attributes read by {short_name(qn)} are no longer set: {', '.join(missing)}")
-        removed = sorted((_removed(nindex, qn) & _assigned(result.index, qn)) - _set_by_init(nindex, qn))
+        removed = sorted((_removed(nindex, qn) & _assigned(index, qn)) - _set_by_init(nindex, qn))
         if removed:
             problems.append(f"{short_name(qn)} removes attributes that are no longer set: {', '.join(removed)}")
     if not findings:
@@ -201,7 +207,7 @@ def verify(result, out, settings, findings: bool = True) -> list[str]:
     return problems
 
 
-def _maybe_read_by_name(result, out) -> list[str]:
+def _maybe_read_by_name(result: CheckResult, out: Outcome) -> list[str]:
     """Dropped attributes that a dynamic access able to run on the class could read (its unsure findings)."""
     why = {f.attribute: f.unsure[0] for f in result.unsure if f.cls == out.cls and f.unsure}
     hit = sorted(set(why) & set(out.dropped_attrs))
@@ -210,7 +216,7 @@ def _maybe_read_by_name(result, out) -> list[str]:
     return [f"{short_name(out.cls)} may read {', '.join(hit)} by name ({why[hit[0]]}): they must stay"]
 
 
-def _removed(index, cls: str) -> set:
+def _removed(index: ProjectIndex, cls: str) -> set[str]:
     """Attributes the ``__init__`` chain of ``cls`` removes (``del self.x``, ``delattr``): they must exist."""
     return {
         c.stmt.attr
@@ -219,7 +225,7 @@ def _removed(index, cls: str) -> set:
     }
 
 
-def _set_by_init(index, cls: str) -> set:
+def _set_by_init(index: ProjectIndex, cls: str) -> set[str]:
     """Attributes the ``__init__`` chain of ``cls`` stores on the instance (``del self.x`` needs one of
     those: a class attribute of the same name does not do)."""
     return {
@@ -229,7 +235,7 @@ def _set_by_init(index, cls: str) -> set:
     }
 
 
-def _assigned(index, cls: str) -> set:
+def _assigned(index: ProjectIndex, cls: str) -> set[str]:
     """Attributes some ``__init__`` of the chain, a method or a class body of ``cls``'s MRO sets."""
     out = _set_by_init(index, cls)
     for qn in index.mro(cls) or [cls]:

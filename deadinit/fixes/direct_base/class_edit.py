@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import libcst as cst
 
@@ -21,6 +22,8 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.effects import InitCall
 from deadinit.semantics.statements import init_calls_within
 
+_Node = TypeVar("_Node", bound=cst.CSTNode)
+
 
 @dataclass
 class ClassEdit:
@@ -28,14 +31,16 @@ class ClassEdit:
     base_arg: cst.Arg | None  # the base naming the old parent
     new_base: str | None  # source text of the new base; None: ``object``
     super_line: cst.SimpleStatementLine | None  # the child's super().__init__ line
-    init_body: list = field(default_factory=list)  # statements replacing it
+    init_body: list[cst.BaseStatement] = field(default_factory=list)  # statements replacing it
     new_init: cst.FunctionDef | None = None  # when the class had no __init__
-    to_append: set = field(default_factory=set)  # id(Assign) of element-wise assignments to rewrite
-    class_attrs: list = field(default_factory=list)  # statements
-    methods: list = field(default_factory=list)  # FunctionDef nodes
+    to_append: set[int] = field(default_factory=set)  # id(Assign) of element-wise assignments to rewrite
+    class_attrs: list[cst.SimpleStatementLine] = field(default_factory=list)
+    methods: list[cst.FunctionDef] = field(default_factory=list)
 
 
-def find_super_line(init: InitBody, parent_names: set) -> tuple[cst.SimpleStatementLine | None, InitCall | None, str]:
+def find_super_line(
+    init: InitBody, parent_names: set[str]
+) -> tuple[cst.SimpleStatementLine | None, InitCall | None, str]:
     """The top-level line of ``init`` that only calls the parent ``__init__``; (line, the call, problem)."""
     found = [
         call
@@ -58,15 +63,18 @@ def find_super_line(init: InitBody, parent_names: set) -> tuple[cst.SimpleStatem
 
 def append_rewrite(value_assign: cst.Assign) -> cst.Expr:
     sub = value_assign.targets[0].target
+    assert isinstance(sub, cst.Subscript)  # ``self.X[i] = v`` (``copy.element_appends``)
     call = cst.Call(func=cst.Attribute(value=sub.value, attr=cst.Name("append")), args=[cst.Arg(value_assign.value)])
     return cst.Expr(call)
 
 
 class _Edit(cst.CSTTransformer):
-    def __init__(self, e: ClassEdit):
+    def __init__(self, e: ClassEdit) -> None:
         self.e = e
 
-    def leave_SimpleStatementLine(self, original_node, updated_node):
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         if original_node is self.e.super_line:
             stmts = list(self.e.init_body)
             if not stmts:
@@ -78,19 +86,19 @@ class _Edit(cst.CSTTransformer):
             return cst.FlattenSentinel(stmts)
         return updated_node
 
-    def leave_Assign(self, original_node, updated_node):
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.BaseSmallStatement:
         if id(original_node) in self.e.to_append:
             return append_rewrite(updated_node)
         return updated_node
 
-    def leave_ClassDef(self, original_node, updated_node):
+    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef) -> cst.ClassDef:
         if original_node is not self.e.target:
             return updated_node
         return _class(self.e, original_node, updated_node)
 
 
 def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.ClassDef:
-    bases = []
+    bases: list[cst.Arg] = []
     for orig, arg in zip(original.bases, node.bases, strict=True):
         if orig is e.base_arg:
             if e.new_base is None:
@@ -99,10 +107,10 @@ def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.Clas
         bases.append(arg)
     if bases:
         bases[-1] = bases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT) if not node.keywords else bases[-1]
-    changes: dict = {"bases": bases}
+    changes: dict[str, object] = {"bases": bases}
     if not bases and not node.keywords:
         changes.update(lpar=cst.MaybeSentinel.DEFAULT, rpar=cst.MaybeSentinel.DEFAULT)
-    body = list(node.body.body)
+    body: list[cst.CSTNode] = list(node.body.body)
     first_def = next((i for i, st in enumerate(body) if not isinstance(st, cst.SimpleStatementLine)), len(body))
     attrs = [_spaced(a, blank=False) for a in e.class_attrs]
     body[first_def:first_def] = attrs
@@ -112,7 +120,7 @@ def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.Clas
     body += [_spaced(m, blank=True) for m in e.methods]
     if attrs and first_def + len(attrs) < len(body):
         nxt = body[first_def + len(attrs)]
-        if not any(line.comment is None for line in nxt.leading_lines) and isinstance(nxt, cst.FunctionDef):
+        if isinstance(nxt, cst.FunctionDef) and not any(line.comment is None for line in nxt.leading_lines):
             body[first_def + len(attrs)] = nxt.with_changes(
                 leading_lines=[cst.EmptyLine(indent=False), *nxt.leading_lines]
             )
@@ -120,7 +128,7 @@ def _class(e: ClassEdit, original: cst.ClassDef, node: cst.ClassDef) -> cst.Clas
     return node.with_changes(**changes)
 
 
-def _spaced(node, blank: bool):
+def _spaced(node: _Node, blank: bool) -> _Node:
     comments = [line for line in getattr(node, "leading_lines", []) if line.comment is not None]
     return node.with_changes(leading_lines=([cst.EmptyLine(indent=False)] if blank else []) + comments)
 

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from deadinit.analysis.analyzer import Analyzer
 from deadinit.analysis.reads.reach import method_reads
 from deadinit.analysis.reuse import Reuse
 from deadinit.fixes.direct_base.source import ModuleSources
+from deadinit.index.project_index import ProjectIndex
 
 DEFAULT_MAX_COPY_LINES = 400
 
@@ -42,7 +44,15 @@ class Outcome:
 class ClassPlan:
     """What the inliner and the checks need to know about one class being re-based."""
 
-    def __init__(self, index, analyzer, cls: str, reuse: Reuse, sources: ModuleSources, self_name: str = "self"):
+    def __init__(
+        self,
+        index: ProjectIndex,
+        analyzer: Analyzer,
+        cls: str,
+        reuse: Reuse,
+        sources: ModuleSources,
+        self_name: str = "self",
+    ) -> None:
         self.index = index
         self.analyzer = analyzer
         self.cls = cls
@@ -69,18 +79,18 @@ class ClassPlan:
             r = self.index.resolve_method(self.mro[self.mro.index(qn) :], "__init__")
         return r[0] if r else None
 
-    def method_names(self) -> set:
-        names = set()
+    def method_names(self) -> set[str]:
+        names: set[str] = set()
         for qn in self.mro:
             names |= set(self.index.classes[qn].methods)
         return names
 
-    def method_reads(self, name: str) -> set:
+    def method_reads(self, name: str) -> set[str]:
         r = self.index.resolve_method(self.mro, name)
         if r is None:
             return set()
         return set(method_reads(self.index, self.mro, [r], "called").reads)
 
 
-def cst_lines(node) -> int:
+def cst_lines(node: cst.CSTNode) -> int:
     return len(cst.Module([]).code_for_node(node).strip("\n").splitlines())

@@ -11,14 +11,30 @@ under another condition, from a star import, or not at all, is a blocker.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
+from typing import NamedTuple
 
 import libcst as cst
-from libcst.metadata import ImportAssignment
+from libcst.metadata import Assignment, ImportAssignment
 
 from deadinit.fixes.cst_semantics import dotted
 from deadinit.fixes.direct_base.source import BUILTINS, ModuleSource, parse
 from deadinit.fixes.parsed import parse_module_exactly
+from deadinit.model.kinds import StrEnum
+
+TopStatement = cst.SimpleStatementLine | cst.BaseCompoundStatement  # a statement of a module's body
+
+
+class ImportGuard(StrEnum):
+    """Where an import statement is: only those at the top or under ``if TYPE_CHECKING:`` are repeated."""
+
+    TOP = ""
+    TYPE_CHECKING = "TYPE_CHECKING"
+    IF = "if"  # under another condition
+    TRY = "try"
+    NESTED = "nested"  # in some other block (or not found)
 
 
 @dataclass(frozen=True)
@@ -26,46 +42,61 @@ class ImportSpec:
     module: str  # absolute module
     name: str | None  # None: ``import module [as asname]``
     asname: str | None
-    guard: str = ""  # "" | "TYPE_CHECKING"
+    guard: ImportGuard = ImportGuard.TOP  # TOP or TYPE_CHECKING
 
     @property
     def local(self) -> str:
         return self.asname or self.name or self.module.split(".")[0]
 
 
-def _guards(module: cst.Module) -> dict:
-    """id(import statement) -> "" (top level) | "TYPE_CHECKING" | "if" | "try" | "nested"."""
-    out: dict = {}
+class BindingKind(Enum):
+    MODULE = "module"  # ``import a.b [as c]``
+    FROM = "from"  # ``from a import b [as c]``
+    DEFINED = "def"  # a statement of the module itself (a def, a class, an assignment)
 
-    def visit(stmts, guard):
+
+class BindingKey(NamedTuple):
+    """What two bindings of a name share when they bind the same object."""
+
+    kind: BindingKind
+    what: str  # MODULE: the module as bound (``a.b`` with ``as``, else ``a``); FROM: the module; DEFINED: the code
+    name: str = ""  # FROM: the name imported
+
+
+class Binding(NamedTuple):
+    key: BindingKey
+    guard: ImportGuard
+    spec: ImportSpec | None  # an import's; None for a module's own statement
+
+
+def _guards(module: cst.Module) -> dict[int, ImportGuard]:
+    """id(import statement) -> where it is."""
+    out: dict[int, ImportGuard] = {}
+
+    def visit(stmts: Sequence[cst.BaseStatement | cst.BaseSmallStatement], guard: ImportGuard) -> None:
         for st in stmts:
             if isinstance(st, cst.SimpleStatementLine):
                 for s in st.body:
                     if isinstance(s, (cst.Import, cst.ImportFrom)):
                         out[id(s)] = guard
             elif isinstance(st, cst.If):
-                g = "TYPE_CHECKING" if (dotted(st.test) or "").endswith("TYPE_CHECKING") and guard == "" else "if"
-                visit(st.body.body, g if guard in ("", "TYPE_CHECKING") else guard)
+                tc = (dotted(st.test) or "").endswith("TYPE_CHECKING") and guard == ImportGuard.TOP
+                g = ImportGuard.TYPE_CHECKING if tc else ImportGuard.IF
+                visit(st.body.body, g if guard in (ImportGuard.TOP, ImportGuard.TYPE_CHECKING) else guard)
                 orelse = st.orelse
                 while orelse is not None:
-                    if isinstance(orelse, cst.If):
-                        visit(orelse.body.body, "if")
-                        orelse = orelse.orelse
-                    else:
-                        visit(orelse.body.body, "if")
-                        orelse = None
+                    visit(orelse.body.body, ImportGuard.IF)
+                    orelse = orelse.orelse if isinstance(orelse, cst.If) else None
             elif isinstance(st, cst.Try):
-                visit(st.body.body, "try")
+                visit(st.body.body, ImportGuard.TRY)
                 for h in st.handlers:
-                    visit(h.body.body, "try")
-            elif (
-                hasattr(st, "body")
-                and isinstance(st.body, cst.IndentedBlock)
-                and not isinstance(st, (cst.FunctionDef, cst.ClassDef))
+                    visit(h.body.body, ImportGuard.TRY)
+            elif isinstance(body := getattr(st, "body", None), cst.IndentedBlock) and not isinstance(
+                st, (cst.FunctionDef, cst.ClassDef)
             ):
-                visit(st.body.body, "nested")
+                visit(body.body, ImportGuard.NESTED)
 
-    visit(module.body, "")
+    visit(module.body, ImportGuard.TOP)
     return out
 
 
@@ -81,44 +112,53 @@ def _abs(src: ModuleSource, level: int, mod: str) -> str:
     return f"{base}.{mod}" if mod and base else (mod or base)
 
 
-def bindings(src: ModuleSource, name: str) -> list[tuple]:
-    """How ``src`` binds module-level ``name``: [(key, guard, spec-or-text)]."""
+def bindings(src: ModuleSource, name: str) -> list[Binding]:
+    """How ``src`` binds module-level ``name``."""
     gs = src.global_scope()
     if gs is None:
         return []
     guards = _guards(src.module)
-    out = []
+    out: list[Binding] = []
     for a in gs[name]:
         if a.scope is not gs:
             continue
         if isinstance(a, ImportAssignment):
             node = a.node
-            guard = guards.get(id(node), "nested")
-            for alias in node.names if not isinstance(node.names, cst.ImportStar) else []:
-                local = alias.evaluated_alias or (
-                    alias.evaluated_name.split(".")[0] if isinstance(node, cst.Import) else alias.evaluated_name
-                )
-                if local != name:
-                    continue
-                if isinstance(node, cst.Import):
-                    full = alias.evaluated_name
-                    spec = ImportSpec(full, None, alias.evaluated_alias)
-                    key = ("module", full if alias.asname else full.split(".")[0])
-                else:
-                    mod = _abs(src, len(node.relative), dotted(node.module) if node.module is not None else "")
-                    spec = ImportSpec(mod, alias.evaluated_name, alias.evaluated_alias)
-                    key = ("from", mod, alias.evaluated_name)
-                out.append((key, guard, spec))
-        else:
+            assert isinstance(node, (cst.Import, cst.ImportFrom))  # what an ImportAssignment holds
+            out += _import_bindings(src, node, name, guards.get(id(node), ImportGuard.NESTED))
+        elif isinstance(a, Assignment):
             text = ""
             stmt = _statement_of(src.module, a.node)
             if stmt is not None:
                 text = cst.Module([]).code_for_node(stmt).strip()
-            out.append((("def", src.module_name, name, text), "", text))
+            out.append(Binding(BindingKey(BindingKind.DEFINED, text), ImportGuard.TOP, None))
     return out
 
 
-def _statement_of(module: cst.Module, node) -> cst.CSTNode | None:
+def _import_bindings(
+    src: ModuleSource, node: cst.Import | cst.ImportFrom, name: str, guard: ImportGuard
+) -> list[Binding]:
+    """The bindings of ``name`` by one import statement of ``src``."""
+    out: list[Binding] = []
+    for alias in node.names if not isinstance(node.names, cst.ImportStar) else []:
+        local = alias.evaluated_alias or (
+            alias.evaluated_name.split(".")[0] if isinstance(node, cst.Import) else alias.evaluated_name
+        )
+        if local != name:
+            continue
+        if isinstance(node, cst.Import):
+            full = alias.evaluated_name
+            spec = ImportSpec(full, None, alias.evaluated_alias)
+            key = BindingKey(BindingKind.MODULE, full if alias.asname else full.split(".")[0])
+        else:
+            mod = _abs(src, len(node.relative), (dotted(node.module) or "") if node.module is not None else "")
+            spec = ImportSpec(mod, alias.evaluated_name, alias.evaluated_alias)
+            key = BindingKey(BindingKind.FROM, mod, alias.evaluated_name)
+        out.append(Binding(key, guard, spec))
+    return out
+
+
+def _statement_of(module: cst.Module, node: cst.CSTNode) -> TopStatement | None:
     for st in module.body:
         if st is node:
             return st
@@ -131,19 +171,18 @@ def _statement_of(module: cst.Module, node) -> cst.CSTNode | None:
     return None
 
 
-def _same(parent: list, child: list, parent_module: str, name: str) -> bool:
+def _same(parent: list[Binding], child: list[Binding], parent_module: str, name: str) -> bool:
     """Whether two modules' bindings of ``name`` are the same object (same import, same statement,
     or the child imports it from the parent's module)."""
-    pk = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in parent}
-    ck = {b[0] if b[0][0] != "def" else ("text", b[0][3]) for b in child}
-    return bool(pk & ck) or ("from", parent_module, name) in ck
+    ck = {b.key for b in child}
+    return any(b.key in ck for b in parent) or BindingKey(BindingKind.FROM, parent_module, name) in ck
 
 
 def plan_imports(child: ModuleSource, used: list[tuple[ModuleSource, str]]) -> tuple[list[ImportSpec], list[str]]:
     """Imports to add to ``child`` for names used by moved code, and blockers."""
     specs: list[ImportSpec] = []
     blockers: list[str] = []
-    seen: set = set()
+    seen: set[tuple[str, str]] = set()
     for src, name in used:
         if (src.path, name) in seen or (name in BUILTINS and not bindings(src, name)):
             continue
@@ -159,16 +198,16 @@ def plan_imports(child: ModuleSource, used: list[tuple[ModuleSource, str]]) -> t
             if not _same(pb, cb, src.module_name, name):
                 blockers.append(f"`{name}` means something else in {child.module_name} than in {src.module_name}")
             continue
-        key, guard, spec = pb[0]
+        guard, spec = pb[0].guard, pb[0].spec
         if name in src.rebound_globals:
             blockers.append(
                 f"`{name}` is a module global that {src.module_name} rebinds (`global {name}`): "
                 f"an import would copy a stale value"
             )
             continue
-        if key[0] == "def":
+        if spec is None:  # defined by the parent's module itself
             specs.append(ImportSpec(src.module_name, name, None))
-        elif guard in ("", "TYPE_CHECKING"):
+        elif guard in (ImportGuard.TOP, ImportGuard.TYPE_CHECKING):
             specs.append(ImportSpec(spec.module, spec.name, spec.asname, guard))
         else:
             blockers.append(f"`{name}` is imported conditionally ({guard}) in {src.module_name}")
@@ -188,10 +227,10 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
     if not specs:
         return text
     module = parse_module_exactly(text)
-    body = list(module.body)
-    need_tc = any(s.guard == "TYPE_CHECKING" for s in specs)
-    plain = [s for s in specs if s.guard == ""]
-    guarded = [s for s in specs if s.guard == "TYPE_CHECKING"]
+    body: list[TopStatement] = list(module.body)
+    need_tc = any(s.guard == ImportGuard.TYPE_CHECKING for s in specs)
+    plain = [s for s in specs if s.guard == ImportGuard.TOP]
+    guarded = [s for s in specs if s.guard == ImportGuard.TYPE_CHECKING]
     for s in plain:
         if s.name is not None and _merge(body, s):
             continue
@@ -208,7 +247,7 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
     if guarded:
         tc = next(
             (
-                i
+                (i, st)
                 for i, st in enumerate(body)
                 if isinstance(st, cst.If) and (dotted(st.test) or "").endswith("TYPE_CHECKING")
             ),
@@ -224,12 +263,12 @@ def add_imports(text: str, specs: list[ImportSpec]) -> str:
             )
             _insert(body, block, _last_import(body) + 1)
         else:
-            st = body[tc]
-            body[tc] = st.with_changes(body=st.body.with_changes(body=list(st.body.body) + [_stmt(s) for s in guarded]))
+            at, st = tc
+            body[at] = st.with_changes(body=st.body.with_changes(body=[*st.body.body, *(_stmt(s) for s in guarded)]))
     return module.with_changes(body=body).code
 
 
-def _stmt(s: ImportSpec) -> cst.SimpleStatementLine:
+def _stmt(s: ImportSpec) -> TopStatement:
     if s.name is None:
         code = f"import {s.module}" + (f" as {s.asname}" if s.asname else "")
     else:
@@ -237,7 +276,7 @@ def _stmt(s: ImportSpec) -> cst.SimpleStatementLine:
     return cst.parse_statement(code)
 
 
-def _last_import(body: list) -> int:
+def _last_import(body: Sequence[TopStatement]) -> int:
     last = -1
     for i, st in enumerate(body):
         if isinstance(st, cst.SimpleStatementLine) and any(
@@ -249,19 +288,21 @@ def _last_import(body: list) -> int:
     return last
 
 
-def _insert(body: list, stmt, at: int) -> None:
+def _insert(body: list[TopStatement], stmt: TopStatement, at: int) -> None:
     body.insert(max(at, 0), stmt)
 
 
-def import_key(name: str) -> tuple:
+def import_key(name: str) -> tuple[int, str, str]:
     """isort's order within ``from m import ...`` (and ruff's): constants, classes, then the rest."""
     kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
     return kind, name.lower(), name
 
 
-def _merge(body: list, s: ImportSpec) -> bool:
+def _merge(body: list[TopStatement], s: ImportSpec) -> bool:
     """Add ``s`` to an existing ``from <module> import ...``: in its sorted place when the names
     there are sorted, else at the end."""
+    if s.name is None:  # ``import module``: nothing to merge into
+        return False
     for i, st in enumerate(body):
         if not isinstance(st, cst.SimpleStatementLine) or len(st.body) != 1:
             continue
@@ -276,7 +317,9 @@ def _merge(body: list, s: ImportSpec) -> bool:
     return False
 
 
-def _with_alias(names: list, alias: cst.ImportAlias, lpar) -> list:
+def _with_alias(
+    names: list[cst.ImportAlias], alias: cst.ImportAlias, lpar: cst.LeftParen | None
+) -> list[cst.ImportAlias]:
     keys = [import_key(n.evaluated_name) for n in names]
     at = len(names)
     if keys == sorted(keys):
@@ -293,7 +336,7 @@ def _with_alias(names: list, alias: cst.ImportAlias, lpar) -> list:
     return [*names[:-1], last.with_changes(comma=inner), alias]
 
 
-def _sorted_place(body: list, s: ImportSpec) -> int | None:
+def _sorted_place(body: list[TopStatement], s: ImportSpec) -> int | None:
     """Where ``from <module> import <name>`` goes among the module's imports when the group of
     ``from`` imports of the same top-level package is sorted; None when there is no such group."""
     top = s.module.split(".")[0]
@@ -318,7 +361,7 @@ def remove_unused(text: str, names: set[str]) -> str:
     """Drop import aliases binding any of ``names`` when nothing in the module uses them any more."""
     src = parse("<m>", "m", False, text)
     gs = src.global_scope()
-    unused = set()
+    unused: set[str] = set()
     for n in names:
         assigns = [a for a in gs[n] if a.scope is gs] if gs is not None else []
         if assigns and all(isinstance(a, ImportAssignment) for a in assigns) and not any(a.references for a in assigns):
@@ -327,7 +370,9 @@ def remove_unused(text: str, names: set[str]) -> str:
         return text
 
     class Drop(cst.CSTTransformer):
-        def leave_ImportFrom(self, original_node, updated_node):
+        def leave_ImportFrom(
+            self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+        ) -> cst.ImportFrom | cst.RemovalSentinel:
             if isinstance(updated_node.names, cst.ImportStar):
                 return updated_node
             keep = [a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name) not in unused]
@@ -340,7 +385,7 @@ def remove_unused(text: str, names: set[str]) -> str:
             )
             return updated_node.with_changes(names=keep)
 
-        def leave_Import(self, original_node, updated_node):
+        def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import | cst.RemovalSentinel:
             keep = [
                 a for a in updated_node.names if (a.evaluated_alias or a.evaluated_name.split(".")[0]) not in unused
             ]

@@ -11,23 +11,28 @@ the import fixer; problems are collected as blockers.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import libcst as cst
+from libcst.metadata import Assignment, Scope
 
-from deadinit.analysis.flow.conditions import UNKNOWN, evaluate, value_of
+from deadinit.analysis.analyzer import ClassAnalysis
+from deadinit.analysis.flow.conditions import Env, evaluate, value_of
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.keep import InlineResult, KeepDecider
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import name_loads
-from deadinit.fixes.direct_base.rebuild import UnitRebuilder
+from deadinit.fixes.direct_base.rebuild import Replacements, UnitRebuilder
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, build, walk
 from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.fixes.init_units import InitBody
 from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.qualnames import short_name
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted, is_name, to_expr
+from deadinit.semantics.exprs import UNKNOWN, dotted, is_name, to_expr
+
+Arguments = dict[str, cst.BaseExpression]  # parameter name -> the argument that replaces it
 
 
 class Inliner:
@@ -35,7 +40,15 @@ class Inliner:
     mentions; ``extra_attrs``: attributes set before the inlined code runs; ``stay``: what
     code that survives the rewrite reads."""
 
-    def __init__(self, plan: ClassPlan, an, clash: set, retained: set, extra_attrs: set, stay: StayReads | None):
+    def __init__(
+        self,
+        plan: ClassPlan,
+        an: ClassAnalysis,
+        clash: set[str],
+        retained: set[str],
+        extra_attrs: set[str],
+        stay: StayReads | None,
+    ) -> None:
         self.p = plan
         self.an = an
         self.clash = set(clash)
@@ -45,8 +58,9 @@ class Inliner:
         self._snap = self._self_env_snapshots()
 
     # -- folding ---------------------------------------------------------------
-    def _self_env_snapshots(self) -> dict:
-        snap, env = {}, {}
+    def _self_env_snapshots(self) -> dict[tuple[str, int, int], Env]:
+        snap: dict[tuple[str, int, int], Env] = {}
+        env: Env = {}
         for c in self.an.chain.stmts:
             snap[(c.owner, c.stmt.line, c.stmt.col)] = dict(env)
             st = c.stmt
@@ -54,16 +68,17 @@ class Inliner:
                 continue
             if (
                 st.kind == InitStmtKind.ASSIGN
+                and st.attr is not None
                 and st.value is not None
                 and st.value[0] in (ExprTag.NAME, ExprTag.CONST)
                 and c.active is True
             ):
                 env[st.attr] = value_of(st.value, c.env, env)
-            elif st.kind == InitStmtKind.ASSIGN and st.attr in env and c.active is not True:
+            elif st.kind == InitStmtKind.ASSIGN and st.attr is not None and st.attr in env and c.active is not True:
                 env[st.attr] = UNKNOWN
         return snap
 
-    def _folder(self, owner: str, self_name: str, penv: dict):
+    def _folder(self, owner: str, self_name: str, penv: Env) -> Callable[[sx.Expr], bool | None]:
         index = self.p.index
         module = index.class_module[owner]
         old_mro = set(self.p.mro)
@@ -113,7 +128,7 @@ class Inliner:
         return fold
 
     # -- one ancestor ----------------------------------------------------------
-    def inline(self, owner: str, args: dict) -> list:
+    def inline(self, owner: str, args: Arguments) -> list[cst.BaseStatement]:
         """The statements that replace the call of ``owner.__init__`` with ``args`` ([]: blocked)."""
         found = self._init_of(owner)
         if found is None:
@@ -124,7 +139,7 @@ class Inliner:
         own = src.init_body(fn)
         named = plist[1:] + list(params.kwonly_params)
         units = self._slice(owner, src, own, named)
-        local_defs = set()
+        local_defs: set[str] = set()
         for u in walk(units):
             local_defs |= u.defs
         body = fn.body.body
@@ -144,7 +159,7 @@ class Inliner:
         self.clash |= local_defs
         self._collect_globals(src, list(_kept_nodes(units)))
         stmts = self.rebuilder.rebuild(units, owner, rn.replace)
-        stmts = [s.visit(_ReplaceNames(rn.replace)) for s in rn.prologue + stmts]
+        stmts = [_respelled_statement(s, rn.replace) for s in [*rn.prologue, *stmts]]
         for u in walk(units):
             if u.keep:
                 self.out.attrs |= u.self_writes
@@ -168,7 +183,7 @@ class Inliner:
             return None
         return src, fns[0]
 
-    def _slice(self, owner: str, src: ModuleSource, own, named: list) -> list[SliceUnit]:
+    def _slice(self, owner: str, src: ModuleSource, own: InitBody, named: list[cst.Param]) -> list[SliceUnit]:
         """``owner.__init__`` cut into units, each marked kept or not (``KeepDecider``)."""
         p = self.p
         self_name = own.self_name
@@ -195,7 +210,15 @@ class Inliner:
                 self.out.dropped_attrs |= u.self_writes
         return units
 
-    def _bind_param(self, rn: _Respelling, owner: str, q: cst.Param, arg, refs: list, stores: list) -> None:
+    def _bind_param(
+        self,
+        rn: _Respelling,
+        owner: str,
+        q: cst.Param,
+        arg: cst.BaseExpression | None,
+        refs: list[cst.Name],
+        stores: list[cst.Name],
+    ) -> None:
         """Replace parameter ``q`` by its argument (its default when none is passed), or bind the
         argument to a fresh local in the prologue when it is not a plain name or literal."""
         name = q.name.value
@@ -215,7 +238,7 @@ class Inliner:
         for r in list(refs) + list(stores):
             rn.replace[id(r)] = cst.Name(new)
 
-    def _rename_clashes(self, rn: _Respelling, names: set) -> None:
+    def _rename_clashes(self, rn: _Respelling, names: set[str]) -> None:
         """Rename the locals among ``names`` that the caller already uses."""
         for name in sorted(names):
             if name in self.clash:
@@ -234,39 +257,42 @@ class Inliner:
         return new
 
     @staticmethod
-    def _refs(scope, name: str):
+    def _refs(scope: Scope | None, name: str) -> tuple[list[cst.Name], list[cst.Name]]:
         """(loads, plain-name stores) of the function-scope binding ``name``."""
-        refs, stores = [], []
+        refs: list[cst.Name] = []
+        stores: list[cst.Name] = []
         if scope is None:
             return refs, stores
         for a in scope[name]:
             if a.scope is not scope:
                 continue
-            if isinstance(a.node, cst.Name):
+            if isinstance(a, Assignment) and isinstance(a.node, cst.Name):
                 stores.append(a.node)
             refs.extend(r.node for r in a.references if isinstance(r.node, cst.Name))
         return refs, stores
 
-    def _collect_globals(self, src: ModuleSource, nodes: list) -> None:
+    def _collect_globals(self, src: ModuleSource, nodes: Sequence[cst.CSTNode]) -> None:
         for node in nodes:
             for n in name_loads(node):
                 if src.resolution(n) in ("global", "unresolved"):
                     self.out.globals_used.append((src, n.value))
 
-    def _inline_call(self, owner: str, call: cst.Call, target: str, replace: dict) -> list:
+    def _inline_call(self, owner: str, call: cst.Call, target: str, replace: Replacements) -> list[cst.BaseStatement]:
         nxt = self.p.init_target(owner, target)
+        assert nxt is not None  # the slice inlines a call only where the next __init__ is a dropped class's
         args_nodes = list(call.args) if target == "super" else list(call.args)[1:]
         src = self.p.sources.of_class(nxt)
         cnode = src.class_node(nxt)
+        assert cnode is not None  # a class of the project, in its module
         fn = src.methods(cnode, "__init__")[0]
         plist = list(fn.params.posonly_params) + list(fn.params.params)
         names = [q.name.value for q in plist[1:]]
-        args: dict = {}
+        args: Arguments = {}
         for i, a in enumerate(args_nodes):
             if a.star:
                 self.p.block(f"{short_name(owner)}.__init__ forwards *args/**kwargs to {short_name(nxt)}.__init__")
                 return []
-            v = a.value.visit(_ReplaceNames(replace))
+            v = _respelled_expression(a.value, replace)
             if a.keyword is not None:
                 args[a.keyword.value] = v
             elif i < len(names):
@@ -281,29 +307,43 @@ class _Respelling:
     function scope (None: an empty body)."""
 
     src: ModuleSource
-    scope: Any
+    scope: Scope | None
     self_name: str
-    local_defs: set
-    replace: dict[int, cst.BaseExpression] = field(default_factory=dict)
-    prologue: list = field(default_factory=list)
+    local_defs: set[str]
+    replace: Replacements = field(default_factory=dict)
+    prologue: list[cst.BaseStatement] = field(default_factory=list)
 
 
 class _ReplaceNames(cst.CSTTransformer):
-    def __init__(self, replace: dict):
+    def __init__(self, replace: Replacements) -> None:
         self.replace = replace
 
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name):
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         r = self.replace.get(id(original_node))
         return r if r is not None else updated_node
 
 
-def _simple(node) -> bool:
+def _respelled_statement(node: cst.BaseStatement, replace: Replacements) -> cst.BaseStatement:
+    """``node`` with the names ``replace`` maps replaced (a statement again: only names change)."""
+    out = node.visit(_ReplaceNames(replace))
+    assert isinstance(out, cst.BaseStatement)
+    return out
+
+
+def _respelled_expression(node: cst.BaseExpression, replace: Replacements) -> cst.BaseExpression:
+    """``node`` with the names ``replace`` maps replaced (an expression again: only names change)."""
+    out = node.visit(_ReplaceNames(replace))
+    assert isinstance(out, cst.BaseExpression)
+    return out
+
+
+def _simple(node: cst.CSTNode) -> bool:
     if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
         return True
     return isinstance(node, cst.Name)
 
 
-def _kept_nodes(units: list[SliceUnit]):
+def _kept_nodes(units: list[SliceUnit]) -> Iterator[cst.CSTNode]:
     """CST pieces of kept code, without the parts of compounds that were dropped."""
     for u in units:
         if not u.keep:
@@ -319,8 +359,11 @@ def _kept_nodes(units: list[SliceUnit]):
             if getattr(n, attr, None) is not None:
                 yield getattr(n, attr)
         if u.kind == SliceKind.WITH:
+            assert isinstance(n, cst.With)
             yield from (i.item for i in n.items)
         if u.kind == SliceKind.TRY:
-            yield from (h.type for h in n.handlers if h.type is not None)
+            assert isinstance(n, (cst.Try, cst.TryStar))
+            handlers: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = n.handlers
+            yield from (h.type for h in handlers if h.type is not None)
         for b in u.blocks:
             yield from _kept_nodes(b)

@@ -14,24 +14,27 @@ import libcst as cst
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, is_check_block, walk
+from deadinit.fixes.direct_base.source import ModuleSource
 from deadinit.model.qualnames import short_name
 
 
 @dataclass
 class InlineResult:
-    statements: list = field(default_factory=list)
-    globals_used: list = field(default_factory=list)  # (ModuleSource, name) pairs
-    attrs: set = field(default_factory=set)  # self attributes the kept code assigns
-    dropped_effects: list = field(default_factory=list)
-    dropped_attrs: set = field(default_factory=set)
-    self_reads: set = field(default_factory=set)  # self attributes / methods the kept code reads
+    statements: list[cst.BaseStatement] = field(default_factory=list)
+    globals_used: list[tuple[ModuleSource, str]] = field(default_factory=list)  # (module, name) pairs
+    attrs: set[str] = field(default_factory=set)  # self attributes the kept code assigns
+    dropped_effects: list[str] = field(default_factory=list)
+    dropped_attrs: set[str] = field(default_factory=set)
+    self_reads: set[str] = field(default_factory=set)  # self attributes / methods the kept code reads
 
 
 class KeepDecider:
     """``stay``: what code that survives the rewrite reads; ``retained``: dotted names it
     mentions; ``extra_attrs``: attributes set before the inlined code runs."""
 
-    def __init__(self, plan: ClassPlan, stay: StayReads | None, out: InlineResult, retained: set, extra_attrs: set):
+    def __init__(
+        self, plan: ClassPlan, stay: StayReads | None, out: InlineResult, retained: set[str], extra_attrs: set[str]
+    ) -> None:
         self.p = plan
         self.stay = stay
         self.out = out
@@ -39,7 +42,7 @@ class KeepDecider:
         self.extra_attrs = extra_attrs
         self.owner = ""
 
-    def decide(self, units: list[SliceUnit], si: SliceInput, params: set, owner: str, path: str) -> None:
+    def decide(self, units: list[SliceUnit], si: SliceInput, params: set[str], owner: str, path: str) -> None:
         """Mark the units kept, then judge the checks, dropped side effects, early returns and
         rebound globals (``params``: the ``__init__``'s parameter names)."""
         self.owner = owner
@@ -62,8 +65,8 @@ class KeepDecider:
 
     def _grow(self, units: list[SliceUnit], si: SliceInput, owner: str, path: str) -> None:
         """Keep what is effective and what kept code needs (names, attributes), to a fixpoint."""
-        needed_names: set = set()
-        needed_attrs: set = set()
+        needed_names: set[str] = set()
+        needed_attrs: set[str] = set()
         base_ranges = list(self.stay.kept_ranges) if self.stay is not None else []
         while True:
             self._mark(units, needed_names, needed_attrs)
@@ -80,7 +83,7 @@ class KeepDecider:
             needed_names |= names
             needed_attrs |= attrs
 
-    def _check_ok(self, units: list[SliceUnit], si: SliceInput, params: set) -> Callable[[SliceUnit], bool]:
+    def _check_ok(self, units: list[SliceUnit], si: SliceInput, params: set[str]) -> Callable[[SliceUnit], bool]:
         """Whether a check can stay: every local it uses is defined by kept code (or a parameter)
         and every attribute it reads is written first (or is a method)."""
         defined = set(params) | {"self"}
@@ -114,7 +117,7 @@ class KeepDecider:
             self.out.dropped_effects.append(f"{where}: `{what}`")
 
     def _block_rebound_globals(self, units: list[SliceUnit], owner: str) -> None:
-        declared = set()
+        declared: set[str] = set()
         for u in walk(units):
             if u.role == SliceRole.GLOBAL:
                 declared |= u.defs
@@ -123,12 +126,12 @@ class KeepDecider:
                 rebound = ", ".join(sorted(u.defs & declared))
                 self.p.block(f"{short_name(owner)}.__init__ rebinds module global(s) {rebound} of its own module")
 
-    def _stable(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
+    def _stable(self, units: list[SliceUnit], names: set[str], attrs: set[str]) -> bool:
         before = [u.keep for u in walk(units)]
         self._mark(units, names, attrs)
         return before == [u.keep for u in walk(units)]
 
-    def _effective(self, u: SliceUnit, attrs: set) -> bool:
+    def _effective(self, u: SliceUnit, attrs: set[str]) -> bool:
         if not u.eff:
             return False
         if self.stay is None:
@@ -137,7 +140,7 @@ class KeepDecider:
             return False
         return self.stay.stays(u.self_writes, attrs)
 
-    def _mark(self, units: list[SliceUnit], names: set, attrs: set) -> bool:
+    def _mark(self, units: list[SliceUnit], names: set[str], attrs: set[str]) -> bool:
         any_kept = False
         for u in units:
             if u.kind == SliceKind.SMALL:
@@ -168,9 +171,10 @@ class KeepDecider:
         )
 
 
-def _kept_needs(units: list[SliceUnit], si: SliceInput) -> tuple[set, set]:
+def _kept_needs(units: list[SliceUnit], si: SliceInput) -> tuple[set[str], set[str]]:
     """(names, self attributes) the kept units use, through the methods they call too."""
-    names, attrs = set(), set()
+    names: set[str] = set()
+    attrs: set[str] = set()
     for u in walk(units):
         if not u.keep:
             continue

@@ -13,17 +13,21 @@ classes that only dropped statements construct).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from deadinit.analysis.analyzer import ClassAnalysis
 from deadinit.analysis.reads.reach import method_reads
+from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.model.kinds import InitStmtKind
 
 
 class StayReads:
-    def __init__(self, plan, an):
+    def __init__(self, plan: ClassPlan, an: ClassAnalysis) -> None:
         self.p = plan
         self.an = an
         index, analyzer = plan.index, plan.analyzer
         mro = plan.mro
-        self.reads: set = set(an.reach.reads)
+        self.reads: set[str] = set(an.reach.reads)
         for sub in index.all_subclasses(plan.cls):
             if sub in (index.mro(sub) or []) and sub != plan.cls:
                 self.reads |= set(analyzer.reach_of(sub).reads)
@@ -34,17 +38,17 @@ class StayReads:
             if c.owner in plan.dropped or c.active is False:
                 continue
             self.reads |= self._closure(c.stmt.reads, mro)
-        self._init_ranges = {}
+        self._init_ranges: dict[str, list[tuple[int, int]]] = {}
         for qn in plan.dropped:
             m = index.classes[qn].methods.get("__init__")
             if m is not None:
                 self._init_ranges.setdefault(index.file_of(qn).path, []).append((m.line, m.end_line))
-        self.kept_ranges: list = []  # (path, start, end) of statements the inliner keeps
-        self.kept_pos: set = set()  # (owner, line, col) of units the inliner keeps
-        self._cache: dict = {}
+        self.kept_ranges: list[tuple[str, int, int]] = []  # (path, start, end) of statements the inliner keeps
+        self.kept_pos: set[tuple[str, int, int]] = set()  # (owner, line, col) of units the inliner keeps
+        self._cache: dict[tuple[str, int], bool] = {}
         self.events = [c for c in an.chain.stmts if c.active is not False]
         self._pos = {(c.owner, c.stmt.line, c.stmt.col): i for i, c in reversed(list(enumerate(self.events)))}
-        self._ev_reads: dict = {}
+        self._ev_reads: dict[int, set[str]] = {}
 
     def overwritten(self, owner: str, line: int, col: int, attr: str) -> bool:
         """A later definite assignment replaces this binding before anything that stays reads it."""
@@ -67,8 +71,8 @@ class StayReads:
                 return True
         return False
 
-    def _closure(self, names, mro) -> set:
-        out = set()
+    def _closure(self, names: Iterable[str], mro: list[str]) -> set[str]:
+        out: set[str] = set()
         for a in names:
             r = self.p.index.resolve_method(mro, a)
             if r is None:
@@ -110,5 +114,5 @@ class StayReads:
         self._cache[key] = hit
         return hit
 
-    def stays(self, attrs, extra: set) -> bool:
+    def stays(self, attrs: Iterable[str], extra: set[str]) -> bool:
         return any(a in self.reads or a in extra or self.external(a) for a in attrs)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
+
+Compound = cst.If | cst.For | cst.While | cst.With | cst.Try  # the statements whose blocks ``_Flow`` follows
 
 
 class _Identifiers(cst.CSTVisitor):
@@ -35,20 +39,20 @@ def identifiers(node: cst.CSTNode) -> set[str]:
     return v.found
 
 
-def name_loads(node) -> list:
+def name_loads(node: cst.CSTNode) -> list[cst.Name]:
     """Every ``Name`` of ``node`` that is not an attribute or keyword name."""
-    out = []
+    out: list[cst.Name] = []
 
     class V(cst.CSTVisitor):
-        def visit_Attribute(self, n: cst.Attribute):
+        def visit_Attribute(self, n: cst.Attribute) -> bool:
             n.value.visit(self)
             return False
 
-        def visit_Arg(self, n: cst.Arg):
+        def visit_Arg(self, n: cst.Arg) -> bool:
             n.value.visit(self)
             return False
 
-        def visit_Name(self, n: cst.Name):
+        def visit_Name(self, n: cst.Name) -> None:
             out.append(n)
 
     node.visit(V())
@@ -64,7 +68,7 @@ def free_after(func: cst.FunctionDef, call: cst.CSTNode) -> set[str]:
     for star in (func.params.star_arg, func.params.star_kwarg):
         if isinstance(star, cst.Param):
             params.add(star.name.value)
-    body = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
+    body: Sequence[cst.CSTNode] = func.body.body if isinstance(func.body, cst.IndentedBlock) else [func.body]
     names = identifiers(func) - params - identifiers(call) - {func.name.value}
     return {n for n in names if _Flow(n, call).block(body, False)}
 
@@ -77,7 +81,7 @@ class _Flow:
         self.call = call
         self.seen = False
 
-    def block(self, stmts, bound: bool) -> bool:
+    def block(self, stmts: Sequence[cst.CSTNode], bound: bool) -> bool:
         ok = True
         for st in stmts:
             ok, bound = self.statement(st, bound)
@@ -85,10 +89,10 @@ class _Flow:
                 break
         return ok
 
-    def reads(self, *nodes) -> bool:
+    def reads(self, *nodes: cst.CSTNode | None) -> bool:
         return any(n is not None and self.name in identifiers(n) for n in nodes)
 
-    def statement(self, st, bound: bool) -> tuple[bool, bool]:
+    def statement(self, st: cst.CSTNode, bound: bool) -> tuple[bool, bool]:
         if st is self.call:
             self.seen = True
             return True, False
@@ -102,9 +106,10 @@ class _Flow:
             return self.compound(st, bound)
         return not self.reads(st), bound  # a nested def or class, match...: any mention is a read
 
-    def small(self, s, bound: bool) -> tuple[bool, bool]:
+    def small(self, s: cst.BaseSmallStatement, bound: bool) -> tuple[bool, bool]:
         if isinstance(s, (cst.Global, cst.Nonlocal)):
             return self.name not in {n.name.value for n in s.names}, bound
+        stores: list[cst.BaseAssignTargetExpression | cst.BaseExpression]
         if isinstance(s, cst.Assign):
             stores = [t.target for t in s.targets]
         elif isinstance(s, cst.AnnAssign) and s.value is not None:
@@ -117,7 +122,7 @@ class _Flow:
             return False, bound
         return True, bound or any(t.value == self.name for t in plain)
 
-    def compound(self, st, bound: bool) -> tuple[bool, bool]:
+    def compound(self, st: Compound, bound: bool) -> tuple[bool, bool]:
         if not bound and self.reads(*_headers(st)):
             return False, bound
         had = self.seen
@@ -126,13 +131,14 @@ class _Flow:
         return True, bound and not (self.seen and not had)  # ``call`` inside: what follows sees the inlined code
 
 
-def _suite(s) -> list:
+def _suite(s: cst.BaseSuite) -> list[cst.CSTNode]:
     return list(s.body) if isinstance(s, cst.IndentedBlock) else [s]
 
 
-def _headers(st) -> list:
+def _headers(st: Compound) -> list[cst.CSTNode | None]:
     if isinstance(st, cst.If):
-        out, part = [], st
+        out: list[cst.CSTNode | None] = []
+        part: cst.If | cst.Else | None = st
         while isinstance(part, cst.If):
             out.append(part.test)
             part = part.orelse
@@ -146,7 +152,7 @@ def _headers(st) -> list:
     return [x for h in st.handlers for x in (h.type, h.name)]
 
 
-def _blocks(st) -> list[list]:
+def _blocks(st: Compound) -> list[list[cst.CSTNode]]:
     out = [_suite(st.body)]
     orelse = getattr(st, "orelse", None)
     while isinstance(orelse, cst.If):

@@ -23,35 +23,39 @@ nothing.  ``rewrite_class`` is pure (sources in, new source text out).
 from __future__ import annotations
 
 from deadinit.analysis.reuse import compute_reuse
-from deadinit.fixes.analyses import PlanAnalyses
+from deadinit.fixes.analyses import PlanAnalyses, project_analyzer, project_index
 from deadinit.fixes.direct_base.checks import verify
-from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES
+from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES, Outcome
 from deadinit.fixes.direct_base.rewrite import rewrite_class
 from deadinit.fixes.direct_base.source import ModuleSources
-from deadinit.model.fix import Change, FilePlan, Plan, Refusal
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
+from deadinit.model.kinds import RefusalKind
 from deadinit.model.qualnames import short_name
+from deadinit.model.result import CheckResult
 
 STRATEGY = "direct-base"
 
 
-def targets(result, options) -> list[str]:
+def targets(result: CheckResult, options: FixOptions) -> list[str]:
+    index = project_index(result)
     if options.classes:
-        out = []
+        out: list[str] = []
         for want in options.classes:
-            hits = sorted(qn for qn in result.index.classes if qn == want or qn.endswith("." + want))
+            hits = sorted(qn for qn in index.classes if qn == want or qn.endswith("." + want))
             out += hits if hits else [want]
         return list(dict.fromkeys(out))
     flagged = {f.cls for f in result.findings if f.code == "DI003"}
     if not any(f.code == "DI003" for f in list(result.findings) + list(result.suppressed)):
         threshold = getattr(options.settings, "di003_threshold", 0.25)
         for an in PlanAnalyses(result).everything():
-            r = compute_reuse(result.index, result.analyzer, an.cls, threshold, an=an)
+            r = compute_reuse(index, project_analyzer(result), an.cls, threshold, an=an)
             if r is not None and r.flagged:
                 flagged.add(an.cls)
     return sorted(flagged)
 
 
-def max_copy_lines(options) -> int:
+def max_copy_lines(options: FixOptions) -> int:
     for obj in (options, getattr(options, "settings", None)):
         v = getattr(obj, "max_copy_lines", None) or getattr(obj, "direct_base_max_lines", None)
         if v:
@@ -59,11 +63,11 @@ def max_copy_lines(options) -> int:
     return DEFAULT_MAX_COPY_LINES
 
 
-def plan(result, options) -> Plan:
+def plan(result: CheckResult, options: FixOptions) -> Plan:
     out_plan = Plan()
-    sources = ModuleSources(result.index)
+    sources = ModuleSources(project_index(result))
     settings = getattr(result.analyzer, "settings", None) or options.settings
-    touched: set = set()
+    touched: set[str] = set()
     for cls in targets(result, options):
         cid = f"{STRATEGY}:{cls}"
         if cid in getattr(options, "exclude", ()):
@@ -72,30 +76,40 @@ def plan(result, options) -> Plan:
         r = out.reuse
         parent = r.parent if r is not None else ""
         if out.nothing_to_do:
-            out_plan.refusals.append(Refusal(cls, parent, [], out.nothing_to_do, [], "not-fixable"))
+            out_plan.refusals.append(Refusal(cls, parent, [], out.nothing_to_do, [], RefusalKind.NOT_FIXABLE))
             continue
         if out.blockers:
-            out_plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(out.blockers), [], "refused"))
+            out_plan.refusals.append(
+                Refusal(cls, parent, out.dropped_attrs, "; ".join(out.blockers), [], RefusalKind.REFUSED)
+            )
             continue
         if out.path in touched:
             out_plan.refusals.append(
                 Refusal(
-                    cls, parent, [], f"another class of {out.path} is re-based in this run: run again", [], "refused"
+                    cls,
+                    parent,
+                    [],
+                    f"another class of {out.path} is re-based in this run: run again",
+                    [],
+                    RefusalKind.REFUSED,
                 )
             )
             continue
         problems = verify(result, out, settings, findings=False)
         if problems:
-            out_plan.refusals.append(Refusal(cls, parent, out.dropped_attrs, "; ".join(problems), [], "unsafe-rewrite"))
+            out_plan.refusals.append(
+                Refusal(cls, parent, out.dropped_attrs, "; ".join(problems), [], RefusalKind.UNSAFE_REWRITE)
+            )
             continue
         touched.add(out.path)
+        assert r is not None  # a class with something to do has its reuse table
         keys = [
             f.key
             for f in list(result.findings) + list(result.unsure)
             if f.cls == cls and f.code in ("DI001", "DI002", "DI003")
         ]
         out_plan.files.append(FilePlan(out.path, out.old.encode(), out.new.encode(), out.regions, [cid]))
-        own = _own_attrs(result.index, cls)
+        own = _own_attrs(project_index(result), cls)
         allocations = {a.attr for a in r.attrs if a.allocation}
         out_plan.changes.append(
             Change(
@@ -119,8 +133,9 @@ def plan(result, options) -> Plan:
     return out_plan
 
 
-def notes(out) -> list[str]:
+def notes(out: Outcome) -> list[str]:
     r = out.reuse
+    assert r is not None  # a rewrite's outcome
     base = "object" if r.suggestion == "object" else short_name(r.suggestion)
     lines = [
         f"base {short_name(r.parent)} -> {base}",
@@ -135,7 +150,7 @@ def notes(out) -> list[str]:
     return lines
 
 
-def _own_attrs(index, cls: str) -> set:
+def _own_attrs(index: ProjectIndex, cls: str) -> set[str]:
     """Attributes the class sets itself (its ``__init__``, its methods)."""
     k = index.classes[cls]
     out = set(k.class_attrs)

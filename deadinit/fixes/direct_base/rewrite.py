@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from deadinit.analysis.reuse import compute_reuse
+from deadinit.fixes.analyses import project_analyzer, project_index
 from deadinit.fixes.direct_base.build import build_rewrite
 from deadinit.fixes.direct_base.class_plan import DEFAULT_MAX_COPY_LINES, ClassPlan, Outcome
 from deadinit.fixes.direct_base.source import ModuleSources
 from deadinit.model.qualnames import short_name
+from deadinit.model.result import CheckResult
 
 
 def rewrite_class(
-    result,
+    result: CheckResult,
     cls: str,
     max_copy_lines: int = DEFAULT_MAX_COPY_LINES,
     sources: ModuleSources | None = None,
     force: bool = False,
 ) -> Outcome:
     """Rewrite ``cls`` onto its suggested base; pure: returns the new text of its module."""
-    index, analyzer = result.index, result.analyzer
+    index, analyzer = project_index(result), project_analyzer(result)
     out = Outcome(cls)
     if cls not in index.classes:
         out.blockers.append(f"unknown class {cls}")

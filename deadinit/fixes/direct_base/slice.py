@@ -80,26 +80,26 @@ class SliceUnit:
     line: int = 0
     col: int = 0
     end_line: int = 0
-    defs: set = field(default_factory=set)
-    uses: set = field(default_factory=set)  # names loaded (params / locals matter)
-    self_reads: set = field(default_factory=set)
-    self_writes: set = field(default_factory=set)
+    defs: set[str] = field(default_factory=set)
+    uses: set[str] = field(default_factory=set)  # names loaded (params / locals matter)
+    self_reads: set[str] = field(default_factory=set)
+    self_writes: set[str] = field(default_factory=set)
     eff: bool = False  # matches an effective chain event
-    blocks: list = field(default_factory=list)  # list[list[SliceUnit]] for compounds
+    blocks: list[list[SliceUnit]] = field(default_factory=list)  # of a compound statement
     line_node: cst.CSTNode | None = None  # the line of a small statement
     keep: bool = False
     receiver: str = ""  # effect: dotted object it acts on
-    inline: object = None  # super: the call node, when the next __init__ is inlined too
+    inline: cst.Call | None = None  # super: the call node, when the next __init__ is inlined too
 
 
 @dataclass
 class SliceInput:
     self_name: str
-    eff: set  # (line, col) of effective assign/fill events of this owner
-    fold: Callable  # syntax test -> Optional[bool]
-    methods: set  # method names on the class after the rewrite
-    method_reads: Callable  # method name -> self attrs its closure reads
-    inline_target: Callable  # super_init target -> bool (is the next __init__ dropped too?)
+    eff: set[tuple[int, int]]  # (line, col) of effective assign/fill events of this owner
+    fold: Callable[[sx.Expr], bool | None]  # syntax test -> its value for the subclass, None: unknown
+    methods: set[str]  # method names on the class after the rewrite
+    method_reads: Callable[[str], set[str]]  # method name -> self attrs its closure reads
+    inline_target: Callable[[str], bool]  # super_init target -> is the next __init__ dropped too?
 
 
 def build(units: list[InitUnit], si: SliceInput) -> list[SliceUnit]:
@@ -115,7 +115,8 @@ def _unit(u: InitUnit, si: SliceInput, out: list[SliceUnit]) -> None:
         return
     head = u.statements[0]
     if u.kind == UnitKind.IF:
-        decided = si.fold(head.stmt.test)  # type: ignore[attr-defined]
+        assert isinstance(head.stmt, sx.If)  # an IF unit's header
+        decided = si.fold(head.stmt.test)
         if decided is not None:
             if decided:
                 out.extend(build(u.blocks[0], si))
@@ -129,16 +130,17 @@ def _unit(u: InitUnit, si: SliceInput, out: list[SliceUnit]) -> None:
         s.self_writes = _self_writes(head)
     if u.kind == UnitKind.TRY:  # body, handlers, then the else and finally blocks, empty when absent
         node = u.node
-        first = 1 + len(node.handlers)  # type: ignore[attr-defined]
+        assert isinstance(node, (cst.Try, cst.TryStar))  # a TRY unit's statement
+        first = 1 + len(node.handlers)
         rest = iter(u.blocks[first:])
         s.blocks = [build(b, si) for b in u.blocks[:first]]
-        s.blocks += [build(next(rest), si) if part is not None else [] for part in (node.orelse, node.finalbody)]  # type: ignore[attr-defined]
+        s.blocks += [build(next(rest), si) if part is not None else [] for part in (node.orelse, node.finalbody)]
     else:
         s.blocks = [build(b, si) for b in u.blocks]
     out.append(s)
 
 
-def _self_writes(f: StatementFacts) -> set:
+def _self_writes(f: StatementFacts) -> set[str]:
     """What a statement may change on ``self``: attributes it assigns or fills, and the ones
     whose methods it calls."""
     return set(f.self_assigns) | f.self_fills | f.methods_called_on
@@ -166,7 +168,8 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
             u.role = SliceRole.SUPER
             u.receiver = f.init_call.target
             if si.inline_target(f.init_call.target):
-                u.inline = f.node.value  # type: ignore[attr-defined]
+                assert isinstance(f.node, cst.Expr) and isinstance(f.node.value, cst.Call)  # an __init__ call
+                u.inline = f.node.value
         elif f.calls_self_method:
             u.role = SliceRole.SELF_CALL
         elif fn.split(".")[0] in _LOG_ROOTS:
@@ -184,7 +187,7 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
             u.role = SliceRole.ATTR
         else:
             others = _other_targets(st, si.self_name)
-            u.role = SliceRole.EFFECT if others else "local"
+            u.role = SliceRole.EFFECT if others else SliceRole.LOCAL
             u.receiver = others[0] if others else ""
     elif isinstance(st, (sx.Assert, sx.Raise)):
         u.role = SliceRole.CHECK

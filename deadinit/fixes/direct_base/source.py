@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Sequence
 from functools import cached_property
 
 import libcst as cst
 from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
 
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
+from deadinit.index.project_index import ProjectIndex
 
 BUILTINS = set(dir(builtins)) | {
     "__name__",
@@ -37,18 +39,18 @@ class ModuleSource(ParsedModule):
         self.text = text
         self.scopes = dict(MetadataWrapper(module, unsafe_skip_copy=True).resolve(ScopeProvider))
 
-    def pos(self, node) -> tuple[int, int]:
-        p = self.adapter.pos.get(node)
+    def pos(self, node: cst.CSTNode) -> tuple[int, int]:
+        p = self.positions.get(node)
         return (p.start.line, p.start.column) if p is not None else (0, 0)
 
-    def end(self, node) -> int:
-        p = self.adapter.pos.get(node)
+    def end(self, node: cst.CSTNode) -> int:
+        p = self.positions.get(node)
         return p.end.line if p is not None else 0
 
     def class_node(self, qualname: str) -> cst.ClassDef | None:
         """The ClassDef of ``qualname`` (module-level or nested in classes)."""
         rest = qualname[len(self.module_name) + 1 :] if qualname.startswith(self.module_name + ".") else qualname
-        body = self.module.body
+        body: Sequence[cst.BaseStatement] = self.module.body
         node = None
         for part in rest.split("."):
             node = next((s for s in body if isinstance(s, cst.ClassDef) and s.name.value == part), None)
@@ -107,7 +109,7 @@ def parse(path: str, module_name: str, is_package: bool, text: str | None = None
 class ModuleSources:
     """The modules of a project's classes, each parsed once."""
 
-    def __init__(self, index):
+    def __init__(self, index: ProjectIndex) -> None:
         self.index = index
         self._by_path: dict[str, ModuleSource] = {}
 
@@ -125,8 +127,8 @@ class ModuleSources:
 def undefined_names(text: str) -> list[tuple[str, int]]:
     """Names loaded somewhere in ``text`` that no scope (nor builtins) binds: (name, line)."""
     src = parse("<memory>", "__m__", False, text)
-    out = []
-    seen = set()
+    out: list[tuple[str, int]] = []
+    seen: set[tuple[str, int]] = set()
     for scope in set(src.scopes.values()):
         if scope is None:
             continue

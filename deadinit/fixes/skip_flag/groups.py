@@ -15,35 +15,48 @@ attribute can keep the statements it reads alive, so this runs to a fixpoint.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
 
+from deadinit.analysis.analyzer import ClassAnalysis
+from deadinit.analysis.fact_records import AttrFact
 from deadinit.analysis.fix_safety.fixable import fix_path
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.analysis.reads.reach import method_reads
+from deadinit.fixes.analyses import PlanAnalyses
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import WHOLE, solve
-from deadinit.fixes.skip_flag.move import alias_of, destination, movable
+from deadinit.fixes.skip_flag.move import Move, alias_of, destination, movable
 from deadinit.fixes.skip_flag.rewrite import Guard
 from deadinit.fixes.skip_flag.shape import allocating_units, settled, shape
 from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.index.project_index import ProjectIndex
+from deadinit.model.finding import Finding
 from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.qualnames import short_name
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
 
+# what makes two groups the same where they meet: the classes above the leaf, the attributes guarded
+Signature = tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]
+Facts = dict[tuple[str, str], AttrFact]  # (owner, attribute) -> the analysis' fact
+Conflicts = dict[tuple[str, str], str]  # (owner, attribute) -> why it cannot be guarded
+
 
 @dataclass
 class Group:
     leaf: str
-    findings: list  # Finding
-    dead: dict  # owner -> set of attributes still planned
-    path: list = field(default_factory=list)  # chain.inits[0 .. top]
+    findings: list[Finding]
+    dead: dict[str, set[str]]  # owner -> attributes still planned
+    path: list[str] = field(default_factory=list)  # chain.inits[0 .. top]
     flag: str = ""
     reuse: str | None = None  # an existing flag parameter of the top class the leaf already passes
     param: str | None = None  # a parameter of the top class that already guards the dead statements (guard_param)
-    guards: dict = field(default_factory=dict)  # owner -> Guard
-    dropped: dict = field(default_factory=dict)  # (owner, attr) -> reason
+    guards: dict[str, Guard] = field(default_factory=dict)  # owner -> its guard
+    dropped: Conflicts = field(default_factory=dict)  # (owner, attr) -> reason
     refusal: str | None = None
 
     @property
@@ -54,19 +67,21 @@ class Group:
     def top(self) -> str:
         return self.path[-1]
 
-    def signature(self) -> tuple:
+    def signature(self) -> Signature:
         return (tuple(self.path[1:]), tuple(sorted((o, tuple(sorted(a))) for o, a in self.dead.items() if a)))
 
 
 class GroupBuilder:
-    def __init__(self, index, analyses: dict, inits: InitLocator, flag_re):
+    def __init__(
+        self, index: ProjectIndex, analyses: PlanAnalyses, inits: InitLocator, flag_re: re.Pattern[str]
+    ) -> None:
         self.flag_re = flag_re  # compiled pattern of flag names (``skip_init_\w+``)
         self.index = index
         self.analyses = analyses
         self.inits = inits
-        self._closure: dict = {}
+        self._closure: dict[tuple[tuple[str, ...], str], set[str]] = {}
 
-    def build(self, leaf: str, findings: list) -> Group:
+    def build(self, leaf: str, findings: list[Finding]) -> Group:
         g = Group(leaf, findings, {})
         for f in findings:
             g.dead.setdefault(f.parent, set()).add(f.attribute)
@@ -77,7 +92,7 @@ class GroupBuilder:
         return g
 
     # -- the chain from the subclass to the top allocating ancestor ------------
-    def _path(self, g: Group, an) -> str | None:
+    def _path(self, g: Group, an: ClassAnalysis | None) -> str | None:
         """The chain the flag travels (``analysis.fixable.fix_path``, which the verdicts read too),
         then what this rewrite needs of its source: each ``__init__`` and call on it found."""
         if an is None:
@@ -93,18 +108,19 @@ class GroupBuilder:
                 caller, st, _env = an.chain.calls[cls]
                 if self.inits.super_call(caller, st.line) is None:
                     return f"cannot locate the super().__init__ call of {short_name(caller)} at line {st.line}"
-        top = self.inits.init(g.path[-1])
+        top = self.inits.located(g.path[-1])
         _, _, env = an.chain.calls[g.path[-1]]
         bound = [p for p in top.params() if self.flag_re.fullmatch(p) and env.get(p) == (ExprTag.CONST, True)]
         g.reuse = bound[0] if bound else None
         return None
 
     # -- per-owner guards, to a fixpoint -----------------------------------------
-    def _solve(self, g: Group, an) -> None:
+    def _solve(self, g: Group, an: ClassAnalysis | None) -> None:
+        assert an is not None  # a group with a path has its analysis (``_path``)
         facts = {(f.owner, f.attr): f for f in an.facts}
         mro = self.index.mro(g.leaf) or [g.leaf]
         for _ in range(1 + sum(len(a) for a in g.dead.values())):
-            conflicts: dict = {}
+            conflicts: Conflicts = {}
             for owner, attrs in g.dead.items():
                 if attrs:
                     g.guards[owner] = self._owner(g, an, owner, attrs, facts, mro, conflicts)
@@ -116,7 +132,9 @@ class GroupBuilder:
                 g.dropped[key] = reason
         g.guards = {o: gd for o, gd in g.guards.items() if g.dead.get(o)}
 
-        def skipped(c) -> bool:  # a ``kill`` (both branches assign) no longer holds when one branch is guarded
+        def skipped(
+            c: ChainStmt,
+        ) -> bool:  # a ``kill`` (both branches assign) no longer holds when one branch is guarded
             gd = g.guards.get(c.owner)
             if gd is None:
                 return False
@@ -130,10 +148,20 @@ class GroupBuilder:
         if owners and g.reuse is None:  # ancestors above the last owner left would only take the flag
             g.path = g.path[: g.path.index(owners[-1]) + 1]
 
-    def _owner(self, g: Group, an, owner: str, attrs: set, facts: dict, mro: list, conflicts: dict) -> Guard:
-        src = self.inits.init(owner)
+    def _owner(
+        self,
+        g: Group,
+        an: ClassAnalysis,
+        owner: str,
+        attrs: set[str],
+        facts: Facts,
+        mro: list[str],
+        conflicts: Conflicts,
+    ) -> Guard:
+        src = self.inits.located(owner)
         list_iters, keep = self._lists(g, owner, attrs, conflicts)
-        aliases, moves = set(), {}
+        aliases: set[int] = set()
+        moves: dict[int, Move] = {}
         for u in src.units if list_iters else ():
             hit = set(u.self_reads) & set(list_iters)
             if not hit or u.kind not in WHOLE:
@@ -142,11 +170,11 @@ class GroupBuilder:
                 aliases.add(id(u.node))
             elif movable(u, src.self_name):
                 first = sorted(hit)[0]
-                dest, why = destination(
-                    self.inits, self.closure_of, mro, g, an, owner, u, first, facts.get((owner, first))
+                dest = destination(
+                    self.inits, self.closure_of, mro, g.path, an, owner, u, first, facts.get((owner, first))
                 )
-                if dest is None:
-                    conflicts.setdefault((owner, first), "kept by live work: " + why)
+                if isinstance(dest, str):
+                    conflicts.setdefault((owner, first), "kept by live work: " + dest)
                 else:
                     moves[id(u.node)] = dest
         globs = {n for u in walk_units(src.units) for n in u.globals_declared}
@@ -189,13 +217,16 @@ class GroupBuilder:
         pulls = shape(live, src.units, set(attrs), allocating, set(list_iters))
         return Guard("", live, set(attrs), list_iters, src.by_node, list(moves.values()), pulls=pulls)
 
-    def _lists(self, g: Group, owner: str, attrs: set, conflicts: dict) -> tuple[dict, set]:
+    def _lists(
+        self, g: Group, owner: str, attrs: set[str], conflicts: Conflicts
+    ) -> tuple[dict[str, cst.BaseExpression], set[str]]:
         """Lists a lower class fills element-wise: the loop iterable that gives their length."""
-        src = self.inits.init(owner)
+        src = self.inits.located(owner)
         lower = g.path[: g.path.index(owner)]
-        items = {a for c in lower for u in walk_units(self.inits.init(c).units) for a in u.self_items}
+        items = {a for c in lower for u in walk_units(self.inits.located(c).units) for a in u.self_items}
         assigned = {a for u in walk_units(src.units) for a in u.self_assigns}
-        list_iters, keep = {}, set()
+        list_iters: dict[str, cst.BaseExpression] = {}
+        keep: set[str] = set()
         for a in sorted(attrs & items & assigned):
             found = _list_iter(src.units, a)
             if found is None:
@@ -208,7 +239,7 @@ class GroupBuilder:
             keep |= set(loads(iterable, src.self_name).names)
         return list_iters, keep
 
-    def _chain_conflicts(self, g: Group, an, facts: dict, mro: list, conflicts: dict) -> None:
+    def _chain_conflicts(self, g: Group, an: ClassAnalysis, facts: Facts, mro: list[str], conflicts: Conflicts) -> None:
         events = [c for c in an.chain.stmts if c.active is not False]
         pos = {id(c): i for i, c in enumerate(events)}
         for owner, attrs in g.dead.items():
@@ -231,15 +262,15 @@ class GroupBuilder:
                     )
                     break
 
-    def closure(self, mro: list, name: str) -> set:
+    def closure(self, mro: list[str], name: str) -> set[str]:
         key = (tuple(mro), name)
         if key not in self._closure:
             r = self.index.resolve_method(mro, name)
             self._closure[key] = {name} if r is None else set(method_reads(self.index, mro, [r], "").reads)
         return self._closure[key]
 
-    def closure_of(self, mro: list, names) -> set:
-        out: set = set()
+    def closure_of(self, mro: list[str], names: Iterable[str]) -> set[str]:
+        out: set[str] = set()
         for n in names:
             out |= self.closure(mro, n)
         return out
@@ -251,12 +282,12 @@ def _list_iter(units: list[InitUnit], attr: str) -> tuple[cst.BaseExpression, sx
     for u in walk_units(units):
         node, st = u.node, u.statements[0].stmt
         loop = u.kind == UnitKind.LOOP and isinstance(node, cst.For) and isinstance(st, sx.For) and not st.orelse
-        if loop and u.blocks and not _jumps(st.body):  # type: ignore[attr-defined]
+        if loop and isinstance(node, cst.For) and isinstance(st, sx.For) and u.blocks and not _jumps(st.body):
             body = u.blocks[0]
             top = sum(v.appends.count(attr) for v in body if v.kind in WHOLE)
             nested = sum(w.appends.count(attr) for v in body if v.kind not in WHOLE for w in walk_units([v]))
             if top == 1 and nested == 0:
-                return node.iter, st.iter  # type: ignore[attr-defined]
+                return node.iter, st.iter
         if u.kind == UnitKind.LINE and attr in u.self_assigns and isinstance(node, cst.SimpleStatementLine):
             value = getattr(st, "value", None)
             if (
@@ -265,18 +296,21 @@ def _list_iter(units: list[InitUnit], attr: str) -> tuple[cst.BaseExpression, sx
                 and len(value.generators) == 1
                 and not value.generators[0].ifs
             ):
-                return node.body[0].value.for_in.iter, value.generators[0].iter  # type: ignore[attr-defined]
+                small = node.body[0]
+                assert isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.ListComp)
+                return small.value.for_in.iter, value.generators[0].iter
     return None
 
 
-def _never_run(an, owner: str) -> list[int]:
+def _never_run(an: ClassAnalysis, owner: str) -> list[int]:
     """The lines of ``owner``'s ``__init__`` statements that never run on the class (``active`` False)."""
     return [c.stmt.line for c in an.chain.stmts if c.owner == owner and c.active is False]
 
 
 def _guarded_by(u: InitUnit, flag: str) -> bool:
     """``if not <flag>:``: a block the flag already guards (left as it is)."""
-    test = u.statements[0].stmt.test if u.kind == UnitKind.IF else None  # type: ignore[attr-defined]
+    st = u.statements[0].stmt
+    test = st.test if u.kind == UnitKind.IF and isinstance(st, sx.If) else None
     return (
         isinstance(test, sx.UnaryOp)
         and test.op == "not"

@@ -15,14 +15,16 @@ every dead attribute of that class is built there; and the parameter is read now
 
 from __future__ import annotations
 
+from deadinit.analysis.analyzer import ClassAnalysis
 from deadinit.fixes.init_units import InitBody, InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.groups import Group
 from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.index.project_index import ProjectIndex
 from deadinit.model.kinds import ExprTag, ParamKind
 from deadinit.semantics import syntax as sx
 
 
-def guard_parameter(index, inits: InitLocator, g: Group, an) -> str | None:
+def guard_parameter(index: ProjectIndex, inits: InitLocator, g: Group, an: ClassAnalysis) -> str | None:
     """The parameter of ``g.top``'s ``__init__`` to pass ``False`` to instead of a new flag, if any."""
     if len(g.path) != 2 or g.reuse or g.refusal:
         return None
@@ -47,7 +49,7 @@ def guard_parameter(index, inits: InitLocator, g: Group, an) -> str | None:
     return None
 
 
-def _guards_exactly(src: InitBody, param: str, dead: set) -> bool:
+def _guards_exactly(src: InitBody, param: str, dead: set[str]) -> bool:
     guard = next((u for u in src.units if u.kind == UnitKind.IF and _tests_name(u, param)), None)
     if guard is None or not guard.blocks:
         return False
@@ -75,7 +77,7 @@ def _tests_name(u: InitUnit, name: str) -> bool:
     return isinstance(test, sx.Name) and test.id == name
 
 
-def _builds_only(u: InitUnit, dead: set) -> bool:
+def _builds_only(u: InitUnit, dead: set[str]) -> bool:
     """The unit builds attributes of ``dead`` and does nothing else that could be seen."""
     own = [f for f in u.statements]
     if u.untracked_writes or any(f.init_call is not None or f.calls_self_method for f in own):

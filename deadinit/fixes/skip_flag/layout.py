@@ -8,7 +8,11 @@ trailing comma.  Lines that fit are left exactly as they were.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
+
+_Element = TypeVar("_Element", cst.Arg, cst.Param)  # an argument or a parameter: what a signature or call lays out
 
 _EMPTY = cst.Module(body=[])
 
@@ -31,15 +35,20 @@ def _header(func: cst.FunctionDef) -> str:
     return code[: -len(" pass")] if code.endswith(" pass") else code
 
 
-def _relayout(elements: list, ws_attr: str, indent: str, one_per_line: bool) -> list:
-    out = []
+def _relayout(elements: list[_Element], ws_attr: str, indent: str, one_per_line: bool) -> list[_Element]:
+    out: list[_Element] = []
     for i, el in enumerate(elements):
         last = i == len(elements) - 1
         if one_per_line:
-            comma = cst.Comma(whitespace_after=_pw("" if last else indent))
-            out.append(el.with_changes(comma=comma, **{ws_attr: cst.SimpleWhitespace("")}))
+            out.append(
+                el.with_changes(
+                    comma=cst.Comma(whitespace_after=_pw("" if last else indent)), **{ws_attr: cst.SimpleWhitespace("")}
+                )
+            )
         else:
-            comma = cst.MaybeSentinel.DEFAULT if last else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            comma: cst.Comma | cst.MaybeSentinel = (
+                cst.MaybeSentinel.DEFAULT if last else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+            )
             out.append(el.with_changes(comma=comma, **{ws_attr: _pw("") if last else cst.SimpleWhitespace("")}))
     return out
 

@@ -27,13 +27,14 @@ SPLITTABLE = (UnitKind.IF, UnitKind.LOOP, UnitKind.TRY)  # guarded whole, or ins
 
 @dataclass
 class Liveness:
-    dead: set = field(default_factory=set)  # id(node) of units guarded as a whole
-    mixed: set = field(default_factory=set)  # id(node) of compounds to guard inside
-    dead_units: list = field(default_factory=list)  # the units in ``dead``
-    dead_locals: set = field(default_factory=set)
-    live_reads: dict = field(default_factory=dict)  # self attr -> (first line kept code reads it, what it writes)
-    live_writes: dict = field(default_factory=dict)  # attr in D -> line of kept code that writes it
-    live_units: list = field(default_factory=list)  # every unit that stays (its header, for compounds)
+    dead: set[int] = field(default_factory=set)  # id(node) of units guarded as a whole
+    mixed: set[int] = field(default_factory=set)  # id(node) of compounds to guard inside
+    dead_units: list[InitUnit] = field(default_factory=list)  # the units in ``dead``
+    dead_locals: set[str] = field(default_factory=set)
+    # self attr -> (first line kept code reads it, what it writes)
+    live_reads: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    live_writes: dict[str, int] = field(default_factory=dict)  # attr in D -> line of kept code that writes it
+    live_units: list[InitUnit] = field(default_factory=list)  # every unit that stays (its header, for compounds)
 
     def covers(self, line: int, end_line: int) -> bool:
         return any(u.start <= line and end_line <= u.end for u in self.dead_units)
@@ -53,9 +54,9 @@ def solve(
     units: list[InitUnit],
     dead_attrs: Iterable[str],
     keep_names: Iterable[str] = (),
-    forbidden_globals: set | None = None,
-    done: set | None = None,
-    forced: set | None = None,
+    forbidden_globals: set[str] | None = None,
+    done: set[int] | None = None,
+    forced: set[int] | None = None,
 ) -> Liveness:
     """Dead units of ``units`` for attributes ``dead_attrs``.
 
@@ -66,7 +67,7 @@ def solve(
     (statements the planner moves into the subclass).
     """
     dead_attrs = set(dead_attrs)
-    all_names = set()
+    all_names: set[str] = set()
     for u in walk_units(units):
         all_names |= u.names_bound | u.globals_declared
     cand = all_names - set(keep_names) - (forbidden_globals or set())
@@ -82,19 +83,19 @@ def solve(
 
 
 class _Pass:
-    def __init__(self, dead_attrs: set, cand: set, done: set, forced: set):
+    def __init__(self, dead_attrs: set[str], cand: set[str], done: set[int], forced: set[int]) -> None:
         self.done = done
         self.forced = forced
-        self.units: list = []
+        self.units: list[InitUnit] = []
         self.D = dead_attrs
         self.L = cand
-        self.dead: set = set()
-        self.mixed: set = set()
-        self.dead_units: list = []
-        self.names: set = set()
-        self.reads: dict = {}
-        self.writes: dict = {}
-        self._memo: dict = {}
+        self.dead: set[int] = set()
+        self.mixed: set[int] = set()
+        self.dead_units: list[InitUnit] = []
+        self.names: set[str] = set()
+        self.reads: dict[str, tuple[int, tuple[str, ...]]] = {}
+        self.writes: dict[str, int] = {}
+        self._memo: dict[int, bool] = {}
 
     def inner_dead(self, u: InitUnit) -> bool:
         """Dead when it is part of a dead compound (``pass`` and ``global`` allowed)."""

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
+from typing import NamedTuple
 
 import libcst as cst
 
+from deadinit.analysis.analyzer import ClassAnalysis
+from deadinit.analysis.fact_records import AttrFact
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.source import InitLocator
 from deadinit.model.qualnames import short_name
@@ -34,6 +37,14 @@ from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import self_attr
 
 _BUILTINS = set(dir(builtins))
+
+
+class Move(NamedTuple):
+    """A statement a guarded ``__init__`` gives up, put in a subclass's ``__init__`` instead."""
+
+    owner: str  # the subclass
+    after: cst.CSTNode  # its statement the moved one goes after
+    line: cst.SimpleStatementLine | cst.BaseCompoundStatement  # the moved statement
 
 
 def _single_assignment(u: InitUnit) -> sx.Assign | sx.AnnAssign | None:
@@ -65,38 +76,38 @@ def movable(u: InitUnit, self_name: str) -> bool:
 
 def destination(
     inits: InitLocator,
-    reads_closure: Callable[[list, set], set],
-    mro: list,
-    g,
-    an,
+    reads_closure: Callable[[list[str], tuple[str, ...]], set[str]],
+    mro: list[str],
+    path: list[str],
+    an: ClassAnalysis,
     owner: str,
     u: InitUnit,
     attr: str,
-    fact,
-) -> tuple[tuple | None, str | None]:
-    """((class, statement to insert after, code), None) or (None, why it cannot move).
+    fact: AttrFact | None,
+) -> Move | str:
+    """Where the statement moves, or why it cannot move.
 
     ``reads_closure(mro, names)``: the attributes reading ``names`` reads, through methods."""
-    src = inits.init(owner)
+    src = inits.located(owner)
     why = f"{short_name(owner)}.__init__ line {u.start} reads self.{attr}[...] to set " + ", ".join(
         f"self.{y}" for y in u.self_assigns
     )
     killer = fact.killer if fact is not None else None
-    if killer is None or killer.owner not in g.path[: g.path.index(owner)]:
-        return None, why + ", and no subclass refills the list"
-    dest = inits.init(killer.owner)
+    if killer is None or killer.owner not in path[: path.index(owner)]:
+        return why + ", and no subclass refills the list"
+    dest = inits.located(killer.owner)
     if dest.self_name != src.self_name:
-        return None, why + f", and {short_name(killer.owner)}.__init__ names self differently"
+        return why + f", and {short_name(killer.owner)}.__init__ names self differently"
     after = next((v for v in dest.units if v.start <= killer.stmt.line <= v.end), None)
     if after is None:
-        return None, why + f", and the refill in {short_name(killer.owner)} cannot be located"
+        return why + f", and the refill in {short_name(killer.owner)} cannot be located"
     ys = set(u.self_assigns)
     later = False
     for v in walk_units(src.units):
         if v is u:
             later = True
         elif later and (ys & set(v.self_reads) or ys & (set(v.self_assigns) | v.self_fills)):
-            return None, why + f", which line {v.start} uses before the subclass refills the list"
+            return why + f", which line {v.start} uses before the subclass refills the list"
     events = [c for c in an.chain.stmts if c.active is not False]
     last_own = max((i for i, c in enumerate(events) if c.owner == owner), default=-1)
     for c in events[last_own + 1 :]:
@@ -105,14 +116,12 @@ def destination(
         if c.owner == owner:
             continue
         if ys & reads_closure(mro, c.stmt.reads) or c.stmt.attr in ys:
-            return (
-                None,
-                why + f", which {short_name(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled",
-            )
+            return why + f", which {short_name(c.owner)}.__init__ line {c.stmt.line} uses before the list is refilled"
+    assert isinstance(u.node, (cst.SimpleStatementLine, cst.BaseCompoundStatement))  # a unit's statement
     line = u.node.with_changes(
         leading_lines=[
             cst.EmptyLine(comment=cst.Comment(f"# deadinit: moved here from {short_name(owner)}.__init__,")),
             cst.EmptyLine(comment=cst.Comment("# which skips it when <flag>=True")),
         ]
     )
-    return (killer.owner, after.node, line), None
+    return Move(killer.owner, after.node, line)

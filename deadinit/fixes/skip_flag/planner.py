@@ -36,64 +36,67 @@ reads it...), and unsafe ones without ``--unsafe-fixes``, each with the reason c
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import libcst as cst
 
-from deadinit.fixes.analyses import PlanAnalyses
+from deadinit.fixes.analyses import PlanAnalyses, project_index
 from deadinit.fixes.formatter import style_for
 from deadinit.fixes.registry import STRATEGY_CODES
-from deadinit.fixes.skip_flag.groups import Group, GroupBuilder
+from deadinit.fixes.skip_flag.groups import Group, GroupBuilder, Signature
 from deadinit.fixes.skip_flag.guard_param import guard_parameter
 from deadinit.fixes.skip_flag.rewrite import FunctionEdit, rewrite_function
 from deadinit.fixes.skip_flag.source import InitLocator
+from deadinit.model.finding import Finding
 from deadinit.model.fix import Change, FilePlan, FixOptions, Plan, Refusal
-from deadinit.model.kinds import FixSafety, InitStmtKind
+from deadinit.model.kinds import FixSafety, InitStmtKind, RefusalKind
 from deadinit.model.qualnames import short_name
+from deadinit.model.result import CheckResult
 
 STRATEGY = "skip-flag"
 CODES = STRATEGY_CODES["skip-flag"]
 
 
-def plan(result, options: FixOptions) -> Plan:
+def plan(result: CheckResult, options: FixOptions) -> Plan:
     return _Planner(result, options).run()
 
 
-def class_matches(qualname: str, wanted) -> bool:
+def class_matches(qualname: str, wanted: Iterable[str]) -> bool:
     return not wanted or any(qualname == w or qualname.endswith("." + w) for w in wanted)
 
 
 class _Planner:
-    def __init__(self, result, options: FixOptions):
+    def __init__(self, result: CheckResult, options: FixOptions) -> None:
         self.result = result
         self.o = options
-        self.index = result.index
+        self.index = project_index(result)
         self.analyses = PlanAnalyses(result)
         self.inits = InitLocator(self.index)
         tpl = options.settings.flag_name_template
         self.flag_re = re.compile(re.escape(tpl).replace(re.escape("{name}"), r"\w+"))
         self.plan = Plan()
 
-    def refuse(self, f, reason: str, kind: str = "refused") -> None:
+    def refuse(self, f: Finding, reason: str, kind: RefusalKind = RefusalKind.REFUSED) -> None:
         self.plan.refusals.append(Refusal(f.cls, f.parent, [f.attribute], reason, [f.key], kind))
 
     def run(self) -> Plan:
         wanted = {c.upper() for c in self.o.select}
-        cands: dict = {}
+        cands: dict[str, list[Finding]] = {}
         for f in self.result.findings:
             if f.code not in CODES or (wanted and f.code not in wanted and f.name.upper() not in wanted):
                 continue
             if not class_matches(f.cls, self.o.classes):
                 continue
             if f.fix_safety == FixSafety.NONE:
-                self.refuse(f, kept_reason(f), "not-fixable")
+                self.refuse(f, kept_reason(f), RefusalKind.NOT_FIXABLE)
             elif f.fix_safety == FixSafety.UNSAFE and not self.o.unsafe_fixes:
-                self.refuse(f, unsafe_reason(f), "unsafe")
+                self.refuse(f, unsafe_reason(f), RefusalKind.UNSAFE)
             elif f.fix_safety == FixSafety.SAFE and f.verdict is not None and f.verdict.deferred:
-                self.refuse(f, f.fix_text, "not-worth-it")
+                self.refuse(f, f.fix_text, RefusalKind.NOT_WORTH_IT)
             else:
                 cands.setdefault(f.cls, []).append(f)
         builder = GroupBuilder(self.index, self.analyses, self.inits, self.flag_re)
-        groups = []
+        groups: list[Group] = []
         for leaf in sorted(cands):
             g = builder.build(leaf, cands[leaf])
             if g.id in self.o.exclude:
@@ -132,7 +135,7 @@ class _Planner:
 
     # -- flag names ---------------------------------------------------------
     def name(self, groups: list[Group]) -> None:
-        taken: dict = {}  # (class, flag) -> group signature
+        taken: dict[tuple[str, str], Signature] = {}  # (class, flag) -> group signature
         tpl = self.o.settings.flag_name_template
         for g in sorted(groups, key=lambda g: (-len(g.path), g.leaf)):
             if g.reuse or g.param:
@@ -146,27 +149,27 @@ class _Planner:
             for c in g.path[1:]:
                 taken[(c, name)] = g.signature()
 
-    def _free(self, g: Group, name: str, taken: dict) -> bool:
+    def _free(self, g: Group, name: str, taken: dict[tuple[str, str], Signature]) -> bool:
         for c in g.path[1:]:
             other = taken.get((c, name))
             if other is not None and other != g.signature():
                 return False
-            src = self.inits.init(c)
+            src = self.inits.located(c)
             written = {n for u in src.walk() for n in u.names_bound}
             if other is None and (name in src.params() or name in written):
                 return False
         return True
 
     # -- edits per __init__ ---------------------------------------------------
-    def edits(self, groups: list[Group]) -> dict:
-        edits: dict = {}
+    def edits(self, groups: list[Group]) -> dict[str, FunctionEdit]:
+        edits: dict[str, FunctionEdit] = {}
 
         def edit(cls: str) -> FunctionEdit:
             if cls not in edits:
-                edits[cls] = FunctionEdit(cls, self.inits.init(cls).self_name)
+                edits[cls] = FunctionEdit(cls, self.inits.located(cls).self_name)
             return edits[cls]
 
-        self._owners: dict = {}
+        self._owners: dict[str, set[str]] = {}
         for g in groups:
             an = self.analyses[g.leaf]
             if g.param:  # the parent's own switch: only the subclass's call changes
@@ -183,6 +186,8 @@ class _Planner:
                     for cls, after, stmt in guard.moves:
                         lead = [
                             ln.with_changes(comment=cst.Comment(ln.comment.value.replace("<flag>", g.flag)))
+                            if ln.comment is not None
+                            else ln
                             for ln in stmt.leading_lines
                         ]
                         stmt = stmt.with_changes(leading_lines=lead)
@@ -191,7 +196,7 @@ class _Planner:
             for i, cls in enumerate(g.path):
                 e = edit(cls)
                 self._owners.setdefault(cls, set()).add(g.id)
-                if i > 0 and g.flag not in self.inits.init(cls).params() and g.flag not in e.add_params:
+                if i > 0 and g.flag not in self.inits.located(cls).params() and g.flag not in e.add_params:
                     e.add_params.append(g.flag)
                 if i + 1 < len(g.path):
                     _, st, _env = an.chain.calls[g.path[i + 1]]
@@ -202,18 +207,20 @@ class _Planner:
                         e.call_kwargs.append((g.flag, value))
         return edits
 
-    def rewrite(self, edits: dict) -> None:
-        by_file: dict = {}
+    def rewrite(self, edits: dict[str, FunctionEdit]) -> None:
+        by_file: dict[str, list[FunctionEdit]] = {}
         for cls, e in edits.items():
             if e.guards or e.add_params or e.call_kwargs or e.inserts:
                 by_file.setdefault(self.index.file_of(cls).path, []).append(e)
-        self._touched: set = set()
-        self._files: dict = {}
+        self._touched: set[str] = set()
+        self._files: dict[str, set[str]] = {}
         for path, es in sorted(by_file.items()):
             source = self.inits.source(path)
-            repl, regions, ids = {}, [], set()
+            repl: dict[int, cst.FunctionDef] = {}
+            regions: list[tuple[int, int]] = []
+            ids: set[str] = set()
             for e in es:
-                src = self.inits.init(e.cls)
+                src = self.inits.located(e.cls)
                 where = self.inits.parsed(src.func)
                 new, regs = rewrite_function(
                     src.func, e, where.code_range, style_for(path).line_length, where.module.default_indent
@@ -265,7 +272,9 @@ class _Planner:
         notes += [f"{short_name(c)}.__init__ forwards {g.flag}" for c in g.path[1:] if c not in g.guards]
         return self._record(g, fixed, unread, over, reads, notes)
 
-    def _record(self, g: Group, fixed: list, unread: list, over: list, reads: list, notes: list) -> Change:
+    def _record(
+        self, g: Group, fixed: list[Finding], unread: list[str], over: list[str], reads: list[str], notes: list[str]
+    ) -> Change:
         sizes = [f.estimated_bytes for f in fixed]
         return Change(
             id=g.id,
@@ -285,7 +294,7 @@ class _Planner:
         )
 
 
-def _uniq(items) -> list:
+def _uniq(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
@@ -294,7 +303,7 @@ def root_attr(g: Group) -> str:
     dead = {a for attrs in g.dead.values() for a in attrs}
     order = {o: i for i, o in enumerate(g.path)}
 
-    def key(f):
+    def key(f: Finding) -> tuple[int, bool, int, int, str]:
         feeds = set(f.extra.get("feeds") or ()) & dead
         return (-len(feeds), f.code != "DI001", -order.get(f.parent, 0), f.line, f.attribute)
 
@@ -308,10 +317,10 @@ def flag_word(attr: str) -> str:
     return re.sub("_+", "_", word).strip("_") or "attr"
 
 
-def kept_reason(f) -> str:
+def kept_reason(f: Finding) -> str:
     """The reason the analysis gives (``Finding.fix_text``): the fix prints what check prints."""
     return f.fix_text or "not fixable: the analysis marks this finding as not fixable"
 
 
-def unsafe_reason(f) -> str:
+def unsafe_reason(f: Finding) -> str:
     return f"{f.fix_text or 'unsafe fix: it may change behaviour'}; use --unsafe-fixes"

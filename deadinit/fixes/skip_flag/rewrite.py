@@ -9,37 +9,47 @@ assigns to ``None`` (or, for a list the subclass later fills element-wise, to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import libcst as cst
+from libcst.metadata import CodeRange
 
-from deadinit.fixes.init_units import UnitKind, walk_units
+from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.layout import fit_call, fit_params
 from deadinit.fixes.skip_flag.live import Liveness
+from deadinit.fixes.skip_flag.move import Move
+
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement  # what a block of an ``__init__`` holds
+Position = Callable[[cst.CSTNode], CodeRange]  # a node's range in the file
+Run = list[tuple[Statement, Statement]]  # statements dead for the same flags: (as they were, as rewritten)
+_Element = TypeVar("_Element", cst.Arg, cst.Param)
 
 
 @dataclass
 class Guard:
     flag: str
     live: Liveness
-    attrs: set
-    list_iters: dict = field(default_factory=dict)  # attr -> iterable node of the loop that builds it
-    units: dict = field(default_factory=dict)  # id(node) -> InitUnit, for the else branch
-    moves: list = field(default_factory=list)  # (class, statement to insert after, statement) for the subclass
-    settled: set = field(default_factory=set)  # attributes set on every path without the guarded code
-    pulls: dict = field(default_factory=dict)  # id(first statement of a run) -> locals moved to its start
+    attrs: set[str]
+    list_iters: dict[str, cst.BaseExpression] = field(default_factory=dict)  # attr -> iterable of the loop building it
+    units: dict[int, InitUnit] = field(default_factory=dict)  # id(node) -> InitUnit, for the else branch
+    moves: list[Move] = field(default_factory=list)  # statements moved into the subclass
+    settled: set[str] = field(default_factory=set)  # attributes set on every path without the guarded code
+    # id(first statement of a run) -> locals moved to its start
+    pulls: dict[int, list[InitUnit]] = field(default_factory=dict)
 
 
 @dataclass
 class FunctionEdit:
     cls: str
     self_name: str = "self"
-    add_params: list = field(default_factory=list)  # flags to add as parameters
-    call_kwargs: list = field(default_factory=list)  # (flag, value source) for the super().__init__ call
+    add_params: list[str] = field(default_factory=list)  # flags to add as parameters
+    # (flag, value source) for the super().__init__ call
+    call_kwargs: list[tuple[str, str]] = field(default_factory=list)
     call_node: cst.Call | None = None
-    guards: list = field(default_factory=list)
-    inserts: dict = field(default_factory=dict)  # id(statement) -> statements to add after it
+    guards: list[Guard] = field(default_factory=list)
+    inserts: dict[int, list[Statement]] = field(default_factory=dict)  # id(statement) -> statements to add after it
 
 
 _EMPTY = cst.Module(body=[])
@@ -50,17 +60,17 @@ def _code(node: cst.CSTNode) -> str:
 
 
 class _Rebuild:
-    def __init__(self, edit: FunctionEdit, pos: Callable):
+    def __init__(self, edit: FunctionEdit, pos: Position) -> None:
         self.e = edit
         self.pos = pos
         self.regions: list[tuple[int, int]] = []
 
-    def block(self, stmts) -> list:
-        out: list = []
-        run: list = []
-        run_flags: frozenset = frozenset()
-        stmts, pulled = self.pulled(list(stmts))
-        for st in stmts:
+    def block(self, stmts: Sequence[cst.BaseStatement]) -> list[Statement]:
+        out: list[Statement] = []
+        run: Run = []
+        run_flags: frozenset[str] = frozenset()
+        pulled: set[int] = set()
+        for st in self.pulled(_statements(stmts), pulled):
             full = frozenset(g.flag for g in self.e.guards if id(st) in g.live.dead or id(st) in pulled)
             inner = [g for g in self.e.guards if id(st) in g.live.mixed and g.flag not in full]
             new = self.inside(st, inner) if inner else st
@@ -77,23 +87,24 @@ class _Rebuild:
         self.flush(out, run, run_flags)
         return out
 
-    def pulled(self, stmts: list) -> tuple[list, set]:
+    def pulled(self, stmts: list[Statement], moved: set[int]) -> list[Statement]:
         """``stmts`` with the locals a later guard takes moved to its start (one guard in the function:
-        with several, runs split by flags could leave a moved local outside every guard)."""
+        with several, runs split by flags could leave a moved local outside every guard); ``moved``
+        gets the id of each one moved."""
         if len(self.e.guards) != 1 or not self.e.guards[0].pulls:
-            return stmts, set()
+            return stmts
         pulls = self.e.guards[0].pulls
         here = {id(st) for st in stmts}
-        moved = {id(u.node) for target, us in pulls.items() if target in here for u in us}
-        out: list = []
+        moved |= {id(u.node) for target, us in pulls.items() if target in here for u in us}
+        out: list[Statement] = []
         for st in stmts:
             if id(st) in moved:
                 continue
-            out.extend(u.node for u in pulls.get(id(st), ()))
+            out.extend(_statements([u.node for u in pulls.get(id(st), ())]))
             out.append(st)
-        return out, moved
+        return out
 
-    def flush(self, out: list, run: list, flags: frozenset) -> None:
+    def flush(self, out: list[Statement], run: Run, flags: frozenset[str]) -> None:
         if not run:
             return
         if not flags:
@@ -112,7 +123,7 @@ class _Rebuild:
             return
         test = f"not {names[0]}" if len(names) == 1 else "not (" + " or ".join(names) + ")"
         body = [run[0][1].with_changes(leading_lines=[])] + [new for _, new in run[1:]]
-        orelse = None
+        orelse: cst.Else | None = None
         if attrs:
             lines = [self.else_value(a, guards) for a in attrs]
             orelse = cst.Else(body=cst.IndentedBlock(body=[cst.parse_statement(s) for s in lines]))
@@ -125,7 +136,7 @@ class _Rebuild:
             )
         )
 
-    def missing(self, run: list, guards: list) -> list[str]:
+    def missing(self, run: Run, guards: list[Guard]) -> list[str]:
         """The attributes the run assigns that would be missing when it is skipped: set to None in ``else``."""
         attrs: list[str] = []
         for old, _ in run:
@@ -138,14 +149,14 @@ class _Rebuild:
                 )
         return attrs
 
-    def else_value(self, attr: str, guards) -> str:
+    def else_value(self, attr: str, guards: list[Guard]) -> str:
         for g in guards:
             it = g.list_iters.get(attr)
             if it is not None:
                 return f"{self.e.self_name}.{attr} = [None for _ in {_code(it).strip()}]\n"
         return f"{self.e.self_name}.{attr} = None\n"
 
-    def inside(self, st, guards) -> cst.CSTNode:
+    def inside(self, st: Statement, guards: list[Guard]) -> Statement:
         saved = self.e.guards
         self.e.guards = guards
         try:
@@ -153,16 +164,19 @@ class _Rebuild:
         finally:
             self.e.guards = saved
 
-    def _suite(self, suite):
+    def _suite(self, suite: cst.BaseSuite) -> cst.BaseSuite:
         if isinstance(suite, cst.IndentedBlock):
             return suite.with_changes(body=self.block(suite.body))
         return suite
 
-    def _inside(self, st) -> cst.CSTNode:
+    def _inside(self, st: Statement) -> Statement:
         if isinstance(st, cst.If):
-            orelse = st.orelse
+            orelse: cst.If | cst.Else | None = st.orelse
             if isinstance(orelse, cst.If):
-                orelse = self._inside(orelse) if any(id(orelse) in g.live.mixed for g in self.e.guards) else orelse
+                if any(id(orelse) in g.live.mixed for g in self.e.guards):
+                    inner = self._inside(orelse)
+                    assert isinstance(inner, cst.If)  # an ``elif`` stays one
+                    orelse = inner
             elif orelse is not None:
                 orelse = orelse.with_changes(body=self._suite(orelse.body))
             return st.with_changes(body=self._suite(st.body), orelse=orelse)
@@ -171,15 +185,25 @@ class _Rebuild:
             return st.with_changes(body=self._suite(st.body), orelse=orelse)
         if isinstance(st, cst.With):
             return st.with_changes(body=self._suite(st.body))
-        if isinstance(st, cst.Try) or type(st).__name__ == "TryStar":
-            handlers = [h.with_changes(body=self._suite(h.body)) for h in st.handlers]
+        if isinstance(st, (cst.Try, cst.TryStar)):
+            old: Sequence[cst.ExceptHandler | cst.ExceptStarHandler] = st.handlers
+            handlers = [h.with_changes(body=self._suite(h.body)) for h in old]
             orelse = st.orelse.with_changes(body=self._suite(st.orelse.body)) if st.orelse else None
             final = st.finalbody.with_changes(body=self._suite(st.finalbody.body)) if st.finalbody else None
             return st.with_changes(body=self._suite(st.body), handlers=handlers, orelse=orelse, finalbody=final)
         return st
 
 
-def extend_condition(run: list, guards: list, names: list[str]) -> list | None:
+def _statements(nodes: Sequence[cst.CSTNode]) -> list[Statement]:
+    """The statements of a block (libcst's only kinds of statement)."""
+    out: list[Statement] = []
+    for n in nodes:
+        assert isinstance(n, (cst.SimpleStatementLine, cst.BaseCompoundStatement))
+        out.append(n)
+    return out
+
+
+def extend_condition(run: Run, guards: list[Guard], names: list[str]) -> list[Statement] | None:
     """``if <test> and not <flag>:`` for a run that is one ``if`` without ``else`` (after the locals
     its test reads, which stay as they are), else None."""
     units = [next((g.units[id(old)] for g in guards if id(old) in g.units), None) for old, _ in run]
@@ -204,14 +228,14 @@ def extend_condition(run: list, guards: list, names: list[str]) -> list | None:
     return [new for _, new in run[:-1]] + [node.with_changes(test=new_test)]
 
 
-def _with_comma_after(elements: list, i: int, template) -> list:
+def _with_comma_after(elements: list[_Element], i: int, template: object) -> list[_Element]:
     """Give ``elements[i]`` a comma copied from ``template`` (or ``, ``)."""
     comma = template if isinstance(template, cst.Comma) else cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
     elements[i] = elements[i].with_changes(comma=comma)
     return elements
 
 
-def _append(elements: list, new) -> list:
+def _append(elements: list[_Element], new: _Element) -> list[_Element]:
     """Append ``new`` keeping the layout: a trailing comma stays trailing, and the
     whitespace before the closing parenthesis moves to the new last element."""
     if not elements:
@@ -222,13 +246,16 @@ def _append(elements: list, new) -> list:
     prev = elements[-2] if len(elements) > 1 else None
     new = new.with_changes(**{ws: getattr(last, ws)})
     last = last.with_changes(**{ws: getattr(prev, ws) if prev is not None else cst.SimpleWhitespace("")})
+    template: object  # the comma the old last element gets (``_with_comma_after``)
     if isinstance(last.comma, cst.Comma):  # trailing comma: the new element takes it
         new = new.with_changes(comma=last.comma)
         template = prev.comma if prev is not None and isinstance(prev.comma, cst.Comma) else last.comma
     else:
         template = prev.comma if prev is not None else None
     elements[-1] = last
-    return [*_with_comma_after(elements, len(elements) - 1, template), new]
+    out = _with_comma_after(elements, len(elements) - 1, template)
+    out.append(new)
+    return out
 
 
 def add_param(params: cst.Parameters, flag: str) -> cst.Parameters:
@@ -275,7 +302,7 @@ def add_kwarg(call: cst.Call, flag: str, value: str) -> cst.Call:
 
 
 class _CallEdit(cst.CSTTransformer):
-    def __init__(self, target: cst.Call, kwargs: list, fit):
+    def __init__(self, target: cst.Call, kwargs: list[tuple[str, str]], fit: Callable[[cst.Call], cst.Call]) -> None:
         self.target = target
         self.kwargs = kwargs
         self.fit = fit
@@ -289,8 +316,8 @@ class _CallEdit(cst.CSTTransformer):
 
 
 def rewrite_function(
-    func: cst.FunctionDef, edit: FunctionEdit, pos: Callable, limit: int = 88, indent: str = "    "
-) -> tuple[cst.FunctionDef, list]:
+    func: cst.FunctionDef, edit: FunctionEdit, pos: Position, limit: int = 88, indent: str = "    "
+) -> tuple[cst.FunctionDef, list[tuple[int, int]]]:
     """The rewritten function and the line ranges of the original it changes."""
     rb = _Rebuild(edit, pos)
     regions: list[tuple[int, int]] = []
@@ -300,7 +327,9 @@ def rewrite_function(
         regions += rb.regions
     if edit.call_kwargs and edit.call_node is not None:
         col = pos(edit.call_node).start.column
-        new = new.visit(_CallEdit(edit.call_node, edit.call_kwargs, lambda c: fit_call(c, col, limit, indent)))
+        visited = new.visit(_CallEdit(edit.call_node, edit.call_kwargs, lambda c: fit_call(c, col, limit, indent)))
+        assert isinstance(visited, cst.FunctionDef)  # only the call changes
+        new = visited
         r = pos(edit.call_node)
         regions.append((r.start.line, r.end.line))
     for flag in edit.add_params:

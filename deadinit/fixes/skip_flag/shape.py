@@ -21,13 +21,21 @@ all of them is correct but not what a maintainer writes; this step shapes that s
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
+from deadinit.analysis.analyzer import Analyzer, ClassAnalysis
 from deadinit.analysis.facts import allocation_of
+from deadinit.analysis.flow.chain import ChainStmt
 from deadinit.fixes.init_units import InitUnit, UnitKind, walk_units
 from deadinit.fixes.skip_flag.live import Liveness
 from deadinit.model.kinds import InitStmtKind
 
+Pulls = dict[int, list[InitUnit]]  # id(first statement of a guarded run) -> the units of locals moved under it
 
-def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[str]) -> set[int]:
+
+def allocating_units(
+    analyzer: Analyzer, an: ClassAnalysis, owner: str, units: list[InitUnit], mro: list[str]
+) -> set[int]:
     """id(node) of each unit of ``owner``'s ``__init__`` holding a statement that allocates."""
     lines = sorted(
         c.stmt.line
@@ -39,7 +47,7 @@ def allocating_units(analyzer, an, owner: str, units: list[InitUnit], mro: list[
     return {id(u.node) for u in walk_units(units) if any(u.start <= ln <= u.end for ln in lines)}
 
 
-def shape(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int], lists: set) -> dict:
+def shape(live: Liveness, units: list[InitUnit], attrs: set[str], allocating: set[int], lists: set[str]) -> Pulls:
     """Shape ``live`` in place: skipped ``try`` statements whole and no guard over statements that
     allocate nothing.  ``lists``: attributes the ``else`` rebuilds as lists of ``None``; the
     statements that assign them stay with the guard.  Returns the locals to move under a later
@@ -51,19 +59,20 @@ def shape(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int
         pass
     guarded = {id(u.node) for u in live.dead_units}
     live.mixed = {id(u.node) for u in walk_units(units) if u.blocks and _holds(u, guarded)}
-    pulls: dict = {}
+    pulls: Pulls = {}
     _pulls(live, units, units, feeding, pulls)
     return pulls
 
 
-def settled(an, attrs: set, skipped) -> set[str]:
+def settled(an: ClassAnalysis, attrs: set[str], skipped: Callable[[ChainStmt], bool]) -> set[str]:
     """The attributes of ``attrs`` a statement that stays (``skipped(chain stmt)`` is False) assigns
     unconditionally in the chain of ``an``'s class."""
-    out = set()
+    out: set[str] = set()
     for c in an.chain.stmts:
         st = c.stmt
         if (
-            st.attr in attrs
+            st.attr is not None
+            and st.attr in attrs
             and st.kind in (InitStmtKind.ASSIGN, InitStmtKind.KILL)
             and c.definite
             and not st.guards
@@ -78,7 +87,7 @@ def _holds(u: InitUnit, guarded: set[int]) -> bool:
 
 
 # -- whole compound statements --------------------------------------------------------------------
-def _promote(live: Liveness, block: list[InitUnit], attrs: set) -> None:
+def _promote(live: Liveness, block: list[InitUnit], attrs: set[str]) -> None:
     for u in block:
         if id(u.node) not in live.mixed:
             continue
@@ -94,7 +103,7 @@ def _promote(live: Liveness, block: list[InitUnit], attrs: set) -> None:
             live.live_writes = _writes(live.live_units, attrs)
 
 
-def _skippable_whole(live: Liveness, u: InitUnit, attrs: set) -> bool:
+def _skippable_whole(live: Liveness, u: InitUnit, attrs: set[str]) -> bool:
     header_dead = (
         u.can_wrap
         and not u.untracked_writes
@@ -120,8 +129,8 @@ def _all_dead(live: Liveness, block: list[InitUnit]) -> bool:
     return any(dead) and all(d or i for d, i in zip(dead, idle, strict=True))
 
 
-def _writes(units: list[InitUnit], attrs: set) -> dict:
-    out: dict = {}
+def _writes(units: list[InitUnit], attrs: set[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
     for v in units:
         for a in list(v.self_assigns) + sorted(v.self_fills):
             if a in attrs:
@@ -130,7 +139,7 @@ def _writes(units: list[InitUnit], attrs: set) -> dict:
 
 
 # -- statements that allocate nothing -------------------------------------------------------------
-def _trim_pass(live: Liveness, units: list[InitUnit], attrs: set, allocating: set[int]) -> bool:
+def _trim_pass(live: Liveness, units: list[InitUnit], attrs: set[str], allocating: set[int]) -> bool:
     """Take one statement that allocates nothing off a run's edge; True when one was taken."""
     for run in _runs(live, units):
         for v in _trimmable(live, run, attrs, allocating):
@@ -141,7 +150,7 @@ def _trim_pass(live: Liveness, units: list[InitUnit], attrs: set, allocating: se
     return False
 
 
-def _runs(live: Liveness, block: list[InitUnit]):
+def _runs(live: Liveness, block: list[InitUnit]) -> Iterator[list[InitUnit]]:
     run: list[InitUnit] = []
     for u in block:
         if id(u.node) in live.dead:
@@ -156,7 +165,7 @@ def _runs(live: Liveness, block: list[InitUnit]):
         yield run
 
 
-def _trimmable(live: Liveness, run: list[InitUnit], attrs: set, allocating: set[int]):
+def _trimmable(live: Liveness, run: list[InitUnit], attrs: set[str], allocating: set[int]) -> Iterator[InitUnit]:
     """The edge statements of ``run`` that can leave the guard (a run without an allocation: any)."""
     if any(id(v.node) in allocating for v in run):
         candidates = [run[0], run[-1]] if len(run) > 1 else [run[0]]
@@ -172,7 +181,7 @@ def _trimmable(live: Liveness, run: list[InitUnit], attrs: set, allocating: set[
         yield v
 
 
-def _free(live: Liveness, v: InitUnit, attrs: set) -> bool:
+def _free(live: Liveness, v: InitUnit, attrs: set[str]) -> bool:
     """Unguarded, ``v`` reads nothing the guard skips: no skipped attribute, no local a guarded
     statement binds."""
     if set(v.self_reads) & attrs or any(set(w.self_reads) & attrs for w in walk_units([v])):
@@ -182,7 +191,7 @@ def _free(live: Liveness, v: InitUnit, attrs: set) -> bool:
 
 
 # -- locals that feed a later guard ---------------------------------------------------------------
-def _pulls(live: Liveness, units: list[InitUnit], block: list[InitUnit], feeding: set, out: dict) -> None:
+def _pulls(live: Liveness, units: list[InitUnit], block: list[InitUnit], feeding: set[int], out: Pulls) -> None:
     for i, u in enumerate(block):
         if u.blocks and id(u.node) in live.mixed:
             for b in u.blocks:

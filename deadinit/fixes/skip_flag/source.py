@@ -9,14 +9,21 @@ parsed whole, and the function found there by its lines.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
+from libcst.metadata import CodeRange
 
 from deadinit.fixes.init_units import InitBody, take_named_writes
 from deadinit.fixes.lone_function import LoneFunction, LoneFunctions, layout
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
+from deadinit.fixes.positions import Positions
 from deadinit.frontends.parse import syntax_of
+from deadinit.index.project_index import ProjectIndex
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
+
+_Node = TypeVar("_Node", bound=cst.CSTNode)
 
 
 class _WholeFile:
@@ -30,11 +37,13 @@ class _WholeFile:
         func = _init_on(self.parsed.syntax, (first, last))
         if func is None:
             raise ValueError(f"{self.parsed.path}:{first}: no __init__ on these lines")
-        return LoneFunction(self.parsed, self.parsed.adapter.origins[id(func)], 0, 0)  # type: ignore[arg-type]
+        node = self.parsed.adapter.origins[id(func)]
+        assert isinstance(node, cst.FunctionDef)  # what the syntax FunctionDef was made from
+        return LoneFunction(self.parsed, node, 0, 0)
 
 
 class InitLocator:
-    def __init__(self, index) -> None:
+    def __init__(self, index: ProjectIndex) -> None:
         self.index = index
         self._files: dict[str, LoneFunctions | _WholeFile | None] = {}
         self._inits: dict[str, InitBody | None] = {}
@@ -80,6 +89,12 @@ class InitLocator:
         self._inits[qualname] = body
         return body
 
+    def located(self, qualname: str) -> InitBody:
+        """The ``__init__`` of a class on a group's path (``GroupBuilder._path`` found each one)."""
+        body = self.init(qualname)
+        assert body is not None, qualname
+        return body
+
     def parsed(self, func: cst.FunctionDef) -> ParsedModule:
         """Where ``func``, an ``__init__`` this locator gave, was parsed: its positions and indent."""
         return self._lone[id(func)].parsed
@@ -89,7 +104,7 @@ class InitLocator:
         body = self.init(qualname)
         return body.init_call_at(line) if body is not None else None
 
-    def module_reads_outside(self, qualname: str, body: InitBody, names: set) -> set:
+    def module_reads_outside(self, qualname: str, body: InitBody, names: set[str]) -> set[str]:
         """Which of ``names`` the module of ``qualname`` loads outside ``body``'s function
         (globals other code reads); all of them when the module cannot be read."""
         path = self.index.path_of(qualname)
@@ -110,13 +125,11 @@ class InitLocator:
         source = self._files[path]
         olds = [self._lone[i] for i in new]
         if isinstance(source, _WholeFile):
-            module = source.parsed.module.visit(
-                _ReplaceFunctions(new, [o.func for o in olds], source.parsed.adapter.pos)
-            )
+            module = source.parsed.module.visit(_ReplaceFunctions(new, [o.func for o in olds], source.parsed.positions))
             return module.bytes
         assert isinstance(source, LoneFunctions)
         return source.replaced(
-            [(o, o.parsed.module.visit(_ReplaceFunctions(new, [o.func], o.parsed.adapter.pos))) for o in olds]
+            [(o, o.parsed.module.visit(_ReplaceFunctions(new, [o.func], o.parsed.positions))) for o in olds]
         )
 
 
@@ -135,12 +148,12 @@ class _ReplaceFunctions(cst.CSTTransformer):
     """Puts the rewritten functions in place, descending only into the nodes that
     enclose one (by position): the rest of the module is neither visited nor rebuilt."""
 
-    def __init__(self, repl: dict, originals: list, pos) -> None:
+    def __init__(self, repl: dict[int, cst.FunctionDef], originals: list[cst.FunctionDef], pos: Positions) -> None:
         self.repl = repl
         self.pos = pos
         self.spans = [_span(pos[f]) for f in originals]
 
-    def on_visit(self, node) -> bool:
+    def on_visit(self, node: cst.CSTNode) -> bool:
         if id(node) in self.repl:
             return False  # replaced whole when left
         if isinstance(node, cst.Module):
@@ -151,9 +164,15 @@ class _ReplaceFunctions(cst.CSTTransformer):
         start, end = _span(r)
         return any(start <= s and e <= end for s, e in self.spans)
 
-    def on_leave(self, original, updated):
-        return self.repl.get(id(original), updated)
+    def on_leave(
+        self, original_node: _Node, updated_node: _Node
+    ) -> _Node | cst.RemovalSentinel | cst.FlattenSentinel[_Node]:
+        new = self.repl.get(id(original_node))
+        if new is None:
+            return updated_node
+        assert isinstance(new, type(updated_node))  # a function for a function
+        return new
 
 
-def _span(r) -> tuple:
+def _span(r: CodeRange) -> tuple[tuple[int, int], tuple[int, int]]:
     return (r.start.line, r.start.column), (r.end.line, r.end.column)

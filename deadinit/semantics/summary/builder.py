@@ -223,7 +223,7 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         method = None
         self_name = self.functions[-1].self_name if self.functions else None
         decos = decorator_names(node.decorators)
-        plist = [p for p in node.params if p.group in ("posonly", "normal") and not p.star]
+        plist = [p for p in node.params if p.group in (sx.ParamGroup.POSONLY, sx.ParamGroup.NORMAL) and not p.star]
         if in_class_body:
             method, self_name = self._method(node, decos, plist)
         elif self.functions and self.functions[-1].method is not None:

@@ -128,4 +128,4 @@ def signature_param(p: sx.Param, parse: ParseExpression) -> Param:
         return Param(p.name, None, ParamKind.DSTAR)
     types = annotation_types(p.annotation, parse)
     annotation = types[0].dotted if types is not None and len(types) == 1 else None
-    return Param(p.name, default, ParamKind.KWONLY if p.group == "kwonly" else ParamKind.NORMAL, annotation)
+    return Param(p.name, default, ParamKind.KWONLY if p.group == sx.ParamGroup.KWONLY else ParamKind.NORMAL, annotation)

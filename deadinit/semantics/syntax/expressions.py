@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from deadinit.model.kinds import StrEnum
 from deadinit.semantics.syntax.node import Node
 
 _IDENTIFIER_TEXT = re.compile(r"\w*")
@@ -189,8 +190,16 @@ class Comprehension(Expr):
         return (*head, *self.generators)
 
 
+class ParamGroup(StrEnum):
+    """``Param.group``: where a parameter is in the signature (``*args`` and ``**kwargs`` are NORMAL)."""
+
+    POSONLY = "posonly"  # before ``/``
+    NORMAL = "normal"
+    KWONLY = "kwonly"  # after ``*`` or ``*args``
+
+
 class Param(Node):
-    """A parameter: ``star`` is ``""``, ``"*"`` or ``"**"``; ``group`` posonly, normal or kwonly."""
+    """A parameter: ``star`` is ``""``, ``"*"`` or ``"**"``; ``group`` where it is in the signature."""
 
     __slots__ = ("annotation", "default", "group", "name", "star")
     kind = "param"
@@ -204,7 +213,7 @@ class Param(Node):
         annotation: Expr | None,
         default: Expr | None,
         star: str = "",
-        group: str = "normal",
+        group: ParamGroup = ParamGroup.NORMAL,
     ) -> None:
         self.line, self.col, self.end_line = line, col, end_line
         self.name = name

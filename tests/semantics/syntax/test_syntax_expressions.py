@@ -88,10 +88,11 @@ def test_lambda_parameters(adapter):
     params = expr("lambda a, b=1, *c, d, **e: a", adapter).params
     assert all(isinstance(p, sx.Param) for p in params)
     assert [(p.name, p.star, p.group) for p in params] == [
-        ("a", "", "normal"),
-        ("b", "", "normal"),
-        ("c", "*", "normal"),
-        ("d", "", "kwonly"),
-        ("e", "**", "normal"),
+        ("a", "", sx.ParamGroup.NORMAL),
+        ("b", "", sx.ParamGroup.NORMAL),
+        ("c", "*", sx.ParamGroup.NORMAL),
+        ("d", "", sx.ParamGroup.KWONLY),
+        ("e", "**", sx.ParamGroup.NORMAL),
     ]
+    assert all(isinstance(p.group, sx.ParamGroup) for p in params)
     assert params[1].default.value == 1 and params[0].default is None and params[0].annotation is None
