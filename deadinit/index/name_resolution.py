@@ -7,10 +7,20 @@ index's per-module tables, each a ``Recorded`` mapping (``deadinit.index.depende
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.module_names import absolute_module
-from deadinit.model.kinds import ExprTag
+from deadinit.model.kinds import ExprTag, NameKind
 from deadinit.model.summary import ClassSummary, Expr, Import
+
+
+class ResolvedName(NamedTuple):
+    """What a dotted name is: a project (or library) class, a module-level function or a module,
+    by its qualified name."""
+
+    kind: NameKind
+    name: str
 
 
 class NameResolution:
@@ -32,7 +42,7 @@ class NameResolution:
     def resolve(self, module: str, dotted: str, _depth: int = 0) -> str | None:
         """Qualified name of the project class ``dotted`` names in ``module``, else None."""
         r = self.resolve_any(module, dotted, _depth)
-        return r[1] if r and r[0] == "class" else None
+        return r.name if r and r.kind is NameKind.CLASS else None
 
     def resolve_visiting(self, module: str, dotted: str, visits: set[str]) -> str | None:
         """``resolve``, adding to ``visits`` every module whose names the resolution looked up: one
@@ -47,7 +57,7 @@ class NameResolution:
         """Best-effort fully qualified dotted name (through imports), also for external names."""
         r = self.resolve_any(module, dotted)
         if r is not None:
-            return r[1]
+            return r.name
         head, _, rest = dotted.partition(".")
         imp = self.import_of(module, head)
         if imp is None:
@@ -59,11 +69,10 @@ class NameResolution:
     def resolve_function(self, module: str, dotted: str) -> str | None:
         """Qualified name of the module-level project function ``dotted`` names in ``module``, else None."""
         r = self.resolve_any(module, dotted)
-        return r[1] if r and r[0] == "function" else None
+        return r.name if r and r.kind is NameKind.FUNCTION else None
 
-    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> tuple[str, str] | None:
-        """("class", qualname), ("function", qualname) or ("module", name) for a dotted name as seen from
-        ``module``."""
+    def resolve_any(self, module: str, dotted: str, _depth: int = 0) -> ResolvedName | None:
+        """The class, function or module a dotted name as seen from ``module`` is."""
         if _depth > 20:
             return None
         head, _, rest = dotted.partition(".")
@@ -72,33 +81,33 @@ class NameResolution:
             return None
         for part in rest.split(".") if rest else []:
             kind, name = target
-            if kind == "module":
+            if kind is NameKind.MODULE:
                 target = self._member(name, part, _depth + 1)
-            elif kind == "class":
+            elif kind is NameKind.CLASS:
                 nested = f"{name}.{part}"
                 if self._visits is not None:
                     self._visits.add(name)  # a module of the class's name would define ``nested`` too
-                target = ("class", nested) if nested in self.classes else None
+                target = ResolvedName(NameKind.CLASS, nested) if nested in self.classes else None
             else:  # an attribute of a function
                 target = None
             if target is None:
                 return None
         return target
 
-    def _lookup_name(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
+    def _lookup_name(self, module: str, name: str, depth: int) -> ResolvedName | None:
         if self._visits is not None:
             self._visits.add(module)
         local = self._toplevel.inner(module, name)
         if local:
-            return ("class", str(local))
+            return ResolvedName(NameKind.CLASS, str(local))
         function = self._functions.inner(module, name)
         if function:
-            return ("function", str(function))
+            return ResolvedName(NameKind.FUNCTION, str(function))
         imp = self.import_of(module, name)
         if imp is not None:
             if imp.name is None:  # import a.b [as m]
                 target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
-                return ("module", target) if self._is_module(target) else None
+                return ResolvedName(NameKind.MODULE, target) if self._is_module(target) else None
             base = self._abs_module(module, imp)
             return self._member(base, imp.name, depth + 1)
         for star in self._stars.get(module, []):
@@ -120,7 +129,7 @@ class NameResolution:
         """The value of the module-level constant ``name`` of ``module``."""
         return self.constants.inner(module, name)  # type: ignore[return-value]
 
-    def _member(self, module: str, name: str, depth: int) -> tuple[str, str] | None:
+    def _member(self, module: str, name: str, depth: int) -> ResolvedName | None:
         sub = f"{module}.{name}" if module else name
         if self._visits is not None:
             self._visits.add(module)
@@ -129,7 +138,7 @@ class NameResolution:
             if r is not None:
                 return r
         if self._is_module(sub):
-            return ("module", sub)
+            return ResolvedName(NameKind.MODULE, sub)
         return None
 
     def _is_module(self, name: str) -> bool:

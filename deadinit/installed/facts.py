@@ -10,11 +10,12 @@ run and not recorded.  Nothing here is ever reported: findings come from the pro
 from __future__ import annotations
 
 from deadinit.index.dependencies import paused
+from deadinit.index.name_resolution import ResolvedName
 from deadinit.index.outside import OutsideClass, OutsideFunction
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.library_index import LibraryIndex
 from deadinit.installed.registries import Registries
-from deadinit.model.kinds import AllocKind
+from deadinit.model.kinds import AllocKind, NameKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo
 
@@ -22,7 +23,6 @@ MAX_DEPTH = 3  # installed classes followed into the classes their ``__init__`` 
 _ALLOCATIONS = frozenset(
     {AllocKind.TENSOR, AllocKind.MODULE, AllocKind.PARAMETER, AllocKind.BUFFER, AllocKind.CACHED_BUFFER}
 )
-Resolved = tuple[str, str]  # ("class" | "function" | "module", qualified name)
 
 
 class InstalledFacts:
@@ -36,7 +36,7 @@ class InstalledFacts:
         self._active: set[str] = set()
 
     # -- names ---------------------------------------------------------------------
-    def resolve(self, module: str, dotted: str) -> Resolved | None:
+    def resolve(self, module: str, dotted: str) -> ResolvedName | None:
         """What ``dotted``, seen from ``module`` (the project's or a library's), is in the libraries."""
         if module in self.project.modules.data:
             if self.project.resolve_any(module, dotted) is not None:
@@ -53,25 +53,27 @@ class InstalledFacts:
         if got is None:
             with paused():
                 r = self.library.resolve_dotted(name)
-                got = self.library.ancestry(r[1]) | {name} if r is not None and r[0] == "class" else frozenset()
+                got = frozenset()
+                if r is not None and r.kind is NameKind.CLASS:
+                    got = self.library.ancestry(r.name) | {name}
             self._ancestors[name] = got
         return got
 
     def constructed(self, module: str, dotted: str) -> OutsideClass | None:
         r = self.resolve(module, dotted)
-        if r is None or r[0] != "class":
+        if r is None or r.kind is not NameKind.CLASS:
             return None
-        return OutsideClass(r[1], self._class_kind(r[1], 0))
+        return OutsideClass(r.name, self._class_kind(r.name, 0))
 
     def function(self, module: str, dotted: str) -> OutsideFunction | None:
         built = self.registries.build(module, dotted)
         if built is not None:
             return built
         r = self.resolve(module, dotted)
-        if r is None or r[0] != "function":
+        if r is None or r.kind is not NameKind.FUNCTION:
             return None
         with paused():
-            found = self.library.functions.get(r[1])
+            found = self.library.functions.get(r.name)
             if found is None:
                 return None
             fmodule, name, returns = found
@@ -122,6 +124,6 @@ class InstalledFacts:
         if alloc.kind in (AllocKind.CALL, AllocKind.ITEM, AllocKind.TUPLE):
             return False
         r = self.library.resolve_any(module, alloc.callee)
-        if r is None or r[0] != "class":
+        if r is None or r.kind is not NameKind.CLASS:
             return alloc.kind != AllocKind.MAYBE_CLASS  # a heavy class the pattern names, not read
-        return self._class_kind(r[1], depth + 1) is not None
+        return self._class_kind(r.name, depth + 1) is not None

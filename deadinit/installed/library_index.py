@@ -13,11 +13,12 @@ from collections.abc import Callable, Iterator, Mapping
 from deadinit.index import lazy_tables
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.lazy_tables import BuiltOnRead, ModuleFunctions
+from deadinit.index.name_resolution import ResolvedName
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.distributions import Distributions
 from deadinit.installed.finder import ModuleFinder
 from deadinit.installed.store import LibraryStore
-from deadinit.model.kinds import BaseKind
+from deadinit.model.kinds import BaseKind, NameKind
 from deadinit.model.summary import ClassSummary, FileSummary
 
 _ABSENT = object()
@@ -105,19 +106,19 @@ class LibraryIndex(ProjectIndex):
         note(("prefix", name))
         return name in self._lazy or (self.readable(name.partition(".")[0]) and self.finder.find(name) is not None)
 
-    def resolve_dotted(self, dotted: str) -> tuple[str, str] | None:
-        """("class" | "function" | "module", qualified name) of a fully qualified dotted name."""
+    def resolve_dotted(self, dotted: str) -> ResolvedName | None:
+        """The class, function or module a fully qualified dotted name is."""
         head, _, rest = dotted.partition(".")
         if not self._is_module(head):
             return None
-        target: tuple[str, str] | None = ("module", head)
+        target: ResolvedName | None = ResolvedName(NameKind.MODULE, head)
         for part in rest.split(".") if rest else []:
             assert target is not None
             kind, name = target
-            if kind == "module":
+            if kind is NameKind.MODULE:
                 target = self._member(name, part, 1)
-            elif kind == "class" and f"{name}.{part}" in self.classes:
-                target = ("class", f"{name}.{part}")
+            elif kind is NameKind.CLASS and f"{name}.{part}" in self.classes:
+                target = ResolvedName(NameKind.CLASS, f"{name}.{part}")
             else:
                 return None
             if target is None:

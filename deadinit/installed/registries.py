@@ -17,7 +17,7 @@ from deadinit.index.name_resolution import NameResolution
 from deadinit.index.outside import OutsideFunction
 from deadinit.index.project_index import ProjectIndex
 from deadinit.installed.library_index import LibraryIndex
-from deadinit.model.kinds import AllocKind, ExprTag
+from deadinit.model.kinds import AllocKind, ExprTag, NameKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import AllocInfo, Returns
 
@@ -79,7 +79,7 @@ class Registries:
         head, _, rest = dotted.partition(".")
         if rest:
             r = index.resolve_any(module, head)
-            return self.object_name(r[1], rest, depth + 1) if r is not None and r[0] == "module" else None
+            return self.object_name(r.name, rest, depth + 1) if r is not None and r.kind is NameKind.MODULE else None
         imp = index.import_of(module, head)
         if imp is not None:
             if imp.name is None:

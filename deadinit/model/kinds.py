@@ -192,4 +192,24 @@ class ExprTag:
     KEY: Final = "key"  # (KEY, k): a leaf named by the value it reads, in the chain's keyed conditions
 
 
+class PatternTag:
+    """The form of a ``model.summary.Pattern`` (built by ``deadinit.semantics.dynamic``), the names a
+    dynamic access to ``self``'s attributes may reach: its first item, what the items after it are.
+    Plain strings, as ``ExprTag`` (and for its reason): patterns are pickled in summaries."""
+
+    NAMES: Final = "names"  # (NAMES, (n, ...)): one of these names
+    AFFIX: Final = "affix"  # (AFFIX, prefix, suffix): a name with that prefix and suffix ("" for none)
+    CLASS_NAMES: Final = "class-names"  # (CLASS_NAMES, attr): a name the class attribute ``attr`` lists
+    ANY: Final = "any"  # (ANY,): any name
+
+
+class NameKind(StrEnum):
+    """What a dotted name resolves to (``index.name_resolution.ResolvedName``)."""
+
+    CLASS = "class"
+    FUNCTION = "function"
+    MODULE = "module"
+
+
 EXPR_FORMS: frozenset[str] = frozenset(v for k, v in vars(ExprTag).items() if k.isupper())
+PATTERN_FORMS: frozenset[str] = frozenset(v for k, v in vars(PatternTag).items() if k.isupper())

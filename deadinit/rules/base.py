@@ -4,7 +4,7 @@ A rule is one module with one ``Rule`` subclass: a stable ``code`` and a readabl
 ``name``, its doc in ruff's shape (what it does, why is this bad, fix, fix safety,
 options), and its examples: ``VALID`` (nothing reported), ``INVALID`` (the
 findings listed) and ``FIXES`` (the rewrite ``deadinit fix`` makes).  The same
-examples run as tests (``deadinit.rules.run_examples``) and are the doc's examples
+examples run as tests (``deadinit.session.rule_examples``) and are the doc's examples
 (``deadinit.rules.doc``): no example text exists that does not run.
 """
 

@@ -4,9 +4,9 @@
 ``self._modules.pop("x")`` (how ``nn.Module`` stores submodules), ``vars(self)["x"]``
 read ``x``.  With a computed name they reach the names a ``Pattern`` describes:
 
-* ``("names", (n, ...))``: a name taken from a literal tuple or list (``for n in ("a", "b")``);
-* ``("affix", prefix, suffix)``: a name built with a literal prefix or suffix (``f"{k}_buffer"``);
-* ``("class-names", attr)``: a name taken from a class attribute that lists names
+* ``(PatternTag.NAMES, (n, ...))``: a name taken from a literal tuple or list (``for n in ("a", "b")``);
+* ``(PatternTag.AFFIX, prefix, suffix)``: a name built with a literal prefix or suffix (``f"{k}_buffer"``);
+* ``(PatternTag.CLASS_NAMES, attr)``: a name taken from a class attribute that lists names
   (``for n in self._buffer_names``), settled once the class is known;
 * ``ANY``: anything (``self.__dict__`` handed over or iterated, ``vars(self)`` as a whole).
 
@@ -17,14 +17,14 @@ only write: none of them reads a value, so none makes a finding unsure.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from deadinit.model.kinds import ExprTag
+from deadinit.model.kinds import ExprTag, PatternTag
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted, is_name, self_attr, to_expr
 
-ANY: Pattern = ("any",)
+ANY: Pattern = (PatternTag.ANY,)
 STORAGE = frozenset({"__dict__", "_modules", "_parameters", "_buffers"})  # self.<storage>[k] is attribute k
 _KEYED_METHODS = frozenset({"get", "pop", "setdefault", "__getitem__", "__contains__"})
 _LITERAL_READERS = frozenset({"getattr", "hasattr"})
@@ -70,13 +70,13 @@ def keyed_access(node: sx.Node, self_name: str | None) -> tuple[sx.Node, sx.Expr
 def name_pattern(key: sx.Expr, names: NameLookup = _no_names) -> Pattern:
     """The attribute names an expression used as a name may hold."""
     if isinstance(key, sx.Const) and isinstance(key.value, str):
-        return ("names", (key.value,))
+        return (PatternTag.NAMES, (key.value,))
     if isinstance(key, sx.Name):
         found = names(key.id)
         return found if found is not None else ANY
     prefix, suffix = _affix(key)
     if prefix or suffix:
-        return ("affix", prefix, suffix)
+        return (PatternTag.AFFIX, prefix, suffix)
     return ANY
 
 
@@ -94,11 +94,11 @@ def loop_names(iterable: sx.Expr, self_name: str | None) -> Pattern | None:
     """What ``for n in <iterable>`` binds ``n`` to: names from a literal sequence or a class attribute."""
     if isinstance(iterable, sx.Sequence) and iterable.elts:
         if all(isinstance(e, sx.Const) and isinstance(e.value, str) for e in iterable.elts):
-            return ("names", tuple(e.value for e in iterable.elts))  # type: ignore[attr-defined]
+            return (PatternTag.NAMES, tuple(e.value for e in iterable.elts))  # type: ignore[attr-defined]
         return None
     attr = self_attr(iterable, self_name)
     if attr is not None:
-        return ("class-names", attr)
+        return (PatternTag.CLASS_NAMES, attr)
     return None
 
 
@@ -175,14 +175,14 @@ def range_values(iterable: sx.Expr) -> tuple[int, ...] | None:
 
 
 def describe(pattern: Pattern) -> str:
-    if pattern[0] == "names":
+    if pattern[0] == PatternTag.NAMES:
         return "one of " + ", ".join(pattern[1])
-    if pattern[0] == "affix":
+    if pattern[0] == PatternTag.AFFIX:
         parts = ([f"starting with {pattern[1]!r}"] if pattern[1] else []) + (
             [f"ending with {pattern[2]!r}"] if pattern[2] else []
         )
         return "a name " + " and ".join(parts)
-    if pattern[0] == "class-names":
+    if pattern[0] == PatternTag.CLASS_NAMES:
         return f"a name listed in self.{pattern[1]}"
     return "any name"
 
@@ -191,30 +191,49 @@ def matches(pattern: Pattern, attr: str, class_names: Callable[[str], tuple[str,
     """Whether a dynamic access with ``pattern`` could reach ``attr`` (``class_names`` resolves
     a class attribute to the literal names it lists, or None)."""
     kind = pattern[0]
-    if kind == "names":
+    if kind == PatternTag.NAMES:
         return attr in pattern[1]
-    if kind == "affix":
+    if kind == PatternTag.AFFIX:
         return attr.startswith(pattern[1]) and attr.endswith(pattern[2])
-    if kind == "class-names":
+    if kind == PatternTag.CLASS_NAMES:
         listed = class_names(pattern[1])
         return True if listed is None else attr in listed
     return True
 
 
-def access_of(
-    node: sx.Node, self_name: str | None, names: NameLookup = _no_names
-) -> tuple[tuple[Any, ...], sx.Node] | None:
-    """What a subscript or call does to ``self``'s attributes by name: ``("read", attr)`` for a
-    literal name, ``("dynamic", reason, pattern)`` for a computed one, else None.  The storage
-    node it keys into is returned too, so that its bare use is not taken for a wholesale access."""
+class KeyedRead(NamedTuple):
+    """``getattr(self, "x")``, ``self.__dict__["x"]``...: the attribute named by a literal."""
+
+    attr: str
+
+
+class KeyedDynamic(NamedTuple):
+    """``getattr(self, k)``... with a computed ``k``: why it is dynamic, and the names it may reach."""
+
+    reason: str
+    pattern: Pattern
+
+
+class KeyedAccess(NamedTuple):
+    """What a subscript or call does to ``self``'s attributes by name (``access_of``), and the
+    storage node it keys into."""
+
+    event: KeyedRead | KeyedDynamic
+    store: sx.Node
+
+
+def access_of(node: sx.Node, self_name: str | None, names: NameLookup = _no_names) -> KeyedAccess | None:
+    """What a subscript or call does to ``self``'s attributes by name: a ``KeyedRead`` for a
+    literal name, a ``KeyedDynamic`` for a computed one, else None.  The storage node it keys into
+    is given too, so that its bare use is not taken for a wholesale access."""
     ka = keyed_access(node, self_name)
     if ka is None:
         return None
     store, key = ka
     if isinstance(key, sx.Const) and isinstance(key.value, str):
-        return ("read", key.value), store
+        return KeyedAccess(KeyedRead(key.value), store)
     pattern = name_pattern(key, names)
-    return ("dynamic", f"{_written(node, store, self_name)} with {describe(pattern)}", pattern), store
+    return KeyedAccess(KeyedDynamic(f"{_written(node, store, self_name)} with {describe(pattern)}", pattern), store)
 
 
 def wholesale_use(node: sx.Node, self_name: str | None) -> str | None:

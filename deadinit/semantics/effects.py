@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from deadinit.model.summary import Pattern
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import ANY, NameLookup, access_of, wholesale_use
+from deadinit.semantics.dynamic import ANY, KeyedRead, NameLookup, access_of, wholesale_use
 from deadinit.semantics.exprs import dotted, is_name, self_attr
 
 # ``self.x.m(...)`` with one of these methods puts something into ``self.x``
@@ -92,12 +92,12 @@ def _keyed(
     for self_name in selves:
         got = access_of(n, self_name, names) if names is not None else access_of(n, self_name)
         if got is not None:
-            event, store = got
-            keyed.add(id(store))
-            if event[0] == "read":
-                r.attrs.append(event[1])
+            event = got.event
+            keyed.add(id(got.store))
+            if isinstance(event, KeyedRead):
+                r.attrs.append(event.attr)
             else:
-                r.dynamic.append((event[1], event[2]))
+                r.dynamic.append((event.reason, event.pattern))
             return
 
 

@@ -1,17 +1,91 @@
-"""Findings made final, in one place: unused suppressions (DI100), the paths reported on, the
-baseline, and the notes on what was hidden or skipped.  A command formats what leaves here."""
+"""Findings made final, in one place.
+
+The rules' findings as they come (``rules.engine.findings_for``) are settled here once per run
+(``settle``: dedupe over subclasses, order by place, suppressions by comment or per-file-ignores,
+unsure findings set apart), into the ``CheckResult`` that the result cache stores and every command
+reads; then each command's report is made of it (``final_findings``: unused suppressions (DI100),
+the paths reported on, the baseline, and the notes on what was hidden or skipped).  A command
+formats what leaves here."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from deadinit.index.pathfilter import per_file_ignored
 from deadinit.model.finding import Finding
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.session.baseline import Baseline, apply_baseline
 from deadinit.session.project_root import Scope
+
+if TYPE_CHECKING:
+    from deadinit.index.project_index import ProjectIndex
+
+
+def settle(result: CheckResult, findings: list[Finding], settings: Settings) -> None:
+    """The rules' ``findings`` (rule by rule, each in class order) made final into ``result``:
+    deduplicated over subclasses and ordered (``ordered_findings``), then sorted into its
+    suppressed, unsure and reported findings (``sort_findings``)."""
+    assert result.index is not None  # the run indexed the project
+    sort_findings(result, ordered_findings(result.index, findings), settings)
+
+
+def ordered_findings(index: ProjectIndex, findings: list[Finding]) -> list[Finding]:
+    """The rules' findings (rule by rule, each in class order) as reported: deduplicated over
+    subclasses, sorted by place."""
+    out = _dedupe_subclasses(index, findings)
+    out.sort(key=lambda f: (f.path, f.line, f.column, f.code, f.cls, f.attribute))
+    return out
+
+
+def _dedupe_subclasses(index: ProjectIndex, findings: list[Finding]) -> list[Finding]:
+    """Report a (code, parent, attribute) once, at the most-base subclass where it holds.
+
+    Subclasses of that class run the same chain; they are listed in ``extra["subclasses"]``.
+    A subclass where it holds only under a condition (or where the analysis is unsure) while
+    it holds on its ancestor outright is reported on its own: a listed subclass claims as much.
+    """
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for f in findings:
+        claim = (f.extra.get("conditional"), f.extra.get("condition"), bool(f.unsure))
+        groups.setdefault((f.code, f.parent, f.attribute, claim), []).append(f)
+    out = []
+    for group in groups.values():
+        classes = {f.cls for f in group}
+        subs: dict[str, list[str]] = {}  # class -> the group's classes below it (linear in the MRO sizes)
+        for c in classes:
+            for a in (index.mro(c) or [c])[1:]:
+                if a in classes:
+                    subs.setdefault(a, []).append(c)
+        for f in group:
+            mro = index.mro(f.cls) or [f.cls]
+            if any(a in classes for a in mro[1:]):
+                continue
+            f.extra["subclasses"] = sorted(subs.get(f.cls, ()))
+            out.append(f)
+    return out
+
+
+def sort_findings(res: CheckResult, findings: list[Finding], settings: Settings) -> None:
+    """Each finding into ``res``'s suppressed, unsure or reported findings; the suppressions that
+    matched one into ``res.used_suppressions`` (what DI100 reads)."""
+    from deadinit.rules.suppressions import matching_suppression  # noqa: PLC0415 - the analysis: a warm cached check never loads it
+
+    index = res.index
+    assert index is not None  # the run indexed the project
+    for f in findings:
+        hit = matching_suppression(f, index)
+        if hit is not None:
+            res.used_suppressions.add(hit)
+        if hit is not None or per_file_ignored(f, settings):
+            res.suppressed.append(f)
+        elif f.unsure and not settings.show_unsure:
+            res.unsure.append(f)
+        else:
+            res.findings.append(f)
 
 
 @dataclass

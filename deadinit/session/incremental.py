@@ -30,17 +30,12 @@ from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.rules.base import Rule
-from deadinit.rules.engine import (
-    RuleContext,
-    candidate_classes,
-    index_summaries,
-    ordered_findings,
-    sort_findings,
-)
+from deadinit.rules.engine import RuleContext, candidate_classes, index_summaries
 from deadinit.rules.isolation import isolated
 from deadinit.rules.registry import selected_rules
 from deadinit.session.analysis_state import AnalysisState, ClassRecord, Digest
 from deadinit.session.class_graph import GRAPH_DERIVED, ClassGraph, class_graph
+from deadinit.session.findings import settle
 from deadinit.session.table_digests import TableDigests
 
 
@@ -113,7 +108,7 @@ def check_incremental(
     laps.lap("analyse")
     per_class = runs.per_class
     findings = [f for i in range(len(rules)) for qn in per_class for f in per_class[qn][i]]
-    sort_findings(res, ordered_findings(index, findings), settings)
+    settle(res, findings, settings)
     laps.lap("combine")
     state = _new_state(previous, runs.kept, runs.fresh, diff.now, diff.digests, diff.graph) if next_state else None
     laps.lap("state")

@@ -1,5 +1,6 @@
-"""The session's stages: summarise what discovery found, then index and analyse
-(``deadinit.rules.engine.check_summaries``), fully or incrementally, or index only.
+"""The session's stages: summarise what discovery found, then index, analyse and make the findings
+final (``check_summaries``: ``deadinit.rules.engine`` runs the rules, ``deadinit.session.findings``
+settles what they find), fully or incrementally, or index only.
 
 ``deadinit.session.run.Session`` puts them together for a command; ``deadinit.api.check`` is
 their public face for a library caller.
@@ -23,8 +24,9 @@ from deadinit.model.file_error import FileError
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.rules.engine import check_summaries, index_summaries
+from deadinit.rules.engine import analyse, findings_for, index_summaries
 from deadinit.session.discovery import discovered
+from deadinit.session.findings import settle
 from deadinit.session.summarizing import Fingerprinted, Summarize
 
 if TYPE_CHECKING:
@@ -55,7 +57,9 @@ def summarize(
         summarizer = summarize_many
     results = summarizer(items, settings)
     summaries = []
-    for r in results:
+    for (path, _, _), r in zip(items, results, strict=True):
+        if isinstance(r, FileSummary) and r.path != path:
+            r.path = path  # the per-file cache keys a file by its real path: a summary says it as given
         if isinstance(r, FileError):
             errors.append(str(r))
             if unreadable is not None:
@@ -65,6 +69,23 @@ def summarize(
         else:
             summaries.append(r)
     return summaries, errors, len(disc.files)
+
+
+def check_summaries(
+    summaries: list[FileSummary], settings: Settings, result: CheckResult | None = None, hierarchy_errors: bool = True
+) -> CheckResult:
+    """The final findings of a project given its summaries (into ``result``, which may carry
+    discovery's errors): indexed, every candidate class analysed, the rules run, their findings
+    settled (``session.findings.settle``); ``hierarchy_errors`` False: without the hierarchy
+    problems' error lines (``rules.engine.index_summaries``)."""
+    res = result if result is not None else CheckResult(files=len(summaries))
+    res = index_summaries(summaries, settings, res, hierarchy_errors)
+    index = res.index
+    assert index is not None  # index_summaries built it
+    analyzer, analyses = analyse(index, settings, analyzer=res.analyzer, result=res)
+    res.analyses = analyses
+    settle(res, findings_for(index, analyzer, analyses, settings, res), settings)
+    return res
 
 
 def run_check(

@@ -12,9 +12,9 @@ from deadinit.model.fix import FilePlan
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
-from deadinit.rules.engine import check_summaries
 from deadinit.runtime.file_cache import content_hash
 from deadinit.session.incremental import check_incremental, content_fingerprint
+from deadinit.session.pipeline import check_summaries
 
 
 def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) -> CheckResult:

@@ -57,12 +57,12 @@ def test_after_a_warm_check_nothing_is_summarised_and_the_output_is_the_uncached
 
 def test_graph_takes_the_findings_from_the_result_cache(warm, monkeypatch):
     root, cache = warm
-    from deadinit.rules import engine
+    from deadinit.session import pipeline
 
     def no_full_analysis(*a, **k):
         raise AssertionError("graph analysed every hierarchy although check's result was stored")
 
-    monkeypatch.setattr(engine, "check_summaries", no_full_analysis)
+    monkeypatch.setattr(pipeline, "check_summaries", no_full_analysis)
     res = invoke(["graph", ".", "--cache-dir", cache, "--color", "never"], cwd=root)
     assert res.exit_code == 0, res.stderr
     assert any("Child  pkg.child.Child  DI001 x1, DI002 x1" in ln for ln in res.stdout.splitlines()), res.stdout

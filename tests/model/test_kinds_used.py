@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from deadinit.frontends.parse import summarize_source
-from deadinit.model.kinds import EXPR_FORMS, ExprTag, InitStmtKind, ParamKind
+from deadinit.model.kinds import EXPR_FORMS, PATTERN_FORMS, ExprTag, InitStmtKind, NameKind, ParamKind
 from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 
@@ -19,9 +19,17 @@ ROLE_LITERAL = re.compile(r"\.role (?:==|!=|in|not in) \(?\"")
 # an expression's form compared with the string of an ``ExprTag``: ``e[0] == "const"``, ``k in ("and", "or")``
 _TAGS = "|".join(re.escape(t) for t in sorted(EXPR_FORMS))
 EXPR_TAG_LITERAL = re.compile(rf"(?:(?<!\))\[0\]|(?<![\w.])(?:k|head)) (?:==|!=|in|not in) \(?\"(?:{_TAGS})\"")
+# a tagged tuple's first item compared with a tag's string: a dynamic access's pattern (``PatternTag``),
+# a resolved name's kind (``NameKind``), a keyed access (``KeyedRead`` / ``KeyedDynamic`` are records)
+_TUPLE_TAGS = sorted(PATTERN_FORMS | {k.value for k in NameKind} | {"read", "dynamic"})
+TUPLE_TAG_LITERAL = re.compile(rf"\[0\] (?:==|!=|in|not in) \(?\"(?:{'|'.join(re.escape(t) for t in _TUPLE_TAGS)})\"")
 
 
-@pytest.mark.parametrize("pattern", [LITERAL_KIND, ROLE_LITERAL, EXPR_TAG_LITERAL], ids=["kind", "role", "expr-tag"])
+@pytest.mark.parametrize(
+    "pattern",
+    [LITERAL_KIND, ROLE_LITERAL, EXPR_TAG_LITERAL, TUPLE_TAG_LITERAL],
+    ids=["kind", "role", "expr-tag", "tuple-tag"],
+)
 def test_no_kind_is_compared_with_a_string_literal(pattern: re.Pattern[str]) -> None:
     hits = [
         f"{path.relative_to(PACKAGE.parent)}:{n}: {line.strip()}"
@@ -103,3 +111,15 @@ def test_the_front_ends_build_expressions_of_the_listed_forms(adapter: str) -> N
     assert all(type(t) is str for t in tags)  # pickled as the plain strings they are (``ExprTag``)
     assert {ExprTag.AND, ExprTag.OR, ExprTag.CMP, ExprTag.EQ, ExprTag.NOT, ExprTag.IN, ExprTag.IS_NOT_NONE} <= set(tags)
     assert {ExprTag.CONST, ExprTag.NAME, ExprTag.DOTTED, ExprTag.TUPLE} <= set(tags)
+
+
+def test_the_scan_for_tagged_tuples_catches_each_form_it_names() -> None:
+    for line in ('if pattern[0] == "names":', 'r[0] != "class"', 'got[0][0] == "read"', 'p[0] in ("affix", "any")'):
+        assert TUPLE_TAG_LITERAL.search(line), line
+    assert not TUPLE_TAG_LITERAL.search("if pattern[0] == PatternTag.NAMES:")
+
+
+def test_dynamic_patterns_pickle_as_plain_strings() -> None:
+    from deadinit.semantics.dynamic import ANY
+
+    assert all(type(t) is str for t in PATTERN_FORMS) and type(ANY[0]) is str  # as summaries pickled them before

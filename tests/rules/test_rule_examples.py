@@ -6,7 +6,7 @@ from click.testing import CliRunner
 from deadinit.cli.main import main
 from deadinit.rules.doc import fix_diff
 from deadinit.rules.registry import ALL_RULES, lookup
-from deadinit.rules.run_examples import cases, findings_of, write_files
+from deadinit.session.rule_examples import cases, findings_of, write_files
 
 VALID, INVALID, FIXES = cases("VALID"), cases("INVALID"), cases("FIXES")
 

@@ -3,9 +3,13 @@
 import pytest
 from semantic_snippets import expr
 
+from deadinit.model.kinds import PatternTag
 from deadinit.semantics.dynamic import (
     ANY,
     RANGE_LIMIT,
+    KeyedAccess,
+    KeyedDynamic,
+    KeyedRead,
     RangeLoop,
     Registered,
     access_of,
@@ -89,14 +93,17 @@ def test_describe_and_matches():
 
 def test_access_of_reads_a_literal_name_and_describes_a_computed_one(adapter):
     event, _ = access_of(expr("self.__dict__['w']", adapter), "self")
-    assert event == ("read", "w")
+    assert event == KeyedRead("w")
     event, store = access_of(expr("getattr(self, name)", adapter), "self")
-    assert event == ("dynamic", "getattr(self, <computed>) with any name", ANY) and store.id == "self"
+    assert event == KeyedDynamic("getattr(self, <computed>) with any name", ANY) and store.id == "self"
     event, _ = access_of(expr("self._modules.get(k + '_proj')", adapter), "self")
-    assert event == ("dynamic", "self._modules.get(<computed>) with a name ending with '_proj'", ("affix", "", "_proj"))
-    event, _ = access_of(expr("vars(self)[k]", adapter), "self", {"k": ("names", ("a",))}.get)
-    assert event == ("dynamic", "vars(self)[<computed>] with one of a", ("names", ("a",)))
+    reason = "self._modules.get(<computed>) with a name ending with '_proj'"
+    assert event == KeyedDynamic(reason, (PatternTag.AFFIX, "", "_proj"))
+    event, _ = access_of(expr("vars(self)[k]", adapter), "self", {"k": (PatternTag.NAMES, ("a",))}.get)
+    assert isinstance(event, KeyedDynamic)
+    assert event == KeyedDynamic("vars(self)[<computed>] with one of a", (PatternTag.NAMES, ("a",)))
     assert access_of(expr("self.x[k]", adapter), "self") is None
+    assert isinstance(access_of(expr("getattr(self, 'w')", adapter), "self"), KeyedAccess)
 
 
 def test_wholesale_use(adapter):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from deadinit.analysis.sizes.symbolic import Poly
 from deadinit.index.dependencies import Recorded, paused
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import ExprTag, ParamKind
+from deadinit.model.kinds import ExprTag, NameKind, ParamKind
 from deadinit.model.summary import Expr, MethodSummary, Param
 
 DTYPE_BYTES = {
@@ -116,8 +116,8 @@ class Values:
     def _dotted(self, name: str, ctx: Context, depth: int) -> Poly | None:
         head, _, last = name.rpartition(".")
         mod = self.index.resolve_any(ctx.module, head) if head and head.split(".")[0] not in ctx.params else None
-        if mod and mod[0] == "module":
-            return self._constant(mod[1], last, depth)
+        if mod and mod.kind is NameKind.MODULE:
+            return self._constant(mod.name, last, depth)
         root, _, rest = name.partition(".")
         if "." not in rest and root in ctx.params:
             default = self._config_default(ctx.params[root], ctx.module, rest, depth)

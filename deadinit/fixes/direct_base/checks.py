@@ -30,6 +30,7 @@ from deadinit.model.qualnames import short_name
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.rules.engine import analyse, findings_for
+from deadinit.session.findings import ordered_findings
 
 
 def isinstance_blockers(p: ClassPlan) -> None:
@@ -196,7 +197,7 @@ def verify(result: CheckResult, out: Outcome, settings: Settings, findings: bool
             problems.append(f"{short_name(qn)} removes attributes that are no longer set: {', '.join(removed)}")
     if not findings:
         return problems
-    found = [f for f in findings_for(nindex, analyzer, analyses, settings) if not f.unsure]
+    found = [f for f in ordered_findings(nindex, findings_for(nindex, analyzer, analyses, settings)) if not f.unsure]
     left = sorted({f.code for f in found if f.cls == out.cls and f.code in ("DI001", "DI002", "DI003")})
     if left:
         problems.append(f"re-analysis still reports {', '.join(left)} for {short_name(out.cls)}")

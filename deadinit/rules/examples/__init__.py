@@ -1,2 +1,2 @@
-"""The rules' VALID / INVALID and fix examples, by construct: each is a test (``deadinit.rules.run_examples``)
+"""The rules' VALID / INVALID and fix examples, by construct: each is a test (``deadinit.session.rule_examples``)
 and part of its rule's documentation."""

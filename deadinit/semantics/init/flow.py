@@ -12,7 +12,7 @@ state and ``_emit`` are in ``walk``, the statements that write in ``writes``.
 
 from __future__ import annotations
 
-from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.kinds import ExprTag, InitStmtKind, PatternTag
 from deadinit.model.summary import InitStmt
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.dynamic import RangeLoop, loop_names, range_bounds, range_values
@@ -109,7 +109,7 @@ class InitFlattener(InitWrites):
             self.names[st.target.id] = names
         target = st.target
         # the body runs once per name, for every name: what it removes is removed
-        literal = isinstance(target, sx.Name) and names is not None and names[0] == "names"
+        literal = isinstance(target, sx.Name) and names is not None and names[0] == PatternTag.NAMES
         if literal and isinstance(target, sx.Name) and not leaves_early(st.body):
             self.literal_loops[target.id] = in_loop
         bounds = range_bounds(st.iter, self.self_name)

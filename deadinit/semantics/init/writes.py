@@ -11,7 +11,7 @@ from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import call_arguments_of
-from deadinit.semantics.dynamic import access_of
+from deadinit.semantics.dynamic import KeyedRead, access_of
 from deadinit.semantics.effects import (
     FieldWrite,
     copied_fields,
@@ -202,7 +202,7 @@ class InitWrites(InitWalk):
     def _named_target(self, t: sx.Expr) -> str | None:
         """``x`` for ``self.__dict__["x"] = ...`` / ``self._modules["x"] = ...``."""
         got = access_of(t, self.self_name) if isinstance(t, sx.Subscript) else None
-        return got[0][1] if got is not None and got[0][0] == "read" else None
+        return got.event.attr if got is not None and isinstance(got.event, KeyedRead) else None
 
     def _bind(
         self, name: str, reads: set[str], alloc: AllocInfo | None, vexpr: Expr, guards: Guards, in_loop: bool, aug: bool

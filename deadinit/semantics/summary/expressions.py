@@ -7,7 +7,7 @@ from __future__ import annotations
 from deadinit.model.access import Access, ObjectWalk, TypeRef
 from deadinit.model.summary import Construct, MethodSummary
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.dynamic import ANY, access_of, literal_attr_of, wholesale_use
+from deadinit.semantics.dynamic import ANY, KeyedRead, access_of, literal_attr_of, wholesale_use
 from deadinit.semantics.effects import literal_attr_of_self, super_attribute
 from deadinit.semantics.exprs import capitalised, dotted, is_name, self_attr, to_expr
 from deadinit.semantics.summary.flow import FlowTyping
@@ -27,14 +27,13 @@ class ExpressionFacts(FlowTyping):
         got = access_of(node, ctx.self_name, ctx.loop_names.get)
         if got is None:
             return False
-        event, store = got
-        self.keyed.add(id(store))
-        if event[0] == "read" and id(node) in self.stores:
-            ctx.method.writes.append((event[1], node.line, node.col))
-        elif event[0] == "read":
-            ctx.method.reads.append((event[1], node.line, node.col))
+        event = got.event
+        self.keyed.add(id(got.store))
+        if isinstance(event, KeyedRead):
+            where = ctx.method.writes if id(node) in self.stores else ctx.method.reads
+            where.append((event.attr, node.line, node.col))
         elif id(node) not in self.stores:  # ``self._modules[k] = v`` only writes, as ``setattr`` does
-            ctx.method.dynamic.append((event[1], node.line, event[2]))
+            ctx.method.dynamic.append((event.reason, node.line, event.pattern))
         return True
 
     def attribute(self, node: sx.Attribute) -> None:

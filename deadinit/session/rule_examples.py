@@ -1,8 +1,8 @@
 """Run a rule's VALID / INVALID examples: what the test suite checks for every rule.
 
 An example is written to an empty folder and checked there as ``deadinit check``
-would (the analysis rules with only the example's rule selected; DI100 as with
-``--report-unused-ignores``).  A finding is named ``(code, where, attribute)``:
+would, its findings made final by the session (the analysis rules with only the example's rule
+selected; DI100 as with ``--report-unused-ignores``).  A finding is named ``(code, where, attribute)``:
 ``where`` is the class's name, or ``path:line`` (relative to the folder) for a
 finding that belongs to no class.  Fix examples rewrite files, which is the fix
 layer's business: ``tests/rules/test_rule_examples.py`` runs them through
@@ -15,16 +15,18 @@ import dataclasses
 import os
 from pathlib import Path
 
-from deadinit.frontends.parse import FileError, summarize_many
+from deadinit.frontends.parse import summarize_many
 from deadinit.index.discovery import discover
 from deadinit.index.generation_sources import find_generation_sources
+from deadinit.model.file_error import FileError
 from deadinit.model.finding import Finding
 from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
 from deadinit.rules.base import Example, Rule
 from deadinit.rules.doc import source_text
-from deadinit.rules.engine import check_summaries
-from deadinit.rules.registry import ALL_RULES, ANALYSIS_RULES, unused_suppressions
+from deadinit.rules.registry import ALL_RULES, ANALYSIS_RULES
+from deadinit.session.findings import final_findings
+from deadinit.session.pipeline import check_summaries
 
 
 def write_files(files: dict[str, str], root: Path) -> Path:
@@ -58,8 +60,8 @@ def findings_of(rule: type[Rule], example: Example, root: Path) -> list[tuple[st
     errors = [str(s) for s in results if isinstance(s, FileError)] + [f"{p}: {m}" for p, m in found.errors]
     if errors:
         raise ValueError(f"{rule.code} example does not parse: {errors}")
-    if not settings.include_generation_sources:  # as `deadinit check` (api.check.run_check) does
+    if not settings.include_generation_sources:  # as `deadinit check` (session.pipeline.run_check) does
         summaries = find_generation_sources(summaries).kept
     result = check_summaries(summaries, settings)
-    reported = result.findings if analysis_rule else unused_suppressions(result, settings)
+    reported = final_findings(result, settings, unused_suppressions=not analysis_rule).findings
     return sorted(_name(f, root) for f in reported if f.code == rule.code)
