@@ -2,16 +2,21 @@
 ``fix``'s re-analysis keeps the classes that read only moved entries and have nothing to place."""
 
 import dataclasses
+import random
 
 import pytest
+from incremental_runs import copy_fixtures
 
 from deadinit.analysis.analyzer import Analyzer
+from deadinit.api import project
+from deadinit.fixes.registry import load_strategies
 from deadinit.frontends.parse import summarize_source
-from deadinit.model.fix import FilePlan
+from deadinit.model.fix import FilePlan, FixOptions
 from deadinit.model.result import CheckResult
 from deadinit.model.settings import Settings
 from deadinit.rules.engine import index_summaries
 from deadinit.runtime.file_cache import content_hash
+from deadinit.runtime.summarizer import ProjectSummarizer
 from deadinit.session.incremental import Baseline, check_incremental, content_fingerprints
 from deadinit.session.line_shift import Moved, MovedEntries, line_maps
 from deadinit.session.reanalysis import reanalyse
@@ -118,3 +123,39 @@ def test_reanalysis_keeps_a_moved_class_without_findings(tmp_path, monkeypatch):
     assert "m.Child" in analysed and "m.Quiet" not in analysed
     full = reanalyse(dataclasses.replace(res, baseline=None), plan, Settings())
     assert [f.to_json() for f in incremental.findings] == [f.to_json() for f in full.findings]
+
+
+def _shifted(fp: FilePlan, rng: random.Random) -> FilePlan:
+    """``fp`` with comment lines added before some of its top-level statements: the classes below
+    them move, the rewrite's own changes stay."""
+    lines = fp.new.decode().splitlines(keepends=True)
+    out = []
+    for line in lines:
+        if line[:1].isalpha() and rng.random() < 0.5:
+            out.append("# moved\n" * rng.randint(1, 3))
+        out.append(line)
+    return dataclasses.replace(fp, new="".join(out).encode())
+
+
+@pytest.mark.parametrize("strategy, seed", [("skip-flag", 1), ("skip-flag", 2), ("direct-base", 3)])
+def test_reanalysis_of_a_rewrite_that_moves_classes_gives_the_full_findings(strategy, seed, tmp_path, monkeypatch):
+    """A plan whose files also gain lines above their classes: the re-analysis from the stored
+    state (classes that read only moved entries kept) finds what analysing every class finds."""
+    root = copy_fixtures(tmp_path)
+    monkeypatch.chdir(root)
+    cfg = project.configure(["."])
+    result = project.Session(["."], cfg, ProjectSummarizer(jobs=1, cache_dir=str(tmp_path / "cache"))).for_fix()
+    assert result.baseline is not None
+    plan = load_strategies()[strategy](result, FixOptions(settings=cfg.settings))
+    assert plan.files
+    rng = random.Random(seed)
+    files = [_shifted(fp, rng) for fp in plan.files]
+    incremental = reanalyse(result, files, cfg.settings)
+    full = reanalyse(dataclasses.replace(result, baseline=None), files, cfg.settings)
+    for got, want in zip(
+        (incremental.findings, incremental.unsure, incremental.suppressed),
+        (full.findings, full.unsure, full.suppressed),
+        strict=True,
+    ):
+        assert [f.to_json() for f in got] == [f.to_json() for f in want]
+    assert incremental.used_suppressions == full.used_suppressions
