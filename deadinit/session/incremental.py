@@ -81,6 +81,7 @@ def check_incremental(
     fingerprints: Mapping[str, str] | None = None,
     next_state: bool = True,
     resolved: Callable[[ProjectIndex], Resolved | None] | None = None,
+    moved: Callable[[ProjectIndex, Analyzer], Callable[[Key], bool]] | None = None,
 ) -> tuple[CheckResult, AnalysisState | None, dict[str, Any]]:
     """``check_summaries(summaries, settings, result)`` and the state the next run starts from, reusing
     ``previous`` (None: every class is analysed; it is never changed).  ``fingerprints``: path -> a
@@ -89,6 +90,8 @@ def check_incremental(
     ``resolved``: the construction sites and exports of the index built from ``summaries``, where the
     caller can tell them (None: it cannot), installed instead of resolving every construction's
     callee and every exported name.
+    ``moved``: whether a stored key's entry only moved (``session.line_shift``), where the caller can
+    tell (a class that read only such changed keys keeps its record when it has no findings to place).
     ``result.analyses`` holds the analyses of the classes analysed this time only; the stats count
     classes analysed and reused."""
     laps = _Laps()
@@ -99,10 +102,10 @@ def check_incremental(
     if given is not None:
         analyzer.install(given)
     laps.lap("index")
-    diff = _diff(res, previous, fingerprints or {})
+    diff = _diff(res, previous, fingerprints or {}, moved(index, analyzer) if moved is not None else None)
     laps.lap("diff")
     rules = [rule() for rule in selected_rules(settings)]
-    runs = _ClassRuns(previous, diff.changed)
+    runs = _ClassRuns(previous, diff.changed, diff.moved)
     for qn in candidate_classes(index):
         runs.run(qn, res, functools.partial(_analysed, analyzer, qn, rules, settings), len(rules))
     laps.lap("analyse")
@@ -117,6 +120,7 @@ def check_incremental(
         "analysed": len(runs.fresh),
         "reused": len(runs.kept),
         "changed_keys": len(diff.changed),
+        "moved_keys": len(diff.moved),
         "whole_table_reads": whole,
         "class_graph": "reused" if diff.graph.reused else "built",
         "sites": "given" if given is not None else "resolved",
@@ -143,13 +147,20 @@ class _Laps:
 class _Diff:
     digests: TableDigests
     now: list[Digest]  # per stored key: its digest in this run
-    changed: set[int]  # the stored keys whose digest changed
+    changed: set[int]  # the stored keys whose digest changed (but those that only moved)
     graph: ClassGraph
+    moved: set[int]  # the stored keys whose digest changed but whose entry only moved
 
 
-def _diff(res: CheckResult, previous: AnalysisState | None, known: Mapping[str, str]) -> _Diff:
+def _diff(
+    res: CheckResult,
+    previous: AnalysisState | None,
+    known: Mapping[str, str],
+    only_moved: Callable[[Key], bool] | None = None,
+) -> _Diff:
     """Compare the digest of each stored key with this run's, building the class graph on the way
-    (reused when none of its inputs changed); its problems and outside bases go to ``res``."""
+    (reused when none of its inputs changed); its problems and outside bases go to ``res``.  The
+    keys ``only_moved`` tells go from ``changed`` to ``moved``."""
     index = res.index
     assert index is not None and res.analyzer is not None  # check_incremental indexed the summaries
     fps = {m: known.get(s.path) or summary_fingerprint(s) for m, s in index.modules.data.items()}
@@ -157,24 +168,39 @@ def _diff(res: CheckResult, previous: AnalysisState | None, known: Mapping[str, 
     now: list[Digest] = list(previous.digests) if previous is not None else []
     changed: set[int] = set()
     later: list[int] = []  # entries of the subclass table: compared once the table is there
+    moved: set[int] = set()
     if previous is not None:
         later = digests.compare_groups(previous.keys, previous.digests, previous.by_kind, now, changed, GRAPH_DERIVED)
+        _set_apart(previous, changed, moved, only_moved)
     graph = class_graph(index, previous, changed)
     res.errors.extend(problem_lines(index, graph.problems))
     res.outside_bases = graph.outside
     if previous is not None:
         digests.compare_stored(previous.keys, previous.digests, later, now, changed)
-    return _Diff(digests, now, changed, graph)
+        _set_apart(previous, changed, moved, only_moved)
+    return _Diff(digests, now, changed, graph, moved)
+
+
+def _set_apart(
+    previous: AnalysisState, changed: set[int], moved: set[int], only_moved: Callable[[Key], bool] | None
+) -> None:
+    """Move the keys of ``changed`` whose entries ``only_moved`` tells into ``moved``."""
+    if only_moved is not None:
+        gone = {i for i in changed if only_moved(previous.keys[i])}
+        changed -= gone
+        moved |= gone
 
 
 class _ClassRuns:
     """Each candidate class's findings (``per_class``: per rule), from its stored record when it
-    read no changed key (``kept``), else analysed again inside a recording (``fresh``: its keys,
-    pickled findings, whether its chain is broken)."""
+    read no changed key (``kept``), nor a ``moved`` one while it has findings (their places would
+    move), else analysed again inside a recording (``fresh``: its keys, pickled findings, whether its
+    chain is broken)."""
 
-    def __init__(self, previous: AnalysisState | None, changed: set[int]) -> None:
+    def __init__(self, previous: AnalysisState | None, changed: set[int], moved: set[int] | None = None) -> None:
         self.previous = previous
         self.changed = changed
+        self.moved = moved or set()
         self.per_class: dict[str, list[list[Finding]]] = {}
         self.fresh: dict[str, tuple[set[Key], bytes, bool]] = {}
         self.kept: dict[str, ClassRecord] = {}
@@ -188,9 +214,11 @@ class _ClassRuns:
     ) -> None:
         old = self.previous.classes.get(qn) if self.previous is not None else None
         if old is not None and self.changed.isdisjoint(old.keys):
-            self.kept[qn] = old
-            self.per_class[qn] = pickle.loads(old.findings)
-            return
+            found = pickle.loads(old.findings)
+            if not any(found) or self.moved.isdisjoint(old.keys):
+                self.kept[qn] = old
+                self.per_class[qn] = found
+                return
         assert res.index is not None  # the classes run are the index's (``candidate_classes``)
         with recording() as keys:
             done = isolated(res.index, res, qn, analyse)

@@ -4,8 +4,15 @@ the project as it is (``fixes.safety.compare``)."""
 
 from __future__ import annotations
 
+import os
+import sys
+import time
+from collections.abc import Callable
+
+from deadinit.analysis.analyzer import Analyzer
 from deadinit.analysis.liveness.variant_sites import Resolved, variant_resolved
 from deadinit.frontends.parse import summarize_source
+from deadinit.index.dependencies import Key
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.file_error import FileError
 from deadinit.model.fix import FilePlan
@@ -14,6 +21,7 @@ from deadinit.model.settings import Settings
 from deadinit.model.summary import FileSummary
 from deadinit.runtime.file_cache import content_hash
 from deadinit.session.incremental import check_incremental, content_fingerprint
+from deadinit.session.line_shift import MovedEntries, line_maps
 from deadinit.session.pipeline import check_summaries
 
 
@@ -29,6 +37,7 @@ def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) ->
     changed = {fp.path: fp.new for fp in files}
     assert result.index is not None and result.analyzer is not None  # a full result: fix planned from it
     summaries: list[FileSummary] = []
+    t0 = time.perf_counter()
     for s in result.index.modules.values():
         if s.path in changed:
             r = summarize_source(changed[s.path], s.path, s.module, s.is_package, settings)
@@ -37,6 +46,7 @@ def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) ->
             summaries.append(r)
         else:
             summaries.append(s)
+    summarised = round(time.perf_counter() - t0, 3)
     baseline = result.baseline
     if baseline is None:
         return check_summaries(summaries, settings, hierarchy_errors=False)  # ``compare`` reads findings only
@@ -54,7 +64,22 @@ def reanalyse(result: CheckResult, files: list[FilePlan], settings: Settings) ->
     def resolved(index: ProjectIndex) -> Resolved | None:
         return variant_resolved(before, given, index, rewritten)
 
-    after, _, _ = check_incremental(
-        summaries, settings, CheckResult(files=len(summaries)), baseline.state, fingerprints, False, resolved
+    lines = line_maps(files)
+
+    def moved(index: ProjectIndex, now: Analyzer) -> Callable[[Key], bool]:
+        return MovedEntries(lines, (before, analyzer), (index, now)).moved
+
+    after, _, stats = check_incremental(
+        summaries,
+        settings,
+        CheckResult(files=len(summaries)),
+        baseline.state,
+        fingerprints,
+        False,
+        resolved,
+        moved if baseline.current else None,
     )
+    if os.environ.get("DEADINIT_STATS"):
+        stats["seconds"]["summarise"] = summarised
+        print(f"deadinit: reanalysis: {stats}", file=sys.stderr)
     return after

@@ -36,6 +36,11 @@ def _hashed(value: object) -> str:
     return hashlib.blake2b(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), digest_size=12).hexdigest()
 
 
+def _by_name(names: Mapping[str, str] | None) -> list[tuple[str, str]] | None:
+    """A table of names in the order of its names, not of insertion."""
+    return sorted(names.items()) if names is not None else None
+
+
 def _entry_lookup(table: Table) -> Callable[[Any], Hashable]:
     """The lookup of an entry's value in ``table`` (built when first asked)."""
     return table().get
@@ -68,7 +73,8 @@ class TableDigests:
             "module": per_module,
             "imports": (self.fps.get, lambda m: _hashed(ix._imports.data.get(m))),
             "stars": (self.fps.get, lambda m: _hashed(ix._stars.data.get(m))),
-            "toplevel": (self.fps.get, lambda m: _hashed(ix._toplevel.data.get(m))),
+            # by name: ``ProjectIndex.resolve_shadowed`` puts a name back at the end of its module's table
+            "toplevel": (self.fps.get, lambda m: _hashed(_by_name(ix._toplevel.data.get(m)))),
             "functions_in": (self.fps.get, lambda m: _hashed(ix._functions.data.get(m))),
             "constants": (self.fps.get, lambda m: _hashed(ix.constants.data.get(m))),
             "class": (self._class_origin, lambda qn: _hashed(ix.classes.data.get(qn))),
