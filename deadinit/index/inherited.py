@@ -30,6 +30,7 @@ class InheritedTables:
     _class_values: Memo[str, dict[str, Expr]]
     _methods_on: Memo[str, Methods]
     _roots: Memo[str, tuple[str, ...]]
+    _defining: Memo[str, tuple[str, ...]]
 
     def bases(self, qualname: str) -> list[Base]:
         raise NotImplementedError  # the index's
@@ -111,3 +112,22 @@ class InheritedTables:
             return parent  # a class with a project base is no root
         mro = self.mro(qualname) or [qualname]
         return tuple(qn for qn in mro if not any(b.kind == BaseKind.CLASS for b in self.bases(qn)))
+
+    def defining(self, qualname: str) -> tuple[str, ...]:
+        """The classes of the MRO that define more than an ``__init__`` (another method, a class
+        attribute, a base outside the project), in MRO order: the others add nothing to what a walk of
+        the MRO's methods, class attributes and outside bases finds."""
+        return self._inherited(self._defining, qualname, self._defining_from)
+
+    def _defining_from(self, qualname: str, parent: tuple[str, ...] | None) -> tuple[str, ...]:
+        if parent is None:
+            return tuple(qn for qn in self.mro(qualname) or [qualname] if self._defines_more(qn))
+        return (qualname, *parent) if self._defines_more(qualname) else parent
+
+    def _defines_more(self, qualname: str) -> bool:
+        c = self.classes[qualname]
+        return (
+            bool(c.class_attrs)
+            or any(name != "__init__" for name in c.methods)
+            or any(b.kind != BaseKind.CLASS for b in self.bases(qualname))
+        )

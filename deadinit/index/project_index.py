@@ -64,6 +64,7 @@ class ProjectIndex(NameResolution, InheritedTables):
         self._class_values: Memo[str, dict[str, Expr]] = Memo()
         self._methods_on: Memo[str, Methods] = Memo()
         self._roots: Memo[str, tuple[str, ...]] = Memo()
+        self._defining: Memo[str, tuple[str, ...]] = Memo()
         self._subclasses_below: Memo[str, frozenset[str]] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
