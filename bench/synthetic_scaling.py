@@ -8,7 +8,7 @@ least-squares fit of log(time) against log(size) over the sizes from the second 
 smallest is mostly start-up):
 
 * **depth**: one chain of N classes in one file, each adding a tensor after
-  ``super().__init__()`` (50 to 800);
+  ``super().__init__()`` (50 to 1,600);
 * **width**: N classes side by side under one base that allocates (1k to 10k);
 * **files**: 10-deep hierarchies, one per file, N files (1k to 10k: 10k to 100k classes).
 
@@ -64,7 +64,7 @@ def files(root: Path, n: int, depth: int = 10) -> None:
 
 FAMILIES: dict[str, tuple[Callable[[Path, int], None], tuple[int, ...], tuple[int, ...]]] = {
     # name: (generator, sizes, quick sizes)
-    "depth": (chain, (50, 100, 200, 400, 800), (50, 100, 200, 400)),
+    "depth": (chain, (50, 100, 200, 400, 800, 1600), (50, 100, 200, 400)),
     "width": (width, (1000, 3000, 10000), (1000, 3000)),
     "files": (files, (1000, 3000, 10000), (300, 1000)),
 }

@@ -130,14 +130,13 @@ class Analyzer:
     def _reach_of(self, cls: str) -> Reach:
         mro = self.index.mro(cls) or [cls]
         names = set()
-        for qn in mro:
-            for name in self.index.classes[qn].methods:
-                if name in self.ext.by_attr and any(
-                    self.ext.could_hold(a, m, cls)[0]
-                    for a, m in self.ext.by_attr[name]
-                    if not (a.in_class and a.in_class in mro)
-                ):
-                    names.add(name)
+        for name in self.index.methods_on(cls):  # each name the MRO defines, once
+            if name in self.ext.by_attr and any(
+                self.ext.could_hold(a, m, cls)[0]
+                for a, m in self.ext.by_attr[name]
+                if not (a.in_class and a.in_class in mro)
+            ):
+                names.add(name)
         if self.index.derives_from_external(cls, self.settings.module_bases):
             names.update(MODULE_ENTRY_POINTS)  # ``module(x)`` runs ``forward`` through ``nn.Module.__call__``
         return reachable(self.index, cls, names)

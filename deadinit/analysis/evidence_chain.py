@@ -52,7 +52,7 @@ def class_evidence(an: Analysis, fact: AttrFact, fp: Fixpoint, reach: Reach, mro
     )
     checked_line = Evidence(EvidenceKind.CHECKED, text)
     method_reads: dict[str, list[MethodRead]] = {}
-    for qn in mro:
+    for qn in an.index.defining(mro[0]):  # the classes of ``mro`` with methods besides __init__ among them
         for name, m in an.index.classes[qn].methods.items():
             if name == "__init__":
                 continue

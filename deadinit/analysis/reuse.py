@@ -230,21 +230,24 @@ def compute_reuse(
             kept |= set(index.mro(other) or [other])
     dropped = [qn for qn in mro[1:] if qn not in kept]
     r = Reuse(cls, parent, suggestion, dropped, threshold=threshold)
-    for qn in dropped:
+    gone = set(dropped)
+    defining = [qn for qn in index.defining(cls) if qn in gone]  # the dropped classes with more than __init__
+    for qn in defining:
         r.external_bases += [b.name for b in index.bases(qn) if b.kind != BaseKind.CLASS]
-    _methods(index, r, mro, reach)
-    _attrs(index, analyzer, r, an)
-    _class_attrs(index, analyzer, r, mro, reach, kept)
-    _super_calls(index, r, mro, reach)
+    _methods(index, r, mro, reach, defining)
+    _attrs(index, analyzer, r, an, gone)
+    _class_attrs(index, analyzer, r, mro, reach, kept, (defining, gone))
+    _super_calls(index, r, mro, reach, gone)
     return r
 
 
-def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
-    for qn in r.dropped:
+def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach, defining: list[str]) -> None:
+    methods = index.methods_on(r.cls)  # what ``resolve_method`` finds on ``mro``
+    for qn in defining:
         for name, m in index.classes[qn].methods.items():
             if name == "__init__":
                 continue
-            res = index.resolve_method(mro, name)
+            res = methods.get(name)
             if m.is_stub:
                 status, why = MethodStatus.STUB, "interface stub"
             elif res is not None and res[0] != qn:
@@ -256,7 +259,7 @@ def _methods(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> Non
             r.methods.append(MethodUse(qn, name, m.lines, status, why))
 
 
-def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis | None) -> None:
+def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis | None, gone: set[str]) -> None:
     if an is None:
         return
     events = [c for c in an.chain.stmts if c.active is not False]
@@ -264,7 +267,7 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
     facts = {(f.owner, f.attr): f for f in an.facts}
     groups: dict[tuple[str, str], list[ChainStmt]] = {}
     for c in an.chain.stmts:
-        if c.owner in r.dropped and c.stmt.kind in _BINDINGS and c.stmt.attr:
+        if c.owner in gone and c.stmt.kind in _BINDINGS and c.stmt.attr:
             groups.setdefault((c.owner, c.stmt.attr), []).append(c)
     total_dead = 0
     any_size = False
@@ -295,15 +298,28 @@ def _attrs(index: ProjectIndex, analyzer: Analyzer, r: Reuse, an: ClassAnalysis 
 
 
 def _class_attrs(
-    index: ProjectIndex, analyzer: Analyzer, r: Reuse, mro: list[str], reach: Reach, kept: set[str]
+    index: ProjectIndex,
+    analyzer: Analyzer,
+    r: Reuse,
+    mro: list[str],
+    reach: Reach,
+    kept: set[str],
+    dropped: tuple[list[str], set[str]],
 ) -> None:
+    """``dropped``: the dropped classes that define more than an ``__init__``, and all of them."""
     ext = analyzer.ext
-    for qn in r.dropped:
+    defining, gone = dropped
+    for qn in defining:
         for name, line in index.classes[qn].class_attrs.items():
             if name in index.classes[qn].methods:
                 continue
             owner = next(
-                (c for c in mro if name in index.classes[c].class_attrs and name not in index.classes[c].methods), qn
+                (
+                    c
+                    for c in index.defining(r.cls)  # the classes of ``mro`` with class attributes among them
+                    if name in index.classes[c].class_attrs and name not in index.classes[c].methods
+                ),
+                qn,
             )
             if owner != qn:
                 r.class_attrs.append(
@@ -316,7 +332,7 @@ def _class_attrs(
                 why = f"read by {short_name(o)}.{m} (line {ln})"
             else:
                 for i, (a, mod) in enumerate(ext.by_attr.get(name, [])):
-                    if a.in_class in r.dropped:
+                    if a.in_class in gone:
                         continue
                     ok, reason = ext.could_hold(a, mod, r.cls)
                     if ok:
@@ -329,21 +345,21 @@ def _class_attrs(
             r.class_attrs.append(ClassAttrUse(qn, name, line, status, why or "no read found"))
 
 
-def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach) -> None:
+def _super_calls(index: ProjectIndex, r: Reuse, mro: list[str], reach: Reach, gone: set[str]) -> None:
     """``super().m()`` / ``Parent.m(self)`` in code that stays whose target is a dropped class."""
     for owner, name in reach.methods:
-        if owner in r.dropped:
+        if owner in gone:
             continue
         m = index.classes[owner].methods.get(name)
         if m is None:
             continue
         for target, start in m.super_calls:
             res = index.resolve_super(mro, owner, target, start)
-            if res is not None and res[0] in r.dropped:
+            if res is not None and res[0] in gone:
                 r.super_into_dropped.append((f"{short_name(owner)}.{name}", f"super().{target}", res[0]))
         for base, target in m.parent_calls:
             qn = index.resolve(index.class_module[owner], base)
-            if qn in r.dropped:
+            if qn in gone:
                 r.super_into_dropped.append((f"{short_name(owner)}.{name}", f"{base}.{target}(self)", qn))
 
 

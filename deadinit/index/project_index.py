@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from deadinit.index import lazy_tables
 from deadinit.index.c3 import c3_merge
 from deadinit.index.dependencies import Memo, Recorded, paused
+from deadinit.index.inherited import Base, InheritedTables, Methods
 from deadinit.index.lazy_tables import BuiltOnRead, Function, ModuleFunctions
 from deadinit.index.module_names import module_prefixes
 from deadinit.index.name_resolution import NameResolution
 from deadinit.index.outside import NO_OUTSIDE, Outside
 from deadinit.model.kinds import BaseKind
 from deadinit.model.summary import ClassSummary, Expr, FileSummary, MethodSummary
+
+__all__ = ["Base", "ProjectIndex"]
 
 # bases outside the project without an ``__init__`` of their own: ``super().__init__`` looks through them
 NO_INIT_BASES = frozenset(
@@ -25,13 +27,7 @@ NO_INIT_BASES = frozenset(
 _OUTSIDE = "\0"  # prefix of a base outside the project in a full MRO (never a qualified name)
 
 
-@dataclass(frozen=True)
-class Base:
-    kind: BaseKind
-    name: str  # qualname for project classes, canonical dotted name otherwise
-
-
-class ProjectIndex(NameResolution):
+class ProjectIndex(NameResolution, InheritedTables):
     def __init__(self, summaries: Iterable[FileSummary]):
         """Every table is ``Recorded`` (``deadinit.index.dependencies``) and every memo a ``Memo``: what a
         class's analysis reads of them is its incremental dependencies (``deadinit.session.table_digests``
@@ -65,6 +61,10 @@ class ProjectIndex(NameResolution):
         self._mro: Memo[str, list[str] | None] = Memo()
         self._full_mro: Memo[str, list[str] | None] = Memo()
         self._external: Memo[str, list[Base]] = Memo()
+        self._class_values: Memo[str, dict[str, Expr]] = Memo()
+        self._methods_on: Memo[str, Methods] = Memo()
+        self._roots: Memo[str, tuple[str, ...]] = Memo()
+        self._defining: Memo[str, tuple[str, ...]] = Memo()
         self._subclasses_below: Memo[str, frozenset[str]] = Memo()
         self.module_prefixes = frozenset(module_prefixes(modules))
         self._subclasses: Recorded[str, list[str]] | None = None
@@ -200,9 +200,12 @@ class ProjectIndex(NameResolution):
     def external_bases(self, qualname: str) -> list[Base]:
         """Non-project bases anywhere in the MRO (they make the analysis above them blind), kept per
         class: the analysis asks for them once per class of a chain, for every class of the chain."""
-        return self._external.get_or(qualname, lambda: self._external_of(qualname))
+        return self._inherited(self._external, qualname, self._external_of)
 
-    def _external_of(self, qualname: str) -> list[Base]:
+    def _external_of(self, qualname: str, parent: list[Base] | None) -> list[Base]:
+        """Built from the one base's (``InheritedTables``): the class's own, then the base's MRO's."""
+        if parent is not None:
+            return [b for b in self.bases(qualname) if b.kind != BaseKind.CLASS] + parent
         out: list[Base] = []
         for c in self.mro(qualname) or [qualname]:
             out.extend(b for b in self.bases(c) if b.kind != BaseKind.CLASS)
@@ -306,16 +309,6 @@ class ProjectIndex(NameResolution):
         """The method ``super().name`` / ``super(start, self).name`` written in ``owner`` reaches in ``mro``."""
         after = self.super_after(mro, owner, start)
         return self.resolve_method(mro, name, after=after) if after is not None else None
-
-    def class_values(self, mro: list[str]) -> dict[str, Expr]:
-        """Class attributes an instance with this MRO sees: the nearest class that sets each one."""
-        out: dict[str, Expr] = {}
-        for qn in reversed(mro):
-            c = self.classes[qn]
-            for name in c.class_attrs:
-                out.pop(name, None)  # an annotation or a value we cannot read hides what is above
-            out.update(c.class_values)
-        return out
 
     def is_subclass(self, a: str, b: str) -> bool:
         m = self.mro(a)

@@ -129,10 +129,10 @@ def init_chain(index: ProjectIndex, qualname: str) -> Chain:
         return chain
     owner, method = first
     env = {p.name: UNKNOWN for p in method.params}
-    facts = Facts(class_values=index.class_values(mro))
+    facts = Facts(class_values=index.class_values_of(qualname))
     ensured = Ensured(index, mro)
     w = _Walk(index, mro, chain, facts, ensured)
-    _walk(w, owner, method, env, {}, True, Facts(), ensured.top(method), depth=0)
+    _walk(w, _Body(owner, method, env, {}, True, Facts(), ensured.top(method), depth=0))
     ensured.apply()
     return chain
 
@@ -147,19 +147,30 @@ class _Walk:
     helpers: list[tuple[str, str]] = field(default_factory=list)  # (owner, name) of the helpers being walked
 
 
-def _walk(
-    w: _Walk,
-    owner: str,
-    method: MethodSummary,
-    env: Env,
-    self_env: Env,
-    active: bool | None,
-    frame: Facts,
-    keys: Frame,
-    depth: int,
-) -> None:
-    chain = w.chain
-    if depth > 30 or method.init_flow is None:
+@dataclass(frozen=True)
+class _Body:
+    """One body the walk is in (an ``__init__`` or a helper it calls) and what its statements see."""
+
+    owner: str  # the class whose method it is
+    method: MethodSummary
+    env: Env  # its parameters' values
+    self_env: Env  # self's attributes' values, shared by the chain's bodies
+    active: bool | None  # whether the call that runs it runs (``ChainStmt.active``)
+    frame: Facts  # what its statements established about its names and objects
+    keys: Frame  # what it makes sure of (``Ensured``)
+    depth: int  # calls from the class's own ``__init__``
+
+    def callee(
+        self, method: MethodSummary, call: InitStmt, owner: str, env: Env, state: bool | None, keys: Frame
+    ) -> _Body:
+        """The body ``call`` (a statement of this one, ``state`` its ``active``) runs: ``owner``'s ``method``."""
+        return _Body(owner, method, env, self.self_env, state, _passed(method, call, self.frame), keys, self.depth + 1)
+
+
+def _walk(w: _Walk, body: _Body) -> None:
+    chain, owner, method, active = w.chain, body.owner, body.method, body.active
+    env, self_env, frame = body.env, body.self_env, body.frame
+    if body.depth > 30 or method.init_flow is None:
         return
     if method.name == "__init__":  # a helper's body (``_helper``) is no run of an ``__init__``
         if owner in chain.inits:  # a second run, not walked: what it assigns is left undecided (liveness)
@@ -187,12 +198,12 @@ def _walk(
         chain.stmts.append(c)
         if state is False:
             continue
-        w.ensured.step(c, keys, active)
+        w.ensured.step(c, body.keys, active)
         _remember(st, state, env, self_env, frame, w.facts)
         if st.kind == InitStmtKind.SUPER_INIT:
-            _call(w, owner, st, state, env, self_env, frame, keys, depth)
+            _call(w, body, st, state)
         elif st.method is not None:
-            _helper(w, owner, st, state, env, self_env, frame, keys, depth)
+            _helper(w, body, st, state)
 
 
 NAMES_LIMIT = 64  # a range of more values is not expanded into names
@@ -288,19 +299,10 @@ def _remember(st: InitStmt, state: bool | None, env: Env, self_env: Env, frame: 
             frame.names[test[1][1]] = (ExprTag.CONST, None)
 
 
-def _call(
-    w: _Walk,
-    owner: str,
-    st: InitStmt,
-    state: bool | None,
-    env: Env,
-    self_env: Env,
-    frame: Facts,
-    keys: Frame,
-    depth: int,
-) -> None:
+def _call(w: _Walk, at: _Body, st: InitStmt, state: bool | None) -> None:
+    """The ``__init__`` a ``super().__init__``-like statement ``st`` of body ``at`` runs, walked in place."""
     index, chain = w.index, w.chain
-    nxt, why = index.init_called(w.order, owner, st.target or "super", st.start)
+    nxt, why = index.init_called(w.order, at.owner, st.target or "super", st.start)
     if why is not None:
         chain.notes.append(why)
     if nxt is None:
@@ -308,31 +310,20 @@ def _call(
     callee, method = nxt
     problem = bind_problem(method, st)
     if problem is not None and state is not False:
-        chain.broken = (owner, st, callee, problem)
+        chain.broken = (at.owner, st, callee, problem)
         return
-    penv = _bind(method, st, env, self_env)
-    chain.calls[callee] = (owner, st, penv)
-    callee_keys = w.ensured.bind(method, st, keys)
-    _walk(w, callee, method, penv, self_env, state, _passed(method, st, frame), callee_keys, depth + 1)
+    penv = _bind(method, st, at.env, at.self_env)
+    chain.calls[callee] = (at.owner, st, penv)
+    _walk(w, at.callee(method, st, callee, penv, state, w.ensured.bind(method, st, at.keys)))
 
 
-def _helper(
-    w: _Walk,
-    owner: str,
-    st: InitStmt,
-    state: bool | None,
-    env: Env,
-    self_env: Env,
-    frame: Facts,
-    keys: Frame,
-    depth: int,
-) -> None:
+def _helper(w: _Walk, at: _Body, st: InitStmt, state: bool | None) -> None:
     """A helper the statement calls, walked where the call is, as ``super().__init__`` is: ``self.m(...)``
     resolved on the instance's MRO (an override runs), ``super().m(...)`` after ``owner``; the call's
     arguments bound to its parameters. Only helpers with a flattened body (``MethodSummary.init_flow``)."""
     index = w.index
     if st.kind == InitStmtKind.SUPER_CALL:
-        found = index.resolve_super(w.order, owner, st.method or "", st.start)
+        found = index.resolve_super(w.order, at.owner, st.method or "", st.start)
     else:
         found = index.resolve_method(w.order, st.method or "")
     if found is None or found[1].init_flow is None or found[1].name == "__init__":
@@ -340,20 +331,10 @@ def _helper(
     callee, method = found
     if (callee, method.name) in w.helpers:  # a helper that calls itself again: walked once
         return
-    penv = _bind(method, st, env, self_env) if bind_problem(method, st) is None else {}
+    penv = _bind(method, st, at.env, at.self_env) if bind_problem(method, st) is None else {}
     penv = {p.name: penv.get(p.name, UNKNOWN) for p in method.params}
     w.helpers.append((callee, method.name))
-    _walk(
-        w,
-        callee,
-        method,
-        penv,
-        self_env,
-        state,
-        _passed(method, st, frame),
-        w.ensured.bind(method, st, keys),
-        depth + 1,
-    )
+    _walk(w, at.callee(method, st, callee, penv, state, w.ensured.bind(method, st, at.keys)))
     w.helpers.pop()
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import BaseKind
 from deadinit.model.qualnames import short_name
 from deadinit.model.summary import MethodSummary, Pattern
 
@@ -62,42 +61,36 @@ def method_reads(
     return reach
 
 
-def entry_names(index: ProjectIndex, mro: list[str], external_names: set[str]) -> dict[str, str]:
-    """Method names that are entry points for a class with this MRO, with the reason.
+def entry_names(index: ProjectIndex, cls: str, external_names: set[str]) -> dict[str, str]:
+    """Method names that are entry points for ``cls`` (from every method its MRO defines), with the reason.
 
     The hierarchy's roots are the classes of the MRO without a project base: with a mixin
     among the bases there are several, and the interface is what any of them declares."""
     out: dict[str, str] = {}
-    roots = [qn for qn in mro if not any(b.kind == BaseKind.CLASS for b in index.bases(qn))]
-    seen: set[str] = set()
-    for qn in mro:
-        for name, m in index.classes[qn].methods.items():
-            if name in seen:
-                continue
-            seen.add(name)
-            if name == "__init__":
-                continue
-            if name.startswith("__") and name.endswith("__"):
-                out[name] = "dunder method"
-            elif m.is_property:
-                out[name] = "property"
-            elif root := next((r for r in roots if name in index.classes[r].methods), None):
-                out[name] = f"declared by the hierarchy root {short_name(root)}"
-            elif name in external_names:
-                out[name] = "called or referenced outside the class"
+    roots = index.roots_of(cls)
+    for name, (_owner, m) in index.methods_on(cls).items():
+        if name == "__init__":
+            continue
+        if name.startswith("__") and name.endswith("__"):
+            out[name] = "dunder method"
+        elif m.is_property:
+            out[name] = "property"
+        elif root := next((r for r in roots if name in index.classes[r].methods), None):
+            out[name] = f"declared by the hierarchy root {short_name(root)}"
+        elif name in external_names:
+            out[name] = "called or referenced outside the class"
     return out
 
 
 def reachable(index: ProjectIndex, cls: str, external_names: set[str]) -> Reach:
     mro = index.mro(cls) or [cls]
-    entries = entry_names(index, mro, external_names)
+    methods = index.methods_on(cls)  # what ``resolve_method`` finds on the MRO
     start = []
     reasons = {}
-    for name, why in entries.items():
-        r = index.resolve_method(mro, name)
-        if r is not None:
-            start.append(r)
-            reasons[(r[0], name)] = why
+    for name, why in entry_names(index, cls, external_names).items():
+        r = methods[name]
+        start.append(r)
+        reasons[(r[0], name)] = why
     reach = Reach(cls, mro)
     for owner, m in start:
         method_reads(index, mro, [(owner, m)], reasons[(owner, m.name)], reach)
