@@ -300,11 +300,14 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.scopes.pop()
         gives_nothing = not (ctx.generator or returns_value(node.body))
         walks = not gives_nothing and any(p[8] for p in ctx.pending)
-        owner = self.classes[-1].qualname.rsplit(".", 1)[-1] if in_class_body and self.classes else None
+        in_class_body = bool(self.scopes) and self.scopes[-1] == CLASS_SCOPE and bool(self.classes)
+        owner = self.classes[-1].qualname.rsplit(".", 1)[-1] if in_class_body else None
         self._flush(ctx, gives_nothing, staying_walks(node, owner) if walks else {})
         return ctx
 
-    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False, staying: dict[WalkAt, Guard] | None = None) -> None:
+    def _flush(
+        self, ctx: FunctionScope, gives_nothing: bool = False, staying: dict[WalkAt, Guard] | None = None
+    ) -> None:
         """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
         nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does; one in
         ``staying`` keeps its elements in the function (``ObjectWalk.STAYS``, ``semantics.walk_elements``)
@@ -331,7 +334,20 @@ class SummaryBuilder(BindingFacts, ImportFacts):
             guard = staying.get((line, col, attr)) if walk else None
             kind = (walked if guard is None else ObjectWalk.GUARDED if guard else ObjectWalk.STAYS) if walk else None
             reads.append(
-                Access(attr, line, col, text, types, cls, function, via, param, through=through, walk=kind, guard=guard or ())
+                Access(
+                    attr,
+                    line,
+                    col,
+                    text,
+                    types,
+                    cls,
+                    function,
+                    via,
+                    param,
+                    through=through,
+                    walk=kind,
+                    guard=guard or (),
+                )
             )
 
 
