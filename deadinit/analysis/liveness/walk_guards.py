@@ -54,13 +54,15 @@ class GuardCheck:
 
     def _guard(self, name: str, module: str) -> _Guard | None:
         index = self.an.index
-        qn = index.resolve(module, name)
-        if qn is not None:
-            return _Guard(qn, None) if qn in index.classes else None
+        found = index.resolve_any(module, name)
+        if found is not None:  # a project class, or another value of the project (a tuple of classes...)
+            return _Guard(found[1], None) if found[0] == "class" and found[1] in index.classes else None
         imp = index.import_of(module, name.split(".")[0])
         if imp is None or imp.level != 0:
             return None
         full = index.canonical(module, name)
+        if index._is_module(full.split(".")[0]):  # the project's, unresolved: not known
+            return None
         return _Guard(None, torch_name(full) or full)
 
     def _alloc_may(self, alloc: AllocInfo | None, module: str, g: _Guard, depth: int) -> bool:
