@@ -57,6 +57,8 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "ShardedAdapterStack", "AdapterStack", "scratch"),  # named_children() reads the modules only
     ("DI002", "FrozenProjectorStack", "ProjectorStack", "window"),  # a walk over another object: modules only
     ("DI002", "QuietTapStack", "TapStack", "tap"),  # a recursive walker's children stay in it
+    ("DI002", "LeanMixStack", "MixStack", "conv"),  # a walker that hands out only GroupNorms
+    ("DI002", "LeanMixStack", "MixStack", "plain"),
     ("DI002", "GreedySampler", "HistorySampler", "history"),
     ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
     ("DI002", "LookupEmbedder", "LookupLM", "pooler"),

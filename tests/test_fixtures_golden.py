@@ -200,6 +200,8 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("ParkedAdapterStack", "probe"): "removes the registered module `probe`",
     ("FrozenProjectorStack", "window"): "removes the registered buffer `window`",
     ("QuietTapStack", "tap"): "removes the registered module `tap`",
+    ("LeanMixStack", "conv"): "removes the registered module `conv`",
+    ("LeanMixStack", "plain"): "removes the registered module `plain`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",

@@ -26,6 +26,7 @@ class ObjectWalk(Enum):
     GIVES_BACK = "gives-back"  # its elements may leave with what its function gives back
     ACTS = "acts"  # in a function that gives nothing back: it acts on each element (moves it, patches it)
     STAYS = "stays"  # its elements stay in the function (``semantics.walk_elements``): attributes read, recursion
+    GUARDED = "guarded"  # its elements leave only where ``isinstance(element, <one of Access.guard>)`` holds
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Access:
     on_module: bool = False  # receiver is a module bound by ``import``: an attribute of a module, not of an object
     through: str | None = None  # receiver is ``<root>.<through>``: ``types`` / ``self_attr`` describe the root
     walk: ObjectWalk | None = None  # a walk over the receiver (``semantics.walks.OBJECT_WALKS``): how it is used
+    guard: tuple[str, ...] = ()  # ``ObjectWalk.GUARDED``: the classes (dotted as written) an element must be to leave
 
     def __init__(
         self,
@@ -68,6 +70,7 @@ class Access:
         on_module: bool = False,
         through: str | None = None,
         walk: ObjectWalk | None = None,
+        guard: tuple[str, ...] = (),
     ) -> None:
         """The dataclass's ``__init__`` with ``object.__setattr__`` looked up once, not once per field
         (a summary makes one per ``obj.x`` read: ~500,000 in sglang)."""
@@ -84,6 +87,7 @@ class Access:
         set_(self, "on_module", on_module)
         set_(self, "through", through)
         set_(self, "walk", walk)
+        set_(self, "guard", guard)
 
 
 # what a read is and how it is made, without where (an ``Access`` without its line and column): an

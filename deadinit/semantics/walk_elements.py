@@ -10,7 +10,12 @@ visits when each element only
 * is inspected (``isinstance(child, X)``, ``hasattr(child, "x")``, ``child is other``) or acted on
   (``child.reset_parameters()`` as a statement, ``child.frozen = True``),
 * or is handed to the function's own recursion at a parameter that, in turn, only does the same
-  (``for name, child in module.named_children(): walk(f"{name}.{n}", child, out)``).
+  (``for name, child in module.named_children(): walk(f"{name}.{n}", child, out)``; also called
+  through its class, ``Owner.walk(child)``, and ``setattr(module, name, new)`` acts on ``module``).
+
+A walk over submodules whose element may leave only where ``isinstance(element, G)`` holds (in the
+body of an ``if`` or after an ``and`` that tests it) hands out only the members that may be a ``G``
+(``ObjectWalk.GUARDED``, the guard's classes as written).
 
 Anything else the element takes part in lets it leave (the rule prefers a read to a guess), and
 so does a walk that is not the iterable of a ``for`` or a comprehension (``list(m.children())``,
@@ -23,18 +28,21 @@ from collections.abc import Iterator
 
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.exprs import dotted
-from deadinit.semantics.walks import object_walk
+from deadinit.semantics.walks import OBJECT_WALKS, Registration, object_walk
 
 WalkAt = tuple[int, int, str]  # (line, column, walk) of the walk's ``obj.<walk>`` node
-_INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "type", "id", "callable"})
+Guard = tuple[str, ...]  # the classes a visited element must be to leave; empty: it never leaves
+_INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "type", "id", "callable", "setattr", "delattr"})
+_SUBMODULES = frozenset({Registration.MODULE})
 _PAIRED = frozenset({"named_children", "named_modules", "named_parameters", "named_buffers"})
 _VIEWS = frozenset({"items", "values", "keys"})  # ``obj._modules.items()``; the keys: names that may leave too
 _SCOPES = (sx.FunctionDef, sx.ClassDef)
 
 
-def staying_walks(fn: sx.FunctionDef) -> frozenset[WalkAt]:
+def staying_walks(fn: sx.FunctionDef, owner: str | None = None) -> dict[WalkAt, Guard]:
     """The walks over another object in ``fn``'s own body (not in functions nested in it) whose
-    visited elements stay in ``fn`` (above)."""
+    visited elements stay in ``fn``, or leave only under an ``isinstance`` guard (above); ``owner``:
+    the name of the class ``fn`` is a method of."""
     parents: dict[int, sx.Node] = {}
     names: dict[str, list[sx.Name]] = {}
     walks: list[tuple[sx.Attribute, bool]] = []
@@ -47,9 +55,14 @@ def staying_walks(fn: sx.FunctionDef) -> frozenset[WalkAt]:
             if object_walk(node.attr, called):
                 walks.append((node, called))
     if not walks:
-        return frozenset()
-    flow = _Flow(fn, parents, names)
-    return frozenset((w.line, w.col, w.attr) for w, called in walks if flow.stays(w, called))
+        return {}
+    flow = _Flow(fn, parents, names, owner)
+    out: dict[WalkAt, Guard] = {}
+    for w, called in walks:
+        guard = flow.stays(w, called)
+        if guard is not None and (not guard or OBJECT_WALKS[w.attr] == _SUBMODULES):
+            out[(w.line, w.col, w.attr)] = guard
+    return out
 
 
 def _nodes(fn: sx.FunctionDef) -> Iterator[tuple[sx.Node, sx.Node, bool]]:
@@ -65,8 +78,12 @@ def _nodes(fn: sx.FunctionDef) -> Iterator[tuple[sx.Node, sx.Node, bool]]:
 class _Flow:
     """Where the names of one function go (``staying_walks``)."""
 
-    def __init__(self, fn: sx.FunctionDef, parents: dict[int, sx.Node], names: dict[str, list[sx.Name]]) -> None:
+    def __init__(
+        self, fn: sx.FunctionDef, parents: dict[int, sx.Node], names: dict[str, list[sx.Name]], owner: str | None
+    ) -> None:
         self.fn = fn
+        self.owner = owner
+        self.implicit_first = any(dotted(d) == "classmethod" for d in fn.decorators)  # ``Owner.walk(x)`` binds cls
         self.parents = parents
         self.names = names
         params = [p for p in fn.params if not p.star]
@@ -74,8 +91,9 @@ class _Flow:
         self.keywords = {p.name for p in params}
         self._leaving: set[str] | None = None
 
-    def stays(self, walk: sx.Attribute, called: bool) -> bool:
-        """Whether every element ``walk`` visits stays in the function."""
+    def stays(self, walk: sx.Attribute, called: bool) -> Guard | None:
+        """``()`` when every element ``walk`` visits stays in the function, the guard's classes when
+        elements leave only under an ``isinstance`` guard, None when they may leave."""
         it: sx.Node = self.parents[id(walk)] if called else walk
         paired = walk.attr in _PAIRED
         view = self._view(it)
@@ -84,8 +102,8 @@ class _Flow:
         holder = self.parents.get(id(it))
         if isinstance(holder, (sx.For, sx.Generator)) and holder.iter is it:
             element = _element(holder.target, paired)
-            return element is not None and self._stays(element, holder.target)
-        return False
+            return self._stays(element, holder.target) if element is not None else None
+        return None
 
     def _view(self, it: sx.Node) -> tuple[sx.Node, bool] | None:
         """``(call, paired)`` for ``it.items()`` / ``it.values()`` / ``it.keys()``."""
@@ -97,9 +115,36 @@ class _Flow:
             return None
         return call, attr.attr == "items"
 
-    def _stays(self, name: str, target: sx.Node) -> bool:
+    def _stays(self, name: str, target: sx.Node) -> Guard | None:
         binding = {id(n) for n in _names_in(target)}
-        return all(self._use_stays(n) for n in self.names.get(name, []) if id(n) not in binding)
+        guard: list[str] = []
+        for n in self.names.get(name, []):
+            if id(n) in binding or self._use_stays(n):
+                continue
+            classes = self._isinstance_guard(n, name)
+            if classes is None:
+                return None
+            guard.extend(c for c in classes if c not in guard)
+        return tuple(guard)
+
+    def _isinstance_guard(self, node: sx.Node, name: str) -> Guard | None:
+        """The classes of the nearest ``isinstance(name, ...)`` that must hold for ``node`` to run:
+        tested by the ``if`` whose body holds it, on the left of an ``and`` whose right holds it, or by a
+        comprehension's filter."""
+        child, up = node, self.parents.get(id(node))
+        while up is not None and up is not self.fn:
+            test: sx.Node | None = None
+            if isinstance(up, sx.If) and any(child is b for b in up.body):
+                test = up.test
+            elif isinstance(up, sx.BoolOp) and up.op == "and" and child is up.right:
+                test = up.left
+            elif isinstance(up, sx.Comprehension) and child in (up.elt, up.key):
+                test = next((t for g in up.generators for t in g.ifs if _isinstance_of(t, name)), None)
+            classes = _isinstance_of(test, name) if test is not None else None
+            if classes is not None:
+                return classes
+            child, up = up, self.parents.get(id(up))
+        return None
 
     def _use_stays(self, node: sx.Name, param: str | None = None) -> bool:
         """Whether this use of a name keeps its value in the function; ``param``: the use is of that
@@ -155,7 +200,11 @@ class _Flow:
         """The parameter of the function ``arg`` lands in when ``call`` is the function's own recursion."""
         func = call.func
         offset = 0
-        if isinstance(func, sx.Attribute) and isinstance(func.value, sx.Name) and self.positional:
+        if isinstance(func, sx.Attribute) and isinstance(func.value, sx.Name) and func.value.id == self.owner:
+            if func.attr != self.fn.name:
+                return None
+            offset = 1 if self.implicit_first else 0  # ``Owner.walk(self, child)``, ``Owner.walk(child)``
+        elif isinstance(func, sx.Attribute) and isinstance(func.value, sx.Name) and self.positional:
             if func.attr != self.fn.name or func.value.id != self.positional[0]:
                 return None
             offset = 1  # ``self.walk(child)``
@@ -184,6 +233,22 @@ class _Flow:
 
     def _param_stays(self, param: str) -> bool:
         return all(self._use_stays(n, param) for n in self.names.get(param, []))
+
+
+def _isinstance_of(test: sx.Node, name: str) -> Guard | None:
+    """The classes of an ``isinstance(name, C)`` / ``isinstance(name, (C, D))`` that ``test`` makes
+    sure of when true (itself, or one side of an ``and``); None: none it makes sure of."""
+    if isinstance(test, sx.BoolOp):
+        if test.op != "and":
+            return None
+        return _isinstance_of(test.left, name) or _isinstance_of(test.right, name)
+    if not (isinstance(test, sx.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2):
+        return None
+    who, what = test.args[0].value, test.args[1].value
+    if not isinstance(who, sx.Name) or who.id != name or any(a.star or a.keyword for a in test.args):
+        return None
+    names = [dotted(e) for e in (what.elts if isinstance(what, sx.Sequence) else (what,))]
+    return tuple(n for n in names if n is not None) if names and None not in names else None
 
 
 def _tests_hasattr(test: sx.Node, name: str, attr: str) -> bool:

@@ -62,3 +62,34 @@ def test_a_walk_whose_elements_stay_in_its_function_reads_nothing(write_project,
 def test_a_walk_whose_elements_leave_reads_the_submodules_it_visits(write_project, walker):
     found, _ = _check(write_project, walker)
     assert not found
+
+
+GUARDED = """
+from torch import nn
+KINDS = (nn.GroupNorm,)
+
+
+class Special(nn.Module):
+    pass
+
+
+def collect(module, out):
+    for child in module.children():
+        if isinstance(child, {guard}):
+            out.append(child)
+        else:
+            collect(child, out)
+    return out
+"""
+
+
+@pytest.mark.parametrize("guard", ["nn.GroupNorm", "Special", "(nn.LayerNorm, Special)"])
+def test_a_guarded_walk_reads_no_member_of_a_known_other_class(write_project, guard):
+    found, _ = _check(write_project, GUARDED.format(guard=guard))
+    assert found == {"side"}
+
+
+@pytest.mark.parametrize("guard", ["nn.Linear", "nn.Module", "KINDS", "unknown_kinds"])
+def test_a_guarded_walk_reads_a_member_that_may_be_what_it_names(write_project, guard):
+    found, _ = _check(write_project, GUARDED.format(guard=guard))
+    assert not found

@@ -68,7 +68,7 @@ CASES = [
         False,
     ),
     ("def f(model):\n    return [p.data for n, p in model.named_parameters()]\n", False),  # the tensor itself
-    ("def f(model):\n    return [m.weight for m in model.modules() if isinstance(m, Linear)]\n", False),
+    ("def f(model):\n    return [m.weight for m in model.named_parameters() if isinstance(m, Linear)]\n", False),
     ("def f(model):\n    return [n for n in model._modules.keys()]\n", False),  # the names leave
     ("def f(model):\n    return set(model.state_dict().keys())\n", False),
     ("def f(model):\n    for c in model.children():\n        out = getattr(c, 'plan', None)\n    return out\n", False),
@@ -110,7 +110,7 @@ CASES = [
 @pytest.mark.parametrize(("source", "stays"), CASES)
 def test_a_walks_elements_stay_only_when_nothing_lets_them_leave(source, stays, adapter):
     fn = function(source, adapter, "f")
-    assert bool(staying_walks(fn)) == stays
+    assert list(staying_walks(fn).values()) == ([()] if stays else [])
 
 
 def test_a_walk_in_a_nested_function_is_that_function_s(adapter):
@@ -122,7 +122,7 @@ def test_a_walk_in_a_nested_function_is_that_function_s(adapter):
             return 1
         return list(model.children())
     """
-    assert staying_walks(function(source, adapter, "outer")) == frozenset()
+    assert staying_walks(function(source, adapter, "outer")) == {}
     assert [w[2] for w in staying_walks(function(source, adapter, "inner"))] == ["children"]
 
 
@@ -135,3 +135,92 @@ def test_a_method_s_recursion_through_self(adapter):
             return 1
     """
     assert staying_walks(function(source, adapter, "f"))
+
+
+# each a function ``f`` whose walk over submodules lets an element leave only under an ``isinstance`` guard
+GUARDED = [
+    (  # a replacer: acts on a matching child, recurses into the others through its class
+        """
+        class Patcher:
+            @staticmethod
+            def f(module, make):
+                n = 0
+                for name, child in module.named_children():
+                    if isinstance(child, nn.GroupNorm) and child.affine:
+                        new = make(child.num_groups, child.weight)
+                        setattr(module, name, new)
+                        n += 1
+                    else:
+                        n += Patcher.f(child, make)
+                return n
+        """,
+        ("nn.GroupNorm",),
+    ),
+    (  # a collector through a comprehension's filter, two classes
+        "def f(model):\n    return [m for m in model.modules() if isinstance(m, (Linear, pkg.Conv))]\n",
+        ("Linear", "pkg.Conv"),
+    ),
+    (  # a plain method recursing through its class with self passed on
+        """
+        class W:
+            def f(self, module, out):
+                for child in module.children():
+                    if isinstance(child, Norm):
+                        out.append(child)
+                    W.f(self, child, out)
+                return out
+        """,
+        ("Norm",),
+    ),
+    (  # a classmethod: ``W.f(child)`` binds ``cls`` itself
+        """
+        class W:
+            @classmethod
+            def f(cls, module):
+                for child in module.children():
+                    if isinstance(child, Norm):
+                        return child
+                    W.f(child)
+                return None
+        """,
+        ("Norm",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "guard"), GUARDED)
+def test_a_walk_whose_elements_leave_only_under_isinstance_is_guarded(source, guard, adapter):
+    fn = function(source, adapter, "f")
+    owner = "Patcher" if "Patcher" in source else "W" if "class W" in source else None
+    assert list(staying_walks(fn, owner).values()) == [guard]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # a use outside the guard: in the else branch, handed to another call
+        "def f(model):\n    for c in model.children():\n        if isinstance(c, N):\n            g(c)\n"
+        "        else:\n            h(c)\n    return 1\n",
+        # the guard tests another name
+        "def f(model, x):\n    for c in model.children():\n        if isinstance(x, N):\n            g(c)\n    return 1\n",
+        # an ``or`` makes sure of nothing
+        "def f(model):\n    for c in model.children():\n        if isinstance(c, N) or c.x:\n            g(c)\n    return 1\n",
+        # a guard that is not a class name (a call)
+        "def f(model):\n    for c in model.children():\n        if isinstance(c, kinds()):\n            g(c)\n    return 1\n",
+        # a parameter walk: the guard is kept only for walks over submodules
+        "def f(model):\n    return [p for p in model.parameters() if isinstance(p, P)]\n",
+        # a call through another class's name is no recursion
+        """
+        class W:
+            @staticmethod
+            def f(module):
+                for child in module.children():
+                    if isinstance(child, Norm):
+                        return child
+                    Other.f(child)
+                return None
+        """,
+    ],
+)
+def test_a_walk_whose_elements_leave_unguarded_is_no_guarded_walk(source, adapter):
+    assert staying_walks(function(source, adapter, "f"), "W") == {}

@@ -13,9 +13,10 @@ from collections.abc import Iterable
 from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
 from deadinit.analysis.flow.chain import ChainStmt
+from deadinit.analysis.liveness.walk_guards import GuardCheck, unknown_fills
 from deadinit.index.dependencies import note
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.access import ObjectWalk
+from deadinit.model.access import Access, ObjectWalk
 from deadinit.model.kinds import AllocKind, InitStmtKind
 from deadinit.model.qualnames import short_name
 from deadinit.model.settings import Settings
@@ -68,7 +69,7 @@ def walked(
         for owner, method, walk, line in found
         if method not in an.settings.weight_loaders
     ]
-    outside = _OutsideWalks(an, cls)
+    outside = _OutsideWalks(an, cls, events, mro)
     out: dict[str, str] = {}
     for c in events:
         attr = c.stmt.attr
@@ -86,7 +87,7 @@ def walked(
                 out[attr] = f"read by the walk self.{walk}() in {short_name(owner)}.{method} (line {line}){where}"
                 break
         else:
-            why = outside.why(held)
+            why = outside.why(held, attr, found_alloc.alloc, found_alloc.module)
             if why is not None:
                 out[attr] = why
     return out
@@ -96,32 +97,60 @@ class _OutsideWalks:
     """The first walk over another object that may hold the class (``semantics.walks.OBJECT_WALKS``:
     ``dict(model.named_children())`` in a function outside it) reaching each registration; as on
     ``self``, a walk in a function that gives nothing back acts on each element (``ObjectWalk.ACTS``)
-    and one in a weight loader loads into what it looks up: neither reads.  Each walk's reads are taken from
+    and one in a weight loader loads into what it looks up: neither reads.  A walk whose elements leave
+    only under an ``isinstance`` guard (``ObjectWalk.GUARDED``) reads a member that may be, or hold, an
+    instance of the guard's class (``analysis.liveness.walk_guards``).  Each walk's reads are taken from
     the reads table the first time a registration it reaches is asked about."""
 
-    def __init__(self, an: Analysis, cls: str) -> None:
+    def __init__(self, an: Analysis, cls: str, events: list[ChainStmt], mro: list[str]) -> None:
         self.an = an
         self.cls = cls
+        self.events, self.mro = events, mro
+        self._unknown: frozenset[str] | None = None
         self._first: dict[str, str | None] = {}
+        self._guarded: dict[str, list[tuple[Access, str, str]]] = {}
+        self.guards = GuardCheck(an, lambda kind, alloc, module: _is_submodule(an, kind, alloc, module))
 
-    def why(self, held: Registration) -> str | None:
+    def why(self, held: Registration, attr: str, alloc: AllocInfo | None, module: str) -> str | None:
         for walk, reaches in OBJECT_WALKS.items():
             if held in reaches:
                 got = self._first[walk] if walk in self._first else self._first.setdefault(walk, self._find(walk))
                 if got is not None:
                     return got
+        for walk, reaches in OBJECT_WALKS.items():
+            if held in reaches:
+                if walk not in self._guarded:
+                    self._guarded[walk] = self._holding(walk, ObjectWalk.GUARDED)
+                for a, mod, why in self._guarded[walk]:
+                    if self._unknown is None:
+                        self._unknown = unknown_fills(self.an, self.events, self.mro)
+                    if alloc is None or attr in self._unknown or self.guards.may_hand_out(alloc, module, a.guard, mod):
+                        return why
         return None
 
     def _find(self, walk: str) -> str | None:
+        found = self._holding(walk, ObjectWalk.GIVES_BACK, first=True)
+        return found[0][2] if found else None
+
+    def _holding(self, walk: str, kind: ObjectWalk, first: bool = False) -> list[tuple[Access, str, str]]:
+        """The walks ``walk`` of ``kind`` outside a weight loader whose receiver may hold the class, with
+        why each reads (only the first one with ``first``)."""
         ext, loaders = self.an.ext, self.an.settings.weight_loaders
+        out = []
         for i, (a, mod) in enumerate(ext.by_attr.get(walk, [])):
-            if a.walk is not ObjectWalk.GIVES_BACK or a.in_function in loaders:
+            if a.walk is not kind or a.in_function in loaders:
                 continue
             ok, reason = ext.could_hold(a, mod, self.cls)
             if ok:
                 note(("attr_line", (walk, i)))  # the why names the walk's line
                 called = "" if walk.startswith("_") else "()"
-                return (
-                    f"read by the walk `{a.receiver}.{walk}{called}` at {self.an.index.paths[mod]}:{a.line}: {reason}"
-                )
-        return None
+                where = f"{self.an.index.paths[mod]}:{a.line}"
+                guarded = f" (a guarded walk: the member may be a {' or '.join(a.guard)})" if a.guard else ""
+                out.append((a, mod, f"read by the walk `{a.receiver}.{walk}{called}` at {where}: {reason}{guarded}"))
+                if first:
+                    break
+        return out
+
+
+def _is_submodule(an: Analysis, kind: str, alloc: AllocInfo | None, module: str) -> bool:
+    return registration(an.index, an.settings, kind, alloc, module) is Registration.MODULE

@@ -55,6 +55,25 @@ def hooks(name, module, out):
 """
 
 
+# a walker that replaces the children of one class and recurses through its own class into the others
+_SWAPPER = """
+from torch import nn
+
+
+class Swapper:
+    @staticmethod
+    def swap(module, make):
+        n = 0
+        for name, child in module.named_children():
+            if isinstance(child, {guard}):
+                setattr(module, name, make(child.weight))
+                n += 1
+            else:
+                n += Swapper.swap(child, make)
+        return n
+"""
+
+
 WALK_VALID = (
     Example(
         _walking("        return dict(self.state_dict())", scratch=False),
@@ -129,5 +148,15 @@ WALK_INVALID = (
         ),
         [("DI002", "ShardedBlock", a) for a in ("gate", "mask")],
         note="a recursive walker whose parameter is stored hands each child out: the walk reads the submodules",
+    ),
+    Example(
+        _walking("        return None", outside=_SWAPPER.format(guard="nn.GroupNorm")),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walker that hands out only the children that are a GroupNorm reads no nn.Linear member",
+    ),
+    Example(
+        _walking("        return None", outside=_SWAPPER.format(guard="nn.Linear")),
+        [("DI002", "ShardedBlock", a) for a in ("gate", "mask", "scratch")],
+        note="... but the members that may be what its isinstance guard names",
     ),
 )

@@ -42,7 +42,7 @@ from deadinit.semantics.summary.scope import (
     followable,
     signature_param,
 )
-from deadinit.semantics.walk_elements import WalkAt, staying_walks
+from deadinit.semantics.walk_elements import Guard, WalkAt, staying_walks
 
 
 class SummaryBuilder(BindingFacts, ImportFacts):
@@ -300,13 +300,19 @@ class SummaryBuilder(BindingFacts, ImportFacts):
         self.scopes.pop()
         gives_nothing = not (ctx.generator or returns_value(node.body))
         walks = not gives_nothing and any(p[8] for p in ctx.pending)
-        self._flush(ctx, gives_nothing, staying_walks(node) if walks else frozenset())
+        in_class_body = bool(self.scopes) and self.scopes[-1] == CLASS_SCOPE and bool(self.classes)
+        owner = self.classes[-1].qualname.rsplit(".", 1)[-1] if in_class_body else None
+        self._flush(ctx, gives_nothing, staying_walks(node, owner) if walks else {})
         return ctx
 
-    def _flush(self, ctx: FunctionScope, gives_nothing: bool = False, staying: frozenset[WalkAt] = frozenset()) -> None:
+    def _flush(
+        self, ctx: FunctionScope, gives_nothing: bool = False, staying: dict[WalkAt, Guard] | None = None
+    ) -> None:
         """Record the function's ``obj.x`` reads; a walk over another object in a function that gives
         nothing back acts on each element (``ObjectWalk.ACTS``), as a walk of ``self`` there does; one in
-        ``staying`` keeps its elements in the function (``ObjectWalk.STAYS``, ``semantics.walk_elements``)."""
+        ``staying`` keeps its elements in the function (``ObjectWalk.STAYS``, ``semantics.walk_elements``)
+        or lets them leave only under its guard (``ObjectWalk.GUARDED``)."""
+        staying = staying or {}
         for record in ctx.deferred:
             record()
         ctx.deferred.clear()  # they hold ``ctx``: a reference cycle otherwise
@@ -325,8 +331,24 @@ class SummaryBuilder(BindingFacts, ImportFacts):
                 if name in params and not through:
                     param = (params[name], name)
             candidate(len(reads), text, scopes)
-            kind = (ObjectWalk.STAYS if (line, col, attr) in staying else walked) if walk else None
-            reads.append(Access(attr, line, col, text, types, cls, function, via, param, through=through, walk=kind))
+            guard = staying.get((line, col, attr)) if walk else None
+            kind = (walked if guard is None else ObjectWalk.GUARDED if guard else ObjectWalk.STAYS) if walk else None
+            reads.append(
+                Access(
+                    attr,
+                    line,
+                    col,
+                    text,
+                    types,
+                    cls,
+                    function,
+                    via,
+                    param,
+                    through=through,
+                    walk=kind,
+                    guard=guard or (),
+                )
+            )
 
 
 # what ``SummaryBuilder.visit`` does at the nodes it records something of (each also walks the node's
