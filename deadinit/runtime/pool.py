@@ -30,6 +30,11 @@ from deadinit.runtime.orphans import end_with_parent
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
+
+Chunk = tuple[int, ...]  # the indices of the items one worker task runs
+Work = Callable[[Any], Any]  # what runs on each item
+OnError = Callable[[Any, str], Any]  # an item and the message: the item's result
 
 
 def default_jobs() -> int:
@@ -39,7 +44,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _context():
+def _context() -> BaseContext:
     """fork while this process has a single thread (fast: nothing to re-import); else a
     forkserver, so that no worker is forked from a process where another thread (a
     progress bar) may hold a lock."""
@@ -59,13 +64,13 @@ def _executor(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, mp_context=_context(), initializer=end_with_parent, initargs=(os.getpid(),))
 
 
-def _run_chunk(func: Callable, chunk: list, on_error: Callable) -> list:
+def _run_chunk(func: Work, chunk: list[Any], on_error: OnError) -> list[Any]:
     if multiprocessing.parent_process() is not None and faulthandler.is_enabled():
         faulthandler.disable()  # a crash is reported as the file's error line, not a traceback dump
     was = gc.isenabled()
     gc.disable()
     try:
-        out = []
+        out: list[Any] = []
         for item in chunk:
             try:
                 out.append(func(item))
@@ -85,7 +90,7 @@ def _as_is(result: Any) -> Any:
     return result
 
 
-def _error(item, message: str):
+def _error(item: Any, message: str) -> RuntimeError:
     return RuntimeError(f"{item!r}: {message}")
 
 
@@ -97,7 +102,7 @@ class Pool:
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
@@ -112,14 +117,14 @@ class Pool:
 
     def map(
         self,
-        func: Callable,
-        items: Sequence,
+        func: Work,
+        items: Sequence[Any],
         weights: Sequence[int] | None = None,
-        on_error: Callable = _error,
+        on_error: OnError = _error,
         progress: Callable[[int, int], None] | None = None,
         chunk_weight: int | None = None,
         received: Callable[[Any], Any] = _as_is,
-    ) -> list:
+    ) -> list[Any]:
         run = _Run(func, items, on_error, progress, received)
         if len(items) == 0:
             return run.out
@@ -129,7 +134,7 @@ class Pool:
                 run.put(idx, _run_chunk(func, [items[i] for i in idx], on_error))
             return run.out
         pending = _chunks(weights, chunk_weight) if chunk_weight else _guided_chunks(weights, self.jobs)
-        tries: dict[tuple, int] = {}
+        tries: dict[Chunk, int] = {}
         while pending:
             with interrupts_held():  # submitting forks the workers
                 futures = run.submit(self._executor(), pending)
@@ -145,28 +150,35 @@ class _Run:
     """One ``Pool.map``: the results in input order (``out``), each passed through ``received`` as
     its chunk arrives, with the progress reported."""
 
-    def __init__(self, func: Callable, items: Sequence, on_error: Callable, progress, received: Callable) -> None:
+    def __init__(
+        self,
+        func: Work,
+        items: Sequence[Any],
+        on_error: OnError,
+        progress: Callable[[int, int], None] | None,
+        received: Callable[[Any], Any],
+    ) -> None:
         self.func, self.items, self.on_error = func, items, on_error
         self.progress, self.received = progress, received
-        self.out: list = [None] * len(items)
+        self.out: list[Any] = [None] * len(items)
         self.done = 0
 
-    def put(self, idx: tuple, results: list) -> None:
+    def put(self, idx: Chunk, results: list[Any]) -> None:
         for i, r in zip(idx, results, strict=True):
             self.out[i] = self.received(r)
         self.done += len(idx)
         if self.progress:
             self.progress(self.done, len(self.items))
 
-    def submit(self, ex: ProcessPoolExecutor, pending: list[tuple]) -> dict[Future, tuple]:
+    def submit(self, ex: ProcessPoolExecutor, pending: list[Chunk]) -> dict[Future[list[Any]], Chunk]:
         return {ex.submit(_run_chunk, self.func, [self.items[i] for i in idx], self.on_error): idx for idx in pending}
 
-    def collect(self, futures: dict[Future, tuple]) -> list[tuple]:
+    def collect(self, futures: dict[Future[list[Any]], Chunk]) -> list[Chunk]:
         """Take the workers' results as they come; the chunks a dead worker broke."""
         from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415 - only when workers start
         from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only when workers start
 
-        broken = []
+        broken: list[Chunk] = []
         while futures:
             finished, _ = wait(futures, return_when=FIRST_COMPLETED)
             for fut in finished:
@@ -181,10 +193,10 @@ class _Run:
                 self.put(idx, results)
         return broken
 
-    def retry(self, broken: list[tuple], tries: dict[tuple, int]) -> list[tuple]:
+    def retry(self, broken: list[Chunk], tries: dict[Chunk, int]) -> list[Chunk]:
         """What to send again: a broken chunk item by item (to find the item that kills workers); an
         item that broke one twice is run alone, in a fresh process."""
-        pending: list[tuple] = []
+        pending: list[Chunk] = []
         for idx in broken:
             if len(idx) > 1:
                 pending += [(i,) for i in idx]
@@ -198,7 +210,7 @@ class _Run:
         return pending
 
 
-def _isolated(func: Callable, item, on_error: Callable):
+def _isolated(func: Work, item: Any, on_error: OnError) -> Any:
     """Run one item alone in a fresh process: its result, or an error if it kills the process."""
     from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415 - only when workers start
 
@@ -213,14 +225,16 @@ def _isolated(func: Callable, item, on_error: Callable):
             return on_error(item, f"internal error: {type(e).__name__}: {e}")
 
 
-def _guided_chunks(weights: Sequence[int], jobs: int) -> list[tuple]:
+def _guided_chunks(weights: Sequence[int], jobs: int) -> list[Chunk]:
     """Chunks that shrink as the work left does (guided scheduling), heaviest items first: a chunk
     is a ``1/(4 jobs)`` share of what is left, down to ``1/(64 jobs)`` of the whole, so the
     workers finish within a small chunk of each other."""
     order = sorted(range(len(weights)), key=lambda i: -weights[i])
     left = sum(weights)
     smallest = max(1, left // (jobs * 64))
-    chunks, cur, w = [], [], 0
+    chunks: list[Chunk] = []
+    cur: list[int] = []
+    w = 0
     for i in order:
         cur.append(i)
         w += weights[i]
@@ -233,10 +247,12 @@ def _guided_chunks(weights: Sequence[int], jobs: int) -> list[tuple]:
     return chunks
 
 
-def _chunks(weights: Sequence[int], target: int) -> list[tuple]:
+def _chunks(weights: Sequence[int], target: int) -> list[Chunk]:
     """Index tuples of about ``target`` weight; the heaviest items lead (longest-processing-time first)."""
     order = sorted(range(len(weights)), key=lambda i: -weights[i])
-    chunks, cur, w = [], [], 0
+    chunks: list[Chunk] = []
+    cur: list[int] = []
+    w = 0
     for i in order:
         cur.append(i)
         w += weights[i]
