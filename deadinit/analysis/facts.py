@@ -25,7 +25,7 @@ from deadinit.analysis.sizes.symbolic import Size
 from deadinit.analysis.sizes.values import Context
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence
-from deadinit.model.kinds import AllocKind, InitStmtKind
+from deadinit.model.kinds import AllocKind, FillKind, InitStmtKind
 from deadinit.model.summary import AllocInfo, Expr, Pattern
 from deadinit.semantics.exprs import EMPTY
 
@@ -121,7 +121,7 @@ def build_facts(
     contexts = _Contexts(index, events)
     for (owner, attr), idxs in groups.items():
         live_idxs = [i for i in idxs if i in effective]
-        if any(events[i].stmt.fill_kind == "append" and i in killed and i not in effective for i in idxs):
+        if any(events[i].stmt.fill_kind == FillKind.APPEND and i in killed and i not in effective for i in idxs):
             # elements replaced one by one: the (cheap) empty list itself stays
             live_idxs = [i for i in live_idxs if events[i].stmt.value != EMPTY]
         kept_by = sorted({a for i in live_idxs for a in kept.get(i, [])})

@@ -268,9 +268,9 @@ def statement_facts(st: sx.Stmt, node: cst.CSTNode, self_name: str) -> Statement
     f = StatementFacts(st, node)
     _read(f, header_loads(st, self_name))
     f.names_bound = set(bound_names(st))
-    if isinstance(st, sx.Simple) and st.what == "pass":
+    if isinstance(st, sx.Simple) and st.what == sx.Jump.PASS:
         f.weight = 0
-    elif isinstance(st, sx.Names) and st.scope == "global":
+    elif isinstance(st, sx.Names) and st.scope == sx.NameScope.GLOBAL:
         f.globals_declared = set(st.names)
         f.weight = 0
     elif isinstance(st, sx.AnnAssign) and st.value is None:

@@ -108,10 +108,12 @@ class AstAdapter(StatementAdapter):
 
     def _walrus(self, n: ast.NamedExpr, at: tuple[int, int, int]) -> sx.Expr:
         target = self.expr(n.target)
-        return sx.Other(*at, "walrus", (target, self.expr(n.value)), stores=(self.expr(n.target),))
+        return sx.Other(*at, sx.OtherWhat.WALRUS, (target, self.expr(n.value)), stores=(self.expr(n.target),))
 
     def _slice(self, n: ast.Slice, at: tuple[int, int, int]) -> sx.Expr:
-        return sx.Other(*at, "slice", tuple(self.expr(x) for x in (n.lower, n.upper, n.step) if x is not None))
+        return sx.Other(
+            *at, sx.OtherWhat.SLICE, tuple(self.expr(x) for x in (n.lower, n.upper, n.step) if x is not None)
+        )
 
     def fstring(self, n: ast.JoinedStr, at: tuple[int, int, int]) -> sx.FString:
         parts: list = []

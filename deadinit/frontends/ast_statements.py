@@ -117,13 +117,13 @@ class StatementAdapter:
         return sx.Raise(*at, self._opt(s.exc), self._opt(s.cause))
 
     def _names(self, s: ast.Global | ast.Nonlocal, at: tuple[int, int, int]) -> sx.Stmt:
-        return sx.Names(*at, "global" if type(s) is ast.Global else "nonlocal", tuple(s.names))
+        return sx.Names(*at, sx.NameScope.GLOBAL if type(s) is ast.Global else sx.NameScope.NONLOCAL, tuple(s.names))
 
     def _delete(self, s: ast.Delete, at: tuple[int, int, int]) -> sx.Stmt:
         return sx.Delete(*at, tuple([self.expr(x) for x in s.targets]))
 
     def _simple(self, s: ast.Pass | ast.Break | ast.Continue, at: tuple[int, int, int]) -> sx.Stmt:
-        return sx.Simple(*at, type(s).__name__.lower())
+        return sx.Simple(*at, sx.Jump(type(s).__name__.lower()))
 
     def _assert(self, s: ast.Assert, at: tuple[int, int, int]) -> sx.Stmt:
         return sx.Assert(*at, self.expr(s.test), self._opt(s.msg))

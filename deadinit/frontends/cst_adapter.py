@@ -87,14 +87,14 @@ class CstAdapter:
             cause = e(s.cause.item) if s.cause is not None else None
             return sx.Raise(*at, e(s.exc) if s.exc is not None else None, cause)
         if isinstance(s, (cst.Global, cst.Nonlocal)):
-            scope = "global" if isinstance(s, cst.Global) else "nonlocal"
+            scope = sx.NameScope.GLOBAL if isinstance(s, cst.Global) else sx.NameScope.NONLOCAL
             return sx.Names(*at, scope, tuple(n.name.value for n in s.names))
         if isinstance(s, cst.Del):
             t = s.target
             targets = tuple(e(el.value) for el in t.elements) if isinstance(t, cst.Tuple) and not t.lpar else (e(t),)
             return sx.Delete(*at, targets)
         if isinstance(s, (cst.Pass, cst.Break, cst.Continue)):
-            return sx.Simple(*at, type(s).__name__.lower())
+            return sx.Simple(*at, sx.Jump(type(s).__name__.lower()))
         if isinstance(s, cst.Assert):
             return sx.Assert(*at, e(s.test), e(s.msg) if s.msg is not None else None)
         if isinstance(s, cst.Import):
@@ -259,7 +259,9 @@ class CstAdapter:
         return sx.Starred(*at, self.expr(n.value))
 
     def _walrus(self, n: cst.NamedExpr, at: _At) -> sx.Expr:
-        return sx.Other(*at, "walrus", (self.expr(n.target), self.expr(n.value)), stores=(self.expr(n.target),))
+        return sx.Other(
+            *at, sx.OtherWhat.WALRUS, (self.expr(n.target), self.expr(n.value)), stores=(self.expr(n.target),)
+        )
 
     def fstring(self, n: cst.BaseExpression, at: tuple[int, int, int]) -> sx.FString:
         parts: list[str | sx.Expr] = []
@@ -285,7 +287,7 @@ class CstAdapter:
     def slice(self, s: cst.CSTNode) -> sx.Expr:
         if isinstance(s, cst.Index):
             return self.expr(s.value)
-        return sx.Other(*self._at(s), "slice", self.generic_children(s))
+        return sx.Other(*self._at(s), sx.OtherWhat.SLICE, self.generic_children(s))
 
     def element(self, el: cst.BaseElement) -> sx.Expr:
         if isinstance(el, cst.StarredElement):

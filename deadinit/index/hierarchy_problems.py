@@ -14,14 +14,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import BaseKind
+from deadinit.model.kinds import BaseKind, StrEnum
 from deadinit.model.qualnames import short_name
+
+
+class ProblemKind(StrEnum):
+    SELF_BASE = "self-base"  # a class that names itself as a base
+    CYCLE = "cycle"  # bases that lead back to the class
+    NO_C3 = "no-c3"  # bases no method resolution order fits
 
 
 @dataclass(frozen=True)
 class HierarchyProblem:
     cls: str  # qualified name
-    what: str  # "self-base", "cycle" or "no-c3"
+    what: ProblemKind
     detail: str = ""  # the base as written ("self-base"); the cycle's class names ("cycle")
 
 
@@ -35,7 +41,7 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
         mod = index.class_module[qn]
         for b, text in zip(bases, texts, strict=True):
             if b is not None and b != "object" and index.resolve(mod, b) == qn and _names_itself(index, mod, b, qn):
-                out.append(HierarchyProblem(qn, "self-base", text))
+                out.append(HierarchyProblem(qn, ProblemKind.SELF_BASE, text))
         if qn in reported or index.mro(qn) is not None:
             continue
         parents = [b.name for b in index.bases(qn) if b.kind == BaseKind.CLASS]
@@ -44,9 +50,9 @@ def hierarchy_problems(index: ProjectIndex, only: set[str] | None = None) -> lis
         cycle = _cycle(index, qn, cycles)
         if cycle:
             reported.update(cycle)
-            out.append(HierarchyProblem(qn, "cycle", _names(cycle)))
+            out.append(HierarchyProblem(qn, ProblemKind.CYCLE, _names(cycle)))
         else:
-            out.append(HierarchyProblem(qn, "no-c3"))
+            out.append(HierarchyProblem(qn, ProblemKind.NO_C3))
     return out
 
 
@@ -74,12 +80,12 @@ def problem_lines(index: ProjectIndex, problems: list[HierarchyProblem]) -> list
     for p in problems:
         cls = index.classes.data[p.cls]
         where = f"{index.paths.data[index.class_module.data[p.cls]]}: line {cls.line}: class {cls.name}"
-        if p.what == "self-base":
+        if p.what == ProblemKind.SELF_BASE:
             out.append(
                 f"{where}: base `{p.detail}` is the class itself (through an alias or a name bound later); "
                 "treated as a base outside the project"
             )
-        elif p.what == "cycle":
+        elif p.what == ProblemKind.CYCLE:
             out.append(f"{where} inherits from itself ({p.detail}); not analysed")
         else:
             out.append(f"{where}: its bases have no consistent method resolution order (C3); not analysed")

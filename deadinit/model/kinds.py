@@ -213,3 +213,12 @@ class NameKind(StrEnum):
 
 EXPR_FORMS: frozenset[str] = frozenset(v for k, v in vars(ExprTag).items() if k.isupper())
 PATTERN_FORMS: frozenset[str] = frozenset(v for k, v in vars(PatternTag).items() if k.isupper())
+
+
+class FillKind:
+    """How a ``FILL`` statement fills its container (``InitStmt.fill_kind``): the method called
+    (``append``, ``extend``...), or one of these.  Plain strings: summaries pickle them."""
+
+    APPEND: Final = "append"  # ``self.x.append(v)``
+    SETITEM: Final = "setitem"  # ``self.x[i] = v``
+    AUG: Final = "aug"  # ``self.x += [v]``

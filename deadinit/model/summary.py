@@ -132,7 +132,7 @@ class InitStmt:
     spreads_args: bool = False  # a ``*args`` is passed: it may fill positional parameters after ``args``
     spreads_kwargs: bool = False  # a ``**kwargs`` is passed: it may fill any parameter a keyword can name
     loop_iter: Expr | None = None  # iterable of the innermost enclosing ``for``
-    fill_kind: str = ""  # append | setitem | aug, for fills
+    fill_kind: str = ""  # a ``kinds.FillKind`` or the method a fill calls; "" for other statements
     ensures: Expr | None = None  # effect of ``if C: raise``: what holds once it completes (``not C``)
     method: str | None = None  # effect of ``self.m(...)`` / super_call ``super().m(...)``: the method it calls
     roots: tuple[tuple[str, Expr], ...] = ()  # locals its guards, value or test name -> what each holds (or UNKNOWN)

@@ -29,7 +29,7 @@ def annotation_types(node: sx.Node | None, parse: ParseExpression) -> tuple[Type
         if base and base.split(".")[-1] in TYPING_WRAPPERS:
             out: tuple[TypeRef, ...] = ()
             for item in node.items:
-                if not (isinstance(item, sx.Other) and item.what == "slice"):
+                if not (isinstance(item, sx.Other) and item.what == sx.OtherWhat.SLICE):
                     t = annotation_types(item, parse)
                     if t is None:
                         return None

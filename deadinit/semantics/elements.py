@@ -168,7 +168,7 @@ def _enumerated(node: sx.Node) -> sx.Expr | None:
 
 
 def _is_slice(node: sx.Node) -> bool:
-    return isinstance(node, sx.Other) and node.what == "slice"
+    return isinstance(node, sx.Other) and node.what == sx.OtherWhat.SLICE
 
 
 def _one_index(node: sx.Subscript) -> bool:

@@ -111,7 +111,7 @@ def _leaves(st: sx.Stmt) -> bool:
     stack: list[sx.Node] = [st]
     while stack:
         n = stack.pop()
-        if isinstance(n, sx.Return) or (isinstance(n, sx.Simple) and n.what in ("break", "continue")):
+        if isinstance(n, sx.Return) or (isinstance(n, sx.Simple) and n.what in (sx.Jump.BREAK, sx.Jump.CONTINUE)):
             return True
         if isinstance(n, (sx.Stmt, sx.Handler)) and not isinstance(n, (sx.FunctionDef, sx.ClassDef)):
             stack.extend(c for c in n.children() if isinstance(c, (sx.Stmt, sx.Handler)))

@@ -11,7 +11,7 @@ def is_stub(fn: sx.FunctionDef) -> bool:
 
 
 def _stub_statement(s: sx.Stmt) -> bool:
-    if isinstance(s, sx.Simple) and s.what == "pass":
+    if isinstance(s, sx.Simple) and s.what == sx.Jump.PASS:
         return True
     if isinstance(s, sx.ExprStmt) and isinstance(s.value, sx.Const):
         return True  # a docstring or ``...``

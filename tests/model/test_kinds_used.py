@@ -23,12 +23,14 @@ EXPR_TAG_LITERAL = re.compile(rf"(?:(?<!\))\[0\]|(?<![\w.])(?:k|head)) (?:==|!=|
 # a resolved name's kind (``NameKind``), a keyed access (``KeyedRead`` / ``KeyedDynamic`` are records)
 _TUPLE_TAGS = sorted(PATTERN_FORMS | {k.value for k in NameKind} | {"read", "dynamic"})
 TUPLE_TAG_LITERAL = re.compile(rf"\[0\] (?:==|!=|in|not in) \(?\"(?:{'|'.join(re.escape(t) for t in _TUPLE_TAGS)})\"")
+# the syntax model's fixed words, a fill's kind, a hierarchy problem, where a copied name is bound
+WORD_LITERAL = re.compile(r"(?:\.what|\.scope|fill_kind|resolution\([^)]*\)) (?:==|!=|in|not in) \(?\"")
 
 
 @pytest.mark.parametrize(
     "pattern",
-    [LITERAL_KIND, ROLE_LITERAL, EXPR_TAG_LITERAL, TUPLE_TAG_LITERAL],
-    ids=["kind", "role", "expr-tag", "tuple-tag"],
+    [LITERAL_KIND, ROLE_LITERAL, EXPR_TAG_LITERAL, TUPLE_TAG_LITERAL, WORD_LITERAL],
+    ids=["kind", "role", "expr-tag", "tuple-tag", "word"],
 )
 def test_no_kind_is_compared_with_a_string_literal(pattern: re.Pattern[str]) -> None:
     hits = [
@@ -123,3 +125,16 @@ def test_dynamic_patterns_pickle_as_plain_strings() -> None:
     from deadinit.semantics.dynamic import ANY
 
     assert all(type(t) is str for t in PATTERN_FORMS) and type(ANY[0]) is str  # as summaries pickled them before
+
+
+def test_the_scan_for_fixed_words_catches_each_form_it_names() -> None:
+    for line in (
+        'if st.what == "pass":',
+        'n.what in ("break", "continue")',
+        'st.scope == "global"',
+        'a.fill_kind == "append"',
+        'p.what != "cycle"',
+        'src.resolution(n) in ("global", "unresolved")',
+    ):
+        assert WORD_LITERAL.search(line), line
+    assert not WORD_LITERAL.search("if st.what == sx.Jump.PASS:")

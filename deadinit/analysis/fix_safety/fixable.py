@@ -31,7 +31,7 @@ from deadinit.analysis.flow.binding_fate import replaces_elements
 from deadinit.analysis.flow.chain import Chain, ChainStmt
 from deadinit.analysis.reads.reach import method_reads
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import ExprTag, FixSafety, InitStmtKind, ParamKind
+from deadinit.model.kinds import ExprTag, FillKind, FixSafety, InitStmtKind, ParamKind
 from deadinit.model.qualnames import short_name
 
 BINDINGS = ("assign", "fill")
@@ -128,7 +128,7 @@ def _refills_of_a_refilled_list(chain: Chain, facts: list[AttrFact]) -> list[tup
         for f in facts
         if f.owner != chain.cls
         for c in f.stmts[:1]
-        if c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == "setitem"
+        if c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == FillKind.SETITEM
     ]
 
 

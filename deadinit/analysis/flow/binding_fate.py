@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from deadinit.analysis.flow.chain import ChainStmt
-from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.kinds import ExprTag, FillKind, InitStmtKind
 from deadinit.model.summary import Expr
 from deadinit.semantics.exprs import NOTNONE, UNKNOWN
 
@@ -43,11 +43,11 @@ def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
     return (
         a.kind == InitStmtKind.FILL
         and (
-            a.fill_kind == "append"
-            or (a.fill_kind == "setitem" and a.loop_iter is not None and _scope_free(a.loop_iter))
+            a.fill_kind == FillKind.APPEND
+            or (a.fill_kind == FillKind.SETITEM and a.loop_iter is not None and _scope_free(a.loop_iter))
         )
         and b.kind == InitStmtKind.FILL
-        and b.fill_kind == "setitem"
+        and b.fill_kind == FillKind.SETITEM
         and a.attr == b.attr
         and k.owner != c.owner
         and a.loop_iter is not None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from deadinit.index.project_index import ProjectIndex
-from deadinit.model.kinds import ExprTag, InitStmtKind, ParamKind
+from deadinit.model.kinds import ExprTag, FillKind, InitStmtKind, ParamKind
 from deadinit.model.summary import InitStmt, MethodSummary
 from deadinit.semantics.exprs import UNKNOWN, Expr, ordered
 
@@ -217,7 +217,7 @@ class Ensured:
             value = self._leaf(st.value, frame, roots) if st.value is not None and definite else None
             self.self_keys[st.attr] = value[1] if value is not None and value[0] == ExprTag.KEY else self._new(st.attr)
         elif st.kind in (InitStmtKind.DELETE, InitStmtKind.KILL, InitStmtKind.NESTED) or (
-            st.kind == InitStmtKind.FILL and st.fill_kind == "aug"
+            st.kind == InitStmtKind.FILL and st.fill_kind == FillKind.AUG
         ):
             attr = st.attr.split(".", 1)[0]
             self.self_keys[attr] = self._new(attr)

@@ -20,6 +20,7 @@ from deadinit.analysis.liveness.outside_chain import EventReads, LiveSet
 from deadinit.analysis.reads.external import ExternalReads
 from deadinit.index.dependencies import Recorded, note
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import FillKind
 from deadinit.model.qualnames import short_name
 
 _BINDINGS = ("assign", "fill")
@@ -133,7 +134,7 @@ class EffectiveAssignments:
         """Why binding ``i`` of ``self.y`` is effective (None: it is not, so far); notes what replaces it."""
         after = self.touching[y][bisect_right(self.touching[y], i) :]
         # reads before a refill do not keep a list appended to; an element-wise rebuild's elements they do read
-        appended = c.stmt.fill_kind == "append"
+        appended = c.stmt.fill_kind == FillKind.APPEND
         replaced = next((j for j in after if appended and replaces_elements(c, self.events[j])), None)
         used, holders = self._read_later(i, c, y, after, replaced)
         if used is None and holders and i in self.killed and replaced is None:

@@ -20,7 +20,7 @@ from deadinit.analysis.fact_records import Analysis
 from deadinit.analysis.facts import allocation_of
 from deadinit.analysis.flow.chain import ChainStmt, init_chain
 from deadinit.analysis.liveness.torch_layers import is_leaf, known_ancestors, torch_name
-from deadinit.model.kinds import AllocKind, InitStmtKind
+from deadinit.model.kinds import AllocKind, InitStmtKind, NameKind
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics.alloc import MODULE_CONTAINERS
 
@@ -56,7 +56,7 @@ class GuardCheck:
         index = self.an.index
         found = index.resolve_any(module, name)
         if found is not None:  # a project class, or another value of the project (a tuple of classes...)
-            return _Guard(found[1], None) if found[0] == "class" and found[1] in index.classes else None
+            return _Guard(found.name, None) if found.kind == NameKind.CLASS and found.name in index.classes else None
         imp = index.import_of(module, name.split(".")[0])
         if imp is None or imp.level != 0:
             return None

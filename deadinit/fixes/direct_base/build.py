@@ -22,7 +22,7 @@ from deadinit.fixes.direct_base.imports import ImportSpec, add_imports, bindings
 from deadinit.fixes.direct_base.inline import Arguments, Inliner
 from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import free_after, identifiers, name_loads
-from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.fixes.direct_base.source import MODULE_LEVEL, ModuleSource
 from deadinit.fixes.init_units import InitBody, walk_units
 from deadinit.model.qualnames import short_name
 
@@ -61,7 +61,7 @@ def _parent_base(p: ClassPlan, cnode: cst.ClassDef) -> cst.Arg | None:
 
 def _global_loads(src: ModuleSource, node: cst.CSTNode) -> list[tuple[ModuleSource, str]]:
     """(source, name) for each name ``node`` loads from its module's globals (or cannot resolve)."""
-    return [(src, x.value) for x in name_loads(node) if src.resolution(x) in ("global", "unresolved")]
+    return [(src, x.value) for x in name_loads(node) if src.resolution(x) in MODULE_LEVEL]
 
 
 class _Rewrite:

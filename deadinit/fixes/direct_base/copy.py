@@ -12,7 +12,7 @@ from deadinit.fixes.direct_base.class_edit import ClassEdit
 from deadinit.fixes.direct_base.class_plan import ClassPlan
 from deadinit.fixes.direct_base.inline import Inliner
 from deadinit.fixes.direct_base.source import ModuleSource
-from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.kinds import ExprTag, FillKind, InitStmtKind
 from deadinit.model.summary import MethodSummary
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.statements import loads
@@ -109,11 +109,11 @@ def element_appends(
     appends = {
         (c.stmt.attr, c.stmt.loop_iter)
         for c in events
-        if c.owner in p.dropped and c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == "append"
+        if c.owner in p.dropped and c.stmt.kind == InitStmtKind.FILL and c.stmt.fill_kind == FillKind.APPEND
     }
     for c in events:
         st = c.stmt
-        if c.owner != p.cls or st.kind != InitStmtKind.FILL or st.fill_kind != "setitem":
+        if c.owner != p.cls or st.kind != InitStmtKind.FILL or st.fill_kind != FillKind.SETITEM:
             continue
         if (
             (st.attr, st.loop_iter) not in appends

@@ -25,7 +25,7 @@ from deadinit.fixes.direct_base.live import StayReads
 from deadinit.fixes.direct_base.names import name_loads
 from deadinit.fixes.direct_base.rebuild import Replacements, UnitRebuilder
 from deadinit.fixes.direct_base.slice import SliceInput, SliceKind, SliceRole, SliceUnit, build, walk
-from deadinit.fixes.direct_base.source import ModuleSource
+from deadinit.fixes.direct_base.source import MODULE_LEVEL, ModuleSource
 from deadinit.fixes.init_units import InitBody
 from deadinit.model.kinds import ExprTag, InitStmtKind
 from deadinit.model.qualnames import short_name
@@ -274,7 +274,7 @@ class Inliner:
     def _collect_globals(self, src: ModuleSource, nodes: Sequence[cst.CSTNode]) -> None:
         for node in nodes:
             for n in name_loads(node):
-                if src.resolution(n) in ("global", "unresolved"):
+                if src.resolution(n) in MODULE_LEVEL:
                     self.out.globals_used.append((src, n.value))
 
     def _inline_call(self, owner: str, call: cst.Call, target: str, replace: Replacements) -> list[cst.BaseStatement]:

@@ -193,7 +193,7 @@ def _small(f: StatementFacts, line_node: cst.CSTNode, si: SliceInput) -> SliceUn
         u.role = SliceRole.CHECK
     elif isinstance(st, sx.Return):
         u.role = SliceRole.RETURN
-    elif isinstance(st, sx.Names) and st.scope == "global":
+    elif isinstance(st, sx.Names) and st.scope == sx.NameScope.GLOBAL:
         u.role = SliceRole.GLOBAL
         u.defs = set(f.globals_declared)
     elif isinstance(st, sx.Import):  # not moved (nor renamed): kept code that needs the name fails ``verify``

@@ -11,6 +11,7 @@ from libcst.metadata import GlobalScope, MetadataWrapper, ScopeProvider
 
 from deadinit.fixes.parsed import ParsedModule, parse_module_exactly
 from deadinit.index.project_index import ProjectIndex
+from deadinit.model.kinds import StrEnum
 
 BUILTINS = set(dir(builtins)) | {
     "__name__",
@@ -27,6 +28,19 @@ BUILTINS = set(dir(builtins)) | {
     "__qualname__",
     "__class__",
 }
+
+
+class NameBinding(StrEnum):
+    """Where a loaded name is bound, as ``ModuleSource.resolution`` says."""
+
+    LOCAL = "local"
+    GLOBAL = "global"
+    BUILTIN = "builtin"
+    UNRESOLVED = "unresolved"
+
+
+# a name the copied code would look up in its new module
+MODULE_LEVEL = (NameBinding.GLOBAL, NameBinding.UNRESOLVED)
 
 
 class ModuleSource(ParsedModule):
@@ -63,22 +77,22 @@ class ModuleSource(ParsedModule):
         body = cls_node.body.body if isinstance(cls_node.body, cst.IndentedBlock) else []
         return [s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == name]
 
-    def resolution(self, name_node: cst.Name) -> str:
-        """ "local" | "global" | "builtin" | "unresolved" for a loaded name."""
+    def resolution(self, name_node: cst.Name) -> NameBinding:
+        """Where a loaded name is bound."""
         scope = self.scopes.get(name_node)
         if scope is None:
-            return "unresolved"
+            return NameBinding.UNRESOLVED
         assignments = scope[name_node.value]
         if not assignments:
-            return "builtin" if name_node.value in BUILTINS else "unresolved"
+            return NameBinding.BUILTIN if name_node.value in BUILTINS else NameBinding.UNRESOLVED
         kinds = {type(a.scope).__name__ for a in assignments}
         if kinds <= {"GlobalScope"}:
-            return "global"
+            return NameBinding.GLOBAL
         if kinds <= {"BuiltinScope"}:
-            return "builtin"
+            return NameBinding.BUILTIN
         if "GlobalScope" in kinds and "ClassScope" in kinds:
-            return "global"
-        return "local"
+            return NameBinding.GLOBAL
+        return NameBinding.LOCAL
 
     @cached_property
     def rebound_globals(self) -> set[str]:

@@ -324,7 +324,7 @@ def _jumps(body: sx.Body) -> bool:
     stack: list[sx.Node] = list(body)
     while stack:
         n = stack.pop()
-        if isinstance(n, sx.Simple) and n.what in ("break", "continue"):
+        if isinstance(n, sx.Simple) and n.what in (sx.Jump.BREAK, sx.Jump.CONTINUE):
             return True
         if not isinstance(n, (sx.For, sx.While, sx.FunctionDef)):
             stack.extend(n.children())

@@ -159,7 +159,7 @@ class InitFlattener(InitWrites):
         if isinstance(st, sx.Raise):
             return STOP
         if isinstance(st, sx.Names):
-            if st.scope == "global":
+            if st.scope == sx.NameScope.GLOBAL:
                 self.globals |= set(st.names)
             return None
         if isinstance(st, (sx.Assign, sx.AnnAssign, sx.AugAssign)):

@@ -58,7 +58,9 @@ def leaves_early(body: sx.Body) -> bool:
     stack: list[sx.Node] = list(body)
     while stack:
         n = stack.pop()
-        if isinstance(n, (sx.Return, sx.Raise)) or (isinstance(n, sx.Simple) and n.what in ("break", "continue")):
+        if isinstance(n, (sx.Return, sx.Raise)) or (
+            isinstance(n, sx.Simple) and n.what in (sx.Jump.BREAK, sx.Jump.CONTINUE)
+        ):
             return True
         if isinstance(n, (sx.Stmt, sx.Handler)) and not isinstance(n, (sx.FunctionDef, sx.ClassDef)):
             stack.extend(c for c in n.children() if isinstance(c, (sx.Stmt, sx.Handler)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.kinds import ExprTag, FillKind, InitStmtKind
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import call_arguments_of
@@ -114,7 +114,7 @@ class InitWrites(InitWalk):
                 in_loop,
                 attr=attr,
                 reads=tuple(sorted(v.reads | {attr})),
-                fill_kind="aug",
+                fill_kind=FillKind.AUG,
             )
             return
         self._emit(
@@ -144,7 +144,7 @@ class InitWrites(InitWalk):
             attr=base,
             reads=tuple(sorted(v.reads | index_reads)),
             alloc=v.alloc,
-            fill_kind="setitem",
+            fill_kind=FillKind.SETITEM,
             **v.escapes,
         )
         return True

@@ -77,9 +77,9 @@ class _LoaderCheck(NameFlow):
         return self.body(s.body, st, depth)
 
     def _simple(self, s: sx.Simple, st: State, depth: int) -> State | None:
-        if s.what == "continue":
+        if s.what == sx.Jump.CONTINUE:
             return None
-        if s.what == "break":
+        if s.what == sx.Jump.BREAK:
             if depth == 0 and not st.proven:
                 raise Failed
             return None

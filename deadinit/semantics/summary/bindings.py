@@ -38,7 +38,7 @@ class BindingFacts(ExpressionFacts):
             if isinstance(t, sx.Name):
                 self.bind_value(ctx, t.id, node.value)
             elif isinstance(t, sx.Subscript):  # ``items[i] = v`` / ``items[a:b] = vs``
-                many = len(t.items) == 1 and isinstance(t.items[0], sx.Other) and t.items[0].what == "slice"
+                many = len(t.items) == 1 and isinstance(t.items[0], sx.Other) and t.items[0].what == sx.OtherWhat.SLICE
                 self.stored_into(ctx, t.value, node.value, many)
             else:
                 self.bind_unknown(ctx, t)

@@ -72,6 +72,7 @@ from deadinit.semantics.syntax.statements import (
     With,
     WithItem,
 )
+from deadinit.semantics.syntax.words import Jump, NameScope, OtherWhat
 
 __all__ = [
     "AnnAssign",
@@ -102,13 +103,16 @@ __all__ = [
     "IfExp",
     "Import",
     "ImportName",
+    "Jump",
     "Lambda",
     "Module",
     "Name",
+    "NameScope",
     "Names",
     "Node",
     "Other",
     "OtherStmt",
+    "OtherWhat",
     "Param",
     "ParamGroup",
     "Raise",

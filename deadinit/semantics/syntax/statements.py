@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deadinit.semantics.syntax.expressions import Arg, Expr, Param
 from deadinit.semantics.syntax.node import Node
+from deadinit.semantics.syntax.words import Jump, NameScope
 
 
 class Stmt(Node):
@@ -97,7 +98,7 @@ class Names(Stmt):
     __slots__ = ("names", "scope")
     kind = "names"
 
-    def __init__(self, line: int, col: int, end_line: int, scope: str, names: tuple[str, ...]) -> None:
+    def __init__(self, line: int, col: int, end_line: int, scope: NameScope, names: tuple[str, ...]) -> None:
         self.line, self.col, self.end_line = line, col, end_line
         self.scope = scope
         self.names = names
@@ -181,7 +182,7 @@ class Simple(Stmt):
     __slots__ = ("what",)
     kind = "simple"
 
-    def __init__(self, line: int, col: int, end_line: int, what: str) -> None:
+    def __init__(self, line: int, col: int, end_line: int, what: Jump) -> None:
         self.line, self.col, self.end_line = line, col, end_line
         self.what = what
 
