@@ -59,6 +59,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI002", "QuietTapStack", "TapStack", "tap"),  # a recursive walker's children stay in it
     ("DI002", "LeanMixStack", "MixStack", "conv"),  # a walker that hands out only GroupNorms
     ("DI002", "LeanMixStack", "MixStack", "plain"),
+    ("DI002", "LeanGateStack", "GateStack", "gate"),  # an early exit unless a GroupNorm
     ("DI002", "GreedySampler", "HistorySampler", "history"),
     ("DI002", "SkippingEmbedder", "SkippingLM", "draft_head"),  # table M, M10-M13: weight loaders
     ("DI002", "LookupEmbedder", "LookupLM", "pooler"),
@@ -141,6 +142,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     *(("DI001", "ProjAttention", "SpecAttention", a) for a in ("proj", "mixer")),
     ("DI001", "PlainConfiguredAttention", "ConfiguredAttention", "proj"),
     ("DI001", "LinearClassAttrBlock", "ClassAttrBlock", "proj"),
+    *(("DI001", "LeanDefaultedAttention", "DefaultedAttention", a) for a in ("proj", "mixer")),
     # fixtures/EXPECTED.md, table L: with the layer library not installed, the heavy-class pattern's fallback
     ("DI001", "WideBottleneck", "Bottleneck", "tiles"),
 }

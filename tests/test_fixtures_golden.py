@@ -202,6 +202,7 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
     ("QuietTapStack", "tap"): "removes the registered module `tap`",
     ("LeanMixStack", "conv"): "removes the registered module `conv`",
     ("LeanMixStack", "plain"): "removes the registered module `plain`",
+    ("LeanGateStack", "gate"): "removes the registered module `gate`",
     ("ArgmaxSampler", "_table"): "ArgmaxSampler is exported (fixtures.modules.samplers.__all__) and its public "
     "method TableSampler.table_snapshot reads self._table",
     ("modeling_widget.WidgetAttention", "cos_sin_cache"): "WidgetAttention is exported (fixtures.generated.__all__)",
@@ -217,11 +218,13 @@ UNSAFE = {  # fixtures/EXPECTED.md, "Modules, parameters, buffers and fix levels
             ("EagerDecodeBuffers", "seq_scratch"),
             ("PlainStem", "blur"),
             ("ProjAttention", "mixer"),  # table K, K2: through the builder
+            ("LeanDefaultedAttention", "mixer"),  # K6: through a builder without annotations
         )
     },
     # fixtures/EXPECTED.md, table K: the class built is whatever a class-typed field holds
     ("ProjAttention", "proj"): "the class built comes from a class-typed field",
     ("LinearClassAttrBlock", "proj"): "the class built comes from a class-typed field",
+    ("LeanDefaultedAttention", "proj"): "the class built comes from a class-typed field",  # K5
 }
 NO_INIT = "has no __init__ of its own to pass a flag from"
 NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in the words fix prints

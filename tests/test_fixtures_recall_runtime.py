@@ -45,6 +45,9 @@ assert all(type(k) is rb.PackedKernel for k in rb.PackedStack(4, 2).kernels)  # 
 for cls in (sc.SpecAttention, sc.ProjAttention, sc.ConfiguredAttention, sc.PlainConfiguredAttention):
     cls(sc.AttnParts(), 4)(1)
 sc.SpecAttention(sc.AttnParts(mixer=sc.LayerSpec(sc.Mixer)), 4)(1)
+for cls in (sc.DefaultedAttention, sc.LeanDefaultedAttention):
+    cls(dim=4)(1)
+sc.DefaultedAttention(sc.AttnParts(mixer=sc.LayerSpec(sc.Mixer)), 4)(1)
 for cls in (sc.ClassAttrBlock, sc.LinearClassAttrBlock, sc.OverriddenClassAttrBlock):
     cls(4)(1)
 assert sc.PlainConfiguredAttention(sc.AttnParts(), 4).out_dim == 4  # the parent's output projection was read

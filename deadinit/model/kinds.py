@@ -38,6 +38,7 @@ class AllocKind(StrEnum):
     UPDATER = "updater"
     FIELD = "field"  # calling a class-typed field (``member``) of an instance of ``callee``: the analysis reads it
     CALL = "call"  # the result of a function or method call: the analysis follows it through the project
+    PARAM_CALL = "param-call"  # in a function followed, calling its parameter ``member``: the call's argument decides
     ITEM = "item"  # one element (``index``) of what ``element`` gives, for tuple targets
     TUPLE = "tuple"  # a returned tuple, element by element (``items``)
     OBJECT = "object"  # an installed library's class that is no module but whose ``__init__`` allocates

@@ -67,6 +67,9 @@ class AllocInfo:
     index: int | None = None  # item: the element of ``element``'s value (negative: counted from the end)
     star_args: bool = False  # call: ``*args`` / ``**kwargs`` passed (parameters past ``args`` may be bound by them)
     member: str = ""  # field: the class-typed field of ``callee``'s instances that is called
+    # call: what calling each positional argument builds (a class, a class-typed field), for a callee
+    # that calls its parameter (``build_module(spec.proj, n)``, kind ``param-call``)
+    arg_builds: tuple[AllocInfo | None, ...] = ()
 
 
 @built_by_init

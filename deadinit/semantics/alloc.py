@@ -270,7 +270,7 @@ class AllocClassifier:
                 return None
             return _followed(f"self.{rest}", node, self_name)
         callee = local_call(head) if local_call is not None else LocalCallee(False)
-        if callee.declared is not None and rest and "." not in rest and self._may_declare(callee.declared):
+        if callee.declared is not None and rest and "." not in rest and self.may_declare(callee.declared):
             # ``parts.proj(n)``: what the field of the parameter's declared class holds (the analysis reads it)
             return AllocInfo("field", callee=callee.declared, member=rest, **call_arguments(node, self_name))
         if callee.local:
@@ -279,7 +279,7 @@ class AllocClassifier:
             return None  # the tensor library's own functions: ``classify`` decides them
         return _followed(name, node, self_name)
 
-    def _may_declare(self, cls: str) -> bool:
+    def may_declare(self, cls: str) -> bool:
         """A class whose fields may hold classes: not a builtin (``str``) nor a tensor library's (``torch.Tensor``)."""
         return cls.split(".")[-1][:1].isupper() and self.canon(cls).rpartition(".")[0] not in self.s.tensor_modules
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from deadinit.model.summary import AllocInfo
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.alloc import AllocClassifier
+from deadinit.semantics.alloc import AllocClassifier, LocalCall
 from deadinit.semantics.annotations import ParseExpression
 from deadinit.semantics.exprs import dotted
 
@@ -58,3 +58,24 @@ def _first(
 def _callable(node: sx.Expr) -> bool:
     base = node.value if isinstance(node, sx.Subscript) else node
     return (dotted(base) or "").split(".")[-1] == "Callable"
+
+
+def called_builds(node: sx.Expr, classifier: AllocClassifier, local_call: LocalCall) -> AllocInfo | None:
+    """What calling the value ``node`` builds, for a callee that calls what it is given
+    (``build_module(spec.proj, n)``): a class (``nn.Linear``), a class-typed field of a local of a known
+    class (``spec.proj``), a local or parameter whose default or annotation is a class."""
+    name = dotted(node)
+    if name is None:
+        return None
+    head, _, rest = name.partition(".")
+    callee = local_call(head)
+    if callee.local:
+        if not rest:
+            return callee.builds
+        declared = callee.declared
+        if declared is None or "." in rest or not classifier.may_declare(declared):
+            return None
+        return AllocInfo("field", callee=declared, member=rest)
+    if not name.split(".")[-1][:1].isupper():
+        return None
+    return classifier.classify(sx.Call(node.line, node.col, node.end_line, node, ()), lambda _: None, None)

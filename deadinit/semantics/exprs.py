@@ -241,3 +241,19 @@ def certainly_not_none(e: Expr) -> bool:
 def capitalised(fn: str) -> bool:
     """A dotted callee whose last part starts with a capital: by convention, a class."""
     return fn.rpartition(".")[2][:1].isupper()
+
+
+def isinstance_classes(test: sx.Node, name: str) -> tuple[str, ...] | None:
+    """The classes of an ``isinstance(name, C)`` / ``isinstance(name, (C, D))`` that ``test`` makes
+    sure of when true (itself, or one side of an ``and``); None: none it makes sure of."""
+    if isinstance(test, sx.BoolOp):
+        if test.op != "and":
+            return None
+        return isinstance_classes(test.left, name) or isinstance_classes(test.right, name)
+    if not (isinstance(test, sx.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2):
+        return None
+    who, what = test.args[0].value, test.args[1].value
+    if not isinstance(who, sx.Name) or who.id != name or any(a.star or a.keyword for a in test.args):
+        return None
+    names = [dotted(e) for e in (what.elts if isinstance(what, sx.Sequence) else (what,))]
+    return tuple(n for n in names if n is not None) if names and None not in names else None

@@ -25,7 +25,7 @@ from deadinit.semantics.alloc import AllocClassifier, LocalCallee
 from deadinit.semantics.annotations import ParseExpression, annotation_types
 from deadinit.semantics.class_typed import CLASS_TYPES, annotation_builds
 from deadinit.semantics.effects import target_names
-from deadinit.semantics.exprs import dotted, literal
+from deadinit.semantics.exprs import dotted, isinstance_classes, literal
 
 _GENERATOR_MARKS = ("yield", "await")
 
@@ -151,7 +151,9 @@ class ReturnsInference:
         if loc is None:
             return LocalCallee(False)
         if loc.parameter:
-            return LocalCallee(True, loc.calls, loc.declared if len(loc.bindings) == 1 else None)
+            only = len(loc.bindings) == 1  # not rebound
+            builds = loc.calls or (AllocInfo("param-call", member=name) if only else None)
+            return LocalCallee(True, builds, loc.declared if only else None)
         # a local bound only to class-typed values (``cls = spec.cls``): calling it builds what the first does
         every = len(loc.builders) == len(loc.bindings) and all(b is not None for b in loc.builders)
         return LocalCallee(True, loc.builders[0] if loc.builders and every else None)
@@ -238,7 +240,18 @@ class ReturnsInference:
         self._block(st.orelse)
 
     def _branches(self, st: sx.If | sx.While) -> None:
+        # ``if isinstance(spec, ModuleSpec): return spec.module(n)``: the parameter's fields' calls are followed
+        narrowed = (
+            [n for n, loc in self.locals.items() if loc.parameter and loc.declared is None]
+            if isinstance(st, sx.If)
+            else []
+        )
+        for n in narrowed:
+            classes = isinstance_classes(st.test, n)
+            self.locals[n].declared = classes[0] if classes is not None and len(classes) == 1 else None
         self._block(st.body)
+        for n in narrowed:
+            self.locals[n].declared = None
         self._block(st.orelse)
 
     def _try(self, st: sx.Try) -> None:

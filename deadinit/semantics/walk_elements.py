@@ -27,10 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deadinit.semantics import syntax as sx
-from deadinit.semantics.exprs import dotted
+from deadinit.semantics.exprs import dotted, isinstance_classes
+from deadinit.semantics.syntax.words import Jump
 from deadinit.semantics.walks import OBJECT_WALKS, Registration, object_walk
 
 WalkAt = tuple[int, int, str]  # (line, column, walk) of the walk's ``obj.<walk>`` node
+_EXITS = (Jump.CONTINUE, Jump.BREAK)
 Guard = tuple[str, ...]  # the classes a visited element must be to leave; empty: it never leaves
 _INSPECTORS = frozenset({"isinstance", "issubclass", "hasattr", "type", "id", "callable", "setattr", "delattr"})
 _SUBMODULES = frozenset({Registration.MODULE})
@@ -139,12 +141,37 @@ class _Flow:
             elif isinstance(up, sx.BoolOp) and up.op == "and" and child is up.right:
                 test = up.left
             elif isinstance(up, sx.Comprehension) and child in (up.elt, up.key):
-                test = next((t for g in up.generators for t in g.ifs if _isinstance_of(t, name)), None)
-            classes = _isinstance_of(test, name) if test is not None else None
+                test = next((t for g in up.generators for t in g.ifs if isinstance_classes(t, name)), None)
+            classes = isinstance_classes(test, name) if test is not None else None
+            if classes is None:
+                classes = self._checked_before(up, child, name)
             if classes is not None:
                 return classes
             child, up = up, self.parents.get(id(up))
         return None
+
+    def _checked_before(self, up: sx.Node, child: sx.Node, name: str) -> Guard | None:
+        """The classes of an ``if not isinstance(name, C): continue`` (or ``return``, ``raise``, ``break``)
+        that comes before the statement ``child`` in the block of ``up`` holding it, ``name`` not bound
+        again in between."""
+        for part in ("body", "orelse", "finalbody"):
+            block = getattr(up, part, ())
+            if not isinstance(block, tuple) or not any(st is child for st in block):
+                continue
+            for st in reversed(block[: [id(b) for b in block].index(id(child))]):  # the nearest first
+                if self._binds(st, name):
+                    return None
+                test = st.test if isinstance(st, sx.If) and st.body and not st.orelse else None
+                if isinstance(test, sx.UnaryOp) and test.op == "not" and _leaves_block(st.body[-1]):
+                    classes = isinstance_classes(test.operand, name)
+                    if classes is not None:
+                        return classes
+        return None
+
+    def _binds(self, st: sx.Stmt, name: str) -> bool:
+        """Whether ``name`` is bound in the statement ``st``."""
+        names = self.names.get(name, [])
+        return any(st.line <= n.line <= st.end_line and _is_target(self.parents.get(id(n)), n) for n in names)
 
     def _use_stays(self, node: sx.Name, param: str | None = None) -> bool:
         """Whether this use of a name keeps its value in the function; ``param``: the use is of that
@@ -235,22 +262,6 @@ class _Flow:
         return all(self._use_stays(n, param) for n in self.names.get(param, []))
 
 
-def _isinstance_of(test: sx.Node, name: str) -> Guard | None:
-    """The classes of an ``isinstance(name, C)`` / ``isinstance(name, (C, D))`` that ``test`` makes
-    sure of when true (itself, or one side of an ``and``); None: none it makes sure of."""
-    if isinstance(test, sx.BoolOp):
-        if test.op != "and":
-            return None
-        return _isinstance_of(test.left, name) or _isinstance_of(test.right, name)
-    if not (isinstance(test, sx.Call) and dotted(test.func) == "isinstance" and len(test.args) == 2):
-        return None
-    who, what = test.args[0].value, test.args[1].value
-    if not isinstance(who, sx.Name) or who.id != name or any(a.star or a.keyword for a in test.args):
-        return None
-    names = [dotted(e) for e in (what.elts if isinstance(what, sx.Sequence) else (what,))]
-    return tuple(n for n in names if n is not None) if names and None not in names else None
-
-
 def _tests_hasattr(test: sx.Node, name: str, attr: str) -> bool:
     stack = [test]
     while stack:
@@ -287,6 +298,11 @@ def _names_in(target: sx.Node) -> Iterator[sx.Name]:
     elif isinstance(target, (sx.Sequence, sx.Starred)):
         for c in target.children():
             yield from _names_in(c)
+
+
+def _leaves_block(st: sx.Stmt) -> bool:
+    """``continue``, ``break``, ``return`` or ``raise``: nothing after it in its block runs."""
+    return isinstance(st, (sx.Return, sx.Raise)) or (isinstance(st, sx.Simple) and st.what in _EXITS)
 
 
 def _is_target(parent: sx.Node | None, node: sx.Name) -> bool:

@@ -8,8 +8,9 @@ from semantic_snippets import PARSE, classifier, expr
 
 from deadinit.frontends.parse import summarize_source
 from deadinit.model.settings import Settings
-from deadinit.model.summary import FileSummary
-from deadinit.semantics.class_typed import annotation_builds
+from deadinit.model.summary import AllocInfo, FileSummary
+from deadinit.semantics.alloc import LocalCallee
+from deadinit.semantics.class_typed import annotation_builds, called_builds
 
 ADAPTERS = ("cst", "ast")
 
@@ -110,3 +111,20 @@ def test_methods_of_builtins_and_tensors_are_no_fields(adapter):
     flow = {st.attr: st for st in s.classes[0].methods["__init__"].init_flow if st.attr}
     assert flow["copy"].call is None and flow["text"].call is None
     assert (flow["made"].call.kind, flow["made"].call.member) == ("field", "make")  # the analysis decides
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_what_calling_an_argument_builds(adapter):
+    made = AllocInfo("module", callee="torch.nn.LayerNorm")
+    locals_ = {"parts": LocalCallee(True, None, "Parts"), "norm": LocalCallee(True, made), "fn": LocalCallee(True)}
+
+    def local_call(name):
+        return locals_.get(name, LocalCallee(False))
+
+    def got(source):
+        return called_builds(expr(source, adapter), classifier(), local_call)
+
+    assert got("parts.proj") == AllocInfo("field", callee="Parts", member="proj")
+    assert got("norm") is made
+    assert got("nn.Linear").callee == "torch.nn.Linear"
+    assert got("fn") is None and got("halve") is None and got("parts.a.b") is None and got("f(x)") is None

@@ -10,6 +10,7 @@ from deadinit.semantics.exprs import (
     certainly_not_none,
     dotted,
     is_name,
+    isinstance_classes,
     literal,
     literal_strings,
     ordered,
@@ -137,3 +138,13 @@ def test_ordered_compares_literals_as_python_orders_them():
     assert ordered("<", None, 1) is None  # no order between them
     assert ordered("<", "a", 1) is None
     assert ordered(">", True, 0) is None  # a bool is a flag, not a number
+
+
+@pytest.mark.parametrize("adapter", ["cst", "ast"])
+def test_the_classes_an_isinstance_test_makes_sure_of(adapter):
+    assert isinstance_classes(expr("isinstance(x, A)", adapter), "x") == ("A",)
+    assert isinstance_classes(expr("isinstance(x, (A, m.B))", adapter), "x") == ("A", "m.B")
+    assert isinstance_classes(expr("ok and isinstance(x, A)", adapter), "x") == ("A",)
+    assert isinstance_classes(expr("ok or isinstance(x, A)", adapter), "x") is None
+    assert isinstance_classes(expr("isinstance(y, A)", adapter), "x") is None
+    assert isinstance_classes(expr("isinstance(x, kinds[0])", adapter), "x") is None

@@ -344,3 +344,55 @@ def test_declared_class_is_the_one_class_an_annotation_names_besides_type(adapte
     )
     got = {p.name: declared_class(p, PARSE[adapter]) for p in f.params}
     assert got == {"parts": "AttnParts", "spec": "LayerSpec", "kind": None, "both": None, "rest": None, "bare": None}
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_builder_calling_its_parameter_or_a_field_of_it_narrowed_by_isinstance(adapter):
+    s = summary(
+        """
+        class Spec:
+            cls: type
+        def make(spec, *args):
+            if isinstance(spec, Spec):
+                return spec.cls(*args)
+            return spec(*args)
+        def rebound(spec, n):
+            spec = spec.inner
+            return spec(n)
+        def later(spec, n):
+            if isinstance(spec, Spec):
+                pass
+            return spec.cls(n)
+        """,
+        adapter,
+    )
+    made = s.functions["make"].values
+    assert [(v.kind, v.callee, v.member) for v in made] == [("field", "Spec", "cls"), ("param-call", "", "spec")]
+    assert "rebound" not in s.functions  # rebound: no longer what a caller passes; nothing known returned
+    assert "later" not in s.functions  # the narrowing holds in its branch only
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_followed_call_records_what_calling_its_arguments_builds(adapter):
+    s = summary(
+        """
+        from torch import nn
+        from dataclasses import dataclass
+        @dataclass
+        class Parts:
+            proj: type = nn.Linear
+        class P(nn.Module):
+            def __init__(self, parts=None, n=4):
+                super().__init__()
+                parts = parts or Parts()
+                self.a = make(parts.proj, n)
+                self.b = make(nn.Linear, n)
+                self.c = make(halve, n)
+        """,
+        adapter,
+    )
+    cls = next(c for c in s.classes if c.name == "P")
+    calls = {st.attr: st.call for st in cls.methods["__init__"].init_flow if st.call is not None}
+    assert [(b.kind, b.callee, b.member) for b in calls["a"].arg_builds[:1]] == [("field", "Parts", "proj")]
+    assert calls["b"].arg_builds[0].kind == "module"
+    assert calls["c"].arg_builds == ()

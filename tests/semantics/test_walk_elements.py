@@ -185,6 +185,16 @@ GUARDED = [
         """,
         ("Norm",),
     ),
+    (  # an early exit: ``if not isinstance(...): continue`` guards the rest of the loop's body
+        "def f(model, out):\n    for c in model.children():\n        if not isinstance(c, Norm):\n"
+        "            continue\n        out.append(c)\n    return out\n",
+        ("Norm",),
+    ),
+    (  # ... or ``return`` / ``raise`` at the end of the if's body
+        "def f(model, out):\n    for c in model.modules():\n        if not isinstance(c, Norm):\n"
+        "            log(1)\n            raise TypeError\n        out.append(c)\n    return out\n",
+        ("Norm",),
+    ),
 ]
 
 
@@ -207,6 +217,15 @@ def test_a_walk_whose_elements_leave_only_under_isinstance_is_guarded(source, gu
         "def f(model):\n    for c in model.children():\n        if isinstance(c, N) or c.x:\n            g(c)\n    return 1\n",
         # a guard that is not a class name (a call)
         "def f(model):\n    for c in model.children():\n        if isinstance(c, kinds()):\n            g(c)\n    return 1\n",
+        # an early exit that does not always leave, or comes after the use, or before a rebinding
+        "def f(model):\n    for c in model.children():\n        if not isinstance(c, N):\n"
+        "            if c.x:\n                continue\n        g(c)\n    return 1\n",
+        "def f(model):\n    for c in model.children():\n        g(c)\n        if not isinstance(c, N):\n"
+        "            continue\n    return 1\n",
+        "def f(model):\n    for c in model.children():\n        if not isinstance(c, N):\n"
+        "            continue\n        c = c.inner\n        g(c)\n    return 1\n",
+        "def f(model):\n    for c in model.children():\n        if not isinstance(c, N):\n"
+        "            pass\n        g(c)\n    return 1\n",
         # a parameter walk: the guard is kept only for walks over submodules
         "def f(model):\n    return [p for p in model.parameters() if isinstance(p, P)]\n",
         # a call through another class's name is no recursion

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.kinds import AllocKind, ExprTag
+from deadinit.model.kinds import AllocKind, ExprTag, ParamKind
 from deadinit.model.qualnames import short_name
 from deadinit.model.summary import AllocInfo, Param, Returns
 
@@ -135,7 +135,11 @@ class ReturnResolver:
         fmodule, label, returns, path = target
         out: list[Resolved] = []
         for v in returns.values:
-            sub = self._alternatives(v, fmodule, mro, depth + 1) if v is not None else None
+            if v is not None and v.kind == AllocKind.PARAM_CALL:  # what the call's argument builds, in its terms
+                built = _passed(v.member, returns.params, alloc)
+                sub = self._alternatives(built, module, mro, depth + 1) if built is not None else None
+            else:
+                sub = self._alternatives(v, fmodule, mro, depth + 1) if v is not None else None
             if sub is None:
                 out = []
                 break
@@ -210,3 +214,13 @@ def _describe(alloc: AllocInfo) -> str:
     if alloc.callee:
         return f"`{alloc.callee}(...)`" if alloc.kind != AllocKind.CONTAINER else f"a `{alloc.callee}`"
     return f"a {alloc.kind}"
+
+
+def _passed(param: str, params: tuple[Param, ...], call: AllocInfo) -> AllocInfo | None:
+    """What calling the argument ``call`` passes for the positional parameter ``param`` builds."""
+    for i, p in enumerate(params):
+        if p.kind not in (ParamKind.POSONLY, ParamKind.NORMAL):
+            return None
+        if p.name == param:
+            return call.arg_builds[i] if i < len(call.arg_builds) else None
+    return None

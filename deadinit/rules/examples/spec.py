@@ -53,6 +53,34 @@ class LinearAttention(Attention):
         note="a class held by a field (type[RowProj]), and one a builder instantiates from a spec; the parent's "
         "isinstance check and flag only configure the projection",
     ),
+    Example(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": _PARTS
+            + """
+def make(spec, *args):
+    if isinstance(spec, LayerSpec):
+        return spec.cls(*args)
+    return spec(*args)
+class Attention(nn.Module):
+    def __init__(self, parts=None, dim=4):
+        super().__init__()
+        parts = parts or Parts()
+        self.proj = parts.proj(dim, dim)
+        self.mixer = make(parts.mixer, dim)
+    def forward(self, x):
+        return self.mixer(self.proj(x))
+class LinearAttention(Attention):
+    def __init__(self, dim=4):
+        super().__init__(dim=dim)
+        self.proj = nn.Linear(dim, dim)
+        self.mixer = nn.Identity()
+""",
+        },
+        [("DI001", "LinearAttention", "mixer"), ("DI001", "LinearAttention", "proj")],
+        note="parts defaulted by `parts or Parts()` is a Parts; a builder without annotations builds what "
+        "calling its argument builds",
+    ),
 )
 
 SPEC_VALID = (
@@ -80,5 +108,29 @@ class LinearAttention(Attention):
         },
         note="the parent reads the projection it built (self.proj.n_out); a field or parameter holding a "
         "function builds nothing",
+    ),
+    Example(
+        {
+            "pkg/__init__.py": "",
+            "pkg/m.py": _PARTS
+            + """
+def apply_to(fn, n):
+    return fn(n)
+class Attention(nn.Module):
+    def __init__(self, parts=None, dim=4):
+        super().__init__()
+        parts = parts or Parts()
+        self.half = apply_to(abs, dim)
+        self.gate = apply_to(parts.act, dim)
+    def forward(self, x):
+        return self.half, self.gate
+class LinearAttention(Attention):
+    def __init__(self, dim=4):
+        super().__init__(dim=dim)
+        self.half = 1
+        self.gate = 0
+""",
+        },
+        note="a builder that calls its parameter, handed a plain function or a field holding one, builds nothing",
     ),
 )

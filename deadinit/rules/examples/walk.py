@@ -55,6 +55,21 @@ def hooks(name, module, out):
 """
 
 
+# a walker that collects the modules of one class, skipping the others early
+_COLLECTOR = """
+from torch import nn
+
+
+def norms(module):
+    found = []
+    for m in module.modules():
+        if not isinstance(m, nn.GroupNorm):
+            continue
+        found.append(m)
+    return found
+"""
+
+
 # a walker that replaces the children of one class and recurses through its own class into the others
 _SWAPPER = """
 from torch import nn
@@ -158,5 +173,11 @@ WALK_INVALID = (
         _walking("        return None", outside=_SWAPPER.format(guard="nn.Linear")),
         [("DI002", "ShardedBlock", a) for a in ("gate", "mask", "scratch")],
         note="... but the members that may be what its isinstance guard names",
+    ),
+    Example(
+        _walking("        return None", outside=_COLLECTOR),
+        [("DI002", "ShardedBlock", a) for a in ("adapter", "gate", "mask", "scratch")],
+        note="a walker that skips every child but a GroupNorm (if not isinstance(...): continue) reads no "
+        "nn.Linear member",
     ),
 )

@@ -3,18 +3,20 @@ locals (what each one reads and holds) and the ``InitStmt`` list, one effect at 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from deadinit.model.kinds import ExprTag, InitStmtKind
+from deadinit.model.kinds import AllocKind, ExprTag, InitStmtKind
 from deadinit.model.summary import AllocInfo, InitStmt, Pattern, RangeNames
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee, inline_locals
 from deadinit.semantics.annotations import ParseExpression
+from deadinit.semantics.class_typed import called_builds
 from deadinit.semantics.construction_args import Passed, passed_only
 from deadinit.semantics.dynamic import RangeLoop
 from deadinit.semantics.effects import Reads, holds_self, reads_of
-from deadinit.semantics.exprs import UNKNOWN, Expr, to_expr
+from deadinit.semantics.exprs import UNKNOWN, Expr, dotted, to_expr
+from deadinit.semantics.init.rebound import ANYTHING, Holds, defaulted, held, open_param
 from deadinit.semantics.raises import leaf_roots
 from deadinit.semantics.returns import declared_class, param_call
 
@@ -34,8 +36,11 @@ class Local:
     alias: str | None = None  # ``base = Parent`` on every path: the class name it holds
     call: AllocInfo | None = None  # the result of a call the analysis may follow
     calls: AllocInfo | None = None  # what calling it allocates (a parameter whose default is a class)
-    declared: str | None = None  # a parameter annotated with one class: that class (its fields' calls are followed)
+    # the one class it holds an instance of (its fields' calls are followed): a parameter's annotation, or
+    # its rebinding (``spec = spec or Spec()``, ``deadinit.semantics.init.rebound``)
+    declared: str | None = None
     param: bool = False  # the parameter itself, not rebound
+    open: bool = False  # ... and one without an annotation that defaults to None (``rebound.open_param``)
     root: Expr | None = None  # bound on every path to ``self.a`` / a parameter's attribute...: that, in those terms
 
 
@@ -49,7 +54,12 @@ class InitWalk:
         self.cls = classifier
         reading = parse or (lambda _: None)
         self.locals: dict[str, Local] = {
-            p.name: Local(calls=param_call(p, classifier, reading), declared=declared_class(p, reading), param=True)
+            p.name: Local(
+                calls=param_call(p, classifier, reading),
+                declared=declared_class(p, reading),
+                param=True,
+                open=open_param(p),
+            )
             for p in func.params
             if not p.star
         }
@@ -102,7 +112,22 @@ class InitWalk:
         loc = self.locals.get(name)
         if loc is None:
             return LocalCallee(False)
-        return LocalCallee(True, loc.calls, loc.declared if loc.param else None)
+        return LocalCallee(True, loc.calls, loc.declared)
+
+    def _name_holds(self, name: str) -> Holds:
+        """What the local ``name`` may be an instance of (``deadinit.semantics.init.rebound``)."""
+        loc = self.locals.get(name)
+        return Holds(frozenset({loc.declared})) if loc is not None and loc.declared is not None else ANYTHING
+
+    def _holds(self, value: sx.Expr, name: str, maybe: bool) -> Holds:
+        """What ``name`` may be an instance of once bound to ``value`` (``maybe``: on some paths only; of an
+        open parameter, ``if spec is None: spec = Spec()``, the other path keeps what a caller passes)."""
+        loc = self.locals.get(name)
+        if loc is not None and loc.open:
+            default = defaulted(value, name)
+            return held(value if default is None else default, self._name_holds)
+        got = held(value, self._name_holds)
+        return got | self._name_holds(name) if maybe else got
 
     def _classify(self, value: sx.Expr) -> AllocInfo | None:
         return self.cls.classify(value, self._local_alloc, self.self_name, self._local_call)
@@ -128,7 +153,14 @@ class InitWalk:
         if isinstance(value, sx.Name):
             loc = self.locals.get(value.id)
             return loc.call if loc is not None else None
-        return self.cls.followed_call(value, self.self_name, self._local_call)
+        call = self.cls.followed_call(value, self.self_name, self._local_call)
+        if call is None or call.kind != AllocKind.CALL or not isinstance(value, sx.Call):
+            return call
+        if (dotted(value.func) or "").rpartition(".")[2] != call.callee.rpartition(".")[2]:
+            return call  # ``f(x).to(device)``: the arguments are another call's
+        given = [a.value for a in value.args if a.keyword is None and not a.star]
+        builds = tuple(called_builds(a, self.cls, self._local_call) for a in given[: len(call.args)])
+        return replace(call, arg_builds=builds) if any(b is not None for b in builds) else call
 
     def _root(self, e: Expr) -> Expr | None:
         """A name, ``self`` attribute or attribute chain in terms of ``self`` and the parameters (None: a local

@@ -24,6 +24,7 @@ from deadinit.semantics.effects import (
     target_names,
 )
 from deadinit.semantics.exprs import EMPTY, UNKNOWN, Expr, dotted, is_name, self_attr, to_expr
+from deadinit.semantics.init.rebound import ANYTHING
 from deadinit.semantics.init.unpacking import nested_path, unpacked
 from deadinit.semantics.init.walk import Guards, InitWalk, Local
 from deadinit.semantics.raises import self_call
@@ -71,7 +72,9 @@ class InitWrites(InitWalk):
         elif isinstance(t, sx.Subscript) and self._assign_item(st, t, v, guards, in_loop):
             pass
         elif isinstance(t, sx.Name):
+            holds = self._holds(v.node, t.id, bool(guards or in_loop)) if not v.aug else ANYTHING
             self._bind(t.id, v.reads, v.alloc, v.expr, guards, in_loop, v.aug)
+            self.locals[t.id].declared = holds.one()
             self._alias(t.id, v.node, bool(guards or in_loop or v.aug))
             self.locals[t.id].call = None if v.aug else v.call
             if v.passes_self:

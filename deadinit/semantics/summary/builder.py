@@ -26,6 +26,7 @@ from deadinit.semantics.annotations import annotation_types
 from deadinit.semantics.construction_args import param_flow
 from deadinit.semantics.exprs import dotted
 from deadinit.semantics.init.flow import InitFlattener
+from deadinit.semantics.init.rebound import open_param
 from deadinit.semantics.loaders.skips import skips_unknown_weights
 from deadinit.semantics.raises import method_checks
 from deadinit.semantics.returns import ReturnsInference, generator_mark, returns_value
@@ -288,6 +289,8 @@ class SummaryBuilder(BindingFacts, ImportFacts):
             self.module_names.bound_otherwise(node.name)
         for p in node.params:
             self.declare_local(ctx, p.name, p.annotation if not p.star else None)
+            if open_param(p):
+                ctx.open.add(p.name)
         self.functions.append(ctx)
         self.yields_to.append(None)  # decorators, parameters and annotation: the enclosing scope's
         first = node.body[0] if node.body else None

@@ -13,6 +13,7 @@ from deadinit.semantics.annotations import annotation_elements, annotation_types
 from deadinit.semantics.effects import self_targets
 from deadinit.semantics.elements import ELEMENT_ADDERS, ELEMENT_OF, Types, ValueTyping, union
 from deadinit.semantics.exprs import self_attr
+from deadinit.semantics.init.rebound import defaulted
 from deadinit.semantics.summary.mangling import mangled
 from deadinit.semantics.summary.scope import BuilderState, FunctionScope
 
@@ -38,6 +39,7 @@ class FlowTyping(BuilderState):
     # -- local variables ---------------------------------------------------------------
     def bind_local(self, ctx: FunctionScope, name: str, types: Types | None, elements: Types | None) -> None:
         """One more binding of ``name``: it holds what this one or an earlier one binds."""
+        ctx.open.discard(name)
         if name in ctx.declared:
             return  # an annotated variable holds what its annotation says, whatever it is bound to
         if name in ctx.types:
@@ -47,6 +49,11 @@ class FlowTyping(BuilderState):
 
     def bind_value(self, ctx: FunctionScope, name: str, value: sx.Expr) -> None:
         typing = self.typing(ctx)
+        default = defaulted(value, name) if name in ctx.open else None
+        if default is not None:  # ``spec = spec or Spec()``: the open parameter holds what its default builds
+            ctx.open.discard(name)
+            ctx.types[name], ctx.elements[name] = typing.value(default), typing.elements(default)
+            return
         self.bind_local(ctx, name, typing.value(value), typing.elements(value))
 
     def declare_local(self, ctx: FunctionScope, name: str, annotation: sx.Expr | None) -> None:

@@ -35,6 +35,7 @@ class FunctionScope:
         "loop_names",
         "method",
         "name",
+        "open",
         "params",
         "pending",
         "self_name",
@@ -51,6 +52,7 @@ class FunctionScope:
         self.types: dict[str, tuple[TypeRef, ...] | None] = {}
         self.elements: dict[str, tuple[TypeRef, ...] | None] = {}  # local name -> its collection's elements
         self.declared: set[str] = set()
+        self.open: set[str] = set()  # open parameters not rebound yet (``semantics.init.rebound.open_param``)
         self.isinst: dict[str, tuple[TypeRef, ...]] = {}
         # (attr, line, col, receiver text, receiver name, self attr, attribute of the root the receiver is,
         #  the receiver when it is an element of a collection: ``items[i].attr``)
