@@ -68,11 +68,15 @@ class InheritedTables:
         """Class attributes an instance with this MRO sees: the nearest class that sets each one."""
         out: dict[str, Expr] = {}
         for qn in reversed(mro):
-            c = self.classes[qn]
-            for name in c.class_attrs:
-                out.pop(name, None)  # an annotation or a value we cannot read hides what is above
-            out.update(c.class_values)
+            self._set_class_values(out, qn)
         return out
+
+    def _set_class_values(self, out: dict[str, Expr], qualname: str) -> None:
+        """What the class ``qualname`` sets over those of the classes above it in ``out``."""
+        c = self.classes[qualname]
+        for name in c.class_attrs:
+            out.pop(name, None)  # an annotation or a value we cannot read hides what is above
+        out.update(c.class_values)
 
     def class_values_of(self, qualname: str) -> dict[str, Expr]:
         """``class_values`` of the class's MRO, kept per class (read only)."""
@@ -81,10 +85,8 @@ class InheritedTables:
     def _class_values_from(self, qualname: str, parent: dict[str, Expr] | None) -> dict[str, Expr]:
         if parent is None:
             return self.class_values(self.mro(qualname) or [qualname])
-        out, c = dict(parent), self.classes[qualname]
-        for name in c.class_attrs:
-            out.pop(name, None)
-        out.update(c.class_values)
+        out = dict(parent)
+        self._set_class_values(out, qualname)
         return out
 
     def methods_on(self, qualname: str) -> Methods:

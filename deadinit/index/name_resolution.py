@@ -107,7 +107,7 @@ class NameResolution:
         if imp is not None:
             if imp.name is None:  # import a.b [as m]
                 target = imp.module if imp.local != imp.module.split(".")[0] or imp.local == imp.module else imp.local
-                return ResolvedName(NameKind.MODULE, target) if self._is_module(target) else None
+                return ResolvedName(NameKind.MODULE, target) if self.is_module(target) else None
             base = self._abs_module(module, imp)
             return self._member(base, imp.name, depth + 1)
         for star in self._stars.get(module, []):
@@ -137,11 +137,11 @@ class NameResolution:
             r = self._lookup_name(module, name, depth + 1) if depth < 20 else None
             if r is not None:
                 return r
-        if self._is_module(sub):
+        if self.is_module(sub):
             return ResolvedName(NameKind.MODULE, sub)
         return None
 
-    def _is_module(self, name: str) -> bool:
+    def is_module(self, name: str) -> bool:
         """A module of the project, or a package above one (``a.b`` when ``a.b.c`` is known)."""
         note(("prefix", name))
         return name in self.module_prefixes

@@ -102,14 +102,14 @@ class LibraryIndex(ProjectIndex):
                 class_bases[c.qualname] = (c.bases, c.base_text)  # type: ignore[index]
         return s
 
-    def _is_module(self, name: str) -> bool:
+    def is_module(self, name: str) -> bool:
         note(("prefix", name))
         return name in self._lazy or (self.readable(name.partition(".")[0]) and self.finder.find(name) is not None)
 
     def resolve_dotted(self, dotted: str) -> ResolvedName | None:
         """The class, function or module a fully qualified dotted name is."""
         head, _, rest = dotted.partition(".")
-        if not self._is_module(head):
+        if not self.is_module(head):
             return None
         target: ResolvedName | None = ResolvedName(NameKind.MODULE, head)
         for part in rest.split(".") if rest else []:

@@ -112,20 +112,26 @@ class _OutsideWalks:
         self.guards = GuardCheck(an, lambda kind, alloc, module: _is_submodule(an, kind, alloc, module))
 
     def why(self, held: Registration, attr: str, alloc: AllocInfo | None, module: str) -> str | None:
-        for walk, reaches in OBJECT_WALKS.items():
-            if held in reaches:
-                got = self._first[walk] if walk in self._first else self._first.setdefault(walk, self._find(walk))
-                if got is not None:
-                    return got
-        for walk, reaches in OBJECT_WALKS.items():
-            if held in reaches:
-                if walk not in self._guarded:
-                    self._guarded[walk] = self._holding(walk, ObjectWalk.GUARDED)
-                for a, mod, why in self._guarded[walk]:
-                    if self._unknown is None:
-                        self._unknown = unknown_fills(self.an, self.events, self.mro)
-                    if alloc is None or attr in self._unknown or self.guards.may_hand_out(alloc, module, a.guard, mod):
-                        return why
+        walks = [walk for walk, reaches in OBJECT_WALKS.items() if held in reaches]
+        for walk in walks:  # a walk that gives its elements back reads every one
+            got = self._first[walk] if walk in self._first else self._first.setdefault(walk, self._find(walk))
+            if got is not None:
+                return got
+        for walk in walks:
+            got = self._guarded_why(walk, attr, alloc, module)
+            if got is not None:
+                return got
+        return None
+
+    def _guarded_why(self, walk: str, attr: str, alloc: AllocInfo | None, module: str) -> str | None:
+        """Why a guarded walk ``walk`` reads ``attr``: it may hand out what ``alloc`` builds."""
+        if walk not in self._guarded:
+            self._guarded[walk] = self._holding(walk, ObjectWalk.GUARDED)
+        for a, mod, why in self._guarded[walk]:
+            if self._unknown is None:
+                self._unknown = unknown_fills(self.an, self.events, self.mro)
+            if alloc is None or attr in self._unknown or self.guards.may_hand_out(alloc, module, a.guard, mod):
+                return why
         return None
 
     def _find(self, walk: str) -> str | None:

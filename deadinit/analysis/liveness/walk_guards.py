@@ -61,7 +61,7 @@ class GuardCheck:
         if imp is None or imp.level != 0:
             return None
         full = index.canonical(module, name)
-        if index._is_module(full.split(".")[0]):  # the project's, unresolved: not known
+        if index.is_module(full.split(".")[0]):  # the project's, unresolved: not known
             return None
         return _Guard(None, torch_name(full) or full)
 

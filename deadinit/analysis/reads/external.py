@@ -139,7 +139,7 @@ class ExternalReads:
         if imp is not None:
             full = self.index.canonical(module, ref.dotted)
             top = full.split(".")[0]
-            if not self.index._is_module(top) and imp.level == 0:
+            if not self.index.is_module(top) and imp.level == 0:
                 return "external", None
         return "unknown", None
 
