@@ -99,6 +99,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     # fixtures/EXPECTED.md, table R: values only handed to constructed objects that never use them
     ("DI002", "FusedSteps", "StepBuffers", "index_ptr"),
     ("DI002", "ShortRelaySteps", "StepBuffers", "index_ptr"),
+    ("DI002", "UpdatedSteps", "StepBuffers", "index_ptr"),  # R64: into an updater stored in a dead attribute
     ("DI002", "FusedKernel", "PagedKernel", "index_ptr"),
     ("DI002", "RowSteps", "RowBuffers", "index_ptr"),  # table R, R56-R57: read only to compute a dead attribute
     ("DI002", "SpanSteps", "RowBuffers", "index_ptr"),

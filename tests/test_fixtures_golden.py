@@ -231,6 +231,7 @@ NOT_FIXABLE = {  # what the skip-flag rewrite cannot make (analysis.fixable), in
     ("TrtMLABackend", "workspace_buffer"): "the parent's value is still used: self.prefill_wrapper_paged",
     ("FusedSteps", "index_ptr"): "FusedSteps.__init__ (line 127) still hands self.index_ptr to a constructor",
     ("ShortRelaySteps", "index_ptr"): "ShortRelaySteps.__init__ (line 172) still hands self.index_ptr",
+    ("UpdatedSteps", "index_ptr"): "UpdatedSteps.__init__ (line 219) still hands self.index_ptr",
     ("RowSteps", "index_ptr"): "RowSteps.__init__ (line 132) still hands self.index_ptr to a constructor",
     ("SpanSteps", "index_ptr"): "SpanSteps.__init__ (line 140) still hands self.index_ptr to a constructor",
     ("FusedDecoderBlock", "self_attn.qkv_proj"): "self.self_attn.qkv_proj is a part of self.self_attn",

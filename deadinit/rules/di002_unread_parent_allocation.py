@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from deadinit.analysis.facts import AttrFact
 from deadinit.rules.base import AttributeRule, Example, FixExample
-from deadinit.rules.examples.construction import COMPUTED_INVALID, COMPUTED_VALID, HANDED_ON_INVALID, HANDED_ON_VALID
+from deadinit.rules.examples.construction import (
+    COMPUTED_INVALID,
+    COMPUTED_VALID,
+    HANDED_ON_INVALID,
+    HANDED_ON_VALID,
+    UPDATED_INVALID,
+    UPDATED_VALID,
+)
 from deadinit.rules.examples.factory import FACTORY_INVALID
 from deadinit.rules.examples.flow import FLOW_INVALID, FLOW_VALID
 from deadinit.rules.examples.guard import GUARD_INVALID, GUARD_VALID
@@ -307,6 +314,7 @@ class W:
         ),
         HANDED_ON_VALID,
         COMPUTED_VALID,
+        UPDATED_VALID,
         *not_allocated(own=False),
         ANY_NAME,
         *FLOW_VALID,
@@ -348,6 +356,7 @@ class DecodeWrapper:
         ),
         HANDED_ON_INVALID,
         COMPUTED_INVALID,
+        UPDATED_INVALID,
         *DYNAMIC_BY_PATTERN,
         Example(
             REGISTERED_STATE,

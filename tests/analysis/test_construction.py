@@ -158,3 +158,31 @@ class Kernel:
         return self.child
 """
     assert ("DI002", "Child", "ptr") not in findings(write_project, src + steps_building("Kernel", "{k}(self.ptr[i])"))
+
+
+UPDATER = "KEEP = []\nclass Updater:\n    def __init__(self, buf):\n        self.buf = buf\n{extra}    def get(self):\n        return self.buf\n    def setup(self):\n        KEEP.append(self.buf)\n"
+HOLDER = "class Kernel:\n    def __init__(self, buf):\n        self.updater = {made}\n    def plan(self):\n        return {plan}\n"
+
+
+@pytest.mark.parametrize("made", ["Updater(buf)", "[Updater(buf)]"])
+def test_an_object_built_from_the_argument_into_a_dead_attribute_keeps_nothing(write_project, made):
+    src = UPDATER.format(extra="") + HOLDER.format(made=made, plan="0") + steps_building("Kernel", "{k}(self.ptr[i])")
+    f = findings(write_project, src)[("DI002", "Child", "ptr")]
+    text = " ".join(e.text for e in f.evidence)
+    assert (
+        "whose `updater` it is read only to compute" in text and "`Updater` keeps it only in its own attributes" in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "plan"),
+    [
+        ("", "self.updater"),  # the holder's attribute is live
+        ("        KEEP.append(buf)\n", "0"),  # handed to a call while it is built
+        ("        KEEP.append(self.buf)\n", "0"),  # its own attribute read while it is built
+        ("        self.setup()\n", "0"),  # a method of it runs while it is built
+    ],
+)
+def test_an_object_built_from_the_argument_that_may_keep_it_keeps_the_read(write_project, extra, plan):
+    src = UPDATER.format(extra=extra) + HOLDER.format(made="Updater(buf)", plan=plan)
+    assert ("DI002", "Child", "ptr") not in findings(write_project, src + steps_building("Kernel", "{k}(self.ptr[i])"))

@@ -23,7 +23,7 @@ from fixtures.recall import construction as c
 
 runner = rs.make_runner()
 for cls in (c.FusedSteps, c.PagedSteps, c.TracedSteps, c.PublishedSteps, c.RelayedSteps, c.ShortRelaySteps,
-            c.NamespaceSteps):
+            c.NamespaceSteps, c.UpdatedSteps, c.LiveUpdatedSteps):
     steps = cls(runner, 3)
     steps.plan(2)
 kernel = c.FusedKernel(runner)

@@ -22,7 +22,7 @@ from deadinit.analysis.flow.chain import Chain, ChainStmt
 from deadinit.analysis.reads.unsure import unsure_for
 from deadinit.index.project_index import ProjectIndex
 from deadinit.model.evidence import Evidence, EvidenceKind
-from deadinit.model.kinds import InitStmtKind, ParamKind
+from deadinit.model.kinds import AllocKind, InitStmtKind, ParamKind
 from deadinit.model.qualnames import short_name
 from deadinit.model.summary import InitStmt, MethodSummary, Pattern
 from deadinit.semantics.construction_args import PARAM_CALL, PARAM_COMPUTE, PARAM_INIT, PARAM_STORE, PARAM_TEST, Slot
@@ -168,17 +168,71 @@ class ConstructionFlow:
                 out.extend(deeper)
             elif kind == PARAM_CALL:
                 built = self.index.resolve(self.index.class_module[owner], callee_name)
-                why = (
-                    self.param_fate(built, target, depth + 1)
-                    if built is not None and built in self.index.classes
-                    else None
+                known = built is not None and built in self.index.classes
+                why = self.param_fate(str(built), target, depth + 1) if known else None
+                if why is not None:
+                    out.append(DeadStore("", f"`{short_name(str(built))}({_shown(target)})`, {why}"))
+                    continue
+                store = (
+                    self._into_dead_object(lv, owner, line, callee_name, str(built), target, depth) if known else None
                 )
-                if why is None:
+                if store is None:
                     return None
-                out.append(DeadStore("", f"`{short_name(str(built))}({_shown(target)})`, {why}"))
+                if store.why != NEVER_RUNS:
+                    out.append(store)
             else:
                 return None
         return out
+
+    def _into_dead_object(
+        self, lv: ClassLiveness, owner: str, line: int, callee: str, built: str, slot: Slot, depth: int
+    ) -> DeadStore | None:
+        """``self.updater = Updater(buf)`` (or a list of such): the object built is stored, whole, into an
+        attribute that is dead, and its ``__init__`` only keeps the argument in its own attributes (no call,
+        no read of them while it runs): what it keeps dies with it.  None: not so."""
+        stmt = next(
+            (
+                c.stmt
+                for c in lv.chain.stmts
+                if c.owner == owner and c.stmt.line == line and c.stmt.kind == InitStmtKind.ASSIGN
+            ),
+            None,
+        )
+        alloc = stmt.alloc if stmt is not None else None
+        made = alloc.element if alloc is not None and alloc.kind == AllocKind.CONTAINER else alloc
+        if stmt is None or stmt.attr is None or made is None or made.callee != callee:
+            return None
+        store = self._dead_store(lv, owner, stmt.attr, line)
+        if store is None or not self._kept_inside(built, slot, depth + 1):
+            return None
+        if store.why == NEVER_RUNS:
+            return store
+        return DeadStore(store.attr, f"{store.why}; `{short_name(built)}` keeps it only in its own attributes", True)
+
+    def _kept_inside(self, cls: str, slot: Slot, depth: int) -> bool:
+        """The argument in ``slot`` of ``cls(...)`` is only stored into, or tested by, the built object's own
+        attributes, which nothing in its ``__init__`` chain reads, calls a method of, or hands on."""
+        lv = self.liveness(cls, depth) if depth <= MAX_DEPTH and self._plain_class(cls) else None
+        if lv is None or lv.fixpoint is None or lv.chain.reruns:
+            return False
+        first = self.index.resolve_method(lv.order, "__init__")
+        param = bound_param(first[1], slot) if first is not None else None
+        if first is None or param is None:
+            return False
+        stmts = [c.stmt for c in lv.chain.stmts]
+        if any(st.self_calls or st.passes_self or st.method or st.dynamic for st in stmts):
+            return False
+        stored: set[str] = set()
+        for name, kind, target, _line, _callee in first[1].param_flow:
+            if name != param or kind == PARAM_TEST:
+                continue
+            if kind not in (PARAM_STORE, PARAM_COMPUTE):
+                return False
+            stored.add(str(target))
+        classes = [self.index.classes[qn] for qn in lv.order]
+        if any(a in c.methods or a in c.class_attrs for c in classes for a in stored):  # code runs on the store
+            return False
+        return not any(set(st.reads) & stored for st in stmts)
 
     def _dead_store(self, lv: ClassLiveness, owner: str, attr: str, line: int) -> DeadStore | None:
         """The store of a parameter into ``self.<attr>`` at ``line``: dead (``attr`` "" when it never runs), or None."""

@@ -90,3 +90,58 @@ COMPUTED_VALID = Example(
     {**COMPUTED, "pkg/steps.py": COMPUTED["pkg/steps.py"].replace("return self.last_len[:bs]", "return self.rows")},
     note="the kernel's `plan` reads the attribute computed from it: a read",
 )
+
+UPDATED = {
+    "pkg/__init__.py": "",
+    "pkg/steps.py": """
+import torch
+
+
+class IndexUpdater:
+    def __init__(self, index_buf):
+        self.index_buf = index_buf
+
+    def update(self, bs):
+        return self.index_buf[:bs]
+
+
+class UpdatedKernel:
+    def __init__(self, max_bs, index_buf):
+        self.index_updater = IndexUpdater(index_buf)
+        self.last_len = torch.ones((max_bs,), dtype=torch.int32)
+
+    def plan(self, bs):
+        return self.last_len[:bs]
+
+
+class StepBuffers:
+    def __init__(self, steps, max_bs):
+        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
+        self.kernels = []
+
+    def plan(self, bs):
+        return [k.plan(bs) for k in self.kernels]
+
+
+class UpdatedSteps(StepBuffers):
+    def __init__(self, steps, max_bs):
+        super().__init__(steps, max_bs)
+        self.kernels = [UpdatedKernel(max_bs, self.index_ptr[i]) for i in range(steps)]
+""",
+}
+
+
+UPDATED_INVALID = Example(
+    UPDATED,
+    [("DI002", "UpdatedSteps", "index_ptr")],
+    note="handed to an updater the kernel keeps in a dead attribute; the updater only stores it: reported, not fixable",
+)
+UPDATED_VALID = Example(
+    {
+        **UPDATED,
+        "pkg/steps.py": UPDATED["pkg/steps.py"].replace(
+            "return self.last_len[:bs]", "return self.index_updater.update(bs)"
+        ),
+    },
+    note="the kernel's `plan` updates through the updater, which reads the buffer: a read",
+)
