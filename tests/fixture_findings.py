@@ -137,6 +137,7 @@ EXPECTED = {  # fixtures/EXPECTED.md, table A
     ("DI001", "PackedMaybeStack", "KernelStack", "kernels"),
     ("DI001", "PackedMaybeStack", "MaybeFusedStack", "kernels"),
     ("DI001", "UnfusedPackedStack", "KernelStack", "kernels"),
+    ("DI001", "FusedPairStack", "PairStack", "kernels"),  # R65: a comprehension of two, each replaced
     ("DI001", "SkipInitTable", "InitTable", "table"),  # table C, C13-C14: explicit keywords beside spreads
     ("DI002", "SpreadTable", "InitTable", "init_table"),
     # fixtures/EXPECTED.md, table K: modules built through class-typed fields, specs and builders

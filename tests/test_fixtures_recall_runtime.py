@@ -41,6 +41,9 @@ for cls in (rb.KernelStack, rb.FusedStack, rb.PackedStack, rb.TracedPackedStack,
             rb.MaybeFusedStack, rb.PackedMaybeStack, rb.UnfusedPackedStack):
     cls(4, 2).forward(1)
 rb.PackedMaybeStack(4, 2, fused=False).forward(1)
+for cls in (rb.PairStack, rb.FusedPairStack):
+    cls(4).forward(1)
+assert all(type(k) is rb.FusedKernel for k in rb.FusedPairStack(4).kernels)  # R65: the plain ones are gone
 assert all(type(k) is rb.PackedKernel for k in rb.PackedStack(4, 2).kernels)  # R49: the fused ones are gone
 for cls in (sc.SpecAttention, sc.ProjAttention, sc.ConfiguredAttention, sc.PlainConfiguredAttention):
     cls(sc.AttnParts(), 4)(1)

@@ -8,6 +8,7 @@ from deadinit.model.kinds import InitStmtKind
 from deadinit.rules.base import AttributeRule, Example, FixExample
 from deadinit.rules.examples.overrides import OVERRIDES_INVALID, OVERRIDES_VALID
 from deadinit.rules.examples.precision import not_allocated
+from deadinit.rules.examples.refill import REFILL_INVALID, REFILL_VALID
 from deadinit.rules.examples.registration import REGISTRATION_INVALID, REGISTRATION_VALID
 from deadinit.rules.examples.spec import SPEC_INVALID, SPEC_VALID
 from deadinit.rules.finding_builder import describe, finding_from_fact
@@ -133,6 +134,7 @@ class Child(Parent):
         ),
         *not_allocated(own=True),
         *SPEC_VALID,
+        *REFILL_VALID,
         *REGISTRATION_VALID,
         *OVERRIDES_VALID,
         Example(
@@ -168,6 +170,7 @@ class C(P):
     INVALID = (
         Example(WORKSPACE, [("DI001", "Child", "workspace")], note="the subclass allocates its own"),
         *SPEC_INVALID,
+        *REFILL_INVALID,
         *REGISTRATION_INVALID,
         *OVERRIDES_INVALID,
         Example(

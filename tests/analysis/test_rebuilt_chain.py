@@ -125,3 +125,47 @@ class LocalTop(LocalMid):
 """,
     )
     assert ("LocalTop", "LocalMid", "steps") not in got
+
+
+WHOLE = """
+import torch
+from torch import nn
+class Step(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.buf = torch.zeros(n)
+class Root:
+    def __init__(self, n):
+        self.steps = {built}
+    def forward(self, x):
+        return [s.buf for s in self.steps]
+class Sub(Root):
+    def __init__(self, n):
+        super().__init__(n)
+        for i in {loop}:
+            self.steps[i] = Step(2 * n)
+"""
+
+
+def whole_findings(write_project, built: str, loop: str):
+    root = write_project({"pkg/__init__.py": "", "pkg/m.py": WHOLE.format(built=built, loop=loop)})
+    res = run_check([str(root)], Settings(select=("DI001", "DI002")))
+    return {(f.cls.rsplit(".", 1)[-1], f.attribute): f for f in res.findings}
+
+
+def test_a_list_built_whole_with_a_constant_count_and_refilled_over_it_is_dead(write_project):
+    for built in ("[Step(n) for _ in range(3)]", "[Step(n), Step(n), Step(n)]"):
+        got = whole_findings(write_project, built, "range(3)")
+        assert set(got) == {("Sub", "steps")}, built
+        f = got[("Sub", "steps")]
+        assert f.code == "DI001" and f.fix_safety == FixSafety.SAFE  # the root's else branch keeps the list's shape
+
+
+def test_a_refill_not_known_to_cover_every_element_keeps_the_list(write_project):
+    for built, loop in (
+        ("[Step(n) for _ in range(3)]", "range(2)"),  # one left
+        ("[Step(n) for _ in range(n)]", "range(3)"),  # a count that is no constant
+        ("[Step(n) for _ in range(3)]", "range(0, 3, 2)"),  # every other one
+        ("[Step(n) for _ in range(3)]", "[0, 1, 2]"),  # not a range (not recognised: a miss, not a guess)
+    ):
+        assert whole_findings(write_project, built, loop) == {}, (built, loop)

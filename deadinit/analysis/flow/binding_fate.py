@@ -36,26 +36,40 @@ def binds(events: list[ChainStmt], touching: defaultdict[str, list[int]], attr: 
 
 def replaces_elements(c: ChainStmt, k: ChainStmt) -> bool:
     """``for i in range(n): self.x[i] = ...`` after a parent's ``for _ in range(n): self.x.append(...)``,
-    or after an ancestor's own such element-wise rebuild (a list built three times down the chain): there
-    the loop's iterable must mean the same in both ``__init__``s, so it may name only ``self``'s
-    attributes, constants and module-level names, no local or parameter of either."""
+    or after its ``self.x = [...]`` of ``n`` elements (a comprehension over ``range(n)``, a literal), or after
+    an ancestor's own such element-wise rebuild (a list built three times down the chain): there the loop's
+    iterable must mean the same in both ``__init__``s, so it may name only ``self``'s attributes, constants
+    and module-level names, no local or parameter of either."""
     a, b = c.stmt, k.stmt
-    return (
-        a.kind == InitStmtKind.FILL
-        and (
-            a.fill_kind == FillKind.APPEND
-            or (a.fill_kind == FillKind.SETITEM and a.loop_iter is not None and _scope_free(a.loop_iter))
-        )
-        and b.kind == InitStmtKind.FILL
+    refill = (
+        b.kind == InitStmtKind.FILL
         and b.fill_kind == FillKind.SETITEM
         and a.attr == b.attr
         and k.owner != c.owner
-        and a.loop_iter is not None
-        and a.loop_iter == b.loop_iter
         and k.guards_hold is True
         and not b.after_return
         and b.alloc is not None
     )
+    if refill and a.kind == InitStmtKind.ASSIGN:
+        return _counted_range(a.alloc.count if a.alloc is not None else None) == b.loop_iter
+    return (
+        refill
+        and a.kind == InitStmtKind.FILL
+        and (
+            a.fill_kind == FillKind.APPEND
+            or (a.fill_kind == FillKind.SETITEM and a.loop_iter is not None and _scope_free(a.loop_iter))
+        )
+        and a.loop_iter is not None
+        and a.loop_iter == b.loop_iter
+    )
+
+
+def _counted_range(count: Expr | None) -> Expr | None:
+    """``range(n)`` over the elements of a container built with a constant number ``n`` of them
+    (``[torch.zeros(d) for _ in range(3)]``, a literal of three): what a loop replacing each one iterates."""
+    if count is None or count[0] != ExprTag.CONST or not isinstance(count[1], int):
+        return None
+    return (ExprTag.CALL, "range", ((ExprTag.CONST, count[1]),), ())
 
 
 def _scope_free(e: Expr) -> bool:
