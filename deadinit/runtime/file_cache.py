@@ -78,7 +78,7 @@ def code_digest(root: Path = PACKAGE) -> str:
     return h.hexdigest()
 
 
-FORMAT = 36
+FORMAT = 37
 ENV = f"{__version__} {code_digest()} py{sys.version_info[0]}.{sys.version_info[1]} libcst{_libcst_version()}"
 MAGIC = b"deadinit-cache\n"
 RACY_NS = 2_000_000_000  # mtimes this close to the recording time are not trusted

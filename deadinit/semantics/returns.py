@@ -23,7 +23,7 @@ from deadinit.model.summary import AllocInfo, Returns
 from deadinit.semantics import syntax as sx
 from deadinit.semantics.alloc import AllocClassifier, LocalCallee
 from deadinit.semantics.annotations import ParseExpression, annotation_types
-from deadinit.semantics.class_typed import CLASS_TYPES, annotation_builds
+from deadinit.semantics.class_typed import CLASS_TYPES, annotation_builds, called_builds
 from deadinit.semantics.effects import target_names
 from deadinit.semantics.exprs import dotted, isinstance_classes, literal
 
@@ -241,17 +241,15 @@ class ReturnsInference:
 
     def _branches(self, st: sx.If | sx.While) -> None:
         # ``if isinstance(spec, ModuleSpec): return spec.module(n)``: the parameter's fields' calls are followed
-        narrowed = (
-            [n for n, loc in self.locals.items() if loc.parameter and loc.declared is None]
-            if isinstance(st, sx.If)
-            else []
-        )
-        for n in narrowed:
-            classes = isinstance_classes(st.test, n)
-            self.locals[n].declared = classes[0] if classes is not None and len(classes) == 1 else None
+        narrowed: list[str] = []
+        for name, loc in self.locals.items() if isinstance(st, sx.If) else ():
+            classes = isinstance_classes(st.test, name) if loc.parameter and loc.declared is None else None
+            if classes is not None and len(classes) == 1:
+                loc.declared = classes[0]
+                narrowed.append(name)
         self._block(st.body)
-        for n in narrowed:
-            self.locals[n].declared = None
+        for name in narrowed:
+            self.locals[name].declared = None
         self._block(st.orelse)
 
     def _try(self, st: sx.Try) -> None:
@@ -301,19 +299,13 @@ class ReturnsInference:
         self._unknown(target)
 
     def _class_of(self, value: sx.Expr) -> AllocInfo | None:
-        """What calling ``value`` builds when it names a class-typed value: a parameter declared to hold a
-        class (``cls = spec``), or a field of a parameter's declared class (``cls = spec.cls``); of
-        ``a if c else b``, what ``a`` builds when both build."""
+        """What calling ``value`` builds (``class_typed.called_builds``: a class, ``cls = spec`` of a parameter
+        declared to hold one, ``cls = spec.cls`` of a field of a parameter's declared class); of ``a if c else
+        b``, what ``a`` builds when both build."""
         if isinstance(value, sx.IfExp):
             body, orelse = self._class_of(value.body), self._class_of(value.orelse)
             return body if orelse is not None else None
-        if isinstance(value, sx.Name):
-            return self._local_call(value.id).builds
-        if isinstance(value, sx.Attribute) and isinstance(value.value, sx.Name):
-            declared = self._local_call(value.value.id).declared
-            if declared is not None:
-                return AllocInfo("field", callee=declared, member=value.attr)
-        return None
+        return called_builds(value, self.cls, self._local_call)
 
     def _stores_outside(self, target: sx.Expr) -> bool:
         """``_CACHE[key] = ...`` / ``_STATE.x = ...``: a store into an object no local names."""

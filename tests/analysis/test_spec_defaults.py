@@ -2,8 +2,6 @@
 through builders without annotations that call what they are given (kind ``param-call``,
 ``analysis.flow.returns``): fixtures/EXPECTED.md, table K, K5-K6."""
 
-import textwrap
-
 import pytest
 
 from deadinit.api.check import run_check
@@ -44,10 +42,23 @@ class C(P):
 """
 
 
-def findings(write_project, body: str) -> set[tuple[str, str, str]]:
-    src = "from torch import nn\nfrom pkg.parts import *\nclass P(nn.Module):\n" + textwrap.indent(
-        textwrap.dedent(body), "    "
-    )
+PARENT = """
+class P(nn.Module):
+    def __init__(self, parts=None, dim=4):
+        super().__init__()
+        {binding}
+        self.proj = {built}
+    def helper(self, n):
+        return n
+    def forward(self, x):
+        return self.proj
+"""
+
+
+def findings(write_project, binding: str, built: str = "parts.proj(dim, dim)") -> set[tuple[str, str, str]]:
+    """The findings on ``C`` when ``P.__init__`` binds ``parts`` by ``binding`` (lines indented by 8) and
+    builds ``self.proj`` by ``built``."""
+    src = "from torch import nn\nfrom pkg.parts import *\n" + PARENT.format(binding=binding, built=built)
     root = write_project({"pkg/__init__.py": "", "pkg/parts.py": PARTS, "pkg/m.py": src + SUB})
     res = run_check([str(root)], Settings(select=("DI001", "DI002")))
     assert not res.errors, res.errors
@@ -60,22 +71,11 @@ def findings(write_project, body: str) -> set[tuple[str, str, str]]:
         "parts = parts or Parts()",
         "parts = Parts() if parts is None else parts",
         "parts = parts if parts is not None else Parts()",
-        "if parts is None:\n                parts = Parts()",
+        "if parts is None:\n            parts = Parts()",
     ],
 )
 def test_an_open_parameter_defaulted_holds_its_default(write_project, defaulting):
-    got = findings(
-        write_project,
-        f"""
-        def __init__(self, parts=None, dim=4):
-            super().__init__()
-            {defaulting}
-            self.proj = parts.proj(dim, dim)
-        def forward(self, x):
-            return self.proj(x)
-        """,
-    )
-    assert got == {("DI001", "C", "proj")}
+    assert findings(write_project, defaulting) == {("DI001", "C", "proj")}
 
 
 @pytest.mark.parametrize(
@@ -83,53 +83,19 @@ def test_an_open_parameter_defaulted_holds_its_default(write_project, defaulting
     [
         "parts = parts or make_parts()",  # a function's result: of no known class
         "pass",  # never defaulted: what a caller passes
-        "parts = parts or Parts()\n            parts = make_parts()",  # rebound again
+        "parts = parts or Parts()\n        parts = make_parts()",  # rebound again
     ],
 )
 def test_no_known_class_builds_nothing_known(write_project, binding):
-    got = findings(
-        write_project,
-        f"""
-        def __init__(self, parts=None, dim=4):
-            super().__init__()
-            {binding}
-            self.proj = parts.proj(dim, dim)
-        def forward(self, x):
-            return self.proj(x)
-        """,
-    )
-    assert got == set()
+    assert findings(write_project, binding) == set()
 
 
 @pytest.mark.parametrize("argument", ["parts.mixer", "nn.Linear", "parts.proj"])
 def test_a_builder_without_annotations_builds_what_calling_its_argument_builds(write_project, argument):
-    got = findings(
-        write_project,
-        f"""
-        def __init__(self, parts=None, dim=4):
-            super().__init__()
-            parts = parts or Parts()
-            self.proj = make({argument}, dim)
-        def forward(self, x):
-            return self.proj(x)
-        """,
-    )
+    got = findings(write_project, "parts = parts or Parts()", f"make({argument}, dim)")
     assert got == {("DI001", "C", "proj")}
 
 
 @pytest.mark.parametrize("argument", ["halve", "parts", "self.helper"])
 def test_a_builder_handed_no_class_builds_nothing(write_project, argument):
-    got = findings(
-        write_project,
-        f"""
-        def __init__(self, parts=None, dim=4):
-            super().__init__()
-            parts = parts or Parts()
-            self.proj = apply_to({argument}, dim)
-        def helper(self, n):
-            return n
-        def forward(self, x):
-            return self.proj
-        """,
-    )
-    assert got == set()
+    assert findings(write_project, "parts = parts or Parts()", f"apply_to({argument}, dim)") == set()

@@ -396,3 +396,21 @@ def test_a_followed_call_records_what_calling_its_arguments_builds(adapter):
     assert [(b.kind, b.callee, b.member) for b in calls["a"].arg_builds[:1]] == [("field", "Parts", "proj")]
     assert calls["b"].arg_builds[0].kind == "module"
     assert calls["c"].arg_builds == ()
+
+
+@pytest.mark.parametrize("adapter", ADAPTERS)
+def test_a_local_bound_to_a_class_builds_it_when_called(adapter):
+    s = summary(
+        """
+        from torch import nn
+        def f(n, wide):
+            cls = nn.Linear if wide else nn.Identity
+            return cls(n, n)
+        def g(n, pick):
+            cls = pick(n)
+            return cls(n)
+        """,
+        adapter,
+    )
+    assert [v.callee for v in s.functions["f"].values] == ["torch.nn.Linear"]
+    assert "g" not in s.functions  # a function's result: not known to be a class

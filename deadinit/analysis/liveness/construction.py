@@ -95,18 +95,10 @@ class ConstructionFlow:
 
     def param_fate(self, cls: str, slot: Slot, depth: int) -> str | None:
         """Why the argument in ``slot`` of ``cls(...)`` reaches nothing live on the built object, or None."""
-        if depth > MAX_DEPTH or not self._plain_class(cls):
+        built = self._built_init(cls, slot, depth)
+        if built is None:
             return None
-        lv = self.liveness(cls, depth)
-        if lv is None or lv.fixpoint is None or lv.chain.reruns:
-            return None
-        first = self.index.resolve_method(lv.order, "__init__")
-        if first is None:
-            return None
-        owner, method = first
-        param = bound_param(method, slot)
-        if param is None:
-            return None
+        lv, owner, method, param = built
         stores = self._fate(lv, owner, method, param, depth, 0)
         if stores is None:
             return None
@@ -123,6 +115,18 @@ class ConstructionFlow:
             parts.append(f"whose {shown} it becomes, all dead on `{short_name(cls)}`")
         parts += [f"which hands it to {h}" for h in handed]
         return "; ".join(parts)
+
+    def _built_init(self, cls: str, slot: Slot, depth: int) -> tuple[ClassLiveness, str, MethodSummary, str] | None:
+        """Of ``cls(...)`` built ``depth`` constructions deep: its liveness, the first ``__init__`` (owner and
+        method) and the parameter ``slot`` binds; None when the class is not plain or that is not known."""
+        lv = self.liveness(cls, depth) if depth <= MAX_DEPTH and self._plain_class(cls) else None
+        if lv is None or lv.fixpoint is None or lv.chain.reruns:
+            return None
+        first = self.index.resolve_method(lv.order, "__init__")
+        param = bound_param(first[1], slot) if first is not None else None
+        if first is None or param is None:
+            return None
+        return lv, first[0], first[1], param
 
     def _plain_class(self, cls: str) -> bool:
         """Calling it runs its ``__init__`` chain on a new instance of exactly it, as far as we know."""
@@ -212,18 +216,15 @@ class ConstructionFlow:
     def _kept_inside(self, cls: str, slot: Slot, depth: int) -> bool:
         """The argument in ``slot`` of ``cls(...)`` is only stored into, or tested by, the built object's own
         attributes, which nothing in its ``__init__`` chain reads, calls a method of, or hands on."""
-        lv = self.liveness(cls, depth) if depth <= MAX_DEPTH and self._plain_class(cls) else None
-        if lv is None or lv.fixpoint is None or lv.chain.reruns:
+        built = self._built_init(cls, slot, depth)
+        if built is None:
             return False
-        first = self.index.resolve_method(lv.order, "__init__")
-        param = bound_param(first[1], slot) if first is not None else None
-        if first is None or param is None:
-            return False
+        lv, _, method, param = built
         stmts = [c.stmt for c in lv.chain.stmts]
         if any(st.self_calls or st.passes_self or st.method or st.dynamic for st in stmts):
             return False
         stored: set[str] = set()
-        for name, kind, target, _line, _callee in first[1].param_flow:
+        for name, kind, target, _line, _callee in method.param_flow:
             if name != param or kind == PARAM_TEST:
                 continue
             if kind not in (PARAM_STORE, PARAM_COMPUTE):

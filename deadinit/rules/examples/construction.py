@@ -4,12 +4,41 @@ from __future__ import annotations
 
 from deadinit.rules.base import Example
 
-HANDED_ON = {
-    "pkg/__init__.py": "",
-    "pkg/steps.py": """
+
+def _steps(kernels: str, subclass: str, built: str) -> dict[str, str]:
+    """A parent that allocates per-step index pointers, ``kernels`` (the kernel classes), and ``subclass``,
+    which hands each step's pointers to ``built`` (a kernel's construction, of ``i``)."""
+    return {
+        "pkg/__init__.py": "",
+        "pkg/steps.py": f"""
 import torch
 
+{kernels}
 
+class StepBuffers:
+    def __init__(self, steps, max_bs):
+        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
+        self.kernels = []
+
+    def plan(self, bs):
+        return [k.plan(bs) for k in self.kernels]
+
+
+class {subclass}(StepBuffers):
+    def __init__(self, steps, max_bs):
+        super().__init__(steps, max_bs)
+        self.kernels = [{built} for i in range(steps)]
+""",
+    }
+
+
+def _reading(example: dict[str, str], old: str, new: str) -> dict[str, str]:
+    """``example`` with the kernel's ``plan`` reading ``new`` instead of ``old``."""
+    return {**example, "pkg/steps.py": example["pkg/steps.py"].replace(old, new)}
+
+
+HANDED_ON = _steps(
+    """
 class PagedKernel:
     def __init__(self, max_bs, index_buf=None):
         if index_buf is None:
@@ -20,41 +49,22 @@ class PagedKernel:
 
     def plan(self, bs):
         return self.last_len[:bs]
-
-
-class StepBuffers:
-    def __init__(self, steps, max_bs):
-        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
-        self.kernels = []
-
-    def plan(self, bs):
-        return [k.plan(bs) for k in self.kernels]
-
-
-class FusedSteps(StepBuffers):
-    def __init__(self, steps, max_bs):
-        super().__init__(steps, max_bs)
-        self.kernels = [PagedKernel(max_bs, index_buf=self.index_ptr[i]) for i in range(steps)]
 """,
-}
-
-
+    "FusedSteps",
+    "PagedKernel(max_bs, index_buf=self.index_ptr[i])",
+)
 HANDED_ON_INVALID = Example(
     HANDED_ON,
     [("DI002", "FusedSteps", "index_ptr")],
     note="only handed to per-step kernels, whose attribute it becomes is dead there: reported, not fixable",
 )
 HANDED_ON_VALID = Example(
-    {**HANDED_ON, "pkg/steps.py": HANDED_ON["pkg/steps.py"].replace("return self.last_len", "return self.index_ptr")},
+    _reading(HANDED_ON, "return self.last_len", "return self.index_ptr"),
     note="handed to a kernel whose `plan` reads the attribute it becomes: a read",
 )
 
-COMPUTED = {
-    "pkg/__init__.py": "",
-    "pkg/steps.py": """
-import torch
-
-
+COMPUTED = _steps(
+    """
 class RowKernel:
     def __init__(self, max_bs, index_buf):
         self.rows = index_buf.shape[0] - 1
@@ -62,41 +72,22 @@ class RowKernel:
 
     def plan(self, bs):
         return self.last_len[:bs]
-
-
-class StepBuffers:
-    def __init__(self, steps, max_bs):
-        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
-        self.kernels = []
-
-    def plan(self, bs):
-        return [k.plan(bs) for k in self.kernels]
-
-
-class RowSteps(StepBuffers):
-    def __init__(self, steps, max_bs):
-        super().__init__(steps, max_bs)
-        self.kernels = [RowKernel(max_bs, self.index_ptr[i]) for i in range(steps)]
 """,
-}
-
-
+    "RowSteps",
+    "RowKernel(max_bs, self.index_ptr[i])",
+)
 COMPUTED_INVALID = Example(
     COMPUTED,
     [("DI002", "RowSteps", "index_ptr")],
     note="read by the per-step kernels only to compute `rows`, which nothing reads there: reported, not fixable",
 )
 COMPUTED_VALID = Example(
-    {**COMPUTED, "pkg/steps.py": COMPUTED["pkg/steps.py"].replace("return self.last_len[:bs]", "return self.rows")},
+    _reading(COMPUTED, "return self.last_len[:bs]", "return self.rows"),
     note="the kernel's `plan` reads the attribute computed from it: a read",
 )
 
-UPDATED = {
-    "pkg/__init__.py": "",
-    "pkg/steps.py": """
-import torch
-
-
+UPDATED = _steps(
+    """
 class IndexUpdater:
     def __init__(self, index_buf):
         self.index_buf = index_buf
@@ -112,36 +103,16 @@ class UpdatedKernel:
 
     def plan(self, bs):
         return self.last_len[:bs]
-
-
-class StepBuffers:
-    def __init__(self, steps, max_bs):
-        self.index_ptr = torch.zeros((steps, max_bs + 1), dtype=torch.int32)
-        self.kernels = []
-
-    def plan(self, bs):
-        return [k.plan(bs) for k in self.kernels]
-
-
-class UpdatedSteps(StepBuffers):
-    def __init__(self, steps, max_bs):
-        super().__init__(steps, max_bs)
-        self.kernels = [UpdatedKernel(max_bs, self.index_ptr[i]) for i in range(steps)]
 """,
-}
-
-
+    "UpdatedSteps",
+    "UpdatedKernel(max_bs, self.index_ptr[i])",
+)
 UPDATED_INVALID = Example(
     UPDATED,
     [("DI002", "UpdatedSteps", "index_ptr")],
     note="handed to an updater the kernel keeps in a dead attribute; the updater only stores it: reported, not fixable",
 )
 UPDATED_VALID = Example(
-    {
-        **UPDATED,
-        "pkg/steps.py": UPDATED["pkg/steps.py"].replace(
-            "return self.last_len[:bs]", "return self.index_updater.update(bs)"
-        ),
-    },
+    _reading(UPDATED, "return self.last_len[:bs]", "return self.index_updater.update(bs)"),
     note="the kernel's `plan` updates through the updater, which reads the buffer: a read",
 )
